@@ -1,0 +1,49 @@
+{#- Mann-Whitney parts of AUC per partition `keys`: sm_n, sm_n_pos, sm_w_pos, sm_w_neg and
+    sm_u = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 1/2*[s_i = s_j]); AUC = sm_u / (sm_w_pos*sm_w_neg).
+    plan='aggregate' (any engine, weights): one row per distinct score, then a running sum of the
+      negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
+    plan='rank' (unweighted): sm_u = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
+      from one sort of the rows; cheaper when nearly every score is distinct. Exact: integer sums. -#}
+{% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
+{%- set pos = sqlmetrics.is_positive(label) %}
+{%- if plan == 'rank' and not weight %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       COUNT(*) AS sm_n,
+       CAST(SUM(sm_pos) AS BIGINT) AS sm_n_pos,
+       CAST(SUM(sm_pos) AS DOUBLE) AS sm_w_pos,
+       CAST(COUNT(*) - SUM(sm_pos) AS DOUBLE) AS sm_w_neg,
+       CAST(SUM(sm_pos * sm_rank2) - SUM(sm_pos) * (SUM(sm_pos) + 1) AS DOUBLE) / 2 AS sm_u
+FROM (
+  SELECT {{ sqlmetrics.cols(keys) }}
+         {{ pos }} AS sm_pos,
+         RANK() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ sqlmetrics.ident(score) }})
+           + COUNT(*) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ sqlmetrics.ident(score) }}
+                            RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_rank2
+  FROM {{ relation }}
+) AS sm_ranked
+{{ sqlmetrics.group_by(keys) }}
+{%- else %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
+       CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
+       SUM(sm_w_pos) AS sm_w_pos,
+       SUM(sm_w_neg) AS sm_w_neg,
+       SUM(sm_w_pos * (COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg)) AS sm_u
+FROM (
+  SELECT sm_by_score.*,
+         SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_s
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below
+  FROM (
+    SELECT {{ sqlmetrics.cols(keys) }}
+           {{ sqlmetrics.ident(score) }} AS sm_s,
+           COUNT(*) AS sm_n,
+           SUM({{ pos }}) AS sm_n_pos,
+           SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_pos,
+           SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_neg
+    FROM {{ relation }}
+    GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
+  ) AS sm_by_score
+) AS sm_cumulative
+{{ sqlmetrics.group_by(keys) }}
+{%- endif %}
+{% endmacro %}

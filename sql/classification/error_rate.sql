@@ -1,0 +1,6 @@
+{#- error_rate = (fp + fn) / (tp + fp + tn + fn) from the confusion matrix; NULL when the denominator is 0. -#}
+{% macro error_rate(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[]) %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {{ sqlmetrics.fdiv('fp + fn', 'tp + fp + tn + fn') }} AS {{ sqlmetrics.ident('error_rate') }}, tp, fp, tn, fn, n
+FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
+{% endmacro %}

@@ -1,0 +1,26 @@
+{#- GAUC = sum_g v_g*AUC_g / sum_g v_g over groups having both classes (one-class groups are excluded
+    and counted). v_g: impressions = rows or total weight; clicks = positives (weight);
+    uniform = 1; pairs = positive weight * negative weight, i.e. pooled sum of numerators over sum of denominators.
+    Reference: weighted mean of sklearn roc_auc_score per group. -#}
+{% macro gauc(relation, label, score, group, weight=none, weighting='impressions', by=[], plan='aggregate') %}
+{%- set group_weight = {
+      'impressions': 'sm_w_pos + sm_w_neg',
+      'clicks': 'sm_w_pos',
+      'uniform': '1',
+      'pairs': 'sm_w_pos * sm_w_neg'}[weighting] %}
+SELECT {{ sqlmetrics.cols(by) }}
+       SUM(sm_v * sm_auc) / NULLIF(SUM(sm_v), 0) AS gauc,
+       CAST(COALESCE(SUM(sm_used), 0) AS BIGINT) AS n_groups_used,
+       CAST(COUNT(*) - COALESCE(SUM(sm_used), 0) AS BIGINT) AS n_groups_excluded,
+       CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS n,
+       CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS n_pos,
+       CAST(COALESCE(SUM(sm_n - sm_n_pos), 0) AS BIGINT) AS n_neg
+FROM (
+  SELECT sm_parts.*,
+         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN 1 ELSE 0 END AS sm_used,
+         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN sm_u / (sm_w_pos * sm_w_neg) END AS sm_auc,
+         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST({{ group_weight }} AS DOUBLE) END AS sm_v
+  FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by + [group], plan) }}) AS sm_parts
+) AS sm_groups
+{{ sqlmetrics.group_by(by) }}
+{% endmacro %}

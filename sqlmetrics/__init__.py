@@ -1,0 +1,20 @@
+"""sqlmetrics: ranking, recommendation and classification metrics as portable SQL.
+
+Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process DuckDB by default
+and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
+"""
+from .api import make_function, render
+from .errors import (ColumnError, EngineError, MetricError, ParameterError, SourceError,
+                     UndefinedMetricError)
+from .registry import METRICS
+from .sources import Query
+from .sqltext import DIALECTS
+
+__version__ = "0.1.0"
+
+for _name, _metric in METRICS.items():
+    globals()[_name] = make_function(_metric)
+del _name, _metric
+
+__all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "SourceError",
+           "ColumnError", "UndefinedMetricError", "EngineError", *METRICS]

@@ -1,0 +1,106 @@
+"""Input validation: columns exist and have usable types and values, before a metric runs.
+
+All value checks run as one aggregate SELECT (one scan of the data), so a bad table fails with a
+sentence naming the column and the problem instead of a wrong number.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable
+
+from sqlglot import exp
+
+from .engine import type_class
+from .errors import ColumnError
+
+
+@dataclass(frozen=True)
+class Check:
+    condition: str  # SQL predicate that is true for an offending row (NULL-safe: NULL counts as false)
+    column: str | None  # column whose offending value is shown as an example
+    message: Callable[[int, object], str]  # (count, example) -> sentence
+    is_null_check: bool = False
+
+
+def quote(name: str) -> str:
+    return exp.to_identifier(name, quoted=True).sql("duckdb")
+
+
+def require_columns(columns: dict[str, str], schema: dict[str, str], where: str) -> None:
+    """Every (parameter -> column) must name an existing column; suggest the closest otherwise."""
+    for param, col in columns.items():
+        if col in schema:
+            continue
+        near = difflib.get_close_matches(col, list(schema), n=1) or [
+            c for c in schema if c.lower() == col.lower()]
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        listing = ", ".join(repr(c) for c in list(schema)[:20]) + (" ..." if len(schema) > 20 else "")
+        raise ColumnError(f"column {col!r} ({param}) not found in {where}{hint} Columns: {listing}")
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
+
+
+def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check]:
+    """The checks for one column used in role `role`; raises at once on an unusable type."""
+    kind = type_class(type_name)
+    q = quote(col)
+    desc = f"column {col!r} ({param})"
+    checks = [Check(f"{q} IS NULL", None, lambda n, _: (
+        f"{desc} has {n} NULL value{_s(n)}; remove them, or pass dropna=True to drop such rows"), True)]
+    if role in ("group", "key"):
+        return checks
+    if role in ("label", "binary"):
+        if kind == "boolean":
+            return checks
+        if kind == "other":
+            raise ColumnError(f"{param} must be 0/1 (or boolean); {desc} has type {type_name}")
+        checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
+            f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}")))
+        return checks
+    if kind not in ("float", "numeric"):
+        raise ColumnError(f"{param} must be numeric; {desc} has type {type_name}")
+    if kind == "float":
+        checks.append(Check(f"isnan({q})", None, lambda n, _: (
+            f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use")))
+    if role == "probability":
+        checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
+            f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} are outside, e.g. {ex!r}")))
+    if role == "weight":
+        checks.append(Check(f"{q} < 0", col, lambda n, ex: (
+            f"weights must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
+        if kind == "float":
+            checks.append(Check(f"isinf({q})", None, lambda n, _: (
+                f"weights must be finite; {desc} has {n} infinite value{_s(n)}")))
+    return checks
+
+
+def null_filter(columns: list[str]) -> str:
+    """SQL predicate: none of `columns` is NULL."""
+    return " AND ".join(f"{quote(c)} IS NOT NULL" for c in columns)
+
+
+def check_query(checks: list[Check], source_sql: str, distinct_of: str | None, columns: list[str]) -> str:
+    """One aggregate SELECT: row count, approx distinct count of `distinct_of`, rows with a NULL in
+    any of `columns`, then per check the offending count and an example value."""
+    items = ["COUNT(*)", f"APPROX_COUNT_DISTINCT({quote(distinct_of)})" if distinct_of else "NULL",
+             f"SUM(CASE WHEN {null_filter(columns)} THEN 0 ELSE 1 END)" if columns else "0"]
+    for c in checks:
+        items.append(f"SUM(CASE WHEN {c.condition} THEN 1 ELSE 0 END)")
+        items.append(f"MIN(CASE WHEN {c.condition} THEN {quote(c.column)} END)" if c.column else "NULL")
+    return f"SELECT {', '.join(items)} FROM {source_sql}"
+
+
+def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int | None, int]:
+    """Raise ColumnError for the first failed check; return (rows, approx distinct, rows with NULLs).
+
+    With dropna=True the NULL checks do not raise: those rows are to be dropped instead.
+    """
+    n_rows, distinct, null_rows = int(row[0]), (None if row[1] is None else int(row[1])), int(row[2] or 0)
+    for i, c in enumerate(checks):
+        count, example = row[3 + 2 * i] or 0, row[4 + 2 * i]
+        if count and not (c.is_null_check and dropna):
+            raise ColumnError(c.message(int(count), example))
+    return n_rows, distinct, null_rows

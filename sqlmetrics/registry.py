@@ -1,0 +1,203 @@
+"""The metric catalogue: one declarative entry per metric, the single place a metric is registered.
+
+Each entry names its template under ``sql/`` (a Jinja macro of the same name), its parameters,
+its output columns and its reference. The entry drives the public function ``sm.<name>``,
+``sm.render``, the docstrings and the registry-wide tests.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, GROUP, LABEL, OPT_SCORE, PREDICTION,
+                     PROBABILITY, SCORE, TARGET, THRESHOLD, WEIGHT, WEIGHTING, Param)
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    template: str  # file under sql/ defining a macro called `name`
+    kind: str  # "scalar" -> float, "record" -> dict, "curve" -> DataFrame
+    params: tuple[Param, ...]
+    outputs: tuple[str, ...]  # result columns, after the `by` columns
+    summary: str
+    formula: str
+    reference: str
+    example: str  # doctest, run by the test suite
+    undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
+    one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
+    adaptive: bool = False  # AUC family: the plan (aggregate-first or rank-sum) is chosen from the data
+
+    @property
+    def value_columns(self) -> tuple[str, ...]:
+        """Columns whose NULL means 'undefined' (raised for an unsliced call)."""
+        return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": ()}[self.kind]
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+
+_AUC_COUNTS = ("n", "n_pos", "n_neg")
+_CONFUSION = ("tp", "fp", "tn", "fn", "n")
+_CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
+_ONE_CLASS = "it needs both positive and negative labels"
+
+
+def _confusion_metric(name, formula, summary, example, undefined, extra=()):
+    return Metric(
+        name=name, template=f"classification/{name}.sql", kind="scalar",
+        params=_CONFUSION_PARAMS + tuple(extra), outputs=(name,) + _CONFUSION,
+        summary=summary, formula=formula,
+        reference="sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
+        example=example, undefined=undefined, one_of=("score", "prediction"))
+
+
+_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+         ">>> df = pd.DataFrame({'y': [0, 0, 1, 1], 's': [0.1, 0.4, 0.35, 0.8]})\n")
+
+METRICS: dict[str, Metric] = {m.name: m for m in [
+    Metric(
+        name="auc", template="classification/auc.sql", kind="scalar",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("auc",) + _AUC_COUNTS, adaptive=True,
+        summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
+        formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
+                "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs.",
+        reference="sklearn.metrics.roc_auc_score(y, s, sample_weight=w)",
+        example=_DEMO + ">>> sm.auc(df, label='y', score='s')\n0.75\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="gauc", template="classification/gauc.sql", kind="scalar",
+        params=(LABEL, SCORE, GROUP, WEIGHT, WEIGHTING, BY),
+        outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS, adaptive=True,
+        summary="Group AUC: AUC within each group (e.g. user), averaged over groups that have both classes.",
+        formula="GAUC = sum_g v_g*AUC_g / sum_g v_g over groups with positives and negatives; v_g = rows "
+                "(or total weight) for 'impressions', positives for 'clicks', 1 for 'uniform'; 'pairs' "
+                "pools numerators and denominators (v_g = n_pos*n_neg). One-class groups are excluded and "
+                "counted in n_groups_excluded (details=True).",
+        reference="weighted mean of sklearn.metrics.roc_auc_score per group",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'u': [1, 1, 1, 2, 2], 'y': [0, 1, 1, 0, 1],\n"
+                 "...                    's': [0.1, 0.2, 0.4, 0.3, 0.5]})\n"
+                 ">>> sm.gauc(df, label='y', score='s', group='u')\n1.0\n"),
+        undefined="no group has both positive and negative labels"),
+    Metric(
+        name="roc_curve", template="classification/roc_curve.sql", kind="curve",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
+        summary="ROC curve: one point per distinct score (descending) after a first point at +inf.",
+        formula="a row is predicted positive iff score >= threshold; fpr = fp/(fp+tn), tpr = tp/(tp+fn).",
+        reference="sklearn.metrics.roc_curve(y, s, sample_weight=w, drop_intermediate=False)",
+        example=_DEMO + ">>> sm.roc_curve(df, label='y', score='s')['tpr'].tolist()\n[0.0, 0.5, 0.5, 1.0, 1.0]\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="pr_curve", template="classification/pr_curve.sql", kind="curve",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "precision", "recall", "tp", "fp"),
+        summary="Precision-recall curve: one point per distinct score (descending) after (recall 0, precision 1).",
+        formula="precision = tp/(tp+fp), recall = tp/(tp+fn) with positive iff score >= threshold; the first "
+                "row (threshold +inf) is sklearn's final point (precision 1, recall 0).",
+        reference="sklearn.metrics.precision_recall_curve (same points, in descending threshold order)",
+        example=_DEMO + ">>> sm.pr_curve(df, label='y', score='s')['precision'].tolist()\n"
+                        "[1.0, 1.0, 0.5, 0.6666666666666666, 0.5]\n",
+        undefined="it needs at least one positive label"),
+    Metric(
+        name="average_precision", template="classification/average_precision.sql", kind="scalar",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("average_precision",) + _AUC_COUNTS,
+        summary="Average precision: the step-wise area under the precision-recall curve (no interpolation).",
+        formula="AP = sum_n (R_n - R_(n-1)) * P_n over distinct thresholds, descending.",
+        reference="sklearn.metrics.average_precision_score(y, s, sample_weight=w)",
+        example=_DEMO + ">>> round(sm.average_precision(df, label='y', score='s'), 4)\n0.8333\n",
+        undefined="it needs at least one positive label"),
+    Metric(
+        name="log_loss", template="classification/log_loss.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("log_loss",) + _AUC_COUNTS,
+        summary="Logistic loss (cross-entropy) of predicted probabilities.",
+        formula="-(1/W) * sum_i w_i*(y_i*ln(p_i) + (1-y_i)*ln(1-p_i)), p clipped to [eps, 1-eps], "
+                "eps = 2.220446049250313e-16 (float64 machine epsilon).",
+        reference="sklearn.metrics.log_loss(y, p, sample_weight=w, labels=[0, 1])",
+        example=_DEMO + ">>> round(sm.log_loss(df, label='y', score='s'), 4)\n0.4722\n",
+        undefined="the data has no rows (or zero total weight)"),
+    Metric(
+        name="brier_score", template="classification/brier_score.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("brier_score",) + _AUC_COUNTS,
+        summary="Brier score: mean squared error of predicted probabilities.",
+        formula="(1/W) * sum_i w_i*(p_i - y_i)^2",
+        reference="sklearn.metrics.brier_score_loss(y, p, sample_weight=w)",
+        example=_DEMO + ">>> round(sm.brier_score(df, label='y', score='s'), 4)\n0.1581\n",
+        undefined="the data has no rows (or zero total weight)"),
+    Metric(
+        name="calibration", template="classification/calibration.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("calibration",) + _AUC_COUNTS,
+        summary="Calibration ratio: predicted over observed positives (1.0 = calibrated, >1 over-predicts).",
+        formula="sum_i w_i*p_i / sum_i w_i*y_i",
+        reference="plain definition (checked against numpy)",
+        example=_DEMO + ">>> round(sm.calibration(df, label='y', score='s'), 4)\n0.825\n",
+        undefined="it needs at least one positive label"),
+    Metric(
+        name="confusion_matrix", template="classification/confusion_matrix.sql", kind="record",
+        params=_CONFUSION_PARAMS, outputs=_CONFUSION, one_of=("score", "prediction"),
+        summary="Counts (or total weights) of true/false positives/negatives at a threshold.",
+        formula="predicted positive iff score >= threshold (or prediction = 1); tp, fp, tn, fn.",
+        reference="sklearn.metrics.confusion_matrix(y, y_pred, sample_weight=w).ravel()",
+        example=_DEMO + ">>> sm.confusion_matrix(df, label='y', score='s', threshold=0.3)\n"
+                        "{'tp': 2, 'fp': 1, 'tn': 1, 'fn': 0, 'n': 4}\n"),
+    _confusion_metric("precision", "tp / (tp + fp)", "Share of predicted positives that are positive.",
+                      _DEMO + ">>> sm.precision(df, label='y', score='s', threshold=0.3)\n0.6666666666666666\n",
+                      "nothing is predicted positive (tp + fp = 0)"),
+    _confusion_metric("recall", "tp / (tp + fn)", "Share of positives predicted positive (TPR, sensitivity).",
+                      _DEMO + ">>> sm.recall(df, label='y', score='s', threshold=0.5)\n0.5\n",
+                      "there are no positive labels (tp + fn = 0)"),
+    _confusion_metric("specificity", "tn / (tn + fp)", "Share of negatives predicted negative (TNR).",
+                      _DEMO + ">>> sm.specificity(df, label='y', score='s', threshold=0.3)\n0.5\n",
+                      "there are no negative labels (tn + fp = 0)"),
+    _confusion_metric("accuracy", "(tp + tn) / n", "Share of rows predicted correctly.",
+                      _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n",
+                      "the data has no rows (or zero total weight)"),
+    _confusion_metric("error_rate", "(fp + fn) / n", "Share of rows predicted wrongly (1 - accuracy).",
+                      _DEMO + ">>> sm.error_rate(df, label='y', score='s', threshold=0.3)\n0.25\n",
+                      "the data has no rows (or zero total weight)"),
+    _confusion_metric("f_beta", "(1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp)",
+                      "F-beta score: weighted harmonic mean of precision and recall.",
+                      _DEMO + ">>> sm.f_beta(df, label='y', score='s', threshold=0.3, beta=2)\n"
+                              "0.9090909090909091\n",
+                      "there are no positives and nothing is predicted positive", extra=(BETA,)),
+    _confusion_metric("f1", "2*tp / (2*tp + fn + fp)", "F1 score: harmonic mean of precision and recall.",
+                      _DEMO + ">>> sm.f1(df, label='y', score='s', threshold=0.3)\n0.8\n",
+                      "there are no positives and nothing is predicted positive"),
+    Metric(
+        name="gini", template="classification/gini.sql", kind="scalar",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, adaptive=True,
+        summary="Gini coefficient (Somers' D) of the score: 2*AUC - 1.",
+        formula="Gini = 2*AUC - 1", reference="2*sklearn.metrics.roc_auc_score - 1",
+        example=_DEMO + ">>> sm.gini(df, label='y', score='s')\n0.5\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="rela_impr", template="classification/rela_impr.sql", kind="scalar",
+        params=(LABEL, SCORE, BASE_SCORE, WEIGHT, BY), outputs=("rela_impr", "auc", "base_auc") + _AUC_COUNTS,
+        adaptive=True,
+        summary="RelaImpr: relative improvement of a model's AUC over a base model's, both measured above 0.5.",
+        formula="RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1",
+        reference="plain definition on sklearn.metrics.roc_auc_score (seed 000)",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'y': [0, 0, 1, 1], 'new': [0.1, 0.2, 0.35, 0.8],\n"
+                 "...                    'old': [0.1, 0.4, 0.35, 0.8]})\n"
+                 ">>> sm.rela_impr(df, label='y', score='new', base_score='old')\n1.0\n"),
+        undefined="it needs both classes and a base AUC different from 0.5"),
+    *[Metric(
+        name=name, template=f"regression/{name}.sql", kind="scalar",
+        params=(TARGET, PREDICTION, WEIGHT, BY), outputs=(name, "n"),
+        summary=summary, formula=formula, reference=f"sklearn.metrics.{ref}(y, y_pred, sample_weight=w)",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'y': [3.0, -0.5, 2.0, 7.0], 'p': [2.5, 0.0, 2.0, 8.0]})\n"
+                 f">>> round(sm.{name}(df, target='y', prediction='p'), 4)\n{value}\n"),
+        undefined=undefined)
+      for name, summary, formula, ref, value, undefined in [
+        ("mae", "Mean absolute error.", "(1/W) * sum_i w_i*|y_i - p_i|", "mean_absolute_error", "0.5",
+         "the data has no rows (or zero total weight)"),
+        ("mse", "Mean squared error.", "(1/W) * sum_i w_i*(y_i - p_i)^2", "mean_squared_error", "0.375",
+         "the data has no rows (or zero total weight)"),
+        ("rmse", "Root mean squared error.", "sqrt(MSE)", "root_mean_squared_error", "0.6124",
+         "the data has no rows (or zero total weight)"),
+        ("r2", "Coefficient of determination.",
+         "1 - sum w*(y - p)^2 / sum w*(y - mean_w(y))^2; as sklearn, a constant target gives 1.0 for a "
+         "perfect prediction and 0.0 otherwise", "r2_score", "0.9486",
+         "it needs at least two rows"),
+    ]],
+]}

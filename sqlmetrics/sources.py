@@ -1,0 +1,113 @@
+"""What ``data`` can be, and how each kind becomes a relation in SQL.
+
+- a table reference string: ``"preds"``, ``"db.schema.preds"`` (parts may be quoted);
+- a path or glob to Parquet/CSV/TSV/JSON files (read by DuckDB);
+- ``Query("SELECT ...")``: the user's own SELECT, checked to be exactly one read-only query;
+- a pandas or polars DataFrame, or a pyarrow Table (registered on DuckDB for the call).
+A bare string is never SQL.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import re
+import uuid
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from .errors import SourceError
+from .sqltext import parse_select, parse_table_name
+
+_FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip|zst|zstd))?\Z", re.I)
+_READERS = {"parquet": "read_parquet", "csv": "read_csv", "tsv": "read_csv",
+            "json": "read_json", "jsonl": "read_json", "ndjson": "read_json"}
+
+
+@dataclass(frozen=True)
+class Query:
+    """Your own SELECT as the data: ``sm.auc(sm.Query("SELECT * FROM preds WHERE day = 3"), ...)``.
+
+    It must parse as exactly one read-only SELECT in the engine's dialect.
+    """
+    sql: str
+
+
+@dataclass(frozen=True)
+class Source:
+    relation: exp.Expression  # exp.Table or exp.Query, in place of the template placeholder
+    description: str  # how error messages name it
+
+
+def is_frame(data) -> bool:
+    return type(data).__module__.split(".")[0] in ("pandas", "polars", "pyarrow")
+
+
+def is_file_path(data) -> bool:
+    return isinstance(data, (str, os.PathLike)) and bool(_FILE.search(os.fspath(data)))
+
+
+def describe(data) -> str:
+    if isinstance(data, Query):
+        return "the query"
+    if is_frame(data):
+        return f"the {type(data).__module__.split('.')[0]} {type(data).__name__}"
+    return repr(os.fspath(data)) if isinstance(data, (str, os.PathLike)) else repr(data)
+
+
+def file_source(path) -> Source:
+    """DuckDB's reader over the files a path or glob matches; raises if it matches nothing."""
+    path = os.fspath(path)
+    fmt = _FILE.search(path).group("fmt").lower()
+    if "://" not in path:  # remote URLs are left to DuckDB
+        if not glob.glob(os.path.expanduser(path)):
+            raise SourceError(f"no file matches {path!r}")
+        path = os.path.expanduser(path)
+    reader = exp.Anonymous(this=_READERS[fmt], expressions=[exp.Literal.string(path)])
+    select = exp.select("*").from_(exp.Table(this=reader))
+    return Source(select, repr(path))
+
+
+def table_source(name: str, dialect: str) -> Source:
+    return Source(parse_table_name(name, dialect), f"table {name!r}")
+
+
+def query_source(query: Query, dialect: str) -> Source:
+    return Source(parse_select(query.sql, dialect, "the query passed as data"), "the query")
+
+
+def static_source(data, dialect: str) -> Source:
+    """A source that needs no engine: a table name, a Query, or (DuckDB only) files."""
+    if isinstance(data, Query):
+        return query_source(data, dialect)
+    if is_file_path(data):
+        if dialect != "duckdb":
+            raise SourceError(f"files can only be read by DuckDB, not {dialect}; load {describe(data)} "
+                              "into a table on that engine first")
+        return file_source(data)
+    if isinstance(data, str):
+        return table_source(data, dialect)
+    if isinstance(data, os.PathLike):
+        raise SourceError(f"{describe(data)} is not a Parquet, CSV or JSON file path")
+    if is_frame(data):
+        raise SourceError(f"{describe(data)} has no name in SQL: pass a table name or sqlmetrics.Query")
+    raise SourceError(f"data must be a table name, a file path, a sqlmetrics.Query, or a pandas/polars "
+                      f"DataFrame or pyarrow Table; got {type(data).__name__}")
+
+
+@contextmanager
+def duckdb_source(data, con):
+    """The source on a DuckDB connection; a frame is registered for the duration of the call."""
+    if not is_frame(data):
+        yield static_source(data, "duckdb")
+        return
+    name = f"sm_frame_{uuid.uuid4().hex}"
+    con.register(name, data)
+    try:
+        yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))
+    finally:
+        con.unregister(name)
+
+
+__all__ = ["Query", "Source", "static_source", "duckdb_source"]

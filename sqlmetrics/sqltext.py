@@ -1,0 +1,91 @@
+"""SQL as syntax trees: the safety checks and the last step of every query.
+
+Rendered template text is parsed (DuckDB dialect), checked to be exactly one read-only query, the
+source relation is put in place of the placeholder as a syntax tree (never as text), and the tree
+is generated in the target dialect.
+"""
+from __future__ import annotations
+
+import re
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError
+
+from .errors import SourceError
+
+#: what templates are rendered with in place of the data; replaced by the real source afterwards
+PLACEHOLDER = "sm_source"
+
+DIALECTS = ("duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
+            "bigquery", "snowflake", "trino", "redshift", "mysql")
+
+# Anything that writes, changes the session, or leaves the SELECT world.
+_FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Use, exp.Pragma,
+              exp.Transaction, exp.Commit, exp.Rollback, exp.Attach, exp.Detach, exp.Install,
+              exp.Describe, exp.Kill, exp.LoadData, exp.Merge, exp.Lock)
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def check_dialect(dialect: str) -> str:
+    from .errors import ParameterError
+    if dialect not in DIALECTS:
+        raise ParameterError(f"dialect must be one of {', '.join(DIALECTS)}; got {dialect!r}")
+    return dialect
+
+
+def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
+    """Parse `sql` as exactly one read-only query, or raise SourceError saying why not."""
+    if not isinstance(sql, str) or not sql.strip():
+        raise SourceError(f"{what} must be a non-empty SQL string")
+    try:
+        statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
+    except ParseError as e:
+        raise SourceError(f"{what} does not parse as {dialect} SQL: {e.errors[0]['description']}") from None
+    if len(statements) != 1:
+        raise SourceError(f"{what} must be exactly one SELECT statement; found {len(statements)} statements")
+    tree = statements[0]
+    if not isinstance(tree, exp.Query):
+        raise SourceError(f"{what} must be a SELECT statement; found {tree.key.upper()}")
+    bad = next((node for node in tree.walk() if isinstance(node, _FORBIDDEN)), None)
+    if bad is not None:
+        raise SourceError(f"{what} must be read-only; it contains {bad.key.upper()}")
+    return tree
+
+
+def parse_table_name(name: str, dialect: str) -> exp.Table:
+    """A table reference `name`, `schema.name` or `catalog.schema.name` (parts may be quoted).
+
+    Anything else (a subquery, a function, an alias, a comment, a statement separator) is rejected.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise SourceError(f"table name must be a non-empty string; got {name!r}")
+    hint = ("; pass a plain table name such as 'schema.table', or wrap a query in "
+            "sqlmetrics.Query('SELECT ...')")
+    try:
+        table = sqlglot.parse_one(name, into=exp.Table, read=dialect)
+    except ParseError:
+        raise SourceError(f"{name!r} is not a table name{hint}") from None
+    extra = set(table.args) - {"this", "db", "catalog"}
+    parts = [table.args.get(k) for k in ("catalog", "db", "this")]
+    if any(table.args.get(k) for k in extra) or any(
+            p is not None and (not isinstance(p, exp.Identifier)
+                               or not (p.quoted or _PLAIN_NAME.match(p.name))) for p in parts):
+        raise SourceError(f"{name!r} is not a plain table name{hint}")
+    if table.this is None or not table.name:
+        raise SourceError(f"{name!r} is not a table name{hint}")
+    # Rebuild from the identifiers alone so nothing else of the parse survives.
+    return exp.Table(**{k: exp.Identifier(this=p.name, quoted=p.quoted)
+                        for k, p in zip(("catalog", "db", "this"), parts) if p is not None})
+
+
+def finish(rendered: str, source: exp.Expression, dialect: str, pretty: bool = False) -> str:
+    """Parse rendered template SQL, substitute the source, and generate it in `dialect`."""
+    tree = parse_select(rendered, "duckdb", "the rendered template")
+    for table in list(tree.find_all(exp.Table)):
+        if table.name == PLACEHOLDER and not table.args.get("db"):
+            replacement = source.copy()
+            if isinstance(replacement, exp.Query):
+                replacement = replacement.subquery(PLACEHOLDER)
+            table.replace(replacement)
+    return tree.sql(dialect=dialect, pretty=pretty)

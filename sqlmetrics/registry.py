@@ -112,7 +112,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         formula="-(1/W) * sum_i w_i*(y_i*ln(p_i) + (1-y_i)*ln(1-p_i)), p clipped to [eps, 1-eps], "
                 "eps = 2.220446049250313e-16 (float64 machine epsilon).",
         reference="sklearn.metrics.log_loss(y, p, sample_weight=w, labels=[0, 1])",
-        example=_DEMO + ">>> round(sm.log_loss(df, label='y', score='s'), 4)\n0.4722\n",
+        example=_DEMO + ">>> round(sm.log_loss(df, label='y', score='s'), 4)\n0.4723\n",
         undefined="the data has no rows (or zero total weight)"),
     Metric(
         name="brier_score", template="classification/brier_score.sql", kind="scalar",

@@ -101,15 +101,15 @@ def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = 
         schema = engine.schema(source)
         columns = _columns(m, values)
         where = source.description
-        checks.require_columns({**columns, **{"by": c for c in values.get("by") or []}}, schema, where)
+        checks.require_columns(columns, schema, where)
         for by_col in values.get("by") or []:
             checks.require_columns({"by": by_col}, schema, where)
         found = [c for p in m.params if p.kind == "column" and values[p.name] is not None
                  for c in checks.column_checks(p.name, p.role, values[p.name], schema[values[p.name]])]
         distinct_of = values.get("score") if m.adaptive and values.get("weight") is None else None
         from_sql = _from_sql(source)
-        row = engine.execute(checks.check_query(found, from_sql, distinct_of, list(columns.values()))).iloc[0]
-        n_rows, distinct, null_rows = checks.interpret(found, tuple(row), dropna)
+        row = engine.first_row(checks.check_query(found, from_sql, distinct_of, list(columns.values())))
+        n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
         if dropna and null_rows:
             where_sql = checks.null_filter(list(columns.values()))
             query = exp.select("*").from_(_from_expr(source)).where(where_sql, dialect="duckdb")

@@ -70,6 +70,12 @@ class DuckDBEngine:
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
 
+    def first_row(self, sql: str) -> tuple:
+        try:
+            return self.con.execute(sql).fetchall()[0]
+        except duckdb.Error as e:
+            raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
+
 
 def _as_from(relation: exp.Expression) -> exp.Expression:
     return relation.subquery("sm_source") if isinstance(relation, exp.Query) else relation

@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import os
 import re
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -102,7 +101,9 @@ def duckdb_source(data, con):
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
-    name = f"sm_frame_{uuid.uuid4().hex}"
+    # One stable name (views are per connection and calls on one connection are sequential), so the
+    # generated SQL, and with it sqltext's memo, is the same from call to call.
+    name = "sm_frame"
     con.register(name, data)
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))

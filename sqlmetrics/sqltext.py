@@ -7,6 +7,7 @@ is generated in the target dialect.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 
 import sqlglot
 from sqlglot import exp
@@ -79,8 +80,28 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
                         for k, p in zip(("catalog", "db", "this"), parts) if p is not None})
 
 
+_FINISHED: OrderedDict[tuple, str] = OrderedDict()
+_FINISHED_MAX = 256
+
+
 def finish(rendered: str, source: exp.Expression, dialect: str, pretty: bool = False) -> str:
-    """Parse rendered template SQL, substitute the source, and generate it in `dialect`."""
+    """Parse rendered template SQL, substitute the source, and generate it in `dialect`.
+
+    Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
+    calls, so results are memoised (keyed by the inputs' text, bounded).
+    """
+    key = (rendered, source.sql("duckdb"), dialect, pretty)
+    if key in _FINISHED:
+        _FINISHED.move_to_end(key)
+        return _FINISHED[key]
+    sql = _finish(rendered, source, dialect, pretty)
+    _FINISHED[key] = sql
+    if len(_FINISHED) > _FINISHED_MAX:
+        _FINISHED.popitem(last=False)
+    return sql
+
+
+def _finish(rendered: str, source: exp.Expression, dialect: str, pretty: bool) -> str:
     tree = parse_select(rendered, "duckdb", "the rendered template")
     for table in list(tree.find_all(exp.Table)):
         if table.name == PLACEHOLDER and not table.args.get("db"):

@@ -27,6 +27,8 @@ RANK_PLAN_DISTINCT_SHARE = 0.5
 
 
 def metric(name: str) -> Metric:
+    if not isinstance(name, str):
+        raise ParameterError(f"the metric name must be a string such as 'auc'; got {name!r}")
     try:
         return METRICS[name]
     except KeyError:
@@ -116,7 +118,7 @@ def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = 
             source = Source(query, source.description)
             warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows with NULL in "
                           f"{', '.join(repr(c) for c in columns.values())}", stacklevel=3)
-        plan = "rank" if distinct is not None and distinct >= RANK_PLAN_DISTINCT_SHARE * n_rows else "aggregate"
+        plan = "rank" if distinct and distinct >= RANK_PLAN_DISTINCT_SHARE * n_rows else "aggregate"
         result = engine.execute(_sql(m, values, source, engine.dialect, plan, pretty=False))
     return _shape(m, result, values, details)
 

@@ -58,7 +58,9 @@ class DuckDBEngine:
             rel = self.con.sql(sql)
             return {name: str(t) for name, t in zip(rel.columns, rel.types)}
         except duckdb.CatalogException as e:
-            raise SourceError(f"{source.description} does not exist ({_first_line(e)})") from None
+            if isinstance(source.relation, exp.Table):
+                raise SourceError(f"{source.description} does not exist ({_first_line(e)})") from None
+            raise SourceError(f"{source.description} cannot run: {_first_line(e)}") from None
         except duckdb.IOException as e:
             raise SourceError(f"cannot read {source.description}: {_first_line(e)}") from None
         except duckdb.Error as e:

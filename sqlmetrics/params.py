@@ -44,7 +44,7 @@ class Param:
     def _check_column(self, value):
         if not isinstance(value, str) or not value:
             raise ParameterError(f"{self.name} must be a column name (a non-empty string); got {value!r}")
-        if value.startswith("sm_"):
+        if value.lower().startswith("sm_"):  # engines may match names case-insensitively
             raise ParameterError(
                 f"{self.name}={value!r}: names starting with 'sm_' are reserved for sqlmetrics' "
                 "intermediate columns; rename or alias the column")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -20,6 +21,9 @@ from .errors import SourceError
 from .sqltext import parse_select, parse_table_name
 
 _FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip|zst|zstd))?\Z", re.I)
+# One name per process: unlikely to meet a user's own view, and stable from call to call so the
+# generated SQL (and sqltext's memo of it) repeats. Calls on one connection are sequential.
+_FRAME_VIEW = f"sm_frame_{uuid.uuid4().hex[:12]}"
 _READERS = {"parquet": "read_parquet", "csv": "read_csv", "tsv": "read_csv",
             "json": "read_json", "jsonl": "read_json", "ndjson": "read_json"}
 
@@ -101,9 +105,7 @@ def duckdb_source(data, con):
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
-    # One stable name (views are per connection and calls on one connection are sequential), so the
-    # generated SQL, and with it sqltext's memo, is the same from call to call.
-    name = "sm_frame"
+    name = _FRAME_VIEW
     con.register(name, data)
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))

@@ -11,7 +11,9 @@ from collections import OrderedDict
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import TokenType
 
 from .errors import SourceError
 
@@ -40,7 +42,9 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty SQL string")
     try:
-        statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None]
+        # a comment after the last ';' comes back as a Semicolon node: not a statement
+        statements = [s for s in sqlglot.parse(sql, read=dialect)
+                      if s is not None and not isinstance(s, exp.Semicolon)]
     except ParseError as e:
         raise SourceError(f"{what} does not parse as {dialect} SQL: {e.errors[0]['description']}") from None
     if len(statements) != 1:
@@ -64,9 +68,12 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
     hint = ("; pass a plain table name such as 'schema.table', or wrap a query in "
             "sqlmetrics.Query('SELECT ...')")
     try:
+        tokens = Dialect.get_or_raise(dialect).tokenize(name)
         table = sqlglot.parse_one(name, into=exp.Table, read=dialect)
-    except ParseError:
+    except (ParseError, TokenError):
         raise SourceError(f"{name!r} is not a table name{hint}") from None
+    if any(t.token_type == TokenType.SEMICOLON or t.comments for t in tokens):
+        raise SourceError(f"{name!r} contains a statement separator or a comment{hint}")
     extra = set(table.args) - {"this", "db", "catalog"}
     parts = [table.args.get(k) for k in ("catalog", "db", "this")]
     if any(table.args.get(k) for k in extra) or any(

@@ -9,7 +9,7 @@
 {%- if plan == 'rank' and not weight %}
 SELECT {{ sqlmetrics.cols(keys) }}
        COUNT(*) AS sm_n,
-       CAST(SUM(sm_pos) AS BIGINT) AS sm_n_pos,
+       CAST(COALESCE(SUM(sm_pos), 0) AS BIGINT) AS sm_n_pos,
        CAST(SUM(sm_pos) AS DOUBLE) AS sm_w_pos,
        CAST(COUNT(*) - SUM(sm_pos) AS DOUBLE) AS sm_w_neg,
        CAST(SUM(sm_pos * sm_rank2) - SUM(sm_pos) * (SUM(sm_pos) + 1) AS DOUBLE) / 2 AS sm_u

@@ -1,5 +1,5 @@
 {#- Precision-recall curve: a first point at threshold +inf (precision 1, recall 0: sklearn's final
-    point), then one point per distinct score, descending. recall is NULL in a slice without positives.
+    point), then one point per distinct score (of non-zero weight), descending. recall is NULL in a slice without positives.
     Reference: sklearn precision_recall_curve (same points, reversed order). -#}
 {% macro pr_curve(relation, label, score, weight=none, by=[]) %}
 WITH sm_points AS (
@@ -23,6 +23,7 @@ FROM (
          {{ sqlmetrics.tally('tp', weight) }} AS tp,
          {{ sqlmetrics.tally('fp', weight) }} AS fp
   FROM sm_points
+  WHERE sm_tp_at + sm_fp_at > 0
 ) AS sm_curve
 ORDER BY {{ sqlmetrics.cols(by) }} threshold DESC, tp, fp
 {% endmacro %}

@@ -1,5 +1,6 @@
 {#- ROC curve: a first point at threshold +inf (0, 0), then one point per distinct score, descending.
-    fpr/tpr are NULL in a slice without negatives/positives.
+    Scores carried only by zero-weight rows are no threshold (as sklearn). fpr/tpr are NULL in a
+    slice without negatives/positives.
     Reference: sklearn roc_curve(drop_intermediate=False). -#}
 {% macro roc_curve(relation, label, score, weight=none, by=[]) %}
 WITH sm_points AS (
@@ -27,6 +28,7 @@ FROM (
          {{ sqlmetrics.tally('sm_neg - fp', weight) }} AS tn,
          {{ sqlmetrics.tally('sm_pos - tp', weight) }} AS fn
   FROM sm_points
+  WHERE sm_tp_at + sm_fp_at > 0
 ) AS sm_curve
 ORDER BY {{ sqlmetrics.cols(by) }} threshold DESC, tp, fp
 {% endmacro %}

@@ -4,7 +4,7 @@
 {% macro r2(relation, target, prediction, weight=none, by=[]) %}
 SELECT {{ sqlmetrics.cols(by) }}
        CASE WHEN n < 2 OR sm_weight = 0 THEN NULL
-            WHEN sm_total = 0 THEN CASE WHEN sm_residual = 0 THEN 1.0 ELSE 0.0 END
+            WHEN sm_constant = 1 THEN CASE WHEN sm_residual = 0 THEN 1.0 ELSE 0.0 END
             ELSE 1 - sm_residual / sm_total END AS r2,
        n
 FROM (
@@ -12,6 +12,9 @@ FROM (
          SUM(sm_w * (sm_t - sm_p) * (sm_t - sm_p)) AS sm_residual,
          SUM(sm_w * (sm_t - sm_mean) * (sm_t - sm_mean)) AS sm_total,
          SUM(sm_w) AS sm_weight,
+         {#- a constant target, tested exactly: its computed variance may be a rounding residue #}
+         CASE WHEN MIN(CASE WHEN sm_w > 0 THEN sm_t END) = MAX(CASE WHEN sm_w > 0 THEN sm_t END)
+              THEN 1 ELSE 0 END AS sm_constant,
          COUNT(*) AS n
   FROM (
     SELECT sm_rows.*,

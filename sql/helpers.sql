@@ -52,3 +52,23 @@ CAST({% if weight %}{{ sqlmetrics.ident(weight) }}{% else %}1{% endif %} AS DOUB
 {% macro tally(expr, weight) -%}
 {% if weight %}{{ expr }}{% else %}CAST({{ expr }} AS BIGINT){% endif %}
 {%- endmacro %}
+
+{#- log base 2, spelled so no dialect can swap LOG's argument order or base. -#}
+{% macro log2(x) -%}
+(LN({{ x }}) / LN(2))
+{%- endmacro %}
+
+{#- `alias."a" AS "a", ` for each column: carry key columns out of a join. -#}
+{% macro qualified_cols(names, alias) -%}
+{% for c in names %}{{ alias }}.{{ sqlmetrics.ident(c) }} AS {{ sqlmetrics.ident(c) }}, {% endfor %}
+{%- endmacro %}
+
+{#- `l."a" = r."a" AND l."b" = r."b"` (key columns are validated non-NULL). -#}
+{% macro join_on(names, left, right) -%}
+{% for c in names %}{{ left }}.{{ sqlmetrics.ident(c) }} = {{ right }}.{{ sqlmetrics.ident(c) }}{{ " AND " if not loop.last }}{% endfor %}
+{%- endmacro %}
+
+{#- `alias."a", alias."b"` -#}
+{% macro col_list_of(names, alias) -%}
+{% for c in names %}{{ alias }}.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
+{%- endmacro %}

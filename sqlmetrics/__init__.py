@@ -6,7 +6,7 @@ and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the
 from .api import make_function, render
 from .errors import (ColumnError, EngineError, MetricError, ParameterError, SourceError,
                      UndefinedMetricError)
-from .registry import METRICS
+from .registry import ALIASES, METRICS
 from .sources import Query
 from .sqltext import DIALECTS
 
@@ -14,7 +14,9 @@ __version__ = "0.1.0"
 
 for _name, _metric in METRICS.items():
     globals()[_name] = make_function(_metric)
-del _name, _metric
+for _alias, _name in ALIASES.items():
+    globals()[_alias] = globals()[_name]
+del _name, _metric, _alias
 
 __all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "SourceError",
            "ColumnError", "UndefinedMetricError", "EngineError", *METRICS]

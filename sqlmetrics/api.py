@@ -4,15 +4,16 @@ from __future__ import annotations
 import inspect
 import math
 import warnings
+from contextlib import ExitStack
 
 import pandas as pd
 from sqlglot import exp
 
 from . import checks
 from .engine import DuckDBEngine
-from .errors import ParameterError, UndefinedMetricError
+from .errors import ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import METRICS, Metric
+from .registry import ALIASES, METRICS, Metric
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish
 from .templates import render_macro
@@ -30,12 +31,13 @@ def metric(name: str) -> Metric:
     if not isinstance(name, str):
         raise ParameterError(f"the metric name must be a string such as 'auc'; got {name!r}")
     try:
-        return METRICS[name]
+        return METRICS[ALIASES.get(name, name)]
     except KeyError:
         import difflib
         near = difflib.get_close_matches(name, list(METRICS), n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
         raise ParameterError(f"unknown metric {name!r}{hint} Known: {', '.join(METRICS)}") from None
+
 
 
 def validate(m: Metric, given: dict) -> dict:
@@ -51,7 +53,7 @@ def validate(m: Metric, given: dict) -> dict:
         values[p.name] = p.validate(given.get(p.name, None if p.required else p.default))
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
-    keys = list(values.get("by") or []) + ([values["group"]] if values.get("group") else [])
+    keys = list(values.get("by") or []) + [values[k] for k in ("group", "query") if values.get(k)]
     for key in keys:
         if key.lower() in RESERVED:
             raise ParameterError(
@@ -62,17 +64,40 @@ def validate(m: Metric, given: dict) -> dict:
     return values
 
 
-def _columns(m: Metric, values: dict) -> dict[str, str]:
-    """parameter name -> column, for the single-column parameters that are set."""
-    return {p.name: values[p.name] for p in m.params if p.kind == "column" and values[p.name] is not None}
+def _relation_params(m: Metric, values: dict) -> list:
+    """The extra relations given (qrels, similarity, items), besides `data`."""
+    return [p for p in m.params if p.kind == "relation" and values[p.name] is not None]
 
 
-def _sql(m: Metric, values: dict, source: Source, dialect: str, plan: str, pretty: bool) -> str:
+def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]:
+    """slot ("data" or a relation parameter) -> [(parameter, column, role)] the relation must have."""
+    judgments = "qrels" if values.get("qrels") is not None else "data"
+    slots = {"data": ["data"], "judgments": [judgments], "both": sorted({"data", judgments})}
+    out: dict[str, list] = {"data": []}
+    for p in m.params:
+        if p.kind in ("column", "columns") and values[p.name]:
+            names = values[p.name] if p.kind == "columns" else [values[p.name]]
+            for slot in slots[p.where]:
+                out.setdefault(slot, []).extend((p.name, c, p.role) for c in names)
+        elif p.kind == "relation" and values[p.name] is not None:
+            out.setdefault(p.name, []).extend(
+                (p.name, col.format(item=values.get("item")), role) for col, role in p.relation_columns)
+    return out
+
+
+def _sql(m: Metric, values: dict, sources: dict[str, Source], dialect: str, plan: str, pretty: bool,
+         per_query: bool = False) -> str:
     kwargs = dict(values)
     kwargs["by"] = list(values.get("by") or [])
+    for p in _relation_params(m, values):
+        kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
     if m.adaptive:
         kwargs["plan"] = plan
-    return finish(render_macro(m.name, relation=PLACEHOLDER, **kwargs), source.relation, dialect, pretty)
+    if m.per_query:
+        kwargs["per_query"] = per_query
+    relations = {PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}": source.relation
+                 for slot, source in sources.items()}
+    return finish(render_macro(m.name, relation=PLACEHOLDER, **kwargs), relations, dialect, pretty)
 
 
 def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = True, **params) -> str:
@@ -91,36 +116,73 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     """
     m = metric(metric_name)
     dialect = check_dialect(dialect)
+    per_query = bool(params.pop("per_query", False)) if m.per_query else False
     values = validate(m, params)
-    return _sql(m, values, static_source(data, dialect), dialect, "aggregate", pretty)
+    sources = {"data": static_source(data, dialect)}
+    sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
+    return _sql(m, values, sources, dialect, "aggregate", pretty, per_query)
 
 
-def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = False, **params):
+def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = False,
+            per_query: bool = False, **params):
     """Validate, check the data, run the metric on the engine and shape the result."""
     values = validate(m, params)
     engine = DuckDBEngine(con)
-    with engine.source(data) as source:
-        schema = engine.schema(source)
-        columns = _columns(m, values)
-        where = source.description
-        checks.require_columns(columns, schema, where)
-        for by_col in values.get("by") or []:
-            checks.require_columns({"by": by_col}, schema, where)
-        found = [c for p in m.params if p.kind == "column" and values[p.name] is not None
-                 for c in checks.column_checks(p.name, p.role, values[p.name], schema[values[p.name]])]
-        distinct_of = values.get("score") if m.adaptive and values.get("weight") is None else None
-        from_sql = _from_sql(source)
-        row = engine.first_row(checks.check_query(found, from_sql, distinct_of, list(columns.values())))
-        n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
-        if dropna and null_rows:
-            where_sql = checks.null_filter(list(columns.values()))
-            query = exp.select("*").from_(_from_expr(source)).where(where_sql, dialect="duckdb")
-            source = Source(query, source.description)
-            warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows with NULL in "
-                          f"{', '.join(repr(c) for c in columns.values())}", stacklevel=3)
-        plan = "rank" if distinct and distinct >= RANK_PLAN_DISTINCT_SHARE * n_rows else "aggregate"
-        result = engine.execute(_sql(m, values, source, engine.dialect, plan, pretty=False))
-    return _shape(m, result, values, details)
+    placement = _placement(m, values)
+    with ExitStack() as stack:
+        sources = {"data": stack.enter_context(engine.source(data, "data"))}
+        for p in _relation_params(m, values):
+            sources[p.name] = stack.enter_context(engine.source(values[p.name], p.name))
+        plan = "aggregate"
+        for slot, source in list(sources.items()):
+            distinct_of = (values.get("score") if slot == "data" and m.adaptive and values.get("weight") is None
+                           else None)
+            sources[slot], share = _check_source(engine, source, placement.get(slot, []), distinct_of, dropna)
+            if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
+                plan = "rank"
+            if m.unique and slot in ("data", "qrels"):
+                _check_unique(engine, sources[slot], list(values.get("by") or [])
+                              + [values[k] for k in m.unique])
+        if values.get("max_grade") is not None:
+            _check_max_grade(engine, sources.get("qrels", sources["data"]), values)
+        result = engine.execute(_sql(m, values, sources, engine.dialect, plan, False, per_query))
+    return _shape(m, result, values, details, per_query)
+
+
+def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: bool):
+    """Check one relation's columns; return it (NULL rows dropped if asked) and the share of
+    distinct values of `distinct_of` (None when not asked)."""
+    schema = engine.schema(source)
+    checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
+    found = [c for param, col, role in wanted for c in checks.column_checks(param, role, col, schema[col])]
+    nullable = [col for _, col, role in wanted if role != "slice"]
+    row = engine.first_row(checks.check_query(found, _from_sql(source), distinct_of, nullable))
+    n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
+    if dropna and null_rows:
+        query = exp.select("*").from_(_from_expr(source)).where(checks.null_filter(nullable), dialect="duckdb")
+        warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
+                      f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=4)
+        source = Source(query, source.description)
+    return source, (distinct / n_rows if distinct and n_rows else None)
+
+
+def _check_unique(engine, source: Source, keys: list[str]) -> None:
+    sql = checks.duplicates_query(keys, _from_sql(source))
+    row = engine.execute(sql)
+    if len(row):
+        example = ", ".join(f"{k}={row[k].iloc[0]!r}" for k in keys)
+        n = int(row["sm_n_duplicated"].iloc[0])
+        raise ColumnError(
+            f"{source.description} has {n} duplicated ({', '.join(keys)}) combination{'s' if n > 1 else ''}, "
+            f"e.g. {example}: each item may appear once per query; deduplicate first")
+
+
+def _check_max_grade(engine, source: Source, values: dict) -> None:
+    column = checks.quote(values["relevance"])
+    top = engine.first_row(f"SELECT MAX({column}) FROM {_from_sql(source)}")[0]
+    if top is not None and values["max_grade"] < top:
+        raise ParameterError(f"max_grade={values['max_grade']:g} is below the largest relevance in "
+                             f"{source.description} ({top:g}); it must be the top of the grading scale")
 
 
 def _from_expr(source: Source) -> exp.Expression:
@@ -139,8 +201,10 @@ def _python(value):
     return item() if item else value
 
 
-def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool):
+def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
     by = list(values.get("by") or [])
+    if per_query:
+        return df
     if by:
         if m.kind != "curve":
             df = df.sort_values(by, na_position="last", kind="stable")
@@ -161,10 +225,14 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool):
 def make_function(m: Metric):
     """Build ``sm.<name>``: a function with a real signature and a docstring from the registry."""
     parameters = [inspect.Parameter("data", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    for p in m.params:
+    for i, p in enumerate(m.params):
         default = inspect.Parameter.empty if p.default is REQUIRED else p.default
-        parameters.append(inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=default))
-    for name, default in (("con", None), ("details", False), ("dropna", False)):
+        # a second relation (qrels, similarity) may follow `data` positionally: sm.ndcg(run, qrels, k=10)
+        kind = (inspect.Parameter.POSITIONAL_OR_KEYWORD if i == 0 and p.kind == "relation"
+                else inspect.Parameter.KEYWORD_ONLY)
+        parameters.append(inspect.Parameter(p.name, kind, default=default))
+    options = (("con", None), ("details", False), ("dropna", False)) + ((("per_query", False),) if m.per_query else ())
+    for name, default in options:
         parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
     signature = inspect.Signature(parameters)
 
@@ -193,6 +261,8 @@ def docstring(m: Metric) -> str:
     one_of = f"\n    Exactly one of {' / '.join(m.one_of)} must be given." if m.one_of else ""
     undefined = (f"\nUndefined when {m.undefined}: raises UndefinedMetricError; NaN in a ``by`` slice.\n"
                  if m.undefined else "")
+    per_query = ("\n    per_query: return a DataFrame with the value of every evaluated query instead."
+                 if m.per_query else "")
     return f"""{m.summary}
 
     {m.formula}
@@ -201,7 +271,7 @@ Parameters
     data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, or a pandas/polars/pyarrow frame.
 {params}{one_of}
     con: a DuckDB connection (default: a private in-memory one).
-    details: return the one-row DataFrame with the counts instead of the bare value.
+    details: return the one-row DataFrame with the counts instead of the bare value.{per_query}
     dropna: drop rows with NULL in the metric's columns (with a warning saying how many) instead of failing.
 
 Returns

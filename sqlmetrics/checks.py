@@ -27,9 +27,9 @@ def quote(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
-def require_columns(columns: dict[str, str], schema: dict[str, str], where: str) -> None:
-    """Every (parameter -> column) must name an existing column; suggest the closest otherwise."""
-    for param, col in columns.items():
+def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], where: str) -> None:
+    """Every (parameter, column) must name an existing column; suggest the closest otherwise."""
+    for param, col in columns:
         if col in schema:
             continue
         near = difflib.get_close_matches(col, list(schema), n=1) or [
@@ -45,6 +45,8 @@ def _s(n: int) -> str:
 
 def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check]:
     """The checks for one column used in role `role`; raises at once on an unusable type."""
+    if role == "slice":  # a by column: any type, and NULL is a slice of its own
+        return []
     kind = type_class(type_name)
     q = quote(col)
     desc = f"column {col!r} ({param})"
@@ -52,6 +54,9 @@ def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check
         f"{desc} has {n} NULL value{_s(n)}; remove them, or pass dropna=True to drop such rows"), True)]
     if role in ("group", "key"):
         return checks
+    if role == "relevance" and kind in ("float", "numeric"):
+        checks.append(Check(f"{q} < 0", col, lambda n, ex: (
+            f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
     if role in ("label", "binary"):
         if kind == "boolean":
             return checks
@@ -63,7 +68,7 @@ def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check
     if kind not in ("float", "numeric"):
         raise ColumnError(f"{param} must be numeric; {desc} has type {type_name}")
     if kind == "float":
-        checks.append(Check(f"isnan({q})", None, lambda n, _: (
+        checks.insert(1, Check(f"isnan({q})", None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use")))
     if role == "probability":
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
@@ -104,3 +109,10 @@ def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int |
         if count and not (c.is_null_check and dropna):
             raise ColumnError(c.message(int(count), example))
     return n_rows, distinct, null_rows
+
+
+def duplicates_query(keys: list[str], source_sql: str) -> str:
+    """One example of a repeated key combination and how many there are (no row: none)."""
+    cols = ", ".join(quote(k) for k in keys)
+    return (f"SELECT {cols}, COUNT(*) OVER () AS sm_n_duplicated FROM {source_sql} "
+            f"GROUP BY {cols} HAVING COUNT(*) > 1 LIMIT 1")

@@ -47,8 +47,8 @@ class DuckDBEngine:
         self.con = con if con is not None else default_connection()
 
     @contextmanager
-    def source(self, data):
-        with duckdb_source(data, self.con) as source:
+    def source(self, data, slot: str = "data"):
+        with duckdb_source(data, self.con, slot) as source:
             yield source
 
     def schema(self, source: Source) -> dict[str, str]:

@@ -14,14 +14,11 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-#: column roles and what the data check enforces for each (see checks.py)
-COLUMN_ROLES = ("label", "score", "probability", "weight", "group", "binary", "numeric", "key")
-
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # "column" | "columns" | "float" | "choice"
+    kind: str  # "column" | "columns" | "float" | "int" | "choice" | "relation"
     doc: str
     default: object = REQUIRED
     role: str | None = None  # for columns: what values the column must hold
@@ -29,6 +26,10 @@ class Param:
     low: float | None = None  # for floats: allowed open/closed range
     low_open: bool = False
     high: float | None = None
+    #: where a column must exist: "data", "judgments" (the qrels if given, else data) or "both"
+    where: str = "data"
+    #: for a relation: the columns it must have ("{item}" stands for the item parameter's value)
+    relation_columns: tuple = ()
 
     @property
     def required(self) -> bool:
@@ -72,6 +73,17 @@ class Param:
             raise ParameterError(f"{self.name} must be <= {self.high:g}; got {value:g}")
         return value
 
+    def _check_int(self, value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise ParameterError(f"{self.name} must be a whole number; got {value!r}")
+        value = int(value)
+        if self.low is not None and value < self.low:
+            raise ParameterError(f"{self.name} must be >= {self.low:g}; got {value}")
+        return value
+
+    def _check_relation(self, value):
+        return value  # resolved (and checked) as a data source
+
     def _check_choice(self, value):
         if value not in self.choices:
             options = ", ".join(repr(c) for c in self.choices)
@@ -86,7 +98,8 @@ SCORE = Param("score", "column", "numeric score, higher = more likely positive; 
 PROBABILITY = Param("score", "column", "predicted probability of the positive class, in [0, 1].",
                     role="probability")
 WEIGHT = Param("weight", "column", "optional non-negative sample weight column.", default=None, role="weight")
-BY = Param("by", "columns", "optional column(s) to slice by; returns one row per slice.", default=None)
+BY = Param("by", "columns", "optional column(s) to slice by; returns one row per slice (NULL is a slice).",
+           default=None, role="slice")
 GROUP = Param("group", "column", "column identifying the group (e.g. user id) within which AUC is computed.",
               role="group")
 THRESHOLD = Param("threshold", "float", "a row is predicted positive iff score >= threshold.", default=0.5)
@@ -103,3 +116,33 @@ WEIGHTING = Param("weighting", "choice",
                   "how groups are averaged: 'impressions' (rows or total weight), 'clicks' (positives), "
                   "'uniform', or 'pairs' (positive-negative pairs: pooled numerators over denominators).",
                   default="impressions", choices=("impressions", "clicks", "uniform", "pairs"))
+
+# Ranking (TREC style): a run (query, item, score) and optional qrels (query, item, relevance).
+QRELS = Param("qrels", "relation", "judgments (query, item, relevance): a table name, sqlmetrics.Query, file "
+              "or frame; omit it when the run carries the relevance column.", default=None)
+QUERY = Param("query", "column", "query (or user) id column, in the run and the qrels.", default="query",
+              role="key", where="both")
+ITEM = Param("item", "column", "item (document) id column, in the run and the qrels.", default="item",
+             role="key", where="both")
+RUN_SCORE = Param("score", "column", "the run's score column; higher ranks first.", default="score",
+                  role="score")
+RELEVANCE = Param("relevance", "column", "graded relevance (>= 0) column of the qrels, or of the run "
+                  "when qrels is omitted.", default="relevance", role="relevance", where="judgments")
+RANKING_BY = Param("by", "columns", "optional column(s) to slice by; they must be in the run and the "
+                   "qrels (query attributes such as country; not NULL).", default=None, where="both", role="key")
+K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",
+          default=None, low=1)
+K_REQUIRED = Param("k", "int", "cut-off: only the top k of each ranked list count.", low=1)
+TIES = Param("ties", "choice", "order of equal scores: 'item_desc' (item id descending, byte order: exactly "
+             "trec_eval), 'item_asc', or 'average' (expected value over all orders of each tie group, "
+             "as sklearn).", default="item_desc", choices=("item_desc", "item_asc", "average"))
+TIES_ORDER = Param("ties", "choice", "order of equal scores: 'item_desc' (item id descending, byte order: "
+                   "exactly trec_eval) or 'item_asc'.", default="item_desc", choices=("item_desc", "item_asc"))
+GAIN = Param("gain", "choice", "'exponential' (2^rel - 1) or 'linear' (rel, as trec_eval and sklearn).",
+             default="exponential", choices=("exponential", "linear"))
+RELEVANCE_THRESHOLD = Param("relevance_threshold", "float", "an item is relevant iff relevance >= this.",
+                            default=1.0, low=0.0, low_open=True)
+MISSING = Param("missing", "choice", "a judged query absent from the run scores 0 ('zero', as trec_eval -c) "
+                "or is left out ('skip', as pytrec_eval).", default="zero", choices=("zero", "skip"))
+EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
+              "out ('skip').", default="zero", choices=("zero", "skip"))

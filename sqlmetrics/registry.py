@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, GROUP, LABEL, OPT_SCORE, PREDICTION,
-                     PROBABILITY, SCORE, TARGET, THRESHOLD, WEIGHT, WEIGHTING, Param)
+from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP, ITEM, K, K_REQUIRED,
+                     LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
+                     RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
+                     WEIGHTING, Param)
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,13 @@ class Metric:
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
     adaptive: bool = False  # AUC family: the plan (aggregate-first or rank-sum) is chosen from the data
+    per_query: bool = False  # ranking: `per_query=True` returns the value of every query
+    unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
+
+    @property
+    def query_columns(self) -> tuple[str, ...]:
+        """Columns of the per-query DataFrame after the by and query columns."""
+        return (self.name, "n_relevant") if "relevance" in {p.name for p in self.params} else (self.name,)
 
     @property
     def value_columns(self) -> tuple[str, ...]:
@@ -50,6 +59,30 @@ def _confusion_metric(name, formula, summary, example, undefined, extra=()):
         reference="sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
         example=example, undefined=undefined, one_of=("score", "prediction"))
 
+
+# Ranking: the parameters every TREC-style metric shares, and the counts of its summary row.
+_RUN = (QRELS, QUERY, ITEM, RUN_SCORE, RELEVANCE)
+_POLICIES = (RELEVANCE_THRESHOLD, MISSING, EMPTY, RANKING_BY)
+_QUERY_COUNTS = ("n_queries", "n_missing", "n_empty")
+_NO_RELEVANT = "no evaluated query has a relevant item"
+
+
+def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
+                    outputs=_QUERY_COUNTS, template=None, one_of=()):
+    return Metric(
+        name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
+        outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
+        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of)
+
+
+_RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+              ">>> run = pd.DataFrame({'query': 1, 'item': list('abcde'), 'score': [5, 4, 3, 2, 1]})\n"
+              ">>> qrels = pd.DataFrame({'query': 1, 'item': list('abcdefg'),\n"
+              "...                       'relevance': [5, 3, 2, 1, 2, 4, 0]})\n")
+_BINARY_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+                ">>> run = pd.DataFrame({'query': [1] * 6 + [2] * 3, 'item': list('abcdefabc'),\n"
+                "...                     'score': [6, 5, 4, 3, 2, 1, 3, 2, 1],\n"
+                "...                     'relevance': [1, 0, 1, 0, 1, 0, 0, 1, 0]})\n")
 
 _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
          ">>> df = pd.DataFrame({'y': [0, 0, 1, 1], 's': [0.1, 0.4, 0.35, 0.8]})\n")
@@ -200,4 +233,117 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
          "perfect prediction and 0.0 otherwise", "r2_score", "0.9486",
          "it needs at least two rows"),
     ]],
+    _ranking_metric(
+        "dcg", _RUN + (K, TIES, GAIN) + _POLICIES,
+        "DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' = 2^rel - 1 (default, "
+        "as the seeds) or 'linear' = rel; unjudged items have relevance 0.",
+        "Discounted cumulative gain of each query's ranked list, averaged over queries.",
+        "seed 000 (38.5); sklearn.metrics.dcg_score (linear gain, ties='average')",
+        _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n"),
+    _ranking_metric(
+        "ndcg", _RUN + (K, TIES, GAIN) + _POLICIES,
+        "NDCG@k = DCG@k / IDCG@k, IDCG from all judged items of the query sorted by relevance (retrieved or "
+        "not), cut at k; 0 when the query has no relevant item.",
+        "Normalised DCG: DCG over the best possible DCG, averaged over queries.",
+        "pytrec_eval ndcg_cut_k (gain='linear', ties='item_desc'); sklearn.metrics.ndcg_score "
+        "(gain='linear', ties='average', relevance in the run)",
+        _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n"),
+    _ranking_metric(
+        "mean_average_precision", _RUN + (K, TIES_ORDER, Param(
+            "denominator", "choice", "'r': the query's relevant judged items R (trec_eval); 'min_k_r': "
+            "min(k, R), common in recommender papers.", default="r", choices=("r", "min_k_r"))) + _POLICIES,
+        "AP@k = (1/D) * sum over relevant items at ranks r <= k of precision@r, D = R (relevant judged items, "
+        "retrieved or not) or min(k, R); MAP = mean of AP over queries.",
+        "Mean average precision (alias sm.map).", "pytrec_eval map, map_cut_k",
+        _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
+                       "[0.7556, 0.5]\n"),
+    _ranking_metric(
+        "mrr", _RUN + (K, TIES_ORDER) + _POLICIES,
+        "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
+        "Mean reciprocal rank.", "pytrec_eval recip_rank",
+        _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n"),
+    _ranking_metric(
+        "precision_at_k", _RUN + (K_REQUIRED, TIES) + _POLICIES,
+        "P@k = relevant items in the top k / k (k, even when the list is shorter).",
+        "Precision at k, averaged over queries.", "pytrec_eval P_k",
+        _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"),
+    _ranking_metric(
+        "recall_at_k", _RUN + (K_REQUIRED, TIES, Param(
+            "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
+            "relevant items (seed 001's HR@K).", default="macro", choices=("macro", "micro"))) + _POLICIES,
+        "R@k = relevant items in the top k / R, R = relevant judged items (retrieved or not); macro: mean over "
+        "queries; micro: sum of hits / sum of R.",
+        "Recall at k.", "pytrec_eval recall_k (macro); seed 001 HR@K (micro)",
+        _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n"),
+    _ranking_metric(
+        "hit_rate", _RUN + (K_REQUIRED, TIES_ORDER) + _POLICIES,
+        "hit@k = 1 if a relevant item is in the top k, else 0; mean over queries.",
+        "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
+        _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n"),
+    _ranking_metric(
+        "r_precision", _RUN + (TIES_ORDER,) + _POLICIES,
+        "R-precision = relevant items in the top R / R, R = relevant judged items.",
+        "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
+        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"),
+    _ranking_metric(
+        "err", _RUN + (K, TIES_ORDER, Param(
+            "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
+            "judgments); 4 reproduces ir_measures / gdeval ERR.", default=None, low=0.0, low_open=True))
+        + _POLICIES,
+        "ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade.",
+        "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
+        "plain implementation of Chapelle et al. 2009; max_grade=4: ir_measures ERR@k",
+        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n"),
+    _ranking_metric(
+        "rank_correlation", _RUN + (K, TIES_ORDER, RANKING_BY),
+        "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "
+        "predicted order pi and the order by relevance pi_l (equal relevance counts 1/2); mean over queries "
+        "with at least two items.",
+        "Seed 004's rank correlation: the share of item pairs the ranking orders as the relevance does.",
+        "plain definition (seed 004)",
+        _RANK_DEMO + ">>> sm.rank_correlation(run, qrels)\n0.85\n",
+        undefined="no query has two ranked items"),
+    _ranking_metric(
+        "kendall_tau", _RUN + (K, Param(
+            "variant", "choice", "'b' (tau-b, default, as scipy), 'a' (textbook (C - D) / pairs), 'c' (tau-c).",
+            default="b", choices=("a", "b", "c")), RANKING_BY),
+        "tau_b = (C - D) / sqrt((n0 - n_score_ties) * (n0 - n_relevance_ties)) between score and relevance within "
+        "each query; tau_a = (C - D) / n0; tau_c = 2 (C - D) / (n^2 (m - 1) / m). Mean over queries where it is "
+        "defined (not constant).",
+        "Kendall rank correlation between the scores and the relevance of each query's items.",
+        "scipy.stats.kendalltau",
+        _RANK_DEMO + ">>> round(sm.kendall_tau(run, qrels), 4)\n0.7379\n",
+        undefined="no query has two items with different scores and relevances"),
+    _ranking_metric(
+        "ils", (Param("similarity", "relation", "item similarities: a table with columns item_a, item_b, "
+                      "similarity (either direction is looked up; missing pairs count 0).",
+                      relation_columns=(("item_a", "key"), ("item_b", "key"), ("similarity", "numeric"))),
+                QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
+        "ILS = mean over pairs of items in the query's top k of similarity(a, b); mean over queries with at "
+        "least two items. Lower means more diverse lists.",
+        "Intra-list similarity (seed 001): how alike the items of each list are.", "plain definition (seed 001)",
+        ">>> import pandas as pd, sqlmetrics as sm\n"
+        ">>> run = pd.DataFrame({'query': 1, 'item': ['a', 'b', 'c'], 'score': [3, 2, 1]})\n"
+        ">>> sim = pd.DataFrame({'item_a': ['a', 'a'], 'item_b': ['b', 'c'], 'similarity': [0.9, 0.3]})\n"
+        ">>> round(sm.ils(run, similarity=sim), 4)\n0.4\n",
+        outputs=("n_queries",), undefined="no query has two ranked items"),
+    Metric(
+        name="coverage", template="ranking/coverage.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER,
+                Param("n_items", "int", "catalogue size.", default=None, low=1),
+                Param("items", "relation", "catalogue table (distinct values of its `item` column are counted).",
+                      default=None, relation_columns=(("{item}", "key"),)),
+                BY),
+        outputs=("coverage", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
+        summary="Catalogue coverage: the share of the catalogue that appears in some top-k list.",
+        formula="coverage = distinct items in all top-k lists / catalogue size",
+        reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1)",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> run = pd.DataFrame({'query': [1, 1, 2, 2], 'item': ['a', 'b', 'a', 'c'],\n"
+                 "...                     'score': [2, 1, 2, 1]})\n"
+                 ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"),
+        undefined="the catalogue is empty"),
 ]}
+
+#: other names a metric answers to
+ALIASES = {"map": "mean_average_precision"}

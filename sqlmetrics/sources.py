@@ -100,12 +100,13 @@ def static_source(data, dialect: str) -> Source:
 
 
 @contextmanager
-def duckdb_source(data, con):
-    """The source on a DuckDB connection; a frame is registered for the duration of the call."""
+def duckdb_source(data, con, slot: str = "data"):
+    """The source on a DuckDB connection; a frame is registered for the duration of the call
+    (under a name per `slot`: a run and its qrels may both be frames)."""
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
-    name = _FRAME_VIEW
+    name = f"{_FRAME_VIEW}_{slot}"
     con.register(name, data)
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))

@@ -91,29 +91,32 @@ _FINISHED: OrderedDict[tuple, str] = OrderedDict()
 _FINISHED_MAX = 256
 
 
-def finish(rendered: str, source: exp.Expression, dialect: str, pretty: bool = False) -> str:
-    """Parse rendered template SQL, substitute the source, and generate it in `dialect`.
+def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool = False) -> str:
+    """Parse rendered template SQL, put the sources in place of their placeholder table names, and
+    generate it in `dialect`.
 
     Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
     calls, so results are memoised (keyed by the inputs' text, bounded).
     """
-    key = (rendered, source.sql("duckdb"), dialect, pretty)
+    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), dialect, pretty)
     if key in _FINISHED:
         _FINISHED.move_to_end(key)
         return _FINISHED[key]
-    sql = _finish(rendered, source, dialect, pretty)
+    sql = _finish(rendered, sources, dialect, pretty)
     _FINISHED[key] = sql
     if len(_FINISHED) > _FINISHED_MAX:
         _FINISHED.popitem(last=False)
     return sql
 
 
-def _finish(rendered: str, source: exp.Expression, dialect: str, pretty: bool) -> str:
+def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool) -> str:
     tree = parse_select(rendered, "duckdb", "the rendered template")
     for table in list(tree.find_all(exp.Table)):
-        if table.name == PLACEHOLDER and not table.args.get("db"):
-            replacement = source.copy()
+        if table.name in sources and not table.args.get("db"):
+            replacement = sources[table.name].copy()
             if isinstance(replacement, exp.Query):
-                replacement = replacement.subquery(PLACEHOLDER)
+                replacement = replacement.subquery(table.alias or table.name)
+            elif table.alias:
+                replacement.set("alias", table.args["alias"])
             table.replace(replacement)
     return tree.sql(dialect=dialect, pretty=pretty)

@@ -357,10 +357,10 @@ def plans(monkeypatch):
     seen = []
     original = sm_api._sql
 
-    def spy(m, values, source, dialect, plan, pretty):
+    def spy(m, values, sources, dialect, plan, *args, **kwargs):
         if m.adaptive:
             seen.append(plan)
-        return original(m, values, source, dialect, plan, pretty)
+        return original(m, values, sources, dialect, plan, *args, **kwargs)
 
     monkeypatch.setattr(sm_api, "_sql", spy)
     return seen

@@ -9,7 +9,7 @@ from sqlglot import exp
 
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
-from test_common import args
+from test_common import ALL, args
 
 DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
             "bigquery", "snowflake", "trino", "redshift", "mysql"]
@@ -19,11 +19,32 @@ def test_dialect_list_matches_spec():
     assert set(DIALECTS) == set(sm.DIALECTS)
 
 
+def ranking_args(name, variant):
+    """Every column named (odd names, to see them quoted), the options that change the SQL shape."""
+    names = {p.name for p in METRICS[name].params}
+    params = {k: v for k, v in {"query": "qid", "item": "doc no", "score": "Score", "relevance": "rel"}.items()
+              if k in names}
+    if "qrels" in names and variant != "plain":
+        params["qrels"] = "analytics.qrels"
+    if "k" in names:
+        params["k"] = 10
+    if "ties" in names and variant != "plain" and "average" in METRICS[name].param("ties").choices:
+        params["ties"] = "average"
+    if "similarity" in names:
+        params["similarity"] = "analytics.similar_items"
+    if "n_items" in names:
+        params["n_items"] = 1000
+    return params
+
+
 @pytest.mark.parametrize("dialect", DIALECTS)
 @pytest.mark.parametrize("name", sorted(METRICS))
 @pytest.mark.parametrize("variant", ["plain", "weighted_by"])
 def test_renders_one_select_that_parses(name, dialect, variant):
-    params = args(name, weight=variant != "plain" and "weight" in {p.name for p in METRICS[name].params})
+    if name in ALL:
+        params = args(name, weight=variant != "plain" and "weight" in {p.name for p in METRICS[name].params})
+    else:
+        params = ranking_args(name, variant)
     if variant != "plain":
         params["by"] = ["country", "day"]
     sql = sm.render(name, "analytics.preds", dialect=dialect, **params)
@@ -31,11 +52,15 @@ def test_renders_one_select_that_parses(name, dialect, variant):
     assert len(statements) == 1 and isinstance(statements[0], exp.Query)
     ctes = {c.alias for c in statements[0].find_all(exp.CTE)}
     tables = {t.name for t in statements[0].find_all(exp.Table)} - ctes
-    assert tables == {"preds"}, f"the source placeholder must be replaced: {tables}"
+    relations = {"qrels": "qrels", "similarity": "similar_items"}
+    assert tables == {"preds"} | {relations[k] for k in relations if k in params}, (
+        f"the source placeholders must be replaced: {tables}")
     # user column names always arrive quoted
-    for column in params.values():
+    for key, column in params.items():
+        if key in relations or not isinstance(column, (str, list)) or key in ("ties", "dialect"):
+            continue
         for name_ in ([column] if isinstance(column, str) else column):
-            assert any(i.name == name_ and i.quoted for i in statements[0].find_all(exp.Identifier))
+            assert any(i.name == name_ and i.quoted for i in statements[0].find_all(exp.Identifier)), name_
 
 
 def test_render_of_a_query_source_embeds_it_as_a_subquery():

@@ -1,0 +1,34 @@
+{#- Intra-list similarity of each query's top k (seed 001): the mean similarity over pairs of items
+    in the list, from a similarity table with columns item_a, item_b, similarity (symmetric: either
+    direction is looked up; missing pairs count 0). Mean over queries with at least two items. -#}
+{% macro ils(relation, similarity, query='query', item='item', score='score', k=none, ties='item_desc',
+             by=[], per_query=false) %}
+{%- set keys = by + [query] %}
+WITH sm_top AS (
+  {{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}
+),
+sm_similar AS (
+  SELECT sm_x, sm_y, MAX(sm_s) AS sm_s
+  FROM (
+    SELECT item_a AS sm_x, item_b AS sm_y, CAST(similarity AS DOUBLE) AS sm_s FROM {{ similarity }}
+    UNION ALL
+    SELECT item_b AS sm_x, item_a AS sm_y, CAST(similarity AS DOUBLE) AS sm_s FROM {{ similarity }}
+  ) AS sm_both_ways
+  GROUP BY sm_x, sm_y
+),
+sm_values AS (
+  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_a') }}
+         AVG(COALESCE(sm_similar.sm_s, 0)) AS sm_value
+  FROM sm_top AS sm_a
+  JOIN sm_top AS sm_b ON {{ sqlmetrics.join_on(keys, 'sm_a', 'sm_b') }} AND sm_a.sm_pos < sm_b.sm_pos
+  LEFT JOIN sm_similar ON sm_similar.sm_x = sm_a.sm_item AND sm_similar.sm_y = sm_b.sm_item
+  GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_a') }}
+)
+{%- if per_query %}
+SELECT {{ sqlmetrics.cols(keys) }} sm_value AS ils FROM sm_values ORDER BY {{ sqlmetrics.col_list(keys) }}
+{%- else %}
+SELECT {{ sqlmetrics.cols(by) }} AVG(sm_value) AS ils, COUNT(*) AS n_queries
+FROM sm_values
+{{ sqlmetrics.group_by(by) }}
+{%- endif %}
+{% endmacro %}

@@ -1,0 +1,13 @@
+{#- Seed 004's RC: sum over pairs u < v of w*(1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * sum w),
+    w = 1, between the predicted order pi (rank by score, ties broken by the ties policy) and the true
+    order pi_l (by relevance; equal relevance counts 1/2) within each query's top k. Mean over queries
+    with at least two items. -#}
+{% macro rank_correlation(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', by=[], per_query=false) %}
+{%- set keys = by + [query] %}
+{{ sqlmetrics.ranking_metric('rank_correlation', relation, qrels, query, item, score, relevance, by, k, ties, 1, 'linear', 'skip', 'zero',
+     per_query, correlation=true, values_sql=
+     'SELECT ' ~ sqlmetrics.qualified_cols(keys, 'sm_a')
+     ~ ' AVG(CASE WHEN sm_a.sm_rel > sm_b.sm_rel THEN 1.0 WHEN sm_a.sm_rel = sm_b.sm_rel THEN 0.5 ELSE 0.0 END) AS sm_value'
+     ~ ' FROM ' ~ sqlmetrics.ranked_pairs(keys)
+     ~ ' GROUP BY ' ~ sqlmetrics.col_list_of(keys, 'sm_a')) }}
+{% endmacro %}

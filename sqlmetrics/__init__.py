@@ -4,7 +4,7 @@ Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process Du
 and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
 """
 from .api import make_function, render
-from .errors import (ColumnError, EngineError, MetricError, ParameterError, SourceError,
+from .errors import (ArgumentError, ColumnError, EngineError, MetricError, ParameterError, SourceError,
                      UndefinedMetricError)
 from .registry import ALIASES, METRICS
 from .sources import Query
@@ -18,5 +18,5 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "SourceError",
+__all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
            "ColumnError", "UndefinedMetricError", "EngineError", *METRICS]

@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from . import checks
 from .engine import DuckDBEngine
-from .errors import ColumnError, ParameterError, UndefinedMetricError
+from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import ALIASES, METRICS, Metric
 from .sources import Source, static_source
@@ -167,11 +167,10 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
 
 
 def _check_unique(engine, source: Source, keys: list[str]) -> None:
-    sql = checks.duplicates_query(keys, _from_sql(source))
-    row = engine.execute(sql)
-    if len(row):
-        example = ", ".join(f"{k}={row[k].iloc[0]!r}" for k in keys)
-        n = int(row["sm_n_duplicated"].iloc[0])
+    rows = engine.rows(checks.duplicates_query(keys, _from_sql(source)))
+    if rows:
+        *example, n = rows[0]
+        example = ", ".join(f"{k}={v!r}" for k, v in zip(keys, example))
         raise ColumnError(
             f"{source.description} has {n} duplicated ({', '.join(keys)}) combination{'s' if n > 1 else ''}, "
             f"e.g. {example}: each item may appear once per query; deduplicate first")
@@ -237,7 +236,10 @@ def make_function(m: Metric):
     signature = inspect.Signature(parameters)
 
     def function(*args, **kwargs):
-        bound = signature.bind(*args, **kwargs)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise ArgumentError(f"{m.name}(): {e}; it takes {signature}") from None
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         data = arguments.pop("data")

@@ -72,11 +72,15 @@ class DuckDBEngine:
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
 
-    def first_row(self, sql: str) -> tuple:
+    def rows(self, sql: str) -> list[tuple]:
+        """All rows as Python values (for small check queries)."""
         try:
-            return self.con.execute(sql).fetchall()[0]
+            return self.con.execute(sql).fetchall()
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
+
+    def first_row(self, sql: str) -> tuple:
+        return self.rows(sql)[0]
 
 
 def _as_from(relation: exp.Expression) -> exp.Expression:

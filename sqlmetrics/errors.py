@@ -9,6 +9,10 @@ class ParameterError(MetricError):
     """A parameter has the wrong type or range (``k < 1``, ``beta <= 0``, unknown choice...)."""
 
 
+class ArgumentError(ParameterError, TypeError):
+    """A required parameter is missing, or an unknown one was given (also a TypeError, as Python's own)."""
+
+
 class SourceError(MetricError):
     """``data`` cannot be used: unsafe table reference, missing file or table, not one SELECT."""
 

@@ -86,7 +86,7 @@ sm_values AS (
   {%- if values_sql %}
   {{ values_sql }}
   {%- else %}
-  SELECT {{ sqlmetrics.cols(keys) }} {{ value }} AS sm_value
+  SELECT {{ sqlmetrics.cols(keys) }} {{ value }} AS sm_value, 1 AS sm_in_run
   FROM sm_ranked
   {{ sqlmetrics.group_by(keys) }}
   {%- endif %}
@@ -94,12 +94,15 @@ sm_values AS (
 sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
          sm_queries.sm_n_relevant,
-         CASE WHEN sm_seen.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
+         CASE WHEN {{ 'sm_seen' if values_sql else 'sm_values' }}.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
          sm_values.sm_value
   FROM sm_queries
+  LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
+  {%- if values_sql %}
+  {#- values_sql may leave out queries that are in the run (a one-item list has no pairs) #}
   LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.col_list(keys) }}, 1 AS sm_in_run FROM sm_ranked) AS sm_seen
     ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_seen') }}
-  LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
+  {%- endif %}
 ),
 sm_scored AS (
   SELECT sm_per_query.*,

@@ -7,7 +7,7 @@
 {%- set concordance = sqlmetrics.sign_of('sm_a.sm_score', 'sm_b.sm_score') ~ ' * '
                       ~ sqlmetrics.sign_of('sm_a.sm_rel', 'sm_b.sm_rel') %}
 {%- set tau = {
-      'a': 'CAST(sm_c - sm_d AS DOUBLE) / NULLIF(sm_n0, 0)',
+      'a': 'CASE WHEN sm_tx < sm_n0 AND sm_ty < sm_n0 THEN CAST(sm_c - sm_d AS DOUBLE) / sm_n0 END',
       'b': 'CAST(sm_c - sm_d AS DOUBLE) / NULLIF(SQRT(CAST((sm_n0 - sm_tx) * (sm_n0 - sm_ty) AS DOUBLE)), 0)',
       'c': '2 * CAST(sm_c - sm_d AS DOUBLE) / NULLIF(CAST(sm_n * sm_n AS DOUBLE) * (sm_m - 1) / sm_m, 0)'}[variant] %}
 {{ sqlmetrics.ranking_metric('kendall_tau', relation, qrels, query, item, score, relevance, by, k, 'item_desc', 1, 'linear', 'skip', 'zero',

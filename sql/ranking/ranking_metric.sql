@@ -110,16 +110,16 @@ sm_scored AS (
          CASE WHEN sm_in_run = 1 AND sm_value IS NOT NULL THEN 1 ELSE 0 END AS sm_included,
          sm_value AS sm_score_value
   {%- else %}
-         CASE WHEN sm_in_run = 0 THEN {{ 1 if missing == 'zero' else 0 }}
-              WHEN sm_n_relevant = 0 THEN {{ 1 if empty == 'zero' else 0 }}
-              ELSE 1 END AS sm_included,
+         CASE WHEN (sm_in_run = 1 OR 1 = {{ 1 if missing == 'zero' else 0 }})
+                   AND (sm_n_relevant > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
          CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value
   {%- endif %}
   FROM sm_per_query
 )
 {%- if per_query %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       {% if micro %}{{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }}{% else %}sm_score_value{% endif %}
+       {% if micro %}CASE WHEN sm_n_relevant = 0 THEN 0 ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
+       {%- else %}sm_score_value{% endif %}
          AS {{ sqlmetrics.ident(name) }},
        sm_n_relevant AS n_relevant
 FROM sm_scored

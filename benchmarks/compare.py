@@ -1,9 +1,10 @@
-"""AUC and GAUC on in-memory data: sqlmetrics (DuckDB) against scikit-learn, side by side.
+"""sqlmetrics (DuckDB) against scikit-learn on the same in-memory data, side by side.
 
-    python benchmarks/auc_gauc_vs_sklearn.py [--rows 10000000] [--users 100000] [--rounds 3]
+    python benchmarks/compare.py [--rows 10000000] [--users 100000] [--queries 1000000] [--rounds 3]
 
-Prints median seconds (min-max) per tool and the ratio to sklearn, and checks the values agree.
-GAUC's sklearn baseline is a pandas groupby calling roc_auc_score per user, timed on a subset of
+AUC (continuous and tied scores), GAUC, and NDCG@10 over queries x 10 items. Prints a Markdown
+table: median seconds (min-max) per tool, the ratio to the reference, and the difference of the
+values. GAUC's reference is a pandas groupby calling roc_auc_score per user, timed on a subset of
 users and extrapolated linearly (it is too slow to run whole): the output says so.
 """
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import ndcg_score, roc_auc_score
 
 import sqlmetrics as sm
 
@@ -40,6 +41,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
     parser.add_argument("--users", type=int, default=100_000)
+    parser.add_argument("--queries", type=int, default=1_000_000, help="NDCG@10: queries of 10 items")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
@@ -70,6 +72,19 @@ def main():
           f"(extrapolated from {subset_users:,} users: {ref[0]:.2f}) | 1.0x | |")
     print(f"| GAUC, {args.users:,} users | sqlmetrics gauc | {ours[0]:.2f} ({ours[1]:.2f}-{ours[2]:.2f}) | "
           f"{extrapolated / ours[0]:.0f}x faster | {abs(check - ref[3]):.1e} (on the subset) |")
+
+    relevance = rng.integers(0, 4, (args.queries, 10))
+    relevance[:, 0] = np.maximum(relevance[:, 0], 1)  # every query has a relevant item (sklearn averages all)
+    scores = rng.random((args.queries, 10))
+    run = pd.DataFrame({"query": np.repeat(np.arange(args.queries), 10), "item": np.tile(np.arange(10), args.queries),
+                        "score": scores.ravel(), "relevance": relevance.ravel()})
+    ref = timed(lambda: ndcg_score(relevance, scores, k=10, ignore_ties=True), args.rounds)
+    ours = timed(lambda: sm.ndcg(run, k=10, gain="linear"), args.rounds)
+    case = f"NDCG@10, {args.queries:,} queries x 10"
+    print(f"| {case} | sklearn ndcg_score(ignore_ties=True), dense matrix | {ref[0]:.2f} ({ref[1]:.2f}-{ref[2]:.2f})"
+          " | 1.0x | |")
+    print(f"| {case} | sqlmetrics ndcg(gain='linear') | {ours[0]:.2f} ({ours[1]:.2f}-{ours[2]:.2f}) | "
+          f"{ref[0] / ours[0]:.1f}x {'faster' if ours[0] < ref[0] else 'as fast'} | {abs(ours[3] - ref[3]):.1e} |")
 
 
 if __name__ == "__main__":

@@ -10,5 +10,5 @@
      row_columns='(POWER(2, sm_rel) - 1) / POWER(2, ' ~ top ~ ') AS sm_stop',
      windows='EXP(COALESCE(SUM(LN(1 - sm_stop)) OVER (' ~ sqlmetrics.partition_by(by + [query])
              ~ ' ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)) AS sm_reach',
-     value='SUM(sm_in_k * sm_stop * sm_reach / sm_pos)') }}
+     aggregates='SUM(sm_in_k * sm_stop * sm_reach / sm_pos) AS sm_err', value='sm_err') }}
 {% endmacro %}

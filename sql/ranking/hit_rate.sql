@@ -3,5 +3,5 @@
 {% macro hit_rate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1, missing='zero',
                   empty='zero', by=[], per_query=false) %}
 {{ sqlmetrics.ranking_metric('hit_rate', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold, 'linear', missing,
-     empty, per_query, value='CAST(MAX(sm_in_k * sm_relevant) AS DOUBLE)') }}
+     empty, per_query, aggregates='MAX(sm_in_k * sm_relevant) AS sm_hit', value='CAST(sm_hit AS DOUBLE)') }}
 {% endmacro %}

@@ -4,11 +4,12 @@
 {% macro mean_average_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', denominator='r',
                                 relevance_threshold=1, missing='zero', empty='zero', by=[],
                                 per_query=false) %}
-{%- set d = 'MAX(sm_n_relevant)' if denominator == 'r' or not k
-            else 'CASE WHEN MAX(sm_n_relevant) < ' ~ k ~ ' THEN MAX(sm_n_relevant) ELSE ' ~ k ~ ' END' %}
+{%- set d = 'sm_n_relevant' if denominator == 'r' or not k
+            else 'CASE WHEN sm_n_relevant < ' ~ k ~ ' THEN sm_n_relevant ELSE ' ~ k ~ ' END' %}
 {{ sqlmetrics.ranking_metric('mean_average_precision', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold,
      'linear', missing, empty, per_query,
-     value=sqlmetrics.fdiv('SUM(sm_in_k * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) / sm_pos)', d),
+     aggregates='SUM(sm_in_k * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) / sm_pos) AS sm_precisions',
+     value=sqlmetrics.fdiv('sm_precisions', d),
      windows='SUM(sm_relevant) OVER (' ~ sqlmetrics.partition_by(by + [query])
              ~ ' ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_cum_relevant') }}
 {% endmacro %}

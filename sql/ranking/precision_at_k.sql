@@ -2,5 +2,6 @@
 {% macro precision_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1,
                         missing='zero', empty='zero', by=[], per_query=false) %}
 {{ sqlmetrics.ranking_metric('precision_at_k', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold, 'linear',
-     missing, empty, per_query, value='SUM(sm_in_k * sm_eff_relevant) / CAST(' ~ k ~ ' AS DOUBLE)') }}
+     missing, empty, per_query, aggregates='SUM(sm_in_k * sm_eff_relevant) AS sm_hits',
+     value='sm_hits / CAST(' ~ k ~ ' AS DOUBLE)') }}
 {% endmacro %}

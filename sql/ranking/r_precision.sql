@@ -4,6 +4,7 @@
                      empty='zero', by=[], per_query=false) %}
 {{ sqlmetrics.ranking_metric('r_precision', relation, qrels, query, item, score, relevance, by, none, ties, relevance_threshold, 'linear',
      missing, empty, per_query,
-     value=sqlmetrics.fdiv('SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END)',
-                           'MAX(sm_n_relevant)')) }}
+     row_stats=true,
+     aggregates='SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_hits',
+     value=sqlmetrics.fdiv('sm_hits', 'sm_queries.sm_n_relevant')) }}
 {% endmacro %}

@@ -9,17 +9,20 @@
                   then averages over each tie group), with relevance 0 for unjudged items;
       sm_ranked   + sm_relevant (0/1), sm_gain (linear: rel; exponential: 2^rel - 1),
                   sm_disc = 1/log2(pos + 1), sm_in_k, the tie-group means sm_eff_gain and
-                  sm_eff_relevant (= sm_gain / sm_relevant unless ties = 'average'), and the
-                  metric's own `row_columns` and `windows`;
-      sm_values   the metric per query: `value` aggregated over sm_ranked, or `values_sql`.
+                  sm_eff_relevant (= sm_gain / sm_relevant unless ties = 'average'), the
+                  metric's own `row_columns` and `windows`, and sm_n_relevant if `row_stats`;
+      sm_values   the metric's `aggregates` per query over sm_ranked (or its `values_sql`);
+      sm_per_query  `value`, an expression over those aggregates and the query's
+                  sm_n_relevant and sm_idcg. Aggregating before joining the query stats keeps
+                  the join at one row per query instead of one per ranked item.
     The summary then applies `missing` (a judged query absent from the run scores 0, or is skipped)
     and `empty` (a query without relevant items scores 0, or is skipped), and returns the mean per
     slice with the counts, or the per-query values. The mean is NULL when no query of the slice
     has a relevant item. -#}
 {% macro ranking_metric(name, relation, qrels, query, item, score, relevance, by, k, ties,
                         relevance_threshold, gain, missing, empty, per_query,
-                        value=none, values_sql=none, row_columns='', windows='', micro=false,
-                        correlation=false) %}
+                        aggregates=none, value='sm_value', values_sql=none, row_columns='', windows='',
+                        row_stats=false, micro=false, correlation=false) %}
 {%- set keys = by + [query] %}
 {%- set gain_of_rel = 'sm_rel' if gain == 'linear' else '(POWER(2, sm_rel) - 1)' %}
 {%- set threshold = sqlmetrics.as_double(relevance_threshold) %}
@@ -60,15 +63,18 @@ sm_rows AS (
 ),
 sm_marked AS (
   SELECT sm_rows.*,
+         {%- if row_stats %}
          sm_queries.sm_n_relevant,
-         sm_queries.sm_idcg,
+         {%- endif %}
          CASE WHEN sm_rel >= {{ threshold }} THEN 1 ELSE 0 END AS sm_relevant,
          {{ gain_of_rel }} AS sm_gain,
          1 / {{ sqlmetrics.log2('sm_pos + 1') }} AS sm_disc,
          {% if k %}CASE WHEN sm_pos <= {{ k }} THEN 1 ELSE 0 END{% else %}1{% endif %} AS sm_in_k
          {{- ',' if row_columns }} {{ row_columns }}
   FROM sm_rows
+  {%- if row_stats %}
   JOIN sm_queries ON {{ sqlmetrics.join_on(keys, 'sm_rows', 'sm_queries') }}
+  {%- endif %}
 ),
 sm_ranked AS (
   SELECT sm_marked.*,
@@ -86,7 +92,7 @@ sm_values AS (
   {%- if values_sql %}
   {{ values_sql }}
   {%- else %}
-  SELECT {{ sqlmetrics.cols(keys) }} {{ value }} AS sm_value, 1 AS sm_in_run
+  SELECT {{ sqlmetrics.cols(keys) }} {{ aggregates }}, 1 AS sm_in_run
   FROM sm_ranked
   {{ sqlmetrics.group_by(keys) }}
   {%- endif %}
@@ -95,7 +101,7 @@ sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
          sm_queries.sm_n_relevant,
          CASE WHEN {{ 'sm_seen' if values_sql else 'sm_values' }}.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
-         sm_values.sm_value
+         {{ value }} AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
   {%- if values_sql %}

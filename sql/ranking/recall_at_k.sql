@@ -3,8 +3,9 @@
     over queries (seed 001's HR@K). -#}
 {% macro recall_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', average='macro', relevance_threshold=1,
                      missing='zero', empty='zero', by=[], per_query=false) %}
-{%- set hits = 'SUM(sm_in_k * sm_eff_relevant)' %}
+
 {{ sqlmetrics.ranking_metric('recall_at_k', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold, 'linear',
      missing, empty, per_query, micro=(average == 'micro'),
-     value=(hits if average == 'micro' else sqlmetrics.fdiv(hits, 'MAX(sm_n_relevant)'))) }}
+     aggregates='SUM(sm_in_k * sm_eff_relevant) AS sm_hits',
+     value=('sm_hits' if average == 'micro' else sqlmetrics.fdiv('sm_hits', 'sm_n_relevant'))) }}
 {% endmacro %}

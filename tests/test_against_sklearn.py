@@ -736,11 +736,21 @@ def test_by_with_null_key_is_its_own_slice():
 # curves
 
 
+def confusion_at_thresholds(y, s, sample_weight=None):
+    """sklearn's per-threshold counts: public since 1.8, the private helper before (Python 3.10's
+    newest sklearn is 1.7)."""
+    if hasattr(skm, "confusion_matrix_at_thresholds"):
+        return skm.confusion_matrix_at_thresholds(y, s, sample_weight=sample_weight)
+    from sklearn.metrics._ranking import _binary_clf_curve
+    fps, tps, thresholds = _binary_clf_curve(y, s, sample_weight=sample_weight)
+    return fps[-1] - fps, fps, tps[-1] - tps, tps, thresholds
+
+
 def ref_roc(d, weighted, score="s"):
     y, w, _ = arrays(d, weighted)
     finite, uniq = finite_scores(d[score])
     fpr, tpr, thr = quiet(skm.roc_curve, y, finite, sample_weight=w, drop_intermediate=False)
-    tns, fps, fns, tps, _ = skm.confusion_matrix_at_thresholds(y, finite, sample_weight=w)
+    tns, fps, fns, tps, _ = confusion_at_thresholds(y, finite, sample_weight=w)
     return {"threshold": unmap_thresholds(thr, uniq), "fpr": fpr, "tpr": tpr,
             "tp": np.r_[0, tps], "fp": np.r_[0, fps], "tn": np.r_[fps[-1], tns], "fn": np.r_[tps[-1], fns]}
 
@@ -749,7 +759,7 @@ def ref_pr(d, weighted, score="s"):
     y, w, ones = arrays(d, weighted)
     finite, uniq = finite_scores(d[score])
     precision, recall, thr = quiet(skm.precision_recall_curve, y, finite, sample_weight=w)
-    _, fps, _, tps, _ = skm.confusion_matrix_at_thresholds(y, finite, sample_weight=w)
+    _, fps, _, tps, _ = confusion_at_thresholds(y, finite, sample_weight=w)
     recall = recall[::-1]
     if not (ones * y).sum() > 0:  # sklearn sets recall to 1 then; sqlmetrics documents NULL (0/0)
         recall = np.full(len(recall), NAN)

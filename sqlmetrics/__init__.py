@@ -4,8 +4,8 @@ Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process Du
 and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
 """
 from .api import make_function, render
-from .errors import (ArgumentError, ColumnError, EngineError, MetricError, ParameterError, SourceError,
-                     UndefinedMetricError)
+from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
+                     SourceError, UndefinedMetricError)
 from .registry import ALIASES, METRICS
 from .sources import Query
 from .sqltext import DIALECTS
@@ -19,4 +19,4 @@ for _alias, _name in ALIASES.items():
 del _name, _metric, _alias
 
 __all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
-           "ColumnError", "UndefinedMetricError", "EngineError", *METRICS]
+           "ColumnError", "MissingColumnError", "UndefinedMetricError", "EngineError", *METRICS]

@@ -1,11 +1,12 @@
-"""``python -m sqlmetrics``: the main job on the bundled sample, with nothing to set up.
+"""``python -m sqlmetrics``: the command line (``sqlmetrics demo`` runs the main job on the sample).
 
-Evaluates a click model on sqlmetrics/data/sample.csv (6,000 impressions of 200 users) in the
-embedded DuckDB: AUC, GAUC, RelaImpr against an older model, log loss, calibration, AUC per
-country, and shows the SQL it would send to Snowflake.
+The demo evaluates a click model on sqlmetrics/data/sample.csv (6,000 impressions of 200 users)
+in the embedded DuckDB: the report (AUC, GAUC, log loss, calibration, ...), RelaImpr against an
+older model, AUC per country, and the SQL it would send to Snowflake.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -14,30 +15,31 @@ import sqlmetrics as sm
 SAMPLE = Path(__file__).parent / "data" / "sample.csv"
 
 
-def demo(out=sys.stdout) -> None:
+def demo(fmt: str = "table", out=None) -> None:
+    from .output import emit
+    from .report import build_report
+    out = out or sys.stdout
     data = str(SAMPLE)
-    cols = dict(label="clicked", score="pctr")
-    auc = sm.auc(data, **cols, details=True).to_dict("records")[0]
-    gauc = sm.gauc(data, **cols, group="user_id", details=True).to_dict("records")[0]
-    lines = [
-        f"sqlmetrics {sm.__version__} on {SAMPLE.name}: {auc['n']:,} impressions, {auc['n_pos']:,} clicks "
-        "(DuckDB, in-process)",
-        "",
-        f"  AUC                {auc['auc']:.4f}",
-        f"  GAUC (by user)     {gauc['gauc']:.4f}   {gauc['n_groups_used']} users used, "
-        f"{gauc['n_groups_excluded']} with one class excluded",
-        f"  RelaImpr vs base   {sm.rela_impr(data, **cols, base_score='pctr_base'):+.1%}",
-        f"  log loss           {sm.log_loss(data, **cols):.4f}",
-        f"  calibration        {sm.calibration(data, **cols):.3f}   (predicted / observed clicks)",
-        "",
-        "AUC per country:",
-        sm.auc(data, **cols, by="country").to_string(index=False, float_format="{:.4f}".format),
-        "",
-        "The same GAUC as one SELECT for Snowflake (sm.render):",
-        sm.render("gauc", "analytics.impressions", **cols, group="user_id", dialect="snowflake"),
-    ]
-    print("\n".join(lines), file=out)
+    args = argparse.Namespace(source=data, table=None, label="clicked", score="pctr", weight=None,
+                              group="user_id", threshold=0.5, query=None)
+    report = build_report(data, None, args)
+    rela_impr = sm.rela_impr(data, label="clicked", score="pctr", base_score="pctr_base")
+    by_country = sm.auc(data, label="clicked", score="pctr", by="country")
+    if fmt != "table":
+        document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr,
+                                       "auc_by_country": by_country.to_dict("records")}
+        emit(report.table(), fmt, document, out)
+        return
+    print(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
+          f"{report.counts['positives']:,} clicks), in-process DuckDB\n", file=out)
+    emit(report.table(), "table", {}, out)
+    print(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", file=out)
+    emit(by_country, "table", {}, out)
+    print("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", file=out)
+    print(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",
+                    dialect="snowflake"), file=out)
 
 
 if __name__ == "__main__":
-    demo()
+    from .cli import main
+    sys.exit(main())

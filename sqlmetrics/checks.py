@@ -12,7 +12,7 @@ from typing import Callable
 from sqlglot import exp
 
 from .engine import type_class
-from .errors import ColumnError
+from .errors import ColumnError, MissingColumnError
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], wher
             c for c in schema if c.lower() == col.lower()]
         hint = f"; did you mean {near[0]!r}?" if near else ""
         listing = ", ".join(repr(c) for c in list(schema)[:20]) + (" ..." if len(schema) > 20 else "")
-        raise ColumnError(f"column {col!r} ({param}) not found in {where}{hint} Columns: {listing}")
+        raise MissingColumnError(f"column {col!r} ({param}) not found in {where}{hint} Columns: {listing}")
 
 
 def _s(n: int) -> str:

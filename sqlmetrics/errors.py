@@ -21,6 +21,10 @@ class ColumnError(MetricError):
     """A column is missing, has the wrong type, or holds values the metric cannot accept."""
 
 
+class MissingColumnError(ColumnError):
+    """A column named by a parameter is not in the data."""
+
+
 class UndefinedMetricError(MetricError):
     """The metric has no value on this data (e.g. AUC when every label is 1)."""
 

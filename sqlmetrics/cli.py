@@ -1,0 +1,291 @@
+"""The ``sqlmetrics`` command line: list, show, render, compute, report, demo.
+
+Exit codes: 0 success; 1 the data cannot give the metric (undefined, bad values) or a --min/--max
+check failed; 2 usage error (unknown metric or option, bad parameter, missing file, table or column).
+Errors go to stderr as one sentence; results to stdout as a table, JSON or CSV.
+"""
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import math
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+
+from . import __version__, api
+from .errors import MetricError, MissingColumnError, ParameterError, SourceError
+from .output import emit, records
+from .progress import spinner
+from .registry import ALIASES, METRICS, Metric
+
+EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
+          "2 usage error (unknown metric or option, bad parameter, missing file/table/column)")
+FORMATS = ("table", "json", "csv")
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself: exit code 2."""
+
+
+# -- parsers ---------------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sqlmetrics", description="Evaluate classification and ranking models in SQL, where the data lives.",
+        epilog=EPILOG)
+    parser.add_argument("--version", action="version", version=f"sqlmetrics {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub = commands.add_parser("list", help="the metrics, one line each", epilog=EPILOG)
+    _format(sub)
+    sub = commands.add_parser("show", help="a metric's definition, parameters and reference", epilog=EPILOG)
+    sub.add_argument("metric", metavar="METRIC")
+    _format(sub)
+    for name, helptext in (("render", "print a metric's SQL for an engine, without running it"),
+                           ("compute", "compute one metric on a file or table")):
+        sub = commands.add_parser(name, help=helptext, add_help=False, epilog=EPILOG,
+                                  usage=f"sqlmetrics {name} METRIC SOURCE [options] (see: sqlmetrics {name} METRIC --help)")
+        sub.add_argument("rest", nargs=argparse.REMAINDER)
+    sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
+    sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, or a table with --database")
+    _source_options(sub)
+    group = sub.add_argument_group("classification columns")
+    group.add_argument("--label", help="0/1 or boolean label column")
+    group.add_argument("--score", help="score column (probabilities enable log loss, Brier, calibration)")
+    group.add_argument("--weight", help="optional non-negative weight column")
+    group.add_argument("--group", help="group column (e.g. user id): adds GAUC")
+    group.add_argument("--threshold", type=float, default=0.5, help="threshold for precision/recall/F1 (default 0.5)")
+    group = sub.add_argument_group("ranking columns (the run; relevance from --qrels or the run itself)")
+    group.add_argument("--query", help="query/user id column")
+    group.add_argument("--item", default="item", help="item id column (default: item)")
+    group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
+    group.add_argument("--qrels", help="judgments file (query, item, relevance)")
+    group.add_argument("--k", type=int, default=10, help="cut-off for the ranking metrics (default 10)")
+    sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
+                     help="save a PNG: roc, pr or calibration (KIND taken from the file name if omitted)")
+    _format(sub)
+    sub = commands.add_parser("demo", help="evaluate a click model on the bundled sample", epilog=EPILOG)
+    _format(sub)
+    return parser
+
+
+def _format(parser):
+    parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
+
+
+def _source_options(parser):
+    parser.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only)")
+    parser.add_argument("--table", help="the table in --database (instead of SOURCE)")
+
+
+def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
+    """The options of one metric, from its registry entry."""
+    parser = argparse.ArgumentParser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
+                                     epilog=EPILOG)
+    parser.add_argument("source", nargs="?", metavar="SOURCE",
+                        help="Parquet/CSV/JSON file or glob, or a table name (with --database, or for render)")
+    for p in m.params:
+        flag = "--" + p.name.replace("_", "-")
+        required = p.required and p.kind != "relation"
+        kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required)
+        if p.kind == "columns":
+            parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
+        elif p.kind == "choice":
+            parser.add_argument(flag, choices=p.choices, default=p.default, **kwargs)
+        elif p.kind in ("float", "int"):
+            parser.add_argument(flag, type=float if p.kind == "float" else int, default=p.default,
+                                metavar="N", **kwargs)
+        else:
+            parser.add_argument(flag, default=None if p.required else p.default,
+                                metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
+    if command == "render":
+        parser.add_argument("--dialect", default="duckdb", help="target SQL dialect (default: duckdb)")
+        parser.add_argument("--compact", action="store_true", help="one line instead of indented SQL")
+        if m.per_query:
+            parser.add_argument("--per-query", action="store_true", help="the SQL of the per-query values")
+        return parser
+    _source_options(parser)
+    parser.add_argument("--details", action="store_true", help="show the counts behind the value")
+    parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
+    if m.per_query:
+        parser.add_argument("--per-query", action="store_true", help="the value of every query")
+    parser.add_argument("--min", type=float, metavar="X", help="exit 1 unless the value is >= X")
+    parser.add_argument("--max", type=float, metavar="X", help="exit 1 unless the value is <= X")
+    if m.kind == "curve" and m.name in ("roc_curve", "pr_curve", "calibration_curve"):
+        parser.add_argument("--plot", metavar="FILE", help="save the curve as a PNG")
+    _format(parser)
+    return parser
+
+
+# -- commands --------------------------------------------------------------------------------------
+
+def find_metric(name: str) -> Metric:
+    try:
+        return api.metric(name)
+    except ParameterError:
+        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise UsageError(f"unknown metric {name!r}{hint} (sqlmetrics list shows them all)") from None
+
+
+def cmd_list(args) -> int:
+    rows = [{"metric": m.name, "kind": m.kind, "description": m.summary} for m in METRICS.values()]
+    emit(pd.DataFrame(rows), args.format, {"metrics": rows})
+    return 0
+
+
+def cmd_show(args) -> int:
+    m = find_metric(args.metric)
+    params = [{"name": p.name, "kind": p.kind, "required": p.required,
+               "default": None if p.required else p.default, "description": p.doc} for p in m.params]
+    info = {"metric": m.name, "kind": m.kind, "summary": m.summary, "formula": m.formula,
+            "undefined_when": m.undefined or None, "reference": m.reference, "outputs": list(m.outputs),
+            "parameters": params}
+    if args.format == "table":
+        lines = [f"{m.name} ({m.kind}): {m.summary}", "", f"  {m.formula}", ""]
+        if m.undefined:
+            lines += [f"Undefined when {m.undefined}.", ""]
+        lines += ["Parameters:"] + [
+            f"  --{p['name'].replace('_', '-'):<22} {p['description']}"
+            + ("" if p["required"] else f" (default: {p['default']})") for p in params]
+        lines += ["", f"Output columns: {', '.join(m.outputs)}", f"Reference: {m.reference}"]
+        print("\n".join(lines))
+    else:
+        emit(pd.DataFrame(params), args.format, info)
+    return 0
+
+
+def metric_call(command: str, argv: list[str]):
+    if not argv or argv[0] in ("-h", "--help"):
+        raise UsageError(f"usage: sqlmetrics {command} METRIC SOURCE [options]; "
+                         f"metrics: {', '.join(METRICS)} (see sqlmetrics {command} METRIC --help)")
+    m = find_metric(argv[0])
+    args = metric_parser(command, m).parse_args(argv[1:])
+    params = {p.name: getattr(args, p.name) for p in m.params if getattr(args, p.name) is not None}
+    return m, args, params
+
+
+def cmd_render(argv) -> int:
+    m, args, params = metric_call("render", argv)
+    if args.source is None:
+        raise UsageError("render needs SOURCE: the table name (or file path, for DuckDB) the SQL reads")
+    if getattr(args, "per_query", False):
+        params["per_query"] = True
+    print(api.render(m.name, args.source, dialect=args.dialect, pretty=not args.compact, **params))
+    return 0
+
+
+def cmd_compute(argv) -> int:
+    m, args, params = metric_call("compute", argv)
+    with data_source(args) as (data, con):
+        options = dict(con=con, details=args.details, dropna=args.dropna)
+        if getattr(args, "per_query", False):
+            options["per_query"] = True
+        with spinner(f"computing {m.name}"):
+            result = getattr(sys.modules["sqlmetrics"], m.name)(data, **params, **options)
+    rows = records(result, m)
+    emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows}
+         | ({"value": result} if isinstance(result, float) else {}))
+    if getattr(args, "plot", None):
+        save_plots([f"{m.name.split('_')[0]}={args.plot}"], {m.name.split("_")[0]: result})
+    return check_bounds(m.name, result, args.min, args.max)
+
+
+def check_bounds(name, result, low, high) -> int:
+    if low is None and high is None:
+        return 0
+    if not isinstance(result, float):
+        raise UsageError(f"--min/--max need a single value; {name} here gives a table")
+    if math.isnan(result) or (low is not None and result < low) or (high is not None and result > high):
+        bounds = " and ".join(s for s in (f">= {low}" if low is not None else "",
+                                          f"<= {high}" if high is not None else "") if s)
+        print(f"sqlmetrics: check failed: {name} = {result:.6g}, expected {bounds}", file=sys.stderr)
+        return 1
+    return 0
+
+
+@contextmanager
+def data_source(args):
+    """(data, con) from SOURCE or --database/--table; a database file is opened read-only."""
+    if args.database:
+        import duckdb
+        if not Path(args.database).is_file():
+            raise SourceError(f"no DuckDB database file {args.database!r}")
+        table = args.table or args.source
+        if not table:
+            raise UsageError("with --database, name the table: --table NAME (or as SOURCE)")
+        con = duckdb.connect(args.database, read_only=True)
+        try:
+            yield table, con
+        finally:
+            con.close()
+        return
+    if args.table:
+        raise UsageError("--table needs --database")
+    if not args.source:
+        raise UsageError("SOURCE is missing: a Parquet/CSV/JSON file or glob (or --database FILE --table NAME)")
+    yield args.source, None
+
+
+def cmd_report(args) -> int:
+    from .report import build_report
+    with data_source(args) as (data, con):
+        report = build_report(data, con, args)
+    emit(report.table(), args.format, report.as_json())
+    if args.plot:
+        save_plots(args.plot, report.curves(args.plot, data, con))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .__main__ import demo
+    demo(args.format)
+    return 0
+
+
+def save_plots(specs: list[str], curves: dict) -> None:
+    from .plots import parse_plot_spec, save_plot
+    for spec in specs:
+        kind, path = parse_plot_spec(spec)
+        save_plot(kind, curves[kind], path)
+        print(f"wrote {path}", file=sys.stderr)
+
+
+# -- entry point -----------------------------------------------------------------------------------
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        if args.command in ("render", "compute"):
+            return {"render": cmd_render, "compute": cmd_compute}[args.command](args.rest)
+        return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)
+    except SystemExit as e:  # argparse: --help (0) or a usage error (2)
+        return int(e.code or 0)
+    except UsageError as e:
+        return _fail(str(e), 2)
+    except (ParameterError, SourceError, MissingColumnError) as e:  # what the command line named is wrong
+        return _fail(str(e), 2)
+    except MetricError as e:  # the data cannot give the metric: undefined, NULLs, labels not 0/1...
+        return _fail(str(e), 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except BrokenPipeError:
+        return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"sqlmetrics: error: {message}", file=sys.stderr)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

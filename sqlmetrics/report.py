@@ -1,0 +1,123 @@
+"""``sqlmetrics report``: every metric that applies to a source, in one run, with what it rests on."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+import sqlmetrics as sm
+
+from .errors import ColumnError, MetricError, ParameterError
+from .output import plain
+from .progress import spinner
+from .registry import METRICS
+
+
+@dataclass
+class Report:
+    source: str
+    rows: list = field(default_factory=list)  # {"metric", "value", "based_on"}
+    skipped: list = field(default_factory=list)  # {"metric", "reason"}
+    counts: dict = field(default_factory=dict)
+    calls: dict = field(default_factory=dict)  # metric -> the parameters used, to draw its curve
+
+    def add(self, name: str, row: dict, based_on: str) -> None:
+        self.rows.append({"metric": name, "value": plain(row[name]), "based_on": based_on,
+                          "counts": {k: plain(v) for k, v in row.items() if k != name}})
+
+    def table(self) -> pd.DataFrame:
+        rows = [{"metric": r["metric"], "value": r["value"], "based on": r["based_on"]} for r in self.rows]
+        rows += [{"metric": s["metric"], "value": None, "based on": f"skipped: {s['reason']}"} for s in self.skipped]
+        return pd.DataFrame(rows, columns=["metric", "value", "based on"])
+
+    def as_json(self) -> dict:
+        return {"source": self.source, "counts": self.counts, "metrics": self.rows, "skipped": self.skipped}
+
+    def curves(self, specs: list[str], data, con) -> dict:
+        from .plots import parse_plot_spec
+        wanted = {parse_plot_spec(s)[0] for s in specs}
+        missing = wanted - set(self.calls)
+        if missing:
+            raise ParameterError(f"--plot {', '.join(sorted(missing))} needs --label and --score "
+                                 "(and probabilities in [0, 1] for calibration)")
+        out = {}
+        for kind in wanted:
+            name = {"roc": "roc_curve", "pr": "pr_curve", "calibration": "calibration_curve"}[kind]
+            with spinner(f"computing {name}"):
+                out[kind] = getattr(sm, name)(data, con=con, **self.calls[kind])
+        return out
+
+
+def _counts(row: dict, keys: tuple[str, ...]) -> str:
+    return ", ".join(f"{k}={plain(row[k]):,}" for k in keys if k in row and plain(row[k]) is not None)
+
+
+def build_report(data, con, args) -> Report:
+    report = Report(source=str(args.table or args.source))
+    if args.label and args.score:
+        _classification(report, data, con, args)
+    if args.query:
+        _ranking(report, data, con, args)
+    if not report.rows and not report.skipped:
+        from .cli import UsageError
+        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
+    return report
+
+
+def _run(report: Report, name: str, data, con, based_on, **params) -> dict | None:
+    with spinner(f"computing {name}"):
+        frame = getattr(sm, name)(data, con=con, details=True, **params)
+    row = frame.to_dict("records")[0]
+    value = row[name]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        report.skipped.append({"metric": name, "reason": f"undefined: {METRICS[name].undefined}"})
+        return None
+    report.add(name, row, based_on(row))
+    return row
+
+
+def _classification(report: Report, data, con, args) -> None:
+    cols = dict(label=args.label, score=args.score)
+    if args.weight:
+        cols["weight"] = args.weight
+    rows = lambda r: _counts(r, ("n", "n_pos", "n_neg"))  # noqa: E731
+    first = _run(report, "auc", data, con, rows, **cols)
+    if first:
+        report.counts.update(rows=plain(first["n"]), positives=plain(first["n_pos"]))
+    report.calls.update(roc=cols, pr=cols)
+    _run(report, "gini", data, con, rows, **cols)
+    _run(report, "average_precision", data, con, rows, **cols)
+    if args.group:
+        _run(report, "gauc", data, con, lambda r: (
+            f"{plain(r['n_groups_used']):,} groups used, {plain(r['n_groups_excluded']):,} excluded "
+            "(only one class)"), group=args.group, **cols)
+    try:
+        _run(report, "log_loss", data, con, rows, **cols)
+    except ColumnError as e:  # scores that are not probabilities: the probability metrics do not apply
+        for name in ("log_loss", "brier_score", "calibration", "ece"):
+            report.skipped.append({"metric": name, "reason": str(e)})
+    else:
+        _run(report, "brier_score", data, con, rows, **cols)
+        _run(report, "calibration", data, con, rows, **cols)
+        if "ece" in METRICS:
+            _run(report, "ece", data, con, rows, **cols)
+        report.calls["calibration"] = cols
+    at = lambda r: f"score >= {args.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
+    for name in ("precision", "recall", "f1", "accuracy"):
+        _run(report, name, data, con, at, threshold=args.threshold, **cols)
+
+
+def _ranking(report: Report, data, con, args) -> None:
+    cols = dict(query=args.query, item=args.item, score=args.score or "score", relevance=args.relevance)
+    qrels = args.qrels
+    queries = lambda r: _counts(r, ("n_queries", "n_missing", "n_empty"))  # noqa: E731
+    k = args.k
+    for name, extra in (("ndcg", {"k": k}), ("mean_average_precision", {"k": k}), ("mrr", {"k": k}),
+                        ("precision_at_k", {"k": k}), ("recall_at_k", {"k": k}), ("hit_rate", {"k": k})):
+        try:
+            _run(report, name, data, con, lambda r, n=name: f"@{k}: " + queries(r), qrels=qrels, **cols, **extra)
+        except MetricError as e:
+            if isinstance(e, ParameterError):
+                raise
+            report.skipped.append({"metric": name, "reason": str(e)})

@@ -1,0 +1,194 @@
+"""The `sqlmetrics` command, run as a user runs it: the installed entry point, in a subprocess."""
+import json
+import shutil
+import struct
+import subprocess
+import sys
+
+import duckdb
+import pandas as pd
+import pytest
+import sqlglot
+
+import sqlmetrics as sm
+from sqlmetrics.__main__ import SAMPLE
+from sqlmetrics.registry import METRICS
+
+EXE = shutil.which("sqlmetrics")
+pytestmark = pytest.mark.skipif(EXE is None, reason="the sqlmetrics entry point is not installed (pip install -e .)")
+COLS = ["--label", "clicked", "--score", "pctr"]
+
+
+def cli(*args, ok=None):
+    done = subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, timeout=120)
+    if ok is not None:
+        assert done.returncode == ok, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    return done
+
+
+def test_help_version_and_no_command():
+    assert "compute" in cli("--help", ok=0).stdout
+    assert cli("--version", ok=0).stdout.strip() == f"sqlmetrics {sm.__version__}"
+    assert "usage" in cli(ok=2).stderr
+    for command in ("list", "show", "report", "demo"):
+        assert "exit codes" in cli(command, "--help", ok=0).stdout
+    for command in ("render", "compute"):
+        assert "--label" in cli(command, "auc", "--help", ok=0).stdout
+        assert "--k" in cli(command, "ndcg", "--help", ok=0).stdout
+
+
+def test_list_in_every_format():
+    listing = json.loads(cli("list", "--format", "json", ok=0).stdout)
+    assert [m["metric"] for m in listing["metrics"]] == list(METRICS)
+    assert all(set(m) == {"metric", "kind", "description"} for m in listing["metrics"])
+    assert "ndcg" in cli("list", ok=0).stdout
+    csv = cli("list", "--format", "csv", ok=0).stdout.splitlines()
+    assert csv[0] == "metric,kind,description" and len(csv) == len(METRICS) + 1
+
+
+def test_show_describes_a_metric():
+    shown = json.loads(cli("show", "gauc", "--format", "json", ok=0).stdout)
+    assert shown["metric"] == "gauc" and shown["reference"] == METRICS["gauc"].reference
+    assert {p["name"] for p in shown["parameters"]} >= {"label", "score", "group", "weighting"}
+    assert "Reference:" in cli("show", "map", ok=0).stdout  # aliases work
+
+
+def test_unknown_metric_suggests_the_closest_name():
+    done = cli("compute", "ndgc", SAMPLE, ok=2)
+    assert done.stdout == "" and "unknown metric 'ndgc'; did you mean 'ndcg'?" in done.stderr
+    assert "did you mean 'auc'" in cli("show", "aucc", ok=2).stderr
+
+
+def test_render_for_a_dialect():
+    sql = cli("render", "auc", "analytics.preds", *COLS, "--dialect", "snowflake", ok=0).stdout
+    assert len(sqlglot.parse(sql, read="snowflake")) == 1
+    assert "\n" not in cli("render", "ndcg", "run", "--k", "10", "--compact", ok=0).stdout.strip()
+    assert "dialect must be one of" in cli("render", "auc", "t", *COLS, "--dialect", "oracle", ok=2).stderr
+    assert "render needs SOURCE" in cli("render", "auc", *COLS, ok=2).stderr
+
+
+def test_compute_matches_the_python_api_in_every_format():
+    expected = sm.auc(str(SAMPLE), label="clicked", score="pctr")
+    table = cli("compute", "auc", SAMPLE, *COLS, ok=0)
+    assert table.stderr == "", "no progress noise when stderr is not a terminal"
+    assert float(table.stdout.split()[-1]) == pytest.approx(expected, rel=1e-5)
+    document = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--format", "json", ok=0).stdout)
+    assert document == {"metric": "auc", "rows": [{"auc": expected}], "value": expected}
+    details = cli("compute", "auc", SAMPLE, *COLS, "--details", "--format", "csv", ok=0).stdout.splitlines()
+    assert details[0] == "auc,n,n_pos,n_neg" and float(details[1].split(",")[0]) == expected
+
+
+def test_compute_by_slices_and_per_query(tmp_path):
+    rows = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--format", "json", ok=0).stdout)["rows"]
+    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg"}
+    run = pd.DataFrame({"query": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1], "relevance": [0, 1, 1, 0]})
+    run.to_parquet(tmp_path / "run.parquet")
+    per_query = json.loads(cli("compute", "mrr", tmp_path / "run.parquet", "--per-query", "--format", "json",
+                               ok=0).stdout)["rows"]
+    assert per_query == [{"query": 1, "mrr": 0.5, "n_relevant": 1}, {"query": 2, "mrr": 1.0, "n_relevant": 1}]
+
+
+def test_min_and_max_checks_set_the_exit_code():
+    assert cli("compute", "auc", SAMPLE, *COLS, "--min", "0.7", ok=0).stderr == ""
+    failed = cli("compute", "auc", SAMPLE, *COLS, "--min", "0.9", ok=1)
+    assert "check failed: auc = 0.76" in failed.stderr and "expected >= 0.9" in failed.stderr
+    assert cli("compute", "log_loss", SAMPLE, *COLS, "--max", "0.1", ok=1).stdout  # value still printed
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (("compute", "auc", "missing.parquet", *COLS), 2, "no file matches 'missing.parquet'"),
+    (("compute", "auc", SAMPLE, "--label", "clickd", "--score", "pctr"), 2, "did you mean 'clicked'?"),
+    (("compute", "auc", SAMPLE, "--label", "clicked"), 2, "--score"),
+    (("compute", "precision", SAMPLE, *COLS, "--threshold", "abc"), 2, "invalid float value"),
+    (("compute", "f_beta", SAMPLE, *COLS, "--beta", "0"), 2, "beta must be > 0"),
+    (("compute", "auc", SAMPLE, "--label", "country", "--score", "pctr"), 1, "label must be 0/1"),
+    (("compute", "auc", SAMPLE, *COLS, "--bogus", "1"), 2, "unrecognized arguments: --bogus"),
+    (("compute", "auc", "--table", "t", *COLS), 2, "--table needs --database"),
+])
+def test_errors_are_one_sentence_on_stderr_with_the_right_exit_code(args, code, message):
+    done = cli(*args, ok=code)
+    assert done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]  # argparse prints its usage first
+    assert last.startswith("sqlmetrics") and "error:" in last and message in last
+
+
+def test_undefined_metric_exits_1(tmp_path):
+    path = tmp_path / "one_class.csv"
+    pd.DataFrame({"clicked": [1, 1], "pctr": [0.2, 0.3]}).to_csv(path, index=False)
+    assert "auc is undefined" in cli("compute", "auc", path, *COLS, ok=1).stderr
+
+
+def test_compute_on_a_table_of_a_duckdb_database_file(tmp_path):
+    db = tmp_path / "wh.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute(f"CREATE TABLE preds AS SELECT * FROM read_csv('{SAMPLE}')")
+    value = json.loads(cli("compute", "gauc", "--database", db, "--table", "preds", *COLS, "--group", "user_id",
+                           "--format", "json", ok=0).stdout)["value"]
+    assert value == pytest.approx(sm.gauc(str(SAMPLE), label="clicked", score="pctr", group="user_id"), rel=1e-12)
+    assert "does not exist" in cli("compute", "auc", "--database", db, "--table", "nope", *COLS, ok=2).stderr
+    assert "no DuckDB database file" in cli("compute", "auc", "--database", tmp_path / "x.duckdb", "--table", "t",
+                                            *COLS, ok=2).stderr
+
+
+def png_size(path):
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_report_classification_with_plots(tmp_path):
+    plots = [f"--plot={tmp_path / 'roc.png'}", f"--plot=pr={tmp_path / 'curve.png'}",
+             f"--plot={tmp_path / 'model_calibration.png'}"]
+    done = cli("report", SAMPLE, *COLS, "--group", "user_id", "--format", "json", *plots, ok=0)
+    report = json.loads(done.stdout)
+    assert set(report) == {"source", "counts", "metrics", "skipped"}
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    assert values["auc"] == pytest.approx(sm.auc(str(SAMPLE), label="clicked", score="pctr"), rel=1e-12)
+    assert {"gauc", "log_loss", "brier_score", "precision", "f1"} <= set(values)
+    gauc = next(m for m in report["metrics"] if m["metric"] == "gauc")
+    assert gauc["counts"]["n_groups_excluded"] > 0 and "excluded" in gauc["based_on"]
+    for name in ("roc.png", "curve.png", "model_calibration.png"):
+        width, height = png_size(tmp_path / name)
+        assert 400 <= width <= 2000 and 400 <= height <= 2000
+        assert (tmp_path / name).stat().st_size > 10_000  # a drawn curve, not an empty canvas
+
+
+def test_report_skips_probability_metrics_for_raw_scores(tmp_path):
+    path = tmp_path / "logits.csv"
+    pd.DataFrame({"y": [0, 1, 0, 1], "logit": [-2.0, 1.5, 0.3, 3.0]}).to_csv(path, index=False)
+    report = json.loads(cli("report", path, "--label", "y", "--score", "logit", "--format", "json", ok=0).stdout)
+    assert {s["metric"] for s in report["skipped"]} >= {"log_loss", "brier_score"}
+    assert "probabilities in [0, 1]" in report["skipped"][0]["reason"]
+
+
+def test_report_ranking(tmp_path):
+    run = pd.DataFrame({"qid": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1]})
+    qrels = pd.DataFrame({"qid": [1, 2, 3], "item": ["b", "a", "c"], "relevance": [1, 1, 1]})
+    run.to_parquet(tmp_path / "run.parquet")
+    qrels.to_csv(tmp_path / "qrels.csv", index=False)
+    report = json.loads(cli("report", tmp_path / "run.parquet", "--query", "qid", "--qrels", tmp_path / "qrels.csv",
+                            "--k", "2", "--format", "json", ok=0).stdout)
+    mrr = next(m for m in report["metrics"] if m["metric"] == "mrr")
+    assert mrr["value"] == pytest.approx((0.5 + 1 + 0) / 3) and mrr["counts"]["n_missing"] == 1
+    assert "needs --label and --score" in cli("report", tmp_path / "run.parquet", ok=2).stderr
+
+
+def test_bad_plot_requests():
+    assert "say which plot" in cli("report", SAMPLE, *COLS, "--plot", "out.png", ok=2).stderr
+    assert "must end in .png" in cli("report", SAMPLE, *COLS, "--plot", "roc=out.jpg", ok=2).stderr
+
+
+def test_plot_without_matplotlib_says_what_to_install(tmp_path):
+    code = ("import sys; sys.modules['matplotlib'] = None; from sqlmetrics.cli import main; "
+            f"sys.exit(main(['compute', 'roc_curve', {str(SAMPLE)!r}, '--label', 'clicked', '--score', 'pctr', "
+            f"'--plot', {str(tmp_path / 'roc.png')!r}]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "pip install 'sqlmetrics[plot]'" in done.stderr
+
+
+def test_demo_runs_the_main_job():
+    out = cli("demo", ok=0).stdout
+    assert "gauc" in out and "RelaImpr" in out and "SELECT" in out
+    document = json.loads(cli("demo", "--format", "json", ok=0).stdout)
+    assert document["counts"] == {"rows": 6000, "positives": 546}
+    assert subprocess.run([sys.executable, "-m", "sqlmetrics", "demo"], capture_output=True).returncode == 0

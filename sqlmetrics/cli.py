@@ -104,7 +104,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
                                 metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
     if command == "render":
         parser.add_argument("--dialect", default="duckdb", help="target SQL dialect (default: duckdb)")
-        parser.add_argument("--compact", action="store_true", help="one line instead of indented SQL")
+        parser.add_argument("--pretty", action="store_true", help="indented SQL over several lines (default: one line)")
         if m.per_query:
             parser.add_argument("--per-query", action="store_true", help="the SQL of the per-query values")
         return parser
@@ -175,7 +175,7 @@ def cmd_render(argv) -> int:
         raise UsageError("render needs SOURCE: the table name (or file path, for DuckDB) the SQL reads")
     if getattr(args, "per_query", False):
         params["per_query"] = True
-    print(api.render(m.name, args.source, dialect=args.dialect, pretty=not args.compact, **params))
+    print(api.render(m.name, args.source, dialect=args.dialect, pretty=args.pretty, **params))
     return 0
 
 

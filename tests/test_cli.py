@@ -60,9 +60,9 @@ def test_unknown_metric_suggests_the_closest_name():
 
 
 def test_render_for_a_dialect():
-    sql = cli("render", "auc", "analytics.preds", *COLS, "--dialect", "snowflake", ok=0).stdout
-    assert len(sqlglot.parse(sql, read="snowflake")) == 1
-    assert "\n" not in cli("render", "ndcg", "run", "--k", "10", "--compact", ok=0).stdout.strip()
+    sql = cli("render", "auc", "analytics.preds", *COLS, "--dialect", "snowflake", "--pretty", ok=0).stdout
+    assert len(sqlglot.parse(sql, read="snowflake")) == 1 and sql.count("\n") > 10
+    assert "\n" not in cli("render", "ndcg", "run", "--k", "10", ok=0).stdout.strip()
     assert "dialect must be one of" in cli("render", "auc", "t", *COLS, "--dialect", "oracle", ok=2).stderr
     assert "render needs SOURCE" in cli("render", "auc", *COLS, ok=2).stderr
 

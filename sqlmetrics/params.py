@@ -146,3 +146,9 @@ MISSING = Param("missing", "choice", "a judged query absent from the run scores 
                 "or is left out ('skip', as pytrec_eval).", default="zero", choices=("zero", "skip"))
 EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
               "out ('skip').", default="zero", choices=("zero", "skip"))
+
+# Calibration bins (calibration_curve, ece), as sklearn.calibration.calibration_curve.
+N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
+STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
+                 "the quantiles of the probabilities: about equally many rows each).", default="uniform",
+                 choices=("uniform", "quantile"))

@@ -12,6 +12,7 @@ from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
                      WEIGHTING, Param)
+from .params import N_BINS, STRATEGY
 
 
 @dataclass(frozen=True)
@@ -343,6 +344,34 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                  "...                     'score': [2, 1, 2, 1]})\n"
                  ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"),
         undefined="the catalogue is empty"),
+    Metric(
+        name="calibration_curve", template="classification/calibration_curve.sql", kind="curve",
+        params=(LABEL, PROBABILITY, WEIGHT, N_BINS, STRATEGY, BY),
+        outputs=("bin", "mean_predicted", "fraction_positive", "n"),
+        summary="Calibration (reliability) curve: mean predicted probability and fraction of positives per "
+                "bin of predicted probability, one row per non-empty bin.",
+        formula="bin of p = number of inner edges strictly below p (np.searchsorted(edges[1:-1], p)): edges "
+                "j/n_bins ('uniform', as np.linspace) or the linear-interpolation quantiles of the slice's "
+                "probabilities ('quantile', as np.percentile, unweighted); per bin mean_predicted = "
+                "sum w*p / sum w, fraction_positive = sum w*y / sum w, n = rows (total weight when "
+                "weighted; bins of zero weight are left out). bin is 0-based.",
+        reference="sklearn.calibration.calibration_curve(y, p, n_bins=n_bins, strategy=strategy) "
+                  "(prob_pred, prob_true); weighted: numpy on the same bins",
+        example=_DEMO + ">>> sm.calibration_curve(df, label='y', score='s').round(4).to_dict('list')\n"
+                        "{'bin': [0, 1, 3], 'mean_predicted': [0.1, 0.375, 0.8], "
+                        "'fraction_positive': [0.0, 0.5, 1.0], 'n': [1, 2, 1]}\n",
+        undefined="the data has no rows (or zero total weight)"),
+    Metric(
+        name="ece", template="classification/ece.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, N_BINS, STRATEGY, BY), outputs=("ece", "n", "n_bins_used"),
+        summary="Expected calibration error: the weighted mean gap between fraction of positives and mean "
+                "predicted probability over the bins of calibration_curve.",
+        formula="ECE = sum over bins b of (W_b / W) * |fraction_positive_b - mean_predicted_b|, W_b = rows "
+                "(total weight when weighted) in bin b, W = sum of W_b; bins as calibration_curve. "
+                "n = rows, n_bins_used = non-empty bins.",
+        reference="numpy on the bins of sklearn.calibration.calibration_curve(y, p, n_bins, strategy)",
+        example=_DEMO + ">>> round(sm.ece(df, label='y', score='s'), 4)\n0.1375\n",
+        undefined="the data has no rows (or zero total weight)"),
 ]}
 
 #: other names a metric answers to

@@ -100,9 +100,9 @@ def _classification(report: Report, data, con, args) -> None:
     else:
         _run(report, "brier_score", data, con, rows, **cols)
         _run(report, "calibration", data, con, rows, **cols)
-        if "ece" in METRICS:
-            _run(report, "ece", data, con, rows, **cols)
-        report.calls["calibration"] = cols
+        _run(report, "ece", data, con, lambda r: f"10 bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}",
+             n_bins=10, **cols)
+        report.calls["calibration"] = dict(cols, n_bins=10)
     at = lambda r: f"score >= {args.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
     for name in ("precision", "recall", "f1", "accuracy"):
         _run(report, name, data, con, at, threshold=args.threshold, **cols)

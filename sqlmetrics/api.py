@@ -1,6 +1,7 @@
 """The public entry points: one function per registered metric, and ``render``."""
 from __future__ import annotations
 
+import difflib
 import inspect
 import math
 import warnings
@@ -33,11 +34,9 @@ def metric(name: str) -> Metric:
     try:
         return METRICS[ALIASES.get(name, name)]
     except KeyError:
-        import difflib
-        near = difflib.get_close_matches(name, list(METRICS), n=1)
+        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
         hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise ParameterError(f"unknown metric {name!r}{hint} Known: {', '.join(METRICS)}") from None
-
+        raise ParameterError(f"unknown metric {name!r}{hint} (known: {', '.join(METRICS)})") from None
 
 
 def validate(m: Metric, given: dict) -> dict:

@@ -7,8 +7,6 @@ Errors go to stderr as one sentence; results to stdout as a table, JSON or CSV.
 from __future__ import annotations
 
 import argparse
-import difflib
-import json
 import math
 import sys
 from contextlib import contextmanager
@@ -20,7 +18,7 @@ from . import __version__, api
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError
 from .output import emit, records
 from .progress import spinner
-from .registry import ALIASES, METRICS, Metric
+from .registry import METRICS, Metric
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
           "2 usage error (unknown metric or option, bad parameter, missing file/table/column)")
@@ -126,10 +124,8 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
 def find_metric(name: str) -> Metric:
     try:
         return api.metric(name)
-    except ParameterError:
-        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise UsageError(f"unknown metric {name!r}{hint} (sqlmetrics list shows them all)") from None
+    except ParameterError as e:
+        raise UsageError(str(e).split(" (known:")[0] + " (sqlmetrics list shows them all)") from None
 
 
 def cmd_list(args) -> int:

@@ -2,7 +2,6 @@
 The comparisons with pytrec_eval, sklearn and scipy are in test_ranking_reference.py."""
 import math
 
-import numpy as np
 import pandas as pd
 import pytest
 

@@ -135,7 +135,7 @@ def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = 
         plan = "aggregate"
         for slot, source in list(sources.items()):
             distinct_of = (values.get("score") if slot == "data" and m.adaptive and values.get("weight") is None
-                           else None)
+                           and values.get("bins") is None else None)
             sources[slot], share = _check_source(engine, source, placement.get(slot, []), distinct_of, dropna)
             if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
                 plan = "rank"

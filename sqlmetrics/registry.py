@@ -91,10 +91,16 @@ _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
 METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="auc", template="classification/auc.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("auc",) + _AUC_COUNTS, adaptive=True,
+        params=(LABEL, SCORE, WEIGHT, Param(
+            "bins", "int", "approximate in one pass, without sorting: bucket the scores into this many "
+            "equal-width bins; details=True gives error_bound, a guaranteed bound on |AUC - exact AUC|.",
+            default=None, low=1), BY),
+        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), adaptive=True,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
-                "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs.",
+                "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
+                "AUC of the bucketed scores; the exact AUC is within error_bound = 1/2 * (weight of "
+                "positive-negative pairs sharing a bucket) / (W_pos*W_neg).",
         reference="sklearn.metrics.roc_auc_score(y, s, sample_weight=w)",
         example=_DEMO + ">>> sm.auc(df, label='y', score='s')\n0.75\n",
         undefined=_ONE_CLASS),

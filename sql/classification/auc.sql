@@ -1,8 +1,49 @@
 {#- AUC = P(score of a positive > score of a negative) + 1/2 * P(equal), pairs weighted w_i*w_j.
-    NULL (undefined) when a slice lacks positives or negatives. Reference: sklearn roc_auc_score. -#}
-{% macro auc(relation, label, score, weight=none, by=[], plan='aggregate') %}
+    NULL (undefined) when a slice lacks positives or negatives. Reference: sklearn roc_auc_score.
+
+    bins=N (approximate, O(n), no sort of the rows): scores are bucketed into N equal-width bins
+    between the slice's smallest and largest finite score (-inf and +inf get buckets of their own)
+    and AUC is computed on the buckets, pairs sharing a bucket counting 1/2. Such a pair truly
+    counts 0, 1/2 or 1, so the exact AUC lies within error_bound = 1/2 * (weight of positive-negative
+    pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate.
+    Exact AUC has error_bound 0. -#}
+{% macro auc(relation, label, score, weight=none, by=[], plan='aggregate', bins=none) %}
+{%- if bins %}
+{%- set source = '(' ~ sqlmetrics.score_buckets(relation, score, by, bins) ~ ') AS sm_bucketed' %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS auc,
-       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg
+       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
+       0.5 * {{ sqlmetrics.fdiv('sm_tied', 'sm_w_pos * sm_w_neg') }} AS error_bound
+FROM ({{ sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate') }}) AS sm_parts
+{%- else %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS auc,
+       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
+       CASE WHEN sm_w_pos * sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END AS error_bound
 FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by, plan) }}) AS sm_parts
+{%- endif %}
+{% endmacro %}
+
+{#- The rows with sm_bucket: the equal-width bin (0 .. bins-1) of the score between the slice's
+    smallest and largest finite score; -1 for -inf, bins for +inf. -#}
+{% macro score_buckets(relation, score, by, bins) %}
+{%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
+{%- set finite = s ~ ' > -' ~ sqlmetrics.infinity() ~ ' AND ' ~ s ~ ' < ' ~ sqlmetrics.infinity() %}
+SELECT sm_ranged.*,
+       CASE WHEN NOT ({{ finite }}) THEN CASE WHEN {{ s }} < 0 THEN -1 ELSE {{ bins }} END
+            WHEN sm_hi > sm_lo THEN
+              CASE WHEN FLOOR(({{ s }} - sm_lo) / (sm_hi - sm_lo) * {{ bins }}) >= {{ bins }} THEN {{ bins - 1 }}
+                   ELSE FLOOR(({{ s }} - sm_lo) / (sm_hi - sm_lo) * {{ bins }}) END
+            ELSE 0 END AS sm_bucket
+FROM (
+  SELECT *,
+  {%- if by %}
+         MIN(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_lo,
+         MAX(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_hi
+  {%- else %}
+         (SELECT MIN(CASE WHEN {{ finite }} THEN {{ s }} END) FROM {{ relation }}) AS sm_lo,
+         (SELECT MAX(CASE WHEN {{ finite }} THEN {{ s }} END) FROM {{ relation }}) AS sm_hi
+  {%- endif %}
+  FROM {{ relation }}
+) AS sm_ranged
 {% endmacro %}

@@ -1,4 +1,5 @@
-{#- Mann-Whitney parts of AUC per partition `keys`: sm_n, sm_n_pos, sm_w_pos, sm_w_neg and
+{#- Mann-Whitney parts of AUC per partition `keys`: sm_n, sm_n_pos, sm_w_pos, sm_w_neg,
+    sm_tied (aggregate plan: weight of positive-negative pairs with equal scores) and
     sm_u = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 1/2*[s_i = s_j]); AUC = sm_u / (sm_w_pos*sm_w_neg).
     plan='aggregate' (any engine, weights): one row per distinct score, then a running sum of the
       negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
@@ -28,7 +29,8 @@ SELECT {{ sqlmetrics.cols(keys) }}
        CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
        SUM(sm_w_pos) AS sm_w_pos,
        SUM(sm_w_neg) AS sm_w_neg,
-       SUM(sm_w_pos * (COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg)) AS sm_u
+       SUM(sm_w_pos * (COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg)) AS sm_u,
+       SUM(sm_w_pos * sm_w_neg) AS sm_tied
 FROM (
   SELECT sm_by_score.*,
          SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_s

@@ -11,12 +11,12 @@ import pandas as pd
 from sqlglot import exp
 
 from . import checks
-from .engine import DuckDBEngine
+from .engine import connect
 from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import ALIASES, METRICS, Metric
 from .sources import Source, static_source
-from .sqltext import PLACEHOLDER, check_dialect, finish
+from .sqltext import PLACEHOLDER, check_dialect, finish, transpile
 from .templates import render_macro
 
 #: names a `by`/`group` column may not have: they are output or intermediate columns of the templates
@@ -85,7 +85,7 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
 
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], dialect: str, plan: str, pretty: bool,
-         per_query: bool = False) -> str:
+         per_query: bool = False, booleans: frozenset = frozenset()) -> str:
     kwargs = dict(values)
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
@@ -96,7 +96,7 @@ def _sql(m: Metric, values: dict, sources: dict[str, Source], dialect: str, plan
         kwargs["per_query"] = per_query
     relations = {PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}": source.relation
                  for slot, source in sources.items()}
-    return finish(render_macro(m.name, relation=PLACEHOLDER, **kwargs), relations, dialect, pretty)
+    return finish(render_macro(m.name, relation=PLACEHOLDER, **kwargs), relations, dialect, pretty, booleans)
 
 
 def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = True, **params) -> str:
@@ -122,12 +122,13 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     return _sql(m, values, sources, dialect, "aggregate", pretty, per_query)
 
 
-def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = False,
-            per_query: bool = False, **params):
+def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
+            dropna: bool = False, per_query: bool = False, **params):
     """Validate, check the data, run the metric on the engine and shape the result."""
     values = validate(m, params)
-    engine = DuckDBEngine(con)
+    engine = connect(con, check_dialect(dialect) if dialect else None)
     placement = _placement(m, values)
+    booleans: set[str] = set()
     with ExitStack() as stack:
         sources = {"data": stack.enter_context(engine.source(data, "data"))}
         for p in _relation_params(m, values):
@@ -135,8 +136,9 @@ def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = 
         plan = "aggregate"
         for slot, source in list(sources.items()):
             distinct_of = (values.get("score") if slot == "data" and m.adaptive and values.get("weight") is None
-                           and values.get("bins") is None else None)
-            sources[slot], share = _check_source(engine, source, placement.get(slot, []), distinct_of, dropna)
+                           and values.get("bins") is None and engine.dialect == "duckdb" else None)
+            sources[slot], share = _check_source(engine, source, placement.get(slot, []), distinct_of, dropna,
+                                                 booleans)
             if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
                 plan = "rank"
             if m.unique and slot in ("data", "qrels"):
@@ -144,18 +146,23 @@ def compute(m: Metric, data, *, con=None, details: bool = False, dropna: bool = 
                               + [values[k] for k in m.unique])
         if values.get("max_grade") is not None:
             _check_max_grade(engine, sources.get("qrels", sources["data"]), values)
-        result = engine.execute(_sql(m, values, sources, engine.dialect, plan, False, per_query))
+        sql = _sql(m, values, sources, engine.dialect, plan, False, per_query, frozenset(booleans))
+        result = engine.execute(sql)
     return _shape(m, result, values, details, per_query)
 
 
-def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: bool):
+def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: bool, booleans: set):
     """Check one relation's columns; return it (NULL rows dropped if asked) and the share of
-    distinct values of `distinct_of` (None when not asked)."""
+    distinct values of `distinct_of` (None when not asked). Boolean 0/1 columns go to `booleans`."""
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
-    found = [c for param, col, role in wanted for c in checks.column_checks(param, role, col, schema[col])]
+    kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
+    booleans.update(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
+    found = [c for param, col, role in wanted
+             for c in checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect)]
     nullable = [col for _, col, role in wanted if role != "slice"]
-    row = engine.first_row(checks.check_query(found, _from_sql(source), distinct_of, nullable))
+    check_sql = checks.check_query(found, _from_sql(source), distinct_of, nullable)
+    row = engine.first_row(transpile(check_sql, engine.dialect))
     n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
     if dropna and null_rows:
         query = exp.select("*").from_(_from_expr(source)).where(checks.null_filter(nullable), dialect="duckdb")
@@ -166,7 +173,7 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
 
 
 def _check_unique(engine, source: Source, keys: list[str]) -> None:
-    rows = engine.rows(checks.duplicates_query(keys, _from_sql(source)))
+    rows = engine.rows(transpile(checks.duplicates_query(keys, _from_sql(source)), engine.dialect))
     if rows:
         *example, n = rows[0]
         example = ", ".join(f"{k}={v!r}" for k, v in zip(keys, example))
@@ -177,7 +184,7 @@ def _check_unique(engine, source: Source, keys: list[str]) -> None:
 
 def _check_max_grade(engine, source: Source, values: dict) -> None:
     column = checks.quote(values["relevance"])
-    top = engine.first_row(f"SELECT MAX({column}) FROM {_from_sql(source)}")[0]
+    top = engine.first_row(transpile(f"SELECT MAX({column}) FROM {_from_sql(source)}", engine.dialect))[0]
     if top is not None and values["max_grade"] < top:
         raise ParameterError(f"max_grade={values['max_grade']:g} is below the largest relevance in "
                              f"{source.description} ({top:g}); it must be the top of the grading scale")
@@ -229,7 +236,8 @@ def make_function(m: Metric):
         kind = (inspect.Parameter.POSITIONAL_OR_KEYWORD if i == 0 and p.kind == "relation"
                 else inspect.Parameter.KEYWORD_ONLY)
         parameters.append(inspect.Parameter(p.name, kind, default=default))
-    options = (("con", None), ("details", False), ("dropna", False)) + ((("per_query", False),) if m.per_query else ())
+    options = (("con", None), ("dialect", None), ("details", False), ("dropna", False)) + (
+        (("per_query", False),) if m.per_query else ())
     for name, default in options:
         parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
     signature = inspect.Signature(parameters)
@@ -271,7 +279,9 @@ def docstring(m: Metric) -> str:
 Parameters
     data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, or a pandas/polars/pyarrow frame.
 {params}{one_of}
-    con: a DuckDB connection (default: a private in-memory one).
+    con: a DuckDB, sqlite3 or psycopg (3) connection (default: a private in-memory DuckDB); data
+        is then a table or query on that database.
+    dialect: the SQL dialect to generate (default: the connection's; e.g. 'redshift' over psycopg).
     details: return the one-row DataFrame with the counts instead of the bare value.{per_query}
     dropna: drop rows with NULL in the metric's columns (with a warning saying how many) instead of failing.
 

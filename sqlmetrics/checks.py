@@ -11,7 +11,7 @@ from typing import Callable
 
 from sqlglot import exp
 
-from .engine import type_class
+from . import dialects
 from .errors import ColumnError, MissingColumnError
 
 
@@ -43,11 +43,12 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
-def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check]:
-    """The checks for one column used in role `role`; raises at once on an unusable type."""
+def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
+                  dialect: str = "duckdb") -> list[Check]:
+    """The checks for one column used in role `role` (`kind`: its type class, see engine.type_class);
+    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines."""
     if role == "slice":  # a by column: any type, and NULL is a slice of its own
         return []
-    kind = type_class(type_name)
     q = quote(col)
     desc = f"column {col!r} ({param})"
     checks = [Check(f"{q} IS NULL", None, lambda n, _: (
@@ -67,8 +68,9 @@ def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check
         return checks
     if kind not in ("float", "numeric"):
         raise ColumnError(f"{param} must be numeric; {desc} has type {type_name}")
-    if kind == "float":
-        checks.insert(1, Check(f"isnan({q})", None, lambda n, _: (
+    nan = dialects.is_nan(q, dialect)
+    if kind == "float" and nan:
+        checks.insert(1, Check(nan, None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use")))
     if role == "probability":
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
@@ -77,7 +79,7 @@ def column_checks(param: str, role: str, col: str, type_name: str) -> list[Check
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
             f"weights must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
         if kind == "float":
-            checks.append(Check(f"isinf({q})", None, lambda n, _: (
+            checks.append(Check(dialects.is_infinite(q, dialect), None, lambda n, _: (
                 f"weights must be finite; {desc} has {n} infinite value{_s(n)}")))
     return checks
 

@@ -1,19 +1,21 @@
-"""Running SQL: DuckDB, in-process (other engines arrive with the engines issue).
+"""Running SQL on an engine: DuckDB (in-process, the default), SQLite, PostgreSQL (psycopg 3).
 
-Only SELECT statements produced by ``sqltext.finish`` or ``checks`` are executed here.
+Only SELECT statements produced by ``sqltext`` are executed here.
 """
 from __future__ import annotations
 
 import re
+import sqlite3
 import threading
 from contextlib import contextmanager
+from decimal import Decimal
 
 import duckdb
 import pandas as pd
 from sqlglot import exp
 
 from .errors import EngineError, SourceError
-from .sources import Source, duckdb_source
+from .sources import Source, describe, duckdb_source, is_file_path, is_frame, static_source
 
 _local = threading.local()
 
@@ -38,13 +40,60 @@ def type_class(type_name: str) -> str:
     return "boolean" if t == "BOOLEAN" else "other"
 
 
-class DuckDBEngine:
-    dialect = "duckdb"
+class Engine:
+    """What the metrics need from a database: sources, column types, and running a SELECT."""
 
-    def __init__(self, con=None):
-        if con is not None and not isinstance(con, duckdb.DuckDBPyConnection):
-            raise SourceError(f"con must be a DuckDB connection; got {type(con).__name__}")
-        self.con = con if con is not None else default_connection()
+    dialect = "duckdb"
+    name = "DuckDB"
+
+    def __init__(self, con, dialect: str | None = None):
+        self.con = con
+        self.dialect = dialect or self.dialect
+
+    @contextmanager
+    def source(self, data, slot: str = "data"):
+        if is_frame(data) or is_file_path(data):
+            raise SourceError(f"{describe(data)} is not on {self.name}: with con= a {self.name} connection, "
+                              "data is a table name or a sqlmetrics.Query on that database")
+        yield static_source(data, self.dialect)
+
+    def type_class(self, type_name: str) -> str:
+        return type_class(type_name)
+
+    def schema(self, source: Source) -> dict[str, str]:
+        """Column name -> type name, without reading any rows."""
+        sql = exp.select("*").from_(_as_from(source.relation)).limit(0).sql(self.dialect)
+        try:
+            return self._schema(sql, source)
+        except self.errors as e:
+            if isinstance(source.relation, exp.Table) and self._missing(e):
+                raise SourceError(f"{source.description} does not exist on {self.name} ({_first_line(e)})") from None
+            raise SourceError(f"cannot use {source.description} on {self.name}: {_first_line(e)}") from None
+
+    def rows(self, sql: str) -> list[tuple]:
+        """All rows as Python values (for small check queries)."""
+        try:
+            return [tuple(_plain(v) for v in row) for row in self._fetch(sql)[1]]
+        except self.errors as e:
+            raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
+
+    def first_row(self, sql: str) -> tuple:
+        return self.rows(sql)[0]
+
+    def execute(self, sql: str) -> pd.DataFrame:
+        try:
+            columns, rows = self._fetch(sql)
+        except self.errors as e:
+            raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
+        frame = pd.DataFrame([[_plain(v) for v in row] for row in rows], columns=columns)
+        return frame.infer_objects()
+
+
+class DuckDBEngine(Engine):
+    errors = duckdb.Error
+
+    def __init__(self, con=None, dialect: str | None = None):
+        super().__init__(con if con is not None else default_connection(), dialect)
 
     @contextmanager
     def source(self, data, slot: str = "data"):
@@ -52,7 +101,6 @@ class DuckDBEngine:
             yield source
 
     def schema(self, source: Source) -> dict[str, str]:
-        """Column name -> DuckDB type name, without reading any rows."""
         sql = exp.select("*").from_(_as_from(source.relation)).limit(0).sql("duckdb")
         try:
             rel = self.con.sql(sql)
@@ -73,14 +121,107 @@ class DuckDBEngine:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
 
     def rows(self, sql: str) -> list[tuple]:
-        """All rows as Python values (for small check queries)."""
         try:
             return self.con.execute(sql).fetchall()
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
 
-    def first_row(self, sql: str) -> tuple:
-        return self.rows(sql)[0]
+
+class SQLiteEngine(Engine):
+    dialect = "sqlite"
+    name = "SQLite"
+    errors = sqlite3.Error
+
+    def _fetch(self, sql):
+        cursor = self.con.execute(sql)
+        return [d[0] for d in cursor.description], cursor.fetchall()
+
+    def _missing(self, error):
+        return "no such table" in str(error)
+
+    def _schema(self, sql, source):
+        names = self._fetch(sql)[0]
+        declared = {}
+        if isinstance(source.relation, exp.Table):  # declared types; a query's columns have none
+            pragma = exp.select("name", "type").from_(exp.Anonymous(
+                this="pragma_table_info", expressions=[exp.Literal.string(source.relation.name)]))
+            if source.relation.db:
+                pragma.args["from"].this.append("expressions", exp.Literal.string(source.relation.db))
+            declared = dict(self._fetch(pragma.sql("sqlite"))[1])
+        return {n: declared.get(n) or "NUMERIC" for n in names}
+
+    def type_class(self, type_name: str) -> str:
+        # SQLite's type affinity rules (https://www.sqlite.org/datatype3.html#determination_of_column_affinity)
+        t = type_name.upper()
+        if "INT" in t:
+            return "numeric"
+        if any(k in t for k in ("CHAR", "CLOB", "TEXT")):
+            return "other"
+        if any(k in t for k in ("REAL", "FLOA", "DOUB")):
+            return "float"
+        return "boolean" if "BOOL" in t else "numeric"
+
+
+class PostgresEngine(Engine):
+    """A psycopg 3 connection. Our SELECTs run in their own transaction when the connection is idle
+    (ended afterwards); inside the caller's open transaction they leave it as it was."""
+
+    dialect = "postgres"
+    name = "PostgreSQL"
+
+    def __init__(self, con, dialect: str | None = None):
+        import psycopg
+        super().__init__(con, dialect)
+        self.errors = psycopg.Error
+
+    def _fetch(self, sql):
+        from psycopg.pq import TransactionStatus
+        idle = self.con.info.transaction_status == TransactionStatus.IDLE
+        try:
+            with self.con.cursor() as cursor:
+                cursor.execute(sql)
+                return [d.name for d in cursor.description], cursor.fetchall()
+        finally:
+            if idle and not self.con.autocommit:
+                self.con.rollback()  # only our read-only statement ran in this transaction
+
+    def _missing(self, error):
+        return getattr(error, "sqlstate", None) == "42P01"  # undefined_table
+
+    def _schema(self, sql, source):
+        from psycopg.pq import TransactionStatus
+        idle = self.con.info.transaction_status == TransactionStatus.IDLE
+        try:
+            with self.con.cursor() as cursor:
+                cursor.execute(sql)
+                types = self.con.adapters.types
+                return {d.name: getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description}
+        finally:
+            if idle and not self.con.autocommit:
+                self.con.rollback()
+
+    def type_class(self, type_name: str) -> str:
+        return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
+                "numeric": "numeric", "bool": "boolean"}.get(type_name, "other")
+
+
+def connect(con, dialect: str | None = None) -> Engine:
+    """The engine for a connection object (None: the private DuckDB); `dialect` overrides its SQL."""
+    if con is None or isinstance(con, duckdb.DuckDBPyConnection):
+        return DuckDBEngine(con, dialect)
+    if isinstance(con, sqlite3.Connection):
+        return SQLiteEngine(con, dialect)
+    module = type(con).__module__.split(".")[0]
+    if module == "psycopg":
+        return PostgresEngine(con, dialect)
+    raise SourceError(f"con must be a DuckDB, sqlite3 or psycopg (3) connection; got {type(con).__name__}")
+
+
+def _plain(value):
+    """Engine values as Python numbers (PostgreSQL returns Decimal for sums of integers)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
 
 
 def _as_from(relation: exp.Expression) -> exp.Expression:

@@ -15,6 +15,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
+from .dialects import adapt
 from .errors import SourceError
 
 #: what templates are rendered with in place of the data; replaced by the real source afterwards
@@ -91,25 +92,27 @@ _FINISHED: OrderedDict[tuple, str] = OrderedDict()
 _FINISHED_MAX = 256
 
 
-def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool = False) -> str:
+def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool = False,
+           booleans: frozenset = frozenset()) -> str:
     """Parse rendered template SQL, put the sources in place of their placeholder table names, and
     generate it in `dialect`.
 
     Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
     calls, so results are memoised (keyed by the inputs' text, bounded).
     """
-    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), dialect, pretty)
+    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), dialect, pretty, booleans)
     if key in _FINISHED:
         _FINISHED.move_to_end(key)
         return _FINISHED[key]
-    sql = _finish(rendered, sources, dialect, pretty)
+    sql = _finish(rendered, sources, dialect, pretty, booleans)
     _FINISHED[key] = sql
     if len(_FINISHED) > _FINISHED_MAX:
         _FINISHED.popitem(last=False)
     return sql
 
 
-def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool) -> str:
+def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool,
+            booleans: frozenset) -> str:
     tree = parse_select(rendered, "duckdb", "the rendered template")
     for table in list(tree.find_all(exp.Table)):
         if table.name in sources and not table.args.get("db"):
@@ -119,4 +122,11 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pre
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
-    return tree.sql(dialect=dialect, pretty=pretty)
+    return adapt(tree, dialect, booleans).sql(dialect=dialect, pretty=pretty)
+
+
+def transpile(sql: str, dialect: str) -> str:
+    """A DuckDB-syntax SELECT of ours (the input checks) in `dialect`."""
+    if dialect == "duckdb":
+        return sql
+    return adapt(parse_select(sql, "duckdb", "a check query"), dialect).sql(dialect=dialect)

@@ -75,12 +75,12 @@ def test_compute_matches_the_python_api_in_every_format():
     document = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--format", "json", ok=0).stdout)
     assert document == {"metric": "auc", "rows": [{"auc": expected}], "value": expected}
     details = cli("compute", "auc", SAMPLE, *COLS, "--details", "--format", "csv", ok=0).stdout.splitlines()
-    assert details[0] == "auc,n,n_pos,n_neg" and float(details[1].split(",")[0]) == expected
+    assert details[0] == "auc,n,n_pos,n_neg,error_bound" and float(details[1].split(",")[0]) == expected
 
 
 def test_compute_by_slices_and_per_query(tmp_path):
     rows = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--format", "json", ok=0).stdout)["rows"]
-    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg"}
+    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg", "error_bound"}
     run = pd.DataFrame({"query": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1], "relevance": [0, 1, 1, 0]})
     run.to_parquet(tmp_path / "run.parquet")
     per_query = json.loads(cli("compute", "mrr", tmp_path / "run.parquet", "--per-query", "--format", "json",

@@ -1,8 +1,11 @@
 """The few places where engines differ, as rewrites of the syntax tree after sqlglot has read the
 templates (templates stay in one portable form; vendor syntax lives only here).
 
-- SQLite cannot spell infinity in a CAST ('inf' casts to 0.0): 9e999 overflows to +inf.
-- PostgreSQL sorts text by the database's locale; trec_eval breaks ties by bytes: COLLATE "C".
+- Infinity: SQLite casts 'inf' to 0.0 (9e999 overflows to +inf instead); Trino rejects 'inf'
+  (INFINITY()); Redshift spells it 'Infinity'; MySQL has none (its largest DOUBLE stands in: MySQL
+  cannot store an infinite score either).
+- PostgreSQL and MySQL sort text by a locale or case-insensitive collation; trec_eval breaks ties
+  by bytes: COLLATE "C" / utf8mb4_bin.
 - Boolean label/prediction columns: `col = 1` is a type error on PostgreSQL (and Redshift, Spark
   with ANSI on, ...); a boolean column is its own predicate.
 - Checks for NaN/infinity: each engine has its own way (or cannot store NaN at all).
@@ -12,19 +15,29 @@ from __future__ import annotations
 from sqlglot import exp
 
 _TEXT_TYPES = {exp.DataType.Type.VARCHAR, exp.DataType.Type.TEXT}
+_INFINITY = {
+    "sqlite": lambda: exp.Literal.number("9e999"),
+    "mysql": lambda: exp.Literal.number("1.7976931348623157e308"),
+    "trino": lambda: exp.Anonymous(this="INFINITY"),
+    "redshift": lambda: exp.cast(exp.Literal.string("Infinity"), "DOUBLE"),
+}
+_BYTE_COLLATION = {
+    "postgres": lambda: exp.to_identifier("C", quoted=True),
+    "mysql": lambda: exp.to_identifier("utf8mb4_bin"),
+}
 
 
 def adapt(tree: exp.Expression, dialect: str, booleans: frozenset = frozenset()) -> exp.Expression:
     """Rewrite a parsed template (DuckDB semantics) so it means the same on `dialect`."""
-    if dialect == "sqlite":
+    if dialect in _INFINITY:
         for cast in list(tree.find_all(exp.Cast)):
             if isinstance(cast.this, exp.Literal) and cast.this.is_string and cast.this.name.lower() == "inf":
-                cast.replace(exp.Literal.number("9e999"))
-    if dialect == "postgres":
+                cast.replace(_INFINITY[dialect]())
+    if dialect in _BYTE_COLLATION:
         for ordered in list(tree.find_all(exp.Ordered)):
             key = ordered.this
             if isinstance(key, exp.Cast) and key.to.this in _TEXT_TYPES:
-                key.replace(exp.Collate(this=key.copy(), expression=exp.to_identifier("C", quoted=True)))
+                key.replace(exp.Collate(this=key.copy(), expression=_BYTE_COLLATION[dialect]()))
     if booleans and dialect != "duckdb":
         for eq in list(tree.find_all(exp.EQ)):
             column, value = eq.this, eq.expression
@@ -46,5 +59,4 @@ def is_nan(column_sql: str, dialect: str) -> str | None:
 def is_infinite(column_sql: str, dialect: str) -> str:
     if dialect == "duckdb":
         return f"isinf({column_sql})"
-    infinity = "9e999" if dialect == "sqlite" else "CAST('inf' AS DOUBLE)"
-    return f"ABS({column_sql}) = {infinity}"
+    return f"ABS({column_sql}) = CAST('inf' AS DOUBLE)"  # spelled per engine by adapt()

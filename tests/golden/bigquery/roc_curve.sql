@@ -1,0 +1,74 @@
+WITH sm_points AS (
+  SELECT
+    sm_at.*,
+    SUM(sm_tp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(sm_fp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS fp,
+    SUM(sm_tp_at) OVER (PARTITION BY `country`) AS sm_pos,
+    SUM(sm_fp_at) OVER (PARTITION BY `country`) AS sm_neg
+  FROM (
+    SELECT
+      `country`,
+      `pctr` AS threshold,
+      COUNT(*) AS sm_n_at,
+      SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END) AS sm_n_pos_at,
+      SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END * CAST(`impressions` AS FLOAT64)) AS sm_tp_at,
+      SUM(
+        (
+          1 - CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END
+        ) * CAST(`impressions` AS FLOAT64)
+      ) AS sm_fp_at
+    FROM analytics.preds
+    GROUP BY
+      `country`,
+      `pctr`
+  ) AS sm_at
+)
+SELECT
+  `country`,
+  threshold,
+  fpr,
+  tpr,
+  tp,
+  fp,
+  tn,
+  fn
+FROM (
+  SELECT
+    `country`,
+    CAST('inf' AS FLOAT64) AS threshold,
+    CAST(0 AS FLOAT64) / NULLIF(CAST(MAX(sm_neg) AS FLOAT64), 0) AS fpr,
+    CAST(0 AS FLOAT64) / NULLIF(CAST(MAX(sm_pos) AS FLOAT64), 0) AS tpr,
+    0 AS tp,
+    0 AS fp,
+    MAX(sm_neg) AS tn,
+    MAX(sm_pos) AS fn
+  FROM sm_points
+  GROUP BY
+    `country`
+  UNION ALL
+  SELECT
+    `country`,
+    threshold,
+    CAST(fp AS FLOAT64) / NULLIF(CAST(sm_neg AS FLOAT64), 0) AS fpr,
+    CAST(tp AS FLOAT64) / NULLIF(CAST(sm_pos AS FLOAT64), 0) AS tpr,
+    tp AS tp,
+    fp AS fp,
+    sm_neg - fp AS tn,
+    sm_pos - tp AS fn
+  FROM sm_points
+  WHERE
+    sm_tp_at + sm_fp_at > 0
+) AS sm_curve
+ORDER BY
+  `country` NULLS LAST,
+  threshold DESC,
+  tp NULLS LAST,
+  fp NULLS LAST

@@ -1,0 +1,52 @@
+SELECT
+  "country",
+  sm_loss / nullIf(sm_weight, 0) AS log_loss,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    "country",
+    SUM(
+      sm_w * (
+        CASE
+          WHEN sm_y = 1
+          THEN -LN(
+            CASE
+              WHEN sm_p < CAST(2.220446049250313e-16 AS Nullable(Float64))
+              THEN CAST(2.220446049250313e-16 AS Nullable(Float64))
+              WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS Nullable(Float64))
+              THEN 1 - CAST(2.220446049250313e-16 AS Nullable(Float64))
+              ELSE sm_p
+            END
+          )
+          ELSE -LN(
+            1 - (
+              CASE
+                WHEN sm_p < CAST(2.220446049250313e-16 AS Nullable(Float64))
+                THEN CAST(2.220446049250313e-16 AS Nullable(Float64))
+                WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS Nullable(Float64))
+                THEN 1 - CAST(2.220446049250313e-16 AS Nullable(Float64))
+                ELSE sm_p
+              END
+            )
+          )
+        END
+      )
+    ) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_y) AS sm_pos_weight,
+    COUNT(*) AS n,
+    CAST(COALESCE(SUM(sm_y), 0) AS Nullable(Int64)) AS n_pos,
+    CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS Nullable(Int64)) AS n_neg
+  FROM (
+    SELECT
+      "country",
+      CAST("pctr" AS Nullable(Float64)) AS sm_p,
+      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+      CAST("impressions" AS Nullable(Float64)) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country"
+) AS sm_sums

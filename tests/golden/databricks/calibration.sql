@@ -1,0 +1,28 @@
+SELECT
+  `country`,
+  sm_loss / NULLIF(sm_pos_weight, 0) AS calibration,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    `country`,
+    SUM(sm_w * (
+      sm_p
+    )) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_y) AS sm_pos_weight,
+    COUNT(*) AS n,
+    CAST(COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_pos,
+    CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_neg
+  FROM (
+    SELECT
+      `country`,
+      CAST(`pctr` AS DOUBLE) AS sm_p,
+      CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END AS sm_y,
+      CAST(`impressions` AS DOUBLE) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    `country`
+) AS sm_sums

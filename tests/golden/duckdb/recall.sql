@@ -1,0 +1,35 @@
+SELECT
+  "country",
+  CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fn AS DOUBLE), 0) AS "recall",
+  tp,
+  fp,
+  tn,
+  fn,
+  n
+FROM (
+  SELECT
+    "country",
+    COALESCE(SUM(sm_w * sm_y * sm_hat), 0) AS tp,
+    COALESCE(SUM(sm_w * (
+      1 - sm_y
+    ) * sm_hat), 0) AS fp,
+    COALESCE(SUM(sm_w * (
+      1 - sm_y
+    ) * (
+      1 - sm_hat
+    )), 0) AS tn,
+    COALESCE(SUM(sm_w * sm_y * (
+      1 - sm_hat
+    )), 0) AS fn,
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      "country",
+      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+      CASE WHEN "pctr" >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS sm_hat,
+      CAST("impressions" AS DOUBLE) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country"
+) AS sm_confusion

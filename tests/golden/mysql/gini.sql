@@ -1,0 +1,55 @@
+SELECT
+  `country`,
+  2 * auc - 1 AS gini,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    `country`,
+    CAST(sm_u AS DOUBLE) / NULLIF(CAST(sm_w_pos * sm_w_neg AS DOUBLE), 0) AS auc,
+    sm_n AS n,
+    sm_n_pos AS n_pos,
+    sm_n - sm_n_pos AS n_neg,
+    CASE WHEN sm_w_pos * sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
+  FROM (
+    SELECT
+      `country`,
+      CAST(COALESCE(SUM(sm_n), 0) AS SIGNED) AS sm_n,
+      CAST(COALESCE(SUM(sm_n_pos), 0) AS SIGNED) AS sm_n_pos,
+      SUM(sm_w_pos) AS sm_w_pos,
+      SUM(sm_w_neg) AS sm_w_neg,
+      SUM(sm_w_pos * (
+        COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg
+      )) AS sm_u,
+      SUM(sm_w_pos * sm_w_neg) AS sm_tied
+    FROM (
+      SELECT
+        sm_by_score.*,
+        SUM(sm_w_neg) OVER (
+          PARTITION BY `country`
+          ORDER BY sm_s
+          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ) AS sm_w_neg_below
+      FROM (
+        SELECT
+          `country`,
+          `pctr` AS sm_s,
+          COUNT(*) AS sm_n,
+          SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END) AS sm_n_pos,
+          SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END * CAST(`impressions` AS DOUBLE)) AS sm_w_pos,
+          SUM(
+            (
+              1 - CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END
+            ) * CAST(`impressions` AS DOUBLE)
+          ) AS sm_w_neg
+        FROM analytics.preds
+        GROUP BY
+          `country`,
+          `pctr`
+      ) AS sm_by_score
+    ) AS sm_cumulative
+    GROUP BY
+      `country`
+  ) AS sm_parts
+) AS sm_auc

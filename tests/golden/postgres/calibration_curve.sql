@@ -1,0 +1,63 @@
+WITH sm_rows AS (
+  SELECT
+    "country",
+    CAST("pctr" AS DOUBLE PRECISION) AS sm_p,
+    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+  FROM analytics.preds
+), sm_binned AS (
+  SELECT
+    "country",
+    sm_p,
+    sm_y,
+    sm_w,
+    CASE WHEN sm_k >= 1 THEN sm_k - 1 ELSE 0 END + CASE
+      WHEN sm_k >= 1
+      AND sm_k <= 4
+      AND CAST(sm_k AS DOUBLE PRECISION) * (
+        CAST(1 AS DOUBLE PRECISION) / CAST(5 AS DOUBLE PRECISION)
+      ) < sm_p
+      THEN 1
+      ELSE 0
+    END + CASE
+      WHEN sm_k + 1 <= 4
+      AND CAST(sm_k + 1 AS DOUBLE PRECISION) * (
+        CAST(1 AS DOUBLE PRECISION) / CAST(5 AS DOUBLE PRECISION)
+      ) < sm_p
+      THEN 1
+      ELSE 0
+    END AS sm_bin
+  FROM (
+    SELECT
+      "country",
+      sm_p,
+      sm_y,
+      sm_w,
+      CAST(FLOOR(sm_p * 5) AS BIGINT) AS sm_k
+    FROM sm_rows
+  ) AS sm_candidates
+), sm_bins AS (
+  SELECT
+    "country",
+    CAST(sm_bin AS BIGINT) AS sm_bin,
+    COUNT(*) AS sm_rows,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_p) AS sm_wp,
+    SUM(sm_w * sm_y) AS sm_wy
+  FROM sm_binned
+  GROUP BY
+    "country",
+    sm_bin
+)
+SELECT
+  "country",
+  sm_bin AS bin,
+  CAST(sm_wp AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0) AS mean_predicted,
+  CAST(sm_wy AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0) AS fraction_positive,
+  sm_weight AS n
+FROM sm_bins
+WHERE
+  sm_weight > 0
+ORDER BY
+  "country",
+  bin

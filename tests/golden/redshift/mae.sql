@@ -1,0 +1,23 @@
+SELECT
+  "country",
+  CAST(sm_loss AS DOUBLE PRECISION) / NULLIF(sm_weight, 0) AS mae,
+  n
+FROM (
+  SELECT
+    "country",
+    SUM(sm_w * (
+      ABS(sm_t - sm_p)
+    )) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      "country",
+      CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+      CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+      CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country"
+) AS sm_sums

@@ -1,0 +1,27 @@
+SELECT
+  "country",
+  CAST(sm_loss AS REAL) / NULLIF(sm_weight, 0) AS mse,
+  n
+FROM (
+  SELECT
+    "country",
+    SUM(sm_w * (
+      (
+        sm_t - sm_p
+      ) * (
+        sm_t - sm_p
+      )
+    )) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      "country",
+      CAST("revenue" AS REAL) AS sm_t,
+      CAST("predicted_revenue" AS REAL) AS sm_p,
+      CAST("impressions" AS REAL) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country"
+) AS sm_sums

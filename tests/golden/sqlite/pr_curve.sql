@@ -1,0 +1,68 @@
+WITH sm_points AS (
+  SELECT
+    sm_at.*,
+    SUM(sm_tp_at) OVER (
+      PARTITION BY "country"
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS tp,
+    SUM(sm_fp_at) OVER (
+      PARTITION BY "country"
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS fp,
+    SUM(sm_tp_at) OVER (PARTITION BY "country") AS sm_pos,
+    SUM(sm_fp_at) OVER (PARTITION BY "country") AS sm_neg
+  FROM (
+    SELECT
+      "country",
+      "pctr" AS threshold,
+      COUNT(*) AS sm_n_at,
+      SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS sm_n_pos_at,
+      SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS REAL)) AS sm_tp_at,
+      SUM(
+        (
+          1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
+        ) * CAST("impressions" AS REAL)
+      ) AS sm_fp_at
+    FROM analytics.preds
+    GROUP BY
+      "country",
+      "pctr"
+  ) AS sm_at
+)
+SELECT
+  "country",
+  threshold,
+  "precision",
+  recall,
+  tp,
+  fp
+FROM (
+  SELECT
+    "country",
+    9e999 AS threshold,
+    CAST(1 AS REAL) AS "precision",
+    CAST(0 AS REAL) / NULLIF(CAST(MAX(sm_pos) AS REAL), 0) AS recall,
+    0 AS tp,
+    0 AS fp
+  FROM sm_points
+  GROUP BY
+    "country"
+  UNION ALL
+  SELECT
+    "country",
+    threshold,
+    CAST(tp AS REAL) / NULLIF(CAST(tp + fp AS REAL), 0) AS "precision",
+    CAST(tp AS REAL) / NULLIF(CAST(sm_pos AS REAL), 0) AS recall,
+    tp AS tp,
+    fp AS fp
+  FROM sm_points
+  WHERE
+    sm_tp_at + sm_fp_at > 0
+) AS sm_curve
+ORDER BY
+  "country" NULLS LAST,
+  threshold DESC,
+  tp NULLS LAST,
+  fp NULLS LAST

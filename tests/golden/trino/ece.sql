@@ -1,0 +1,67 @@
+WITH sm_rows AS (
+  SELECT
+    "country",
+    CAST("pctr" AS DOUBLE) AS sm_p,
+    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CAST("impressions" AS DOUBLE) AS sm_w
+  FROM analytics.preds
+), sm_binned AS (
+  SELECT
+    "country",
+    sm_p,
+    sm_y,
+    sm_w,
+    CASE WHEN sm_k >= 1 THEN sm_k - 1 ELSE 0 END + CASE
+      WHEN sm_k >= 1
+      AND sm_k <= 4
+      AND CAST(sm_k AS DOUBLE) * (
+        CAST(1 AS DOUBLE) / CAST(5 AS DOUBLE)
+      ) < sm_p
+      THEN 1
+      ELSE 0
+    END + CASE
+      WHEN sm_k + 1 <= 4
+      AND CAST(sm_k + 1 AS DOUBLE) * (
+        CAST(1 AS DOUBLE) / CAST(5 AS DOUBLE)
+      ) < sm_p
+      THEN 1
+      ELSE 0
+    END AS sm_bin
+  FROM (
+    SELECT
+      "country",
+      sm_p,
+      sm_y,
+      sm_w,
+      CAST(FLOOR(sm_p * 5) AS BIGINT) AS sm_k
+    FROM sm_rows
+  ) AS sm_candidates
+), sm_bins AS (
+  SELECT
+    "country",
+    CAST(sm_bin AS BIGINT) AS sm_bin,
+    COUNT(*) AS sm_rows,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_p) AS sm_wp,
+    SUM(sm_w * sm_y) AS sm_wy
+  FROM sm_binned
+  GROUP BY
+    "country",
+    sm_bin
+)
+SELECT
+  "country",
+  CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS DOUBLE) / NULLIF(CAST(SUM(sm_weight) AS DOUBLE), 0) AS ece,
+  CAST(COALESCE(SUM(sm_rows), 0) AS BIGINT) AS n,
+  CAST(COALESCE(SUM(CASE WHEN sm_weight > 0 THEN 1 ELSE 0 END), 0) AS BIGINT) AS n_bins_used
+FROM (
+  SELECT
+    "country",
+    sm_rows,
+    sm_weight,
+    CAST(sm_wp AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0) AS sm_mean_predicted,
+    CAST(sm_wy AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0) AS sm_fraction_positive
+  FROM sm_bins
+) AS sm_per_bin
+GROUP BY
+  "country"

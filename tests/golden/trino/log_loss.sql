@@ -1,0 +1,52 @@
+SELECT
+  "country",
+  CAST(sm_loss AS DOUBLE) / NULLIF(sm_weight, 0) AS log_loss,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    "country",
+    SUM(
+      sm_w * (
+        CASE
+          WHEN sm_y = 1
+          THEN -LN(
+            CASE
+              WHEN sm_p < CAST(2.220446049250313e-16 AS DOUBLE)
+              THEN CAST(2.220446049250313e-16 AS DOUBLE)
+              WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS DOUBLE)
+              THEN 1 - CAST(2.220446049250313e-16 AS DOUBLE)
+              ELSE sm_p
+            END
+          )
+          ELSE -LN(
+            1 - (
+              CASE
+                WHEN sm_p < CAST(2.220446049250313e-16 AS DOUBLE)
+                THEN CAST(2.220446049250313e-16 AS DOUBLE)
+                WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS DOUBLE)
+                THEN 1 - CAST(2.220446049250313e-16 AS DOUBLE)
+                ELSE sm_p
+              END
+            )
+          )
+        END
+      )
+    ) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_y) AS sm_pos_weight,
+    COUNT(*) AS n,
+    CAST(COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_pos,
+    CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_neg
+  FROM (
+    SELECT
+      "country",
+      CAST("pctr" AS DOUBLE) AS sm_p,
+      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+      CAST("impressions" AS DOUBLE) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country"
+) AS sm_sums

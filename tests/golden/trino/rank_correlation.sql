@@ -1,0 +1,121 @@
+WITH sm_judged AS (
+  SELECT
+    "country",
+    "query_id",
+    "doc_id" AS sm_item,
+    CAST("relevance" AS DOUBLE) AS sm_rel
+  FROM analytics.qrels
+), sm_queries AS (
+  SELECT
+    "country",
+    "query_id",
+    SUM(CASE WHEN sm_rel >= CAST(1 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(
+      CASE
+        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        THEN CAST(sm_rel AS DOUBLE) / (
+          CAST(LN(sm_ideal_pos + 1) AS DOUBLE) / LN(2)
+        )
+        ELSE 0
+      END
+    ) AS sm_idcg
+  FROM (
+    SELECT
+      sm_judged.*,
+      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC) AS sm_ideal_pos
+    FROM sm_judged
+  ) AS sm_ideal
+  GROUP BY
+    "country",
+    "query_id"
+), sm_rows AS (
+  SELECT
+    sm_run."country" AS "country",
+    sm_run."query_id" AS "query_id",
+    sm_run."doc_id" AS sm_item,
+    CAST(sm_run."score" AS DOUBLE) AS sm_score,
+    COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
+    ROW_NUMBER() OVER (
+      PARTITION BY sm_run."country", sm_run."query_id"
+      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS VARCHAR) DESC
+    ) AS sm_pos
+  FROM analytics.run AS sm_run
+  LEFT JOIN sm_judged
+    ON sm_run."country" = sm_judged."country"
+    AND sm_run."query_id" = sm_judged."query_id"
+    AND sm_run."doc_id" = sm_judged.sm_item
+), sm_marked AS (
+  SELECT
+    sm_rows.*,
+    CASE WHEN sm_rel >= CAST(1 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
+    sm_rel AS sm_gain,
+    CAST(1 AS DOUBLE) / (
+      CAST(LN(sm_pos + 1) AS DOUBLE) / LN(2)
+    ) AS sm_disc,
+    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+  FROM sm_rows
+), sm_ranked AS (
+  SELECT
+    sm_marked.*,
+    sm_gain AS sm_eff_gain,
+    sm_relevant AS sm_eff_relevant
+  FROM sm_marked
+), sm_values AS (
+  SELECT
+    sm_a."country" AS "country",
+    sm_a."query_id" AS "query_id",
+    AVG(
+      CASE
+        WHEN sm_a.sm_rel > sm_b.sm_rel
+        THEN 1.0
+        WHEN sm_a.sm_rel = sm_b.sm_rel
+        THEN 0.5
+        ELSE 0.0
+      END
+    ) AS sm_value
+  FROM sm_ranked AS sm_a
+  JOIN sm_ranked AS sm_b
+    ON sm_a."country" = sm_b."country"
+    AND sm_a."query_id" = sm_b."query_id"
+    AND sm_a.sm_pos < sm_b.sm_pos
+  WHERE
+    sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
+  GROUP BY
+    sm_a."country",
+    sm_a."query_id"
+), sm_per_query AS (
+  SELECT
+    sm_queries."country" AS "country",
+    sm_queries."query_id" AS "query_id",
+    sm_queries.sm_n_relevant,
+    CASE WHEN sm_seen.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
+    sm_value AS sm_value
+  FROM sm_queries
+  LEFT JOIN sm_values
+    ON sm_queries."country" = sm_values."country"
+    AND sm_queries."query_id" = sm_values."query_id"
+  LEFT JOIN (
+    SELECT DISTINCT
+      "country",
+      "query_id",
+      1 AS sm_in_run
+    FROM sm_ranked
+  ) AS sm_seen
+    ON sm_queries."country" = sm_seen."country"
+    AND sm_queries."query_id" = sm_seen."query_id"
+), sm_scored AS (
+  SELECT
+    sm_per_query.*,
+    CASE WHEN sm_in_run = 1 AND NOT sm_value IS NULL THEN 1 ELSE 0 END AS sm_included,
+    sm_value AS sm_score_value
+  FROM sm_per_query
+)
+SELECT
+  "country",
+  AVG(CASE WHEN sm_included = 1 THEN sm_score_value END) AS "rank_correlation",
+  CAST(SUM(sm_included) AS BIGINT) AS n_queries,
+  CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
+  CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+FROM sm_scored
+GROUP BY
+  "country"

@@ -1,0 +1,607 @@
+"""Proven SQL for the engines that cannot run here (and, cheaply, for the others).
+
+For every registered metric x dialect, the canonical call of ``tests/make_golden.py``:
+
+1. renders exactly the text of ``tests/golden/<dialect>/<metric>.sql`` (every change to the
+   generated SQL is a visible diff in review; regenerate with ``python tests/make_golden.py``);
+2. parses with sqlglot in that dialect into exactly one SELECT;
+3. is free of the known cross-engine hazards (STYLE.md, metric_conventions.md §20), checked on the
+   syntax tree parsed *in the target dialect* (so it is the target's meaning that is checked) and,
+   where sqlglot would hide a spelling, on the target dialect's tokens:
+
+   - LOG: no one-argument LOG (its base is 10 on some engines, e on others; sqlglot even reads
+     MySQL's ``LOG(x)`` as LN). Logarithms are LN(x), or LN(x)/LN(2) for base 2.
+   - FILTER / COUNT_IF: no ``agg(...) FILTER (WHERE ...)``, no COUNT_IF / COUNTIF (missing on MySQL,
+     Redshift, ... and sqlglot passes them through): SUM(CASE WHEN ... THEN 1 ELSE 0 END).
+   - Booleans: no boolean-typed expression (comparison, IS/IN/LIKE/BETWEEN/EXISTS, AND/OR/NOT,
+     TRUE/FALSE) is CAST, aggregated (SUM/AVG/MIN/MAX/COUNT argument) or an operand of + - * /:
+     engines disagree on whether booleans are numbers (PostgreSQL, Trino, BigQuery refuse).
+   - Division: the rule of ``guard_problem`` (NULLIF(..., 0), a nonzero constant, or one of
+     ``ALLOWED_DENOMINATORS``, each with the reason it cannot be 0). Engines disagree on x/0 (an
+     error on PostgreSQL, Redshift, Snowflake, BigQuery, Trino, Databricks with ANSI on; NULL on
+     MySQL, SQLite, Spark), so a new unguarded division fails here.
+   - NULL ordering: the rule of ``test_no_reliance_on_default_null_order`` (NULLs sort last as in
+     DuckDB, or the key is one of ``NEVER_NULL``).
+   - Infinity: CAST('inf' AS DOUBLE) only where the engine reads it (``INFINITY_SPELLINGS``).
+   - sqlglot itself must not report a construct it could not translate, except the known
+     "'NULLS LAST' translation not supported in window function" (BigQuery, MySQL), whose effect is
+     checked by the NULL-ordering rule.
+4. The same hazard checks run on ``SWEEP``: the other SQL paths (every other value of the choice
+   parameters, bins, max_grade, items, unweighted, no qrels) in the six engines that cannot run here.
+
+Rendering and parsing ~600 statements is the cost (~12 s of CPU): ``results`` does it once per
+session, over the CPUs. The golden files depend on the sqlglot minor series (pinned in
+pyproject.toml); a sqlglot upgrade that changes them is reviewed like any other change of the SQL.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import logging
+import math
+import multiprocessing
+import operator
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+import pytest
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.tokens import TokenType
+
+import make_golden as golden
+import sqlmetrics as sm
+from sqlmetrics import sqltext
+from sqlmetrics.registry import METRICS
+
+DIALECTS = golden.DIALECTS
+#: what cannot run here; the hazard checks matter most for these
+REMOTE = ("bigquery", "snowflake", "trino", "redshift", "mysql", "databricks")
+NAMES = sorted(METRICS)
+CASES = [pytest.param(d, n, id=f"{d}-{n}") for d in DIALECTS for n in NAMES]
+
+REGENERATE = "run `python tests/make_golden.py` and review `git diff tests/golden`"
+
+
+def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
+    """Variants of the canonical calls, checked for hazards (not kept as golden files) in the REMOTE
+    dialects: every other value of every choice parameter (except `missing` and `empty`, which only
+    flip a literal, and ties='item_asc', which only flips the direction of the tie-break: checked on
+    mrr for ranking_metric.sql and coverage for ranked_lists.sql), and the options that switch to
+    another SQL path."""
+    out = {}
+    for name in NAMES:
+        data, params = golden.call(name)
+        for p in METRICS[name].params:
+            if p.kind == "choice" and p.name not in ("missing", "empty"):
+                for choice in p.choices:
+                    if choice == "item_asc" and name not in ("mrr", "coverage"):
+                        continue  # flips the tie-break's direction: once per template is enough
+                    if choice != params.get(p.name, p.default):
+                        out[name, f"{p.name}={choice}"] = (data, {**params, p.name: choice})
+    extra = {
+        ("auc", "bins=100"): {"bins": 100},
+        ("err", "max_grade=4"): {"max_grade": 4},
+        ("coverage", "items=analytics.items"): {"n_items": None, "items": "analytics.items"},
+        ("auc", "unweighted"): {"weight": None},
+        ("gauc", "unweighted"): {"weight": None},
+        ("log_loss", "unweighted"): {"weight": None},
+        ("ndcg", "no qrels"): {"qrels": None},
+        ("mean_average_precision", "no qrels"): {"qrels": None},
+    }
+    for (name, variant), change in extra.items():
+        data, params = golden.call(name)
+        params = {k: v for k, v in {**params, **change}.items() if v is not None}
+        out[name, variant] = (data, params)
+    return out
+
+
+SWEEP = _sweep()
+
+#: the metrics built on sql/ranking/ranking_metric.sql
+_RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
+                   "precision_at_k", "r_precision", "rank_correlation", "recall_at_k"}
+_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr"}  # built on sql/classification/auc_parts.sql
+_CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
+
+#: The exceptions to the division rule (``guard_problem``): denominators that are not NULLIF'd but
+#: cannot be 0, as text with CASTs and parentheses removed, in DuckDB's spelling -> (why it is never
+#: 0, the metrics allowed to use it). Anything else must be NULLIF(..., 0).
+ALLOWED_DENOMINATORS = {
+    "LN(sm_pos + 1) / LN(2)": (
+        "the discount 1/log2(rank + 1) of ranking_metric.sql: sm_pos is a ROW_NUMBER() (>= 1)",
+        _RANKING_METRIC),
+    "LN(sm_ideal_pos + 1) / LN(2)": (
+        "IDCG's discount in ranking_metric.sql: sm_ideal_pos is a ROW_NUMBER() (>= 1)",
+        _RANKING_METRIC),
+    "sm_pos": (
+        "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision): sm_pos is a "
+        "ROW_NUMBER() (>= 1)",
+        {"err", "mean_average_precision", "mrr"}),
+    "POWER(2, (SELECT MAX(sm_rel) FROM sm_judged))": (
+        "2^(largest relevance) >= 1: relevance is validated >= 0 (NULL, not 0, without judgments)",
+        {"err"}),
+    "sm_w_pos * sm_w_neg": (
+        "inside CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 (a product of positive weight sums; it could "
+        "only underflow to 0 for total weights below ~1e-154)",
+        {"gauc"}),
+    "sm_total": (
+        "inside the CASE branch after `sm_constant = 1` (targets of positive weight not all equal), so "
+        "the weighted sum of squared deviations is > 0",
+        {"r2"}),
+    "sm_hi - sm_lo": (
+        "auc(bins=...): inside CASE WHEN sm_hi > sm_lo (the bucket width of the score range)",
+        {"auc"}),
+    "sm_n0": (
+        "kendall_tau(variant='a'): COUNT(*) of a GROUP BY group (>= 1), inside CASE WHEN sm_tx < sm_n0",
+        {"kendall_tau"}),
+    "sm_m": (
+        "kendall_tau(variant='c'): the smaller of COUNT(DISTINCT score) and COUNT(DISTINCT relevance) "
+        "over a non-empty group; >= 1 because scores are validated non-NULL and unjudged relevance is 0",
+        {"kendall_tau"}),
+}
+
+#: Sort keys that can never be NULL (their NULL placement cannot matter): key (as for
+#: ALLOWED_DENOMINATORS) -> (why, the metrics where it holds). `by` columns are never listed: a NULL
+#: slice is a valid slice of its own.
+NEVER_NULL = {
+    "sm_s": ("the score column: sqlmetrics rejects NULL scores before running (dropna=True drops "
+             "those rows)", _AUC_PARTS),
+    "sm_pos": ("a ROW_NUMBER() (err, mean_average_precision); a row index or the position of a "
+               "requested quantile (calibration bins, strategy='quantile')",
+               {"err", "mean_average_precision"} | _CALIBRATION_BINS),
+    "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
+    "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
+                 _CALIBRATION_BINS),
+}
+
+#: dialect -> (the string spellings of infinity its CAST to a float accepts, why): the templates write
+#: CAST('inf' AS DOUBLE) (DuckDB); where the engine cannot read that, the SQL is wrong there.
+INFINITY_SPELLINGS = {
+    "trino": ({"Infinity", "+Infinity", "-Infinity"},  # exactly so: Java is case-sensitive here
+              "Trino casts VARCHAR to DOUBLE with Java's Double.parseDouble: 'inf' fails with "
+              "\"Cannot cast 'inf' to DOUBLE\"; it reads 'Infinity' (or use infinity())"),
+    "mysql": (set(), "MySQL has no infinity: CAST('inf' AS DOUBLE) is 0 (with a warning)"),
+}
+_INFINITY_WORDS = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+
+#: messages sqlglot may log while generating; anything else it could not translate fails the test
+KNOWN_UNSUPPORTED = re.compile(r"'NULLS (LAST|FIRST)' translation not supported in window function \w+")
+
+
+class _Messages(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record):
+        self.records.append(record.getMessage())
+
+
+def render(name: str, dialect: str, variant: str | None = None) -> tuple[str, tuple[str, ...]]:
+    """The SQL of the canonical call (or of a SWEEP variant) and what sqlglot logged generating it."""
+    handler = _Messages()
+    logger = logging.getLogger("sqlglot")
+    logger.addHandler(handler)
+    try:
+        # render() memoises; forget earlier renders so that sqlglot's messages are seen
+        getattr(sqltext, "_FINISHED", {}).clear()
+        if variant is None:
+            sql = golden.render(name, dialect)
+        else:
+            data, params = SWEEP[name, variant]
+            sql = sm.render(name, data, dialect=dialect, **params)
+    finally:
+        logger.removeHandler(handler)
+    return sql, tuple(handler.records)
+
+
+def parse(sql: str, dialect: str):
+    """(tokens, statements) of `sql` read in `dialect`."""
+    d = Dialect.get_or_raise(dialect)
+    tokens = d.tokenize(sql)
+    statements = [s for s in d.parser().parse(tokens, sql) if s is not None and not isinstance(s, exp.Semicolon)]
+    return tokens, statements
+
+
+def _strip(node: exp.Expression) -> exp.Expression:
+    while isinstance(node, (exp.Paren, exp.Cast, exp.TryCast)):
+        node = node.this
+    return node
+
+
+def normalized(node: exp.Expression) -> str:
+    """`node` without CASTs and parentheses, in DuckDB's spelling: the key of ALLOWED_DENOMINATORS."""
+    node = node.copy()
+    for n in list(node.walk()):
+        if isinstance(n, exp.Div):
+            n.set("safe", None)
+            n.set("typed", None)
+    node = node.transform(lambda n: _strip(n) if isinstance(n, (exp.Paren, exp.Cast, exp.TryCast)) else n)
+    return _strip(node).sql("duckdb")
+
+
+_CONSTANT_FUNCTIONS = {exp.Ln: math.log, exp.Exp: math.exp, exp.Sqrt: math.sqrt}
+_CONSTANT_OPERATORS = {exp.Add: operator.add, exp.Sub: operator.sub, exp.Mul: operator.mul,
+                       exp.Div: operator.truediv, exp.Pow: operator.pow}
+
+
+def constant(node: exp.Expression) -> float | None:
+    """The value of an expression of numeric literals only (LN, EXP, SQRT, POWER, + - * /), else None."""
+    node = _strip(node)
+    try:
+        if isinstance(node, exp.Literal):
+            return float(node.name) if node.is_number else None
+        if isinstance(node, exp.Neg):
+            value = constant(node.this)
+            return None if value is None else -value
+        if type(node) in _CONSTANT_FUNCTIONS:
+            value = constant(node.this)
+            return None if value is None else _CONSTANT_FUNCTIONS[type(node)](value)
+        if type(node) in _CONSTANT_OPERATORS:
+            left, right = constant(node.this), constant(node.expression)
+            return None if left is None or right is None else _CONSTANT_OPERATORS[type(node)](left, right)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return None
+
+
+def guard_problem(div: exp.Expression, name: str) -> str | None:
+    """Why the denominator of `div` may be 0, or None when it is guarded. The rule, after removing
+    CASTs and parentheses around the denominator:
+
+    - NULLIF(x, 0) is guarded (x/0 becomes NULL on every engine);
+    - a constant (numeric literals under LN/EXP/SQRT/POWER/+-*/, e.g. LN(2) of the log2 helper, or
+      POWER(2, 4.0) of err(max_grade=4)) is guarded when its value is finite and nonzero;
+    - ALLOWED_DENOMINATORS lists the few others, per metric, with the reason they cannot be 0;
+    - anything else is unguarded, including a COUNT(*) or a CASE-guarded expression not listed.
+    Divisions by zero raise on PostgreSQL, Redshift, Snowflake, BigQuery, Trino and Databricks (ANSI
+    mode), and give NULL on MySQL/SQLite/Spark: the rule holds for every dialect alike.
+    """
+    den = _strip(div.expression)
+    if isinstance(den, exp.Nullif) and constant(den.expression) == 0:
+        return None
+    value = constant(den)
+    if value is not None:
+        return None if value != 0 and math.isfinite(value) else f"a constant {value}"
+    key = normalized(den)
+    allowed = ALLOWED_DENOMINATORS.get(key)
+    if allowed and name in allowed[1]:
+        return None
+    return f"unguarded denominator {key!r}"
+
+
+BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean, exp.Exists)
+
+
+def is_boolean(node: exp.Expression) -> bool:
+    node = node.unnest() if isinstance(node, exp.Paren) else node
+    return isinstance(node, BOOLEAN)
+
+
+def _function_calls(tokens, names: set[str]):
+    """(name, number of arguments) of every call of one of `names`, from the tokens."""
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.text.upper() in names and tokens[i + 1].token_type == TokenType.L_PAREN:
+            depth, args, empty = 0, 1, True
+            for t in tokens[i + 1:]:
+                if t.token_type == TokenType.L_PAREN:
+                    depth += 1
+                elif t.token_type == TokenType.R_PAREN:
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif depth == 1 and t.token_type == TokenType.COMMA:
+                    args += 1
+                elif depth >= 1:
+                    empty = False
+            yield tok.text.upper(), 0 if empty else args
+
+
+def _placements(statement: exp.Expression):
+    """(key, nulls_first, where) of every sort key, with the NULL placement the dialect gives it.
+
+    sqlglot's parser resolves a key written without NULLS FIRST/LAST to the dialect's default, so
+    `nulls_first` is what the engine does. MySQL has no NULLS LAST: in a final ORDER BY sqlglot
+    emulates it with an extra key `CASE WHEN x IS NULL THEN 1 ELSE 0 END` before x, folded in here.
+    """
+    for ordered in statement.find_all(exp.Ordered):
+        scope = ordered.find_ancestor(exp.Window, exp.WithinGroup, exp.Select)
+        where = {exp.Window: "window", exp.WithinGroup: "WITHIN GROUP"}.get(type(scope), "ORDER BY")
+        siblings = ordered.parent.expressions if isinstance(ordered.parent, exp.Order) else []
+        index = next((i for i, s in enumerate(siblings) if s is ordered), None)
+        emulation = _null_key(ordered)
+        if emulation is not None and index is not None and index + 1 < len(siblings) \
+                and siblings[index + 1].this == emulation[0]:
+            continue  # the emulation key itself: its effect is given to the next key
+        nulls_first = bool(ordered.args.get("nulls_first"))
+        if index:
+            previous = _null_key(siblings[index - 1])
+            if previous is not None and previous[0] == ordered.this:
+                nulls_first = previous[1]
+        yield ordered.this, nulls_first, where
+
+
+def _null_key(ordered: exp.Ordered):
+    """(x, nulls_first) when `ordered` is the key CASE WHEN x IS NULL THEN a ELSE b END, else None."""
+    case = ordered.this
+    if not (isinstance(case, exp.Case) and len(case.args.get("ifs") or []) == 1 and case.args.get("default")):
+        return None
+    cond = case.args["ifs"][0]
+    if not (isinstance(cond.this, exp.Is) and isinstance(cond.this.expression, exp.Null)):
+        return None
+    a, b = constant(cond.args["true"]), constant(case.args["default"])
+    if a is None or b is None or a == b:
+        return None
+    return cond.this.this, (a < b) != bool(ordered.args.get("desc"))
+
+
+# -- the analysis of one metric x dialect: plain data, computed in worker processes -----------------
+
+@dataclass(frozen=True)
+class Analysis:
+    sql: str
+    statements: tuple[str, ...]  # the kind of each parsed statement ("select", ...)
+    error: str = ""  # why it does not parse
+    log: tuple[str, ...] = ()
+    filter: tuple[str, ...] = ()
+    boolean: tuple[str, ...] = ()
+    division: tuple[str, ...] = ()
+    null_order: tuple[str, ...] = ()
+    infinity: tuple[str, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    allowed_used: frozenset = frozenset()  # ALLOWED_DENOMINATORS keys this SQL relies on
+    nulls_first: tuple[str, ...] = ()  # every key sorted NULLs first, NEVER_NULL or not
+
+
+def analyse(name: str, dialect: str, variant: str | None = None) -> Analysis:
+    sql, messages = render(name, dialect, variant)
+    return check(sql, dialect, name, messages)
+
+
+def check(sql: str, dialect: str, name: str, messages=()) -> Analysis:
+    """Every check of this module on `sql` (of metric `name`, in `dialect`)."""
+    unsupported = tuple(m for m in messages if not KNOWN_UNSUPPORTED.search(m))
+    try:
+        tokens, statements = parse(sql, dialect)
+    except sqlglot.errors.SqlglotError as e:
+        return Analysis(sql, (), error=str(e)[:500], unsupported=unsupported)
+    kinds = tuple(s.key for s in statements)
+    if len(statements) != 1:
+        return Analysis(sql, kinds, unsupported=unsupported)
+    tree = statements[0]
+
+    log = [n.sql(dialect) for n in tree.find_all(exp.Log) if not n.expression]
+    log += [f"{f}(<{n} argument>)" for f, n in _function_calls(tokens, {"LOG"}) if n < 2]
+
+    filters = [n.sql(dialect) for n in tree.find_all(exp.Filter, exp.CountIf)]
+    filters += [tok.text for tok in tokens if tok.text.upper() in ("COUNT_IF", "COUNTIF")]
+    filters += ["FILTER (" for i, tok in enumerate(tokens[:-1])
+                if tok.token_type == TokenType.FILTER and tokens[i + 1].token_type == TokenType.L_PAREN]
+
+    boolean = []
+    for node in tree.walk():
+        if isinstance(node, (exp.Cast, exp.TryCast)) and is_boolean(node.this):
+            boolean.append(node.sql(dialect))
+        elif isinstance(node, (exp.Sum, exp.Avg, exp.Min, exp.Max, exp.Count)) and is_boolean(node.this):
+            boolean.append(node.sql(dialect))
+        elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div)) and (
+                is_boolean(node.this) or is_boolean(node.expression)):
+            boolean.append(node.sql(dialect))
+
+    division, allowed_used = [], set()
+    for div in tree.find_all(exp.Div, exp.IntDiv, exp.Mod):
+        problem = guard_problem(div, name)
+        if problem:
+            division.append(f"{problem} in {div.sql(dialect)}")
+        elif problem is None and not isinstance(_strip(div.expression), exp.Nullif) \
+                and constant(div.expression) is None:
+            allowed_used.add(normalized(_strip(div.expression)))
+
+    null_order, nulls_first = [], []
+    for key, first, where in _placements(tree):
+        if first:
+            nulls_first.append(key.sql(dialect))
+            never = NEVER_NULL.get(normalized(key))
+            if not (never and name in never[1]):
+                null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first")
+
+    infinity = []
+    if dialect in INFINITY_SPELLINGS:
+        accepted, _ = INFINITY_SPELLINGS[dialect]
+        for cast in tree.find_all(exp.Cast, exp.TryCast):
+            value = cast.this
+            if (isinstance(value, exp.Literal) and value.is_string and value.name.lower() in _INFINITY_WORDS
+                    and value.name not in accepted):
+                infinity.append(cast.sql(dialect))
+
+    return Analysis(sql, kinds, log=tuple(log), filter=tuple(filters), boolean=tuple(boolean),
+                    division=tuple(division), null_order=tuple(null_order), infinity=tuple(infinity),
+                    unsupported=unsupported,
+                    allowed_used=frozenset(allowed_used), nulls_first=tuple(nulls_first))
+
+
+def _analyse_case(case: tuple[str, str, str | None]) -> Analysis:
+    return analyse(case[1], case[0], case[2])
+
+
+@functools.cache
+def results() -> dict[tuple[str, str, str | None], Analysis]:
+    """Every (dialect, metric, variant) analysed once per session, over the CPUs (rendering and
+    parsing the ~500 statements takes 10-15 s on one core)."""
+    cases = [(d, n, None) for d in DIALECTS for n in NAMES] + [
+        (d, n, v) for d in REMOTE for n, v in SWEEP]
+    workers = min(os.cpu_count() or 1, 8)
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            return dict(zip(cases, pool.map(_analyse_case, cases, chunksize=8)))
+    return {case: _analyse_case(case) for case in cases}
+
+
+def result(dialect: str, name: str, variant: str | None = None) -> Analysis:
+    return results()[dialect, name, variant]
+
+
+# -- 1. golden files ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_rendered_sql_matches_golden_file(dialect, name):
+    path = golden.path(name, dialect)
+    assert path.exists(), f"no golden file {path.relative_to(golden.HERE.parent)}: {REGENERATE}"
+    sql, kept = result(dialect, name).sql, path.read_text()
+    if sql != kept:
+        diff = "".join(list(difflib.unified_diff(kept.splitlines(True), sql.splitlines(True), str(path),
+                                                 "rendered now", n=1))[:40])
+        pytest.fail(f"the SQL of {name} in {dialect} changed (call: {golden.call_text(name)}): {REGENERATE}\n"
+                    f"{diff}", pytrace=False)
+
+
+def test_golden_files_are_exactly_the_expected_set():
+    expected = {golden.path(n, d) for d in DIALECTS for n in NAMES}
+    present = set(golden.GOLDEN.rglob("*.sql"))
+    assert present == expected, (f"stale {sorted(map(str, present - expected))}, missing "
+                                 f"{sorted(map(str, expected - present))}: {REGENERATE}")
+    assert (golden.GOLDEN / "CALLS.md").read_text() == golden.calls_md(), REGENERATE
+
+
+# -- 2. one statement that parses in the dialect ----------------------------------------------------
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_parses_as_one_select_in_its_dialect(dialect, name):
+    r = result(dialect, name)
+    assert not r.error, f"{name} does not parse as {dialect}: {r.error}"
+    assert r.statements == ("select",) or (len(r.statements) == 1 and r.statements[0] in ("union", "with")), (
+        f"{name} in {dialect}: expected one SELECT, got {r.statements}")
+
+
+# -- 3. hazards -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_no_one_argument_log(dialect, name):
+    found = result(dialect, name).log
+    assert not found, f"{name} in {dialect}: one-argument LOG (its base differs by engine; use LN): {found}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_no_filter_clause_or_count_if(dialect, name):
+    found = result(dialect, name).filter
+    assert not found, f"{name} in {dialect}: FILTER/COUNT_IF (use SUM(CASE WHEN ... THEN 1 ELSE 0 END)): {found}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_no_boolean_used_as_a_number(dialect, name):
+    found = result(dialect, name).boolean
+    assert not found, f"{name} in {dialect}: boolean used as a number (use CASE WHEN ... THEN 1 ELSE 0 END): {found}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_every_division_is_guarded(dialect, name):
+    """The rule is ``guard_problem``'s; the exceptions are ALLOWED_DENOMINATORS (with reasons)."""
+    problems = result(dialect, name).division
+    assert not problems, (f"{name} in {dialect}: wrap the denominator in NULLIF(..., 0), or add it to "
+                          f"ALLOWED_DENOMINATORS with the reason it cannot be 0: {problems}")
+
+
+def test_allowed_denominators_are_all_still_used():
+    used = {(key, n) for (d, n, v), r in results().items() for key in r.allowed_used}
+    stale = [(key, m) for key, (_, metrics) in ALLOWED_DENOMINATORS.items() for m in sorted(metrics)
+             if (key, m) not in used]
+    assert not stale, f"remove from ALLOWED_DENOMINATORS (no longer generated): {stale}"
+
+
+def test_templates_sort_nulls_last_in_duckdb():
+    """The reference semantics: DuckDB sorts NULLs last (ASC and DESC), and no template asks otherwise."""
+    wrong = {n: result("duckdb", n).nulls_first for n in NAMES if result("duckdb", n).nulls_first}
+    assert not wrong, f"keys sorted NULLs first in DuckDB: {wrong}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_no_reliance_on_default_null_order(dialect, name):
+    """Every sort key (window ORDER BY, ordered aggregate, final ORDER BY) must put NULLs last in the
+    target dialect, as DuckDB does (the templates are written for DuckDB): explicitly (NULLS LAST,
+    or sqlglot's CASE WHEN x IS NULL key on MySQL) or because it is that dialect's default, unless the
+    key can never be NULL (NEVER_NULL, each with its reason).
+
+    Where sqlglot cannot write NULLS LAST (a window with a frame on BigQuery and MySQL: it logs
+    "'NULLS LAST' translation not supported"), the engine's default applies (NULLs first on ASC):
+    acceptable only for NEVER_NULL keys. Slice (`by`) columns are never NEVER_NULL.
+    """
+    problems = result(dialect, name).null_order
+    assert not problems, (f"{name} in {dialect}: the NULL placement differs from DuckDB's on a key that may "
+                          f"be NULL: {problems}")
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_infinity_is_spelled_for_the_engine(dialect, name):
+    """CAST('inf' AS DOUBLE) where the engine cannot read it (INFINITY_SPELLINGS)."""
+    found = result(dialect, name).infinity
+    assert not found, f"{name} in {dialect}: {INFINITY_SPELLINGS[dialect][1]}: {found}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
+def test_sqlglot_translated_everything(dialect, name):
+    messages = result(dialect, name).unsupported
+    assert not messages, f"{name} in {dialect}: sqlglot could not translate: {messages}"
+
+
+# -- the checks themselves catch what they are meant to ----------------------------------------------
+
+@pytest.mark.parametrize("sql, dialect, kind", [
+    ("SELECT LOG(x) FROM t", "snowflake", "log"),
+    ("SELECT LOG(x) FROM t", "mysql", "log"),  # sqlglot reads it as LN: caught on the tokens
+    ("SELECT COUNT(*) FILTER (WHERE x > 0) FROM t", "duckdb", "filter"),
+    ("SELECT COUNT_IF(x > 0) FROM t", "snowflake", "filter"),
+    ("SELECT COUNTIF(x > 0) FROM t", "bigquery", "filter"),
+    ("SELECT CAST(x = 1 AS INT) FROM t", "postgres", "boolean"),
+    ("SELECT CAST((x > 1 AND y) AS DOUBLE) FROM t", "trino", "boolean"),
+    ("SELECT SUM(x = 1) FROM t", "duckdb", "boolean"),
+    ("SELECT a / b FROM t", "trino", "division"),
+    ("SELECT a / CAST(b AS DOUBLE) FROM t", "redshift", "division"),
+    ("SELECT a / 0 FROM t", "snowflake", "division"),
+    ("SELECT a / sm_pos FROM t", "mysql", "division"),  # allowed for some metrics only
+    ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "bigquery", "null_order"),
+    ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "mysql", "null_order"),
+    ("SELECT x FROM t ORDER BY x DESC", "postgres", "null_order"),
+    ("SELECT x FROM t ORDER BY x DESC", "snowflake", "null_order"),
+    ("SELECT x FROM t ORDER BY x", "databricks", "null_order"),
+    ("SELECT CAST('inf' AS DOUBLE) FROM t", "trino", "infinity"),
+    ("SELECT CAST('Infinity' AS DOUBLE) FROM t", "mysql", "infinity"),
+])
+def test_checks_catch_hazards(sql, dialect, kind):
+    assert getattr(check(sql, dialect, "auc"), kind), f"{kind} not caught in {sql!r} ({dialect})"
+
+
+@pytest.mark.parametrize("sql, dialect", [
+    ("SELECT LN(x) / LN(2), LOG(2, x) FROM t", "snowflake"),
+    ("SELECT SUM(CASE WHEN x > 0 THEN 1 ELSE 0 END) FROM t", "mysql"),
+    ("SELECT CAST(CASE WHEN x = 1 THEN 1 ELSE 0 END AS DOUBLE) FROM t", "postgres"),
+    ("SELECT a / NULLIF(b, 0), CAST(a AS DOUBLE) / CAST(NULLIF(b, 0) AS DOUBLE), a / 2, a / -0.5, a / LN(2) "
+     "FROM t", "trino"),
+    ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "trino"),  # NULLs last is Trino's default
+    ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "snowflake"),  # NULLs are large: last on ASC
+    ("SELECT ROW_NUMBER() OVER (ORDER BY x NULLS LAST) FROM t", "bigquery"),
+    ("SELECT x FROM t ORDER BY x DESC NULLS LAST", "postgres"),
+    ("SELECT x FROM t ORDER BY CASE WHEN x IS NULL THEN 1 ELSE 0 END, x", "mysql"),  # sqlglot's emulation
+    ("SELECT SUM(w) OVER (ORDER BY sm_s ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) FROM t", "bigquery"),
+    ("SELECT CAST('Infinity' AS DOUBLE), -CAST('Infinity' AS DOUBLE) FROM t", "trino"),
+    ("SELECT CAST('inf' AS DOUBLE) FROM t", "snowflake"),
+])
+def test_checks_accept_the_safe_spellings(sql, dialect):
+    r = check(sql, dialect, "auc")
+    assert not (r.log or r.filter or r.boolean or r.division or r.null_order or r.infinity), r
+
+
+# -- 4. hazards of the other SQL paths (SWEEP), in the engines that cannot run here --------------------
+
+@pytest.mark.parametrize("dialect, name, variant", [
+    pytest.param(d, n, v, id=f"{d}-{n}-{v}") for d in REMOTE for n, v in SWEEP])
+def test_variant_has_no_hazard(dialect, name, variant):
+    r = result(dialect, name, variant)
+    assert not r.error and len(r.statements) == 1, f"does not parse as one statement: {r.error or r.statements}"
+    found = {kind: getattr(r, kind) for kind in ("log", "filter", "boolean", "division", "null_order", "infinity",
+                                                 "unsupported")
+             if getattr(r, kind)}
+    assert not found, f"{name}({variant}) in {dialect}: {found}"

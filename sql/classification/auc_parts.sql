@@ -5,6 +5,8 @@
       negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
     plan='rank' (unweighted): sm_u = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
       from one sort of the rows; cheaper when nearly every score is distinct. Exact: integer sums. -#}
+{#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
+    to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
 {%- set pos = sqlmetrics.is_positive(label) %}
 {%- if plan == 'rank' and not weight %}
@@ -29,8 +31,8 @@ SELECT {{ sqlmetrics.cols(keys) }}
        CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
        SUM(sm_w_pos) AS sm_w_pos,
        SUM(sm_w_neg) AS sm_w_neg,
-       SUM(sm_w_pos * (COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg)) AS sm_u,
-       SUM(sm_w_pos * sm_w_neg) AS sm_tied
+       SUM(sm_cumulative.sm_w_pos * (COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg)) AS sm_u,
+       SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
 FROM (
   SELECT sm_by_score.*,
          SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_s

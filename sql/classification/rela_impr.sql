@@ -1,10 +1,10 @@
 {#- RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1 on the same rows (seed 000). -#}
 {% macro rela_impr(relation, label, score, base_score, weight=none, by=[], plan='aggregate') %}
 SELECT {{ sqlmetrics.cols(by) }}
-       (MAX(CASE WHEN sm_model = 1 THEN auc END) - 0.5)
-         / NULLIF(MAX(CASE WHEN sm_model = 0 THEN auc END) - 0.5, 0) - 1 AS rela_impr,
-       MAX(CASE WHEN sm_model = 1 THEN auc END) AS auc,
-       MAX(CASE WHEN sm_model = 0 THEN auc END) AS base_auc,
+       (MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) - 0.5)
+         / NULLIF(MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) - 0.5, 0) - 1 AS rela_impr,
+       MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) AS auc,
+       MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) AS base_auc,
        MAX(n) AS n, MAX(n_pos) AS n_pos, MAX(n_neg) AS n_neg
 FROM (
   SELECT 1 AS sm_model, sm_new.* FROM ({{ sqlmetrics.auc(relation, label, score, weight, by, plan) }}) AS sm_new

@@ -90,18 +90,20 @@ sm_ranked AS (
 ),
 sm_values AS (
   {%- if values_sql %}
-  {{ values_sql }}
+  SELECT sm_v.*, 1 AS sm_has_value FROM ({{ values_sql }}) AS sm_v
   {%- else %}
   SELECT {{ sqlmetrics.cols(keys) }} {{ aggregates }}, 1 AS sm_in_run
   FROM sm_ranked
   {{ sqlmetrics.group_by(keys) }}
   {%- endif %}
 ),
+{#- Presence is tested with markers set to 1, not IS NULL: ClickHouse fills the columns of an
+    unmatched LEFT JOIN row with their type's default (0), not NULL. -#}
 sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
          sm_queries.sm_n_relevant,
-         CASE WHEN {{ 'sm_seen' if values_sql else 'sm_values' }}.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
-         {{ value }} AS sm_value
+         CASE WHEN {{ 'sm_seen' if values_sql else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+         {% if values_sql %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
   {%- if values_sql %}

@@ -81,7 +81,7 @@ WITH sm_judged AS (
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
-    CASE WHEN sm_values.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
+    CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     sm_rr AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

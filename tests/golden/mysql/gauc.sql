@@ -25,10 +25,12 @@ FROM (
       CAST(COALESCE(SUM(sm_n_pos), 0) AS SIGNED) AS sm_n_pos,
       SUM(sm_w_pos) AS sm_w_pos,
       SUM(sm_w_neg) AS sm_w_neg,
-      SUM(sm_w_pos * (
-        COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg
-      )) AS sm_u,
-      SUM(sm_w_pos * sm_w_neg) AS sm_tied
+      SUM(
+        sm_cumulative.sm_w_pos * (
+          COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+        )
+      ) AS sm_u,
+      SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
     FROM (
       SELECT
         sm_by_score.*,

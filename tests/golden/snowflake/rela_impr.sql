@@ -1,10 +1,10 @@
 SELECT
   "country",
   (
-    MAX(CASE WHEN sm_model = 1 THEN auc END) - 0.5
-  ) / NULLIF(MAX(CASE WHEN sm_model = 0 THEN auc END) - 0.5, 0) - 1 AS rela_impr,
-  MAX(CASE WHEN sm_model = 1 THEN auc END) AS auc,
-  MAX(CASE WHEN sm_model = 0 THEN auc END) AS base_auc,
+    MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) - 0.5
+  ) / NULLIF(MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) - 0.5, 0) - 1 AS rela_impr,
+  MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) AS auc,
+  MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) AS base_auc,
   MAX(n) AS n,
   MAX(n_pos) AS n_pos,
   MAX(n_neg) AS n_neg
@@ -27,10 +27,12 @@ FROM (
         CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
         SUM(sm_w_pos) AS sm_w_pos,
         SUM(sm_w_neg) AS sm_w_neg,
-        SUM(sm_w_pos * (
-          COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg
-        )) AS sm_u,
-        SUM(sm_w_pos * sm_w_neg) AS sm_tied
+        SUM(
+          sm_cumulative.sm_w_pos * (
+            COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          )
+        ) AS sm_u,
+        SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
       FROM (
         SELECT
           sm_by_score.*,
@@ -80,10 +82,12 @@ FROM (
         CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
         SUM(sm_w_pos) AS sm_w_pos,
         SUM(sm_w_neg) AS sm_w_neg,
-        SUM(sm_w_pos * (
-          COALESCE(sm_w_neg_below, 0) + 0.5 * sm_w_neg
-        )) AS sm_u,
-        SUM(sm_w_pos * sm_w_neg) AS sm_tied
+        SUM(
+          sm_cumulative.sm_w_pos * (
+            COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          )
+        ) AS sm_u,
+        SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
       FROM (
         SELECT
           sm_by_score.*,

@@ -62,95 +62,100 @@ WITH sm_judged AS (
   FROM sm_marked
 ), sm_values AS (
   SELECT
-    sm_pairs."country" AS "country",
-    sm_pairs."query_id" AS "query_id",
-    CAST(sm_c - sm_d AS REAL) / NULLIF(SQRT(CAST((
-      sm_n0 - sm_tx
-    ) * (
-      sm_n0 - sm_ty
-    ) AS REAL)), 0) AS sm_value
+    sm_v.*,
+    1 AS sm_has_value
   FROM (
     SELECT
-      sm_a."country" AS "country",
-      sm_a."query_id" AS "query_id",
-      SUM(
+      sm_pairs."country" AS "country",
+      sm_pairs."query_id" AS "query_id",
+      CAST(sm_c - sm_d AS REAL) / NULLIF(SQRT(CAST((
+        sm_n0 - sm_tx
+      ) * (
+        sm_n0 - sm_ty
+      ) AS REAL)), 0) AS sm_value
+    FROM (
+      SELECT
+        sm_a."country" AS "country",
+        sm_a."query_id" AS "query_id",
+        SUM(
+          CASE
+            WHEN CASE
+              WHEN sm_a.sm_score > sm_b.sm_score
+              THEN 1
+              WHEN sm_a.sm_score < sm_b.sm_score
+              THEN -1
+              ELSE 0
+            END * CASE
+              WHEN sm_a.sm_rel > sm_b.sm_rel
+              THEN 1
+              WHEN sm_a.sm_rel < sm_b.sm_rel
+              THEN -1
+              ELSE 0
+            END > 0
+            THEN 1
+            ELSE 0
+          END
+        ) AS sm_c,
+        SUM(
+          CASE
+            WHEN CASE
+              WHEN sm_a.sm_score > sm_b.sm_score
+              THEN 1
+              WHEN sm_a.sm_score < sm_b.sm_score
+              THEN -1
+              ELSE 0
+            END * CASE
+              WHEN sm_a.sm_rel > sm_b.sm_rel
+              THEN 1
+              WHEN sm_a.sm_rel < sm_b.sm_rel
+              THEN -1
+              ELSE 0
+            END < 0
+            THEN 1
+            ELSE 0
+          END
+        ) AS sm_d,
+        SUM(CASE WHEN sm_a.sm_score = sm_b.sm_score THEN 1 ELSE 0 END) AS sm_tx,
+        SUM(CASE WHEN sm_a.sm_rel = sm_b.sm_rel THEN 1 ELSE 0 END) AS sm_ty,
+        COUNT(*) AS sm_n0
+      FROM sm_ranked AS sm_a
+      JOIN sm_ranked AS sm_b
+        ON sm_a."country" = sm_b."country"
+        AND sm_a."query_id" = sm_b."query_id"
+        AND sm_a.sm_pos < sm_b.sm_pos
+      WHERE
+        sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
+      GROUP BY
+        sm_a."country",
+        sm_a."query_id"
+    ) AS sm_pairs
+    JOIN (
+      SELECT
+        "country",
+        "query_id",
+        COUNT(*) AS sm_n,
         CASE
-          WHEN CASE
-            WHEN sm_a.sm_score > sm_b.sm_score
-            THEN 1
-            WHEN sm_a.sm_score < sm_b.sm_score
-            THEN -1
-            ELSE 0
-          END * CASE
-            WHEN sm_a.sm_rel > sm_b.sm_rel
-            THEN 1
-            WHEN sm_a.sm_rel < sm_b.sm_rel
-            THEN -1
-            ELSE 0
-          END > 0
-          THEN 1
-          ELSE 0
-        END
-      ) AS sm_c,
-      SUM(
-        CASE
-          WHEN CASE
-            WHEN sm_a.sm_score > sm_b.sm_score
-            THEN 1
-            WHEN sm_a.sm_score < sm_b.sm_score
-            THEN -1
-            ELSE 0
-          END * CASE
-            WHEN sm_a.sm_rel > sm_b.sm_rel
-            THEN 1
-            WHEN sm_a.sm_rel < sm_b.sm_rel
-            THEN -1
-            ELSE 0
-          END < 0
-          THEN 1
-          ELSE 0
-        END
-      ) AS sm_d,
-      SUM(CASE WHEN sm_a.sm_score = sm_b.sm_score THEN 1 ELSE 0 END) AS sm_tx,
-      SUM(CASE WHEN sm_a.sm_rel = sm_b.sm_rel THEN 1 ELSE 0 END) AS sm_ty,
-      COUNT(*) AS sm_n0
-    FROM sm_ranked AS sm_a
-    JOIN sm_ranked AS sm_b
-      ON sm_a."country" = sm_b."country"
-      AND sm_a."query_id" = sm_b."query_id"
-      AND sm_a.sm_pos < sm_b.sm_pos
-    WHERE
-      sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
-    GROUP BY
-      sm_a."country",
-      sm_a."query_id"
-  ) AS sm_pairs
-  JOIN (
-    SELECT
-      "country",
-      "query_id",
-      COUNT(*) AS sm_n,
-      CASE
-        WHEN COUNT(DISTINCT sm_score) < COUNT(DISTINCT sm_rel)
-        THEN COUNT(DISTINCT sm_score)
-        ELSE COUNT(DISTINCT sm_rel)
-      END AS sm_m
-    FROM sm_ranked
-    WHERE
-      sm_in_k = 1
-    GROUP BY
-      "country",
-      "query_id"
-  ) AS sm_sizes
-    ON sm_pairs."country" = sm_sizes."country"
-    AND sm_pairs."query_id" = sm_sizes."query_id"
+          WHEN COUNT(DISTINCT sm_score) < COUNT(DISTINCT sm_rel)
+          THEN COUNT(DISTINCT sm_score)
+          ELSE COUNT(DISTINCT sm_rel)
+        END AS sm_m
+      FROM sm_ranked
+      WHERE
+        sm_in_k = 1
+      GROUP BY
+        "country",
+        "query_id"
+    ) AS sm_sizes
+      ON sm_pairs."country" = sm_sizes."country"
+      AND sm_pairs."query_id" = sm_sizes."query_id"
+  ) AS sm_v
 ), sm_per_query AS (
   SELECT
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
-    CASE WHEN sm_seen.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
-    sm_value AS sm_value
+    CASE WHEN sm_seen.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+    CASE WHEN sm_values.sm_has_value = 1 THEN sm_value END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

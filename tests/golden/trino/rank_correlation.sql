@@ -62,34 +62,39 @@ WITH sm_judged AS (
   FROM sm_marked
 ), sm_values AS (
   SELECT
-    sm_a."country" AS "country",
-    sm_a."query_id" AS "query_id",
-    AVG(
-      CASE
-        WHEN sm_a.sm_rel > sm_b.sm_rel
-        THEN 1.0
-        WHEN sm_a.sm_rel = sm_b.sm_rel
-        THEN 0.5
-        ELSE 0.0
-      END
-    ) AS sm_value
-  FROM sm_ranked AS sm_a
-  JOIN sm_ranked AS sm_b
-    ON sm_a."country" = sm_b."country"
-    AND sm_a."query_id" = sm_b."query_id"
-    AND sm_a.sm_pos < sm_b.sm_pos
-  WHERE
-    sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
-  GROUP BY
-    sm_a."country",
-    sm_a."query_id"
+    sm_v.*,
+    1 AS sm_has_value
+  FROM (
+    SELECT
+      sm_a."country" AS "country",
+      sm_a."query_id" AS "query_id",
+      AVG(
+        CASE
+          WHEN sm_a.sm_rel > sm_b.sm_rel
+          THEN CAST(1 AS DOUBLE)
+          WHEN sm_a.sm_rel = sm_b.sm_rel
+          THEN CAST(0.5 AS DOUBLE)
+          ELSE CAST(0 AS DOUBLE)
+        END
+      ) AS sm_value
+    FROM sm_ranked AS sm_a
+    JOIN sm_ranked AS sm_b
+      ON sm_a."country" = sm_b."country"
+      AND sm_a."query_id" = sm_b."query_id"
+      AND sm_a.sm_pos < sm_b.sm_pos
+    WHERE
+      sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
+    GROUP BY
+      sm_a."country",
+      sm_a."query_id"
+  ) AS sm_v
 ), sm_per_query AS (
   SELECT
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
-    CASE WHEN sm_seen.sm_in_run IS NULL THEN 0 ELSE 1 END AS sm_in_run,
-    sm_value AS sm_value
+    CASE WHEN sm_seen.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+    CASE WHEN sm_values.sm_has_value = 1 THEN sm_value END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -1,90 +1,695 @@
-"""sqlmetrics (DuckDB) against scikit-learn on the same in-memory data, side by side.
+"""sqlmetrics (DuckDB) against the tools users would pick instead, on the same data, in one run.
 
-    python benchmarks/compare.py [--rows 10000000] [--users 100000] [--queries 1000000] [--rounds 3]
+    pip install -e ".[bench]"
+    python benchmarks/compare.py [--large] [--rounds 3] [--data-dir DIR] [--json PATH]
 
-AUC (continuous and tied scores), GAUC, and NDCG@10 over queries x 10 items. Prints a Markdown
-table: median seconds (min-max) per tool, the ratio to the reference, and the difference of the
-values. GAUC's reference is a pandas groupby calling roc_auc_score per user, timed on a subset of
-users and extrapolated linearly (it is too slow to run whole): the output says so.
+Data: seeded synthetic Parquet (benchmarks/synthetic.py), written to --data-dir (kept, and reused
+when the file is already there) or to a temporary directory removed at the end, and read into
+memory once: pandas frames for sqlmetrics, scikit-learn, pandas, numpy and ranx, a polars frame for
+polars. Defaults: 10M impressions (label ~5% positives, a continuous score and the score rounded to
+3 decimals, user ids for 100k and 1M users) and 1M queries x 10 items with graded relevance: about
+6 minutes on 2 cores (of which ~1.5 min building ranx's objects and ~1 min of memory probes).
+--large: 100M impressions and 10M queries (ranx's objects skipped above --ranx-max-queries).
+
+Cases and tools (every tool computes the same number; |difference| to sqlmetrics is printed):
+  AUC (continuous, tied)  sklearn roc_auc_score on numpy arrays (reference); polars rank-sum with
+                          rank('average'); sm.auc.
+  GAUC (100k, 1M users)   pandas groupby(user).apply(roc_auc_score) (reference; timed on the users
+                          with id < --pandas-users and extrapolated linearly in the number of users;
+                          its value is compared with sm.gauc on that subset); polars rank().over(user);
+                          sm.gauc. GAUC = impressions-weighted mean of the per-user AUC over the users
+                          having both classes (sqlmetrics' default weighting).
+  NDCG@10                 ranx evaluate on its Qrels/Run objects (reference; the objects are built once,
+                          the build time is reported separately); ranx on pre-sorted numpy arrays (its
+                          numba kernel alone); sklearn ndcg_score and a vectorised numpy version on the
+                          dense [queries x 10] matrices; sm.ndcg(gain='linear').
+                          Same definition everywhere: linear gain, 1/log2(rank+1) discount, ideal DCG
+                          from the query's judgments, 0 for a query without relevant item. The data
+                          has no score ties within a query (checked), so the tie-breaking rule
+                          (sqlmetrics: item id descending as text) cannot change any value.
+  DuckDB floors           on the same pandas frame: scanning the column (SUM), sorting it
+                          (ORDER BY ... LIMIT 1 OFFSET n-1: a full sort, one row out) and
+                          hash-aggregating it (GROUP BY): what any SQL formulation has to pay.
+
+Timing, in this process: an untimed warm-up call of every tool on a small slice (imports, numba JIT
+compilation, first DuckDB connection), then --rounds interleaved rounds: each round runs every case,
+and every tool of a case once, in turn (the order rotates by one each round). Reported: median and
+min-max seconds, and the ratio of medians to the case's reference. sqlmetrics runs as users call it
+(its default DuckDB connection); the floors on another connection with DuckDB's defaults.
+
+Peak memory, measured separately: each tool runs once more in a fresh process of its own (this
+script with --memory-probe: it loads the data, warms the tool up on a small slice, then calls it
+once on the full data). Peak = the highest resident set size (RSS) of that process during the call
+minus its RSS just before (Linux: the kernel's high-water mark VmHWM, reset through
+/proc/self/clear_refs, so native allocations of DuckDB, polars, numba and numpy are all counted;
+elsewhere psutil's RSS sampled every millisecond). A fresh process per tool, because in a shared one
+the allocators keep freed memory for reuse (DuckDB's and polars' jemalloc) and the next tool's RSS
+then does not grow. The inputs (frames, arrays, ranx objects) are in memory before the call and
+not counted.
+
+The CPU time other processes used during the rounds is measured and printed: on a shared machine
+numbers taken while something else runs are noisy (and hurt the multi-threaded tools most).
 """
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
+import threading
 import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
 
+import duckdb
 import numpy as np
 import pandas as pd
-from sklearn.metrics import ndcg_score, roc_auc_score
+import polars as pl
 
 import sqlmetrics as sm
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import synthetic  # noqa: E402
 
-def timed(fn, rounds):
-    times, value = [], None
-    for _ in range(rounds):
+try:
+    import psutil
+except ImportError:  # only needed off Linux and for the CPU-load note
+    psutil = None
+
+HAVE_RANX = importlib.util.find_spec("ranx") is not None  # imported when used: it loads numba (~3 s)
+
+# ranx's kernel casts uint64 hashes of document ids to int64 and says so once per compilation
+warnings.filterwarnings("ignore", message=".*unsafe cast from uint64 to int64.*")
+
+K = 10  # NDCG@K, items per query
+RANX_OBJECTS = "ranx `evaluate(Qrels, Run)` †"
+
+
+# ---------------------------------------------------------------- measuring
+
+class PeakMemory:
+    """Peak RSS of this process during a call, minus the RSS at its start (bytes)."""
+
+    def __init__(self):
+        self.method = None
+        try:
+            self._libc = ctypes.CDLL("libc.so.6")
+        except OSError:
+            self._libc = None
+        try:
+            self._reset_hwm()
+            self._status("VmHWM")
+            self.method = "VmHWM"
+        except OSError:
+            if psutil is not None:
+                self.method = "psutil"
+
+    @staticmethod
+    def _status(key: str) -> int:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024
+        raise OSError(f"{key} not in /proc/self/status")
+
+    @staticmethod
+    def _reset_hwm():
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+
+    def measure(self, fn: Callable):
+        """(fn(), seconds, peak bytes above the start, or None if RSS cannot be read)."""
+        gc.collect()
+        if self._libc is not None:
+            self._libc.malloc_trim(0)  # give memory freed earlier back to the OS first
+        if self.method == "VmHWM":
+            self._reset_hwm()
+            base = self._status("VmRSS")
+            start = time.perf_counter()
+            value = fn()
+            seconds = time.perf_counter() - start
+            return value, seconds, max(0, self._status("VmHWM") - base)
+        if self.method == "psutil":
+            proc, peak, stop = psutil.Process(), [0], threading.Event()
+            base = proc.memory_info().rss
+
+            def sample():
+                while not stop.is_set():
+                    peak[0] = max(peak[0], proc.memory_info().rss)
+                    stop.wait(0.001)
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            start = time.perf_counter()
+            value = fn()
+            seconds = time.perf_counter() - start
+            stop.set()
+            sampler.join()
+            return value, seconds, max(0, max(peak[0], proc.memory_info().rss) - base)
         start = time.perf_counter()
         value = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), min(times), max(times), value
+        return value, time.perf_counter() - start, None
 
 
-def pandas_gauc(df):
-    per_user = df.groupby("user_id").filter(lambda d: 0 < d["clicked"].sum() < len(d))
-    grouped = per_user.groupby("user_id")
-    aucs = grouped.apply(lambda d: roc_auc_score(d["clicked"], d["pctr"]), include_groups=False)
+MEMORY_METHODS = {
+    "VmHWM": "kernel high-water mark of RSS (VmHWM, reset via /proc/self/clear_refs)",
+    "psutil": "psutil RSS sampled every 1 ms in a thread",
+    None: "not measured",
+}
+
+
+class OtherLoad:
+    """Average number of cores busy with other processes between start() and stop()."""
+
+    def start(self):
+        self._t, self._sys, self._own = time.perf_counter(), self._system_busy(), self._own_cpu()
+
+    def stop(self):
+        wall = time.perf_counter() - self._t
+        if self._sys is None or wall <= 0:
+            return None
+        return max(0.0, ((self._system_busy() - self._sys) - (self._own_cpu() - self._own)) / wall)
+
+    @staticmethod
+    def _system_busy():
+        if psutil is None:
+            return None
+        t = psutil.cpu_times()
+        return sum(t) - t.idle - getattr(t, "iowait", 0.0)
+
+    @staticmethod
+    def _own_cpu():
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+
+# ---------------------------------------------------------------- data
+
+class Data:
+    """The frames, loaded on first use (a memory probe loads only what its tool needs)."""
+
+    def __init__(self, clicks_path: Path, ranking_path: Path):
+        self.clicks_path, self.ranking_path = clicks_path, ranking_path
+
+    @cached_property
+    def clicks(self) -> pd.DataFrame:
+        return pd.read_parquet(self.clicks_path)
+
+    @cached_property
+    def clicks_pl(self) -> pl.DataFrame:
+        return pl.read_parquet(self.clicks_path)
+
+    @cached_property
+    def ranking(self) -> pd.DataFrame:
+        return pd.read_parquet(self.ranking_path)
+
+    @cached_property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The floors' connection (DuckDB's defaults, like sqlmetrics' own), frames registered as they are needed."""
+        return duckdb.connect()
+
+    def table(self, name: str) -> str:
+        if name not in getattr(self, "_registered", set()):
+            self.con.register(name, getattr(self, name))
+            self._registered = getattr(self, "_registered", set()) | {name}
+        return name
+
+
+class SmallData(Data):
+    """The start of the same files, for warm-up calls: 50k impressions (user ids folded to 500 users,
+    so every GAUC is defined) and 20 queries."""
+
+    @staticmethod
+    def _head(path: Path, rows: int) -> pd.DataFrame:
+        import pyarrow.parquet as pq
+        return pq.ParquetFile(path).read_row_group(0).slice(0, rows).to_pandas()
+
+    @cached_property
+    def clicks(self) -> pd.DataFrame:
+        small = self._head(self.clicks_path, 50_000)
+        for c in small.columns:
+            if c.startswith("users_"):
+                small[c] %= 500
+        return small
+
+    @cached_property
+    def clicks_pl(self) -> pl.DataFrame:
+        return pl.from_pandas(self.clicks)
+
+    @cached_property
+    def ranking(self) -> pd.DataFrame:
+        return self._head(self.ranking_path, 20 * K)
+
+
+# ---------------------------------------------------------------- tools and cases
+
+@dataclass
+class Tool:
+    name: str
+    role: str                      # reference | competitor | sqlmetrics | floor
+    prepare: Callable = None       # builds the inputs (not timed), returns the call to time
+    scale: float = 1.0             # times are multiplied by this (extrapolation)
+    note: str = ""
+    expected: Callable | None = None  # sqlmetrics' value on this tool's input, when not the case's input
+    build_seconds: float | None = None
+    fn: Callable | None = None
+    seconds: list = field(default_factory=list)
+    value: float | None = None
+    peak: int | None = None        # bytes, from the memory probe
+    probe: dict | None = None
+
+
+@dataclass
+class Case:
+    name: str
+    tools: list
+
+
+def roc_auc_score(y, s) -> float:
+    from sklearn.metrics import roc_auc_score  # imported when used: memory probes start faster
+    return roc_auc_score(y, s)
+
+
+def ndcg_score(*args, **kwargs) -> float:
+    from sklearn.metrics import ndcg_score
+    return ndcg_score(*args, **kwargs)
+
+
+def auc_polars(frame: pl.DataFrame, score: str) -> float:
+    """Mann-Whitney: (sum of the positives' average ranks - P(P+1)/2) / (P N)."""
+    out = frame.select(
+        p=pl.col("label").cast(pl.Float64).sum(), n=pl.len().cast(pl.Float64),
+        rank_sum=(pl.col(score).rank("average") * pl.col("label")).sum())
+    p, n, rank_sum = out.row(0)
+    return (rank_sum - p * (p + 1) / 2) / (p * (n - p))
+
+
+def gauc_polars(frame: pl.DataFrame, user: str, score: str) -> float:
+    per_user = (frame.lazy()
+                .with_columns(rank=pl.col(score).rank("average").over(user))
+                .group_by(user)
+                .agg(n=pl.len().cast(pl.Float64), p=pl.col("label").cast(pl.Float64).sum(),
+                     rank_sum=(pl.col("rank") * pl.col("label")).sum())
+                .filter((pl.col("p") > 0) & (pl.col("p") < pl.col("n"))))
+    auc = (pl.col("rank_sum") - pl.col("p") * (pl.col("p") + 1) / 2) / (pl.col("p") * (pl.col("n") - pl.col("p")))
+    return per_user.select((auc * pl.col("n")).sum() / pl.col("n").sum()).collect().item()
+
+
+def gauc_pandas(frame: pd.DataFrame, user: str, score: str) -> float:
+    """The usual: one roc_auc_score per user, impressions-weighted over the users with both classes."""
+    grouped = frame.groupby(user)
+
+    def one(d):
+        y = d["label"].to_numpy()
+        return roc_auc_score(y, d[score].to_numpy()) if 0 < y.sum() < len(y) else np.nan
+    aucs = grouped.apply(one, include_groups=False)
     sizes = grouped.size()
-    return float((aucs * sizes).sum() / sizes.sum())
+    used = aucs.notna()
+    return float((aucs[used] * sizes[used]).sum() / sizes[used].sum())
+
+
+def dense(ranking: pd.DataFrame):
+    """score, relevance and item as [queries x K] matrices (the frame is stored query by query)."""
+    q = len(ranking) // K
+    return tuple(ranking[c].to_numpy().reshape(q, K) for c in ("score", "relevance", "item"))
+
+
+def ndcg_numpy(ranking: pd.DataFrame) -> float:
+    scores, relevance, _ = dense(ranking)
+    discount = 1 / np.log2(np.arange(2, K + 2))
+    order = np.argsort(-scores, axis=1)[:, :K]
+    dcg = np.take_along_axis(relevance, order, axis=1) @ discount
+    idcg = -np.sort(-relevance, axis=1)[:, :K] @ discount
+    return float(np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0).mean())
+
+
+def ranx_objects(ranking: pd.DataFrame):
+    """ranx Qrels and Run built the documented way, from {query: {doc: value}} dicts (faster than
+    their from_df, which runs a pandas groupby-apply)."""
+    import ranx
+    scores, relevance, items = dense(ranking)
+    queries = ranking["query"].to_numpy()[::K].astype(str).tolist()
+    docs = items.astype(str).tolist()
+    qrels = ranx.Qrels({q: dict(zip(d, r)) for q, d, r in zip(queries, docs, relevance.tolist())})
+    run = ranx.Run({q: dict(zip(d, s)) for q, d, s in zip(queries, docs, scores.tolist())})
+    return qrels, run
+
+
+def ranx_arrays(ranking: pd.DataFrame):
+    """Per query [[doc, relevance]] sorted by relevance and [[doc, score]] sorted by score, both descending:
+    the layout ranx's numba kernels take (its Qrels/Run objects are converted to it on every evaluate)."""
+    scores, relevance, items = dense(ranking)
+    by_score = np.argsort(-scores, axis=1)
+    by_relevance = np.argsort(-relevance, axis=1, kind="stable")
+    run = np.stack([np.take_along_axis(items, by_score, 1).astype(np.float64),
+                    np.take_along_axis(scores, by_score, 1)], axis=-1)
+    qrels = np.stack([np.take_along_axis(items, by_relevance, 1).astype(np.float64),
+                      np.take_along_axis(relevance, by_relevance, 1).astype(np.float64)], axis=-1)
+    return qrels, run
+
+
+def ranx_ndcg(qrels, run, **options) -> float:
+    import ranx
+    return ranx.evaluate(qrels, run, f"ndcg@{K}", **options)
+
+
+def timed_build(tool: Tool, build: Callable):
+    start = time.perf_counter()
+    out = build()
+    tool.build_seconds = time.perf_counter() - start
+    return out
+
+
+def floors(d: Data, table: str, n: int, *, scan: str | None, sort: str, group: str) -> list[Tool]:
+    def query(sql):
+        def prepare():
+            t = d.table(table)
+            return lambda: d.con.execute(sql.format(t=t)).fetchall()[0][0]
+        return prepare
+    tools = []
+    if scan:
+        tools.append(Tool(f"DuckDB floor: scan `SUM({scan})`", "floor",
+                          query(f"SELECT SUM({scan}) FROM {{t}}")))
+    tools.append(Tool(f"DuckDB floor: sort `ORDER BY {sort}`", "floor",
+                      query(f"SELECT 1 FROM {{t}} ORDER BY {sort} LIMIT 1 OFFSET {n - 1}")))
+    tools.append(Tool(f"DuckDB floor: hash aggregate `GROUP BY {group}`", "floor",
+                      query(f"SELECT SUM(c) FROM (SELECT COUNT(*) AS c FROM {{t}} GROUP BY {group})")))
+    return tools
+
+
+def build_cases(d: Data, args, small: bool = False) -> list[Case]:
+    """Every case and its tools on `d`. The list depends on `args` only (not on the data), so that a
+    memory probe finds the same tool at the same place in the small and the full version."""
+    rows = min(50_000, args.rows) if small else args.rows  # SmallData's sizes
+    queries = min(20, args.queries) if small else args.queries
+    cases = []
+    for score, label in (("score", "continuous scores"), ("score_r3", "scores rounded to 3 decimals")):
+        cases.append(Case(f"AUC, {args.rows:,} rows, {label}", [
+            Tool("sklearn `roc_auc_score` (numpy arrays)", "reference",
+                 lambda score=score: (lambda y=d.clicks["label"].to_numpy(), s=d.clicks[score].to_numpy():
+                                      roc_auc_score(y, s))),
+            Tool("polars rank-sum, `rank('average')`", "competitor",
+                 lambda score=score: (lambda f=d.clicks_pl: auc_polars(f, score))),
+            Tool("sqlmetrics `sm.auc`", "sqlmetrics",
+                 lambda score=score: (lambda f=d.clicks: sm.auc(f, label="label", score=score))),
+            *floors(d, "clicks", rows, scan=score, sort=score, group=score)]))
+
+    for users in args.users:
+        user = synthetic.user_column(users)
+        subset_users = min(50 if small else args.pandas_users, users)
+        reference = Tool("pandas `groupby.apply(roc_auc_score)` ‡", "reference", scale=users / subset_users)
+
+        def prepare_pandas(tool=reference, user=user, subset_users=subset_users):
+            subset = d.clicks[d.clicks[user] < subset_users]
+            tool.note = (f"timed on the {subset_users:,} users with the lowest ids ({len(subset):,} rows), "
+                         f"times × {tool.scale:,.0f}; its value is compared with sm.gauc on that subset")
+            tool.expected = lambda: sm.gauc(subset, label="label", score="score", group=user)
+            return lambda: gauc_pandas(subset, user, "score")
+        reference.prepare = prepare_pandas
+        cases.append(Case(f"GAUC, {args.rows:,} rows, {users:,} users", [
+            reference,
+            Tool("polars `rank('average').over(user)`", "competitor",
+                 lambda user=user: (lambda f=d.clicks_pl: gauc_polars(f, user, "score"))),
+            Tool("sqlmetrics `sm.gauc`", "sqlmetrics",
+                 lambda user=user: (lambda f=d.clicks: sm.gauc(f, label="label", score="score", group=user))),
+            *floors(d, "clicks", rows, scan=None, sort=f"{user}, score", group=user)]))
+
+    tools = []
+    if HAVE_RANX:
+        if args.queries <= args.ranx_max_queries:
+            objects = Tool(RANX_OBJECTS, "reference")
+            objects.prepare = lambda t=objects: (
+                lambda qr=timed_build(t, lambda: ranx_objects(d.ranking)):
+                ranx_ndcg(qr[0], qr[1], save_results_in_run=False))
+            tools.append(objects)
+        arrays = Tool("ranx `evaluate` on pre-sorted numpy arrays †", "competitor" if tools else "reference")
+        arrays.prepare = lambda t=arrays: (
+            lambda qr=timed_build(t, lambda: ranx_arrays(d.ranking)): ranx_ndcg(qr[0], qr[1]))
+        tools.append(arrays)
+    tools += [
+        Tool("sklearn `ndcg_score(ignore_ties=True)`, dense matrix", "competitor" if tools else "reference",
+             lambda: (lambda f=d.ranking: ndcg_score(dense(f)[1], dense(f)[0], k=K, ignore_ties=True))),
+        Tool("numpy, vectorised argsort on the dense matrix", "competitor",
+             lambda: (lambda f=d.ranking: ndcg_numpy(f))),
+        Tool("sqlmetrics `sm.ndcg(gain='linear')`", "sqlmetrics",
+             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K, gain="linear"))),
+        *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
+    cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
+    return cases
+
+
+# ---------------------------------------------------------------- memory probes (one fresh process per tool)
+
+def probe_command(args, case: int, tool: int) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--memory-probe", f"{case},{tool}",
+            "--data-dir", str(args.data_dir), "--rows", str(args.rows), "--queries", str(args.queries),
+            "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
+            "--ranx-max-queries", str(args.ranx_max_queries)]
+
+
+def memory_probe(args, paths):
+    """Child: warm the tool up on the small slice, then call it once on the full data, measured."""
+    i, j = map(int, args.memory_probe.split(","))
+    full = Data(*paths)
+    build_cases(SmallData(*paths), args, small=True)[i].tools[j].prepare()()
+    tool = build_cases(full, args)[i].tools[j]
+    fn = tool.prepare()
+    memory = PeakMemory()
+    value, seconds, peak = memory.measure(fn)
+    print(json.dumps({"tool": tool.name, "peak_rss_bytes": peak, "seconds": seconds, "value": float(value),
+                      "method": memory.method}))
+
+
+def run_probes(cases: list[Case], args, jobs: int) -> None:
+    todo = [(i, j) for i, c in enumerate(cases) for j, t in enumerate(c.tools) if t.peak is None]
+
+    def run(ij):
+        i, j = ij
+        done = subprocess.run(probe_command(args, i, j), capture_output=True, text=True)
+        tool = cases[i].tools[j]
+        try:
+            tool.probe = json.loads(done.stdout.strip().splitlines()[-1])
+            tool.peak = tool.probe["peak_rss_bytes"]
+        except (IndexError, ValueError, KeyError):
+            print(f"memory probe for {tool.name} failed:\n{done.stderr[-2000:]}")
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        list(pool.map(run, todo))
+
+
+# ---------------------------------------------------------------- reporting
+
+def _version(name: str) -> str | None:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def median_seconds(t: Tool) -> float:
+    return statistics.median(t.seconds) * t.scale
+
+
+def fmt_seconds(t: Tool) -> str:
+    times = [s * t.scale for s in t.seconds]
+    med, lo, hi = statistics.median(times), min(times), max(times)
+    digits = 0 if med >= 100 else 1 if med >= 10 else 2 if med >= 0.1 else 3
+    return f"{'~' if t.scale != 1 else ''}{med:.{digits}f} ({lo:.{digits}f}–{hi:.{digits}f})"
+
+
+def ratio(tool: Tool, reference: Tool) -> str:
+    if tool is reference:
+        return "reference"
+    r = median_seconds(reference) / median_seconds(tool)
+    x = r if r >= 1 else 1 / r
+    return f"{x:.{0 if x >= 100 else 1}f}× {'faster' if r >= 1 else 'slower'}"
+
+
+def diff(tool: Tool, ours: float) -> str:
+    if tool.role in ("floor", "sqlmetrics") or tool.value is None:
+        return "—"
+    d = abs(float(tool.value) - float(tool.expected() if tool.expected else ours))
+    return "0" if d == 0 else f"{d:.0e}"
+
+
+def table(cases: list[Case]) -> str:
+    lines = ["| case | tool | seconds: median (min–max) | vs reference | peak RSS, MB | \\|Δ\\| vs sqlmetrics |",
+             "|---|---|---|---|---|---|"]
+    for case in cases:
+        reference = next(t for t in case.tools if t.role == "reference")
+        ours = next(t.value for t in case.tools if t.role == "sqlmetrics")
+        for i, t in enumerate(case.tools):
+            peak = "n/a" if t.peak is None else f"{t.peak / 2**20:,.0f}"
+            name = f"**{t.name}**" if t.role == "sqlmetrics" else t.name
+            lines.append(f"| {case.name if i == 0 else ''} | {name} | {fmt_seconds(t)} | {ratio(t, reference)} "
+                         f"| {peak} | {diff(t, ours)} |")
+    return "\n".join(lines)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10_000_000)
-    parser.add_argument("--users", type=int, default=100_000)
-    parser.add_argument("--queries", type=int, default=1_000_000, help="NDCG@10: queries of 10 items")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--large", action="store_true", help="100M rows and 10M queries (needs ~20 GB of RAM)")
+    parser.add_argument("--rows", type=int, help="impressions for AUC/GAUC (default 10M; 100M with --large)")
+    parser.add_argument("--users", type=int, nargs="+", default=[100_000, 1_000_000], help="GAUC user counts")
+    parser.add_argument("--queries", type=int, help=f"NDCG@{K} queries of {K} items (default 1M; 10M with --large)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--pandas-users", type=int, default=1000,
+                        help="users the pandas GAUC reference is timed on before extrapolation")
+    parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
+                        help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
+    parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--memory-jobs", type=int, default=2, help="memory probes run this many at a time")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory probes")
+    parser.add_argument("--memory-probe", help=argparse.SUPPRESS)  # internal: CASE,TOOL
     args = parser.parse_args()
+    args.rows = args.rows or (100_000_000 if args.large else 10_000_000)
+    args.queries = args.queries or (10_000_000 if args.large else 1_000_000)
 
-    rng = np.random.default_rng(42)
-    clicked = (rng.random(args.rows) < 0.05).astype(np.int8)
-    continuous = rng.random(args.rows) * 0.6 + clicked * rng.random(args.rows) * 0.4
-    df = pd.DataFrame({"clicked": clicked, "pctr": continuous,
-                       "user_id": rng.integers(0, args.users, args.rows)})
-    tied = df.assign(pctr=df["pctr"].round(3))
-    print(f"{args.rows:,} rows, {args.users:,} users, {args.rounds} rounds; median s (min-max)\n")
-    print("| case | tool | seconds | ratio vs sklearn | value diff |")
-    print("|---|---|---|---|---|")
-    for label, data in (("AUC, continuous scores", df), ("AUC, scores rounded to 3 decimals", tied)):
-        y, s = data["clicked"].to_numpy(), data["pctr"].to_numpy()
-        ref = timed(lambda: roc_auc_score(y, s), args.rounds)
-        ours = timed(lambda: sm.auc(data, label="clicked", score="pctr"), args.rounds)
-        print(f"| {label} | sklearn roc_auc_score | {ref[0]:.2f} ({ref[1]:.2f}-{ref[2]:.2f}) | 1.0x | |")
-        print(f"| {label} | sqlmetrics auc | {ours[0]:.2f} ({ours[1]:.2f}-{ours[2]:.2f}) | "
-              f"{ref[0] / ours[0]:.1f}x faster | {abs(ours[3] - ref[3]):.1e} |")
+    started = time.perf_counter()
+    load_start = os.getloadavg()
+    tmp = None
+    if args.data_dir is None:
+        tmp = args.data_dir = Path(tempfile.mkdtemp(prefix="sqlmetrics-bench-"))
+    args.data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        t = time.perf_counter()
+        paths = (synthetic.write_clicks(args.data_dir, args.rows, args.users, args.seed),
+                 synthetic.write_ranking(args.data_dir, args.queries, K, args.seed))
+        t_write = time.perf_counter() - t
+        if args.memory_probe:
+            return memory_probe(args, paths)
+        d = Data(*paths)
+        t = time.perf_counter()
+        d.clicks, d.clicks_pl, d.ranking
+        t_read = time.perf_counter() - t
 
-    ours = timed(lambda: sm.gauc(df, label="clicked", score="pctr", group="user_id"), args.rounds)
-    subset_users = max(1, args.users // 100)
-    subset = df[df["user_id"] < subset_users]
-    ref = timed(lambda: pandas_gauc(subset), 1)
-    extrapolated = ref[0] * args.users / subset_users
-    check = sm.gauc(subset, label="clicked", score="pctr", group="user_id")
-    print(f"| GAUC, {args.users:,} users | pandas groupby + roc_auc_score | ~{extrapolated:.0f} "
-          f"(extrapolated from {subset_users:,} users: {ref[0]:.2f}) | 1.0x | |")
-    print(f"| GAUC, {args.users:,} users | sqlmetrics gauc | {ours[0]:.2f} ({ours[1]:.2f}-{ours[2]:.2f}) | "
-          f"{extrapolated / ours[0]:.0f}x faster | {abs(check - ref[3]):.1e} (on the subset) |")
+        scores, relevance, _ = dense(d.ranking)
+        assert (d.ranking["query"].to_numpy()[::K] == np.arange(args.queries)).all(), "ranking not stored by query"
+        data = {
+            "clicks": {"file": paths[0].name, "rows": len(d.clicks), "positives": float(d.clicks["label"].mean()),
+                       "distinct score_r3": int(d.clicks["score_r3"].nunique())},
+            "ranking": {"file": paths[1].name, "queries": args.queries, "items_per_query": K,
+                        "score ties within a query": int((np.diff(np.sort(scores, axis=1), axis=1) == 0).sum()),
+                        "queries without relevant item": int((relevance.max(axis=1) == 0).sum())},
+            "seconds to write Parquet (0 if reused)": round(t_write, 1), "seconds to read into memory": round(t_read, 1)}
+        print(json.dumps(data, indent=1))
+        if not HAVE_RANX:
+            print("ranx is not installed (pip install -e '.[bench]'): its rows are skipped")
+        elif args.queries > args.ranx_max_queries:
+            print(f"ranx Qrels/Run skipped: {args.queries:,} queries > --ranx-max-queries {args.ranx_max_queries:,}")
 
-    relevance = rng.integers(0, 4, (args.queries, 10))
-    relevance[:, 0] = np.maximum(relevance[:, 0], 1)  # every query has a relevant item (sklearn averages all)
-    scores = rng.random((args.queries, 10))
-    run = pd.DataFrame({"query": np.repeat(np.arange(args.queries), 10), "item": np.tile(np.arange(10), args.queries),
-                        "score": scores.ravel(), "relevance": relevance.ravel()})
-    ref = timed(lambda: ndcg_score(relevance, scores, k=10, ignore_ties=True), args.rounds)
-    ours = timed(lambda: sm.ndcg(run, k=10, gain="linear"), args.rounds)
-    case = f"NDCG@10, {args.queries:,} queries x 10"
-    print(f"| {case} | sklearn ndcg_score(ignore_ties=True), dense matrix | {ref[0]:.2f} ({ref[1]:.2f}-{ref[2]:.2f})"
-          " | 1.0x | |")
-    print(f"| {case} | sqlmetrics ndcg(gain='linear') | {ours[0]:.2f} ({ours[1]:.2f}-{ours[2]:.2f}) | "
-          f"{ref[0] / ours[0]:.1f}x {'faster' if ours[0] < ref[0] else 'as fast'} | {abs(ours[3] - ref[3]):.1e} |")
+        # warm-up: every tool once on a small slice (imports, JIT, first connection); not timed
+        t = time.perf_counter()
+        for case in build_cases(SmallData(*paths), args, small=True):
+            for tool in case.tools:
+                tool.prepare()()
+        t_warm = time.perf_counter() - t
+        cases = build_cases(d, args)
+        t = time.perf_counter()
+        for case in cases:
+            for tool in case.tools:
+                tool.fn = tool.prepare()
+        print(f"warm-up {t_warm:.0f} s; inputs built in {time.perf_counter() - t:.0f} s (not timed), of which "
+              + ", ".join(f"{tool.name}: {tool.build_seconds:.1f} s" for c in cases for tool in c.tools
+                          if tool.build_seconds is not None))
+
+        load, others = OtherLoad(), []
+        for r in range(args.rounds):
+            load.start()
+            for case in cases:
+                for tool in case.tools[r % len(case.tools):] + case.tools[:r % len(case.tools)]:
+                    gc.collect()
+                    start = time.perf_counter()
+                    tool.value = tool.fn()
+                    tool.seconds.append(time.perf_counter() - start)
+            others.append(load.stop())
+            print(f"round {r + 1}/{args.rounds} done ({time.perf_counter() - started:.0f} s since start; other "
+                  f"processes busy {others[-1] if others[-1] is not None else float('nan'):.2f} cores on average)")
+        load_end = os.getloadavg()
+        memory = PeakMemory()
+        for case in cases:
+            for tool in case.tools:
+                if tool.name == RANX_OBJECTS and not args.no_memory:
+                    # measured here: a probe would spend another ~90 s per 1M queries building its inputs;
+                    # ranx allocates through malloc (numba), trimmed before the call
+                    _, _, tool.peak = memory.measure(tool.fn)
+                    tool.probe = {"method": memory.method, "process": "main"}
+                tool.fn = None  # the inputs (ranx objects above all) are not needed any more
+        d.con.close()  # neither are the frames: the probes load their own
+        for name in ("clicks", "clicks_pl", "ranking", "con"):
+            d.__dict__.pop(name, None)
+        scores = relevance = None
+        gc.collect()
+
+        methods = set()
+        if not args.no_memory:
+            t = time.perf_counter()
+            run_probes(cases, args, args.memory_jobs)
+            methods = {tool.probe["method"] for c in cases for tool in c.tools if tool.probe}
+            print(f"memory probes: {time.perf_counter() - t:.0f} s")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    busy = [o for o in others if o is not None]
+    header = (f"`python benchmarks/compare.py{' --large' if args.large else ''}`: {args.rows:,} rows and "
+              f"{args.queries:,} queries in memory, {os.cpu_count()} cores, {args.rounds} interleaved rounds in one "
+              f"process. Load average {load_start[0]:.1f} at start, {load_end[0]:.1f} at the end of the rounds; "
+              "other processes used "
+              + (f"{statistics.mean(busy):.2f} cores on average during the rounds" if busy else "n/a (no psutil)")
+              + ("; the numbers are noisy." if busy and statistics.mean(busy) > 0.25 else "."))
+    md = table(cases)
+    footnotes = [
+        "‡ extrapolated: " + "; ".join(f"{c.name.split(', ')[-1]}: {t.note}" for c in cases for t in c.tools if t.note)
+        + ". Its peak RSS is that of the subset.",
+        "† ranx: numba JIT compilation excluded (warm-up call); inputs built once, not timed: "
+        + "; ".join(f"{t.name.rstrip(' †')} {t.build_seconds:.1f} s" for c in cases for t in c.tools
+                    if t.build_seconds is not None) + ".",
+        ("peak RSS: " + ", ".join(MEMORY_METHODS[m] for m in sorted(methods, key=str))
+         + ", of a fresh process per tool, during one call on the full data after a warm-up on a slice "
+         "(ranx `evaluate(Qrels, Run)`: in the main process after the rounds, as its objects take long to build); "
+         "inputs already in memory are not counted." if methods else "peak RSS: not measured."),
+    ]
+    print("\n" + header + "\n\n" + md + "\n\n" + "\n".join(footnotes))
+    print(f"\ntotal {time.perf_counter() - started:.0f} s")
+
+    if args.json:
+        out = {
+            "command": " ".join([os.path.basename(sys.executable)] + sys.argv),
+            "parameters": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
+            "environment": {
+                "platform": platform.platform(), "python": platform.python_version(), "cores": os.cpu_count(),
+                "versions": {name: _version(name) for name in (
+                    "sqlmetrics", "duckdb", "numpy", "pandas", "polars", "scikit-learn", "ranx", "numba")},
+                "load_average_start": load_start, "load_average_end_of_rounds": load_end,
+                "other_processes_busy_cores_per_round": others},
+            "data": data, "warm_up_seconds": t_warm,
+            "cases": [{"case": c.name, "tools": [{
+                "tool": t.name, "role": t.role, "seconds": t.seconds, "time_scale": t.scale,
+                "median_seconds": median_seconds(t), "value": None if t.value is None else float(t.value),
+                "sqlmetrics_value_on_same_input": t.expected() if t.expected else None,
+                "input_build_seconds": t.build_seconds, "note": t.note,
+                "peak_rss_bytes": t.peak, "memory_probe": t.probe} for t in c.tools]} for c in cases],
+            "markdown": header + "\n\n" + md + "\n\n" + "\n".join(footnotes),
+            "total_seconds": time.perf_counter() - started,
+        }
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(out, indent=1))
+        print(f"wrote {args.json}")
 
 
 if __name__ == "__main__":

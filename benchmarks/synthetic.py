@@ -1,0 +1,90 @@
+"""Seeded synthetic data for the benchmark, written to Parquet (reused when the file already exists).
+
+clicks_<rows>_<users...>_seed<seed>.parquet, one row per impression:
+    label      int8, 1 for ~5% of the rows
+    score      float64, continuous (positives score higher on average; no ties in practice)
+    score_r3   the same score rounded to 3 decimals: about 1,000 distinct values, so heavy ties
+    users_<u>  int64 user id in [0, u), one column per requested user count (e.g. 100k and 1M)
+
+ranking_<queries>x<k>_seed<seed>.parquet, one row per (query, item), k items per query, stored
+query by query:
+    query      int64 in [0, queries)
+    item       int64, distinct within a query
+    score      float64, continuous: no two items of a query share a score (checked by the benchmark),
+               so every tie-breaking rule gives the same ranking
+    relevance  int8 graded 0-3 (60% 0, 20% 1, 12% 2, 8% 3); ~0.6% of the queries have no relevant item
+
+Data are generated in chunks of 10M rows (each chunk seeded by (seed, chunk index)), so the
+memory needed to write the file does not grow with its size.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+CHUNK_ROWS = 10_000_000
+
+
+def user_column(users: int) -> str:
+    return f"users_{users}"
+
+
+def clicks_path(directory: Path, rows: int, users: list[int], seed: int) -> Path:
+    return Path(directory) / f"clicks_{rows}_{'-'.join(map(str, users))}_seed{seed}.parquet"
+
+
+def ranking_path(directory: Path, queries: int, k: int, seed: int) -> Path:
+    return Path(directory) / f"ranking_{queries}x{k}_seed{seed}.parquet"
+
+
+def _write(path: Path, chunks) -> Path:
+    """Write the tables yielded by `chunks` to `path` (via a temporary name: no partial file is reused)."""
+    if path.exists():
+        return path
+    tmp = path.with_suffix(".parquet.tmp")
+    writer = None
+    try:
+        for table in chunks:
+            if writer is None:
+                writer = pq.ParquetWriter(tmp, table.schema)
+            writer.write_table(table, row_group_size=1_000_000)
+    finally:
+        if writer is not None:
+            writer.close()
+    os.replace(tmp, path)
+    return path
+
+
+def write_clicks(directory: Path, rows: int, users: list[int], seed: int) -> Path:
+    def chunks():
+        for i, start in enumerate(range(0, rows, CHUNK_ROWS)):
+            n = min(CHUNK_ROWS, rows - start)
+            rng = np.random.default_rng([seed, 0, i])
+            label = (rng.random(n) < 0.05).astype(np.int8)
+            score = rng.random(n) * 0.6 + label * rng.random(n) * 0.4
+            columns = {"label": label, "score": score, "score_r3": np.round(score, 3)}
+            for u in users:
+                columns[user_column(u)] = rng.integers(0, u, n, dtype=np.int64)
+            yield pa.table(columns)
+    return _write(clicks_path(directory, rows, users, seed), chunks())
+
+
+def write_ranking(directory: Path, queries: int, k: int, seed: int) -> Path:
+    per_chunk = max(1, CHUNK_ROWS // k)
+
+    def chunks():
+        for i, first in enumerate(range(0, queries, per_chunk)):
+            q = min(per_chunk, queries - first)
+            rng = np.random.default_rng([seed, 1, i])
+            # item ids below 1M: a random catalog block per slot, the slot as last digit keeps them distinct
+            item = rng.integers(0, 1_000_000 // k, (q, k), dtype=np.int64) * k + np.arange(k)
+            relevance = rng.choice(np.array([0, 1, 2, 3], dtype=np.int8), size=(q, k), p=[0.6, 0.2, 0.12, 0.08])
+            score = rng.random((q, k)) + 0.3 * relevance  # informative, continuous
+            yield pa.table({
+                "query": np.repeat(np.arange(first, first + q, dtype=np.int64), k),
+                "item": item.ravel(), "score": score.ravel(), "relevance": relevance.ravel()})
+    return _write(ranking_path(directory, queries, k, seed), chunks())

@@ -11,7 +11,7 @@ import pandas as pd
 from sqlglot import exp
 
 from . import checks
-from .engine import connect
+from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import ALIASES, METRICS, Metric
@@ -191,7 +191,7 @@ def _check_max_grade(engine, source: Source, values: dict) -> None:
 
 
 def _from_expr(source: Source) -> exp.Expression:
-    return source.relation.subquery(PLACEHOLDER) if isinstance(source.relation, exp.Query) else source.relation
+    return as_from(source.relation)
 
 
 def _from_sql(source: Source) -> str:

@@ -62,7 +62,7 @@ class Engine:
 
     def schema(self, source: Source) -> dict[str, str]:
         """Column name -> type name, without reading any rows."""
-        sql = exp.select("*").from_(_as_from(source.relation)).limit(0).sql(self.dialect)
+        sql = exp.select("*").from_(as_from(source.relation)).limit(0).sql(self.dialect)
         try:
             return self._schema(sql, source)
         except self.errors as e:
@@ -101,7 +101,7 @@ class DuckDBEngine(Engine):
             yield source
 
     def schema(self, source: Source) -> dict[str, str]:
-        sql = exp.select("*").from_(_as_from(source.relation)).limit(0).sql("duckdb")
+        sql = exp.select("*").from_(as_from(source.relation)).limit(0).sql("duckdb")
         try:
             rel = self.con.sql(sql)
             return {name: str(t) for name, t in zip(rel.columns, rel.types)}
@@ -174,31 +174,31 @@ class PostgresEngine(Engine):
         super().__init__(con, dialect)
         self.errors = psycopg.Error
 
-    def _fetch(self, sql):
+    @contextmanager
+    def _cursor(self):
+        """A cursor for one of our SELECTs; a transaction it opened on an idle connection is ended."""
         from psycopg.pq import TransactionStatus
         idle = self.con.info.transaction_status == TransactionStatus.IDLE
         try:
             with self.con.cursor() as cursor:
-                cursor.execute(sql)
-                return [d.name for d in cursor.description], cursor.fetchall()
+                yield cursor
         finally:
             if idle and not self.con.autocommit:
                 self.con.rollback()  # only our read-only statement ran in this transaction
+
+    def _fetch(self, sql):
+        with self._cursor() as cursor:
+            cursor.execute(sql)
+            return [d.name for d in cursor.description], cursor.fetchall()
 
     def _missing(self, error):
         return getattr(error, "sqlstate", None) == "42P01"  # undefined_table
 
     def _schema(self, sql, source):
-        from psycopg.pq import TransactionStatus
-        idle = self.con.info.transaction_status == TransactionStatus.IDLE
-        try:
-            with self.con.cursor() as cursor:
-                cursor.execute(sql)
-                types = self.con.adapters.types
-                return {d.name: getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description}
-        finally:
-            if idle and not self.con.autocommit:
-                self.con.rollback()
+        with self._cursor() as cursor:
+            cursor.execute(sql)
+            types = self.con.adapters.types
+            return {d.name: getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description}
 
     def type_class(self, type_name: str) -> str:
         return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
@@ -224,7 +224,7 @@ def _plain(value):
     return value
 
 
-def _as_from(relation: exp.Expression) -> exp.Expression:
+def as_from(relation: exp.Expression) -> exp.Expression:
     return relation.subquery("sm_source") if isinstance(relation, exp.Query) else relation
 
 

@@ -126,7 +126,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             dropna: bool = False, per_query: bool = False, **params):
     """Validate, check the data, run the metric on the engine and shape the result."""
     values = validate(m, params)
-    engine = connect(con, check_dialect(dialect) if dialect else None)
+    engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
     booleans: set[str] = set()
     with ExitStack() as stack:
@@ -279,8 +279,9 @@ def docstring(m: Metric) -> str:
 Parameters
     data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, or a pandas/polars/pyarrow frame.
 {params}{one_of}
-    con: a DuckDB, sqlite3 or psycopg (3) connection (default: a private in-memory DuckDB); data
-        is then a table or query on that database.
+    con: a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB session (default: a
+        private in-memory DuckDB, or the session of a Spark DataFrame given as data); data is then a
+        table or query on that engine (or, on Spark, a Spark DataFrame).
     dialect: the SQL dialect to generate (default: the connection's; e.g. 'redshift' over psycopg).
     details: return the one-row DataFrame with the counts instead of the bare value.{per_query}
     dropna: drop rows with NULL in the metric's columns (with a warning saying how many) instead of failing.

@@ -1,6 +1,8 @@
-"""Running SQL on an engine: DuckDB (in-process, the default), SQLite, PostgreSQL (psycopg 3).
+"""Running SQL on an engine: DuckDB (in-process, the default), SQLite, PostgreSQL (psycopg 3),
+Spark (a SparkSession) and ClickHouse (a chDB session).
 
-Only SELECT statements produced by ``sqltext`` are executed here.
+Only SELECT statements produced by ``sqltext`` are executed here. The drivers of the optional
+engines are imported by their engine class only, so none of them is a dependency.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pandas as pd
 from sqlglot import exp
 
 from .errors import EngineError, SourceError
-from .sources import Source, describe, duckdb_source, is_file_path, is_frame, static_source
+from .sources import Source, describe, duckdb_source, frame_view, is_file_path, is_frame, static_source
 
 _local = threading.local()
 
@@ -205,16 +207,105 @@ class PostgresEngine(Engine):
                 "numeric": "numeric", "bool": "boolean"}.get(type_name, "other")
 
 
-def connect(con, dialect: str | None = None) -> Engine:
-    """The engine for a connection object (None: the private DuckDB); `dialect` overrides its SQL."""
+class SparkEngine(Engine):
+    """A SparkSession (classic or Spark Connect). `data` may also be a Spark DataFrame: it is
+    registered as a temporary view for the call."""
+
+    dialect = "spark"
+    name = "Spark"
+
+    def __init__(self, con, dialect: str | None = None):
+        from pyspark.errors import PySparkException
+        super().__init__(con, dialect)
+        self.errors = PySparkException
+
+    @contextmanager
+    def source(self, data, slot: str = "data"):
+        if not is_spark_frame(data):
+            with super().source(data, slot) as source:
+                yield source
+            return
+        name = frame_view(slot)
+        data.createOrReplaceTempView(name)
+        try:
+            yield Source(exp.Table(this=exp.to_identifier(name)), "the Spark DataFrame")
+        finally:
+            self.con.catalog.dropTempView(name)
+
+    def _fetch(self, sql):
+        frame = self.con.sql(sql)
+        return frame.columns, [tuple(row) for row in frame.collect()]
+
+    def _missing(self, error):
+        return "TABLE_OR_VIEW_NOT_FOUND" in str(error)
+
+    def _schema(self, sql, source):
+        return dict(self.con.sql(sql).dtypes)  # analysed only: no job runs
+
+    def type_class(self, type_name: str) -> str:
+        t = type_name.lower()
+        if t in ("double", "float"):
+            return "float"
+        if t in ("tinyint", "smallint", "int", "bigint") or t.startswith("decimal"):
+            return "numeric"
+        return "boolean" if t == "boolean" else "other"
+
+
+class ClickHouseEngine(Engine):
+    """chDB, ClickHouse in-process: a `chdb.session.Session` or a `chdb.connect()` connection."""
+
+    dialect = "clickhouse"
+    name = "ClickHouse"
+
+    # chDB raises ChdbError (chdb._exceptions, not the chdb.ChdbError it exports) or a bare
+    # RuntimeError, depending on the call: both are RuntimeErrors
+    errors = RuntimeError
+
+    def _fetch(self, sql):
+        table = self.con.query(sql, "ArrowTable")
+        # by column: unaliased expressions may share a name; to_pylist gives None for NULL
+        return table.column_names, list(zip(*(column.to_pylist() for column in table.columns)))
+
+    def _missing(self, error):
+        return "UNKNOWN_TABLE" in str(error)
+
+    def _schema(self, sql, source):
+        described = self.con.query(f"DESCRIBE ({sql})", "ArrowTable").to_pydict()
+        return dict(zip(described["name"], described["type"]))
+
+    def type_class(self, type_name: str) -> str:
+        t = type_name
+        while inner := re.fullmatch(r"(?:Nullable|LowCardinality)\((.*)\)", t):
+            t = inner.group(1)
+        if re.fullmatch(r"B?Float\d+", t):
+            return "float"
+        if re.fullmatch(r"U?Int\d+|Decimal(\d+)?\(.*\)", t):
+            return "numeric"
+        return "boolean" if t == "Bool" else "other"
+
+
+def is_spark_frame(data) -> bool:
+    return type(data).__module__.startswith("pyspark.") and type(data).__name__ == "DataFrame"
+
+
+def connect(con, dialect: str | None = None, data=None) -> Engine:
+    """The engine for a connection object; `dialect` overrides its SQL. Without `con`: the Spark
+    session of a Spark DataFrame given as `data`, else the private DuckDB."""
+    if con is None and is_spark_frame(data):
+        con = data.sparkSession
     if con is None or isinstance(con, duckdb.DuckDBPyConnection):
         return DuckDBEngine(con, dialect)
     if isinstance(con, sqlite3.Connection):
         return SQLiteEngine(con, dialect)
-    module = type(con).__module__.split(".")[0]
+    module, kind = type(con).__module__.split(".")[0], type(con).__name__
     if module == "psycopg":
         return PostgresEngine(con, dialect)
-    raise SourceError(f"con must be a DuckDB, sqlite3 or psycopg (3) connection; got {type(con).__name__}")
+    if module == "pyspark" and kind == "SparkSession":
+        return SparkEngine(con, dialect)
+    if module == "chdb" and kind in ("Session", "Connection"):
+        return ClickHouseEngine(con, dialect)
+    raise SourceError("con must be a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB "
+                      f"session; got {type(con).__name__}")
 
 
 def _plain(value):

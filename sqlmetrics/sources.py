@@ -99,14 +99,19 @@ def static_source(data, dialect: str) -> Source:
                       f"DataFrame or pyarrow Table; got {type(data).__name__}")
 
 
+def frame_view(slot: str) -> str:
+    """The name a frame is registered under for the duration of a call (one per `slot`: a run and
+    its qrels may both be frames)."""
+    return f"{_FRAME_VIEW}_{slot}"
+
+
 @contextmanager
 def duckdb_source(data, con, slot: str = "data"):
-    """The source on a DuckDB connection; a frame is registered for the duration of the call
-    (under a name per `slot`: a run and its qrels may both be frames)."""
+    """The source on a DuckDB connection; a frame is registered for the duration of the call."""
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
-    name = f"{_FRAME_VIEW}_{slot}"
+    name = frame_view(slot)
     con.register(name, data)
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))

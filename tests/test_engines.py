@@ -1,8 +1,9 @@
 """Conformance: every metric on every engine that can run here gives DuckDB's result on the same
 data (DuckDB itself is checked against sklearn/pytrec_eval elsewhere), through `con=`.
 
-PostgreSQL needs a server: SQLMETRICS_PG_DSN (default "dbname=sqlmetrics"); without one the tests
-skip with the reason, except in CI (CI=true), where a missing engine is a failure.
+Engines: SQLite (stdlib), PostgreSQL (a server: SQLMETRICS_PG_DSN, default "dbname=sqlmetrics"),
+Spark (PySpark in local mode; needs Java) and ClickHouse (chDB, in-process). An engine that cannot
+be reached skips with the reason, except in CI (CI=true), where a missing engine is a failure.
 """
 import math
 import os
@@ -14,6 +15,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import make_binary_frame, make_ranking_frames
+from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
 from test_common import ALL, args
 
@@ -22,7 +24,14 @@ RUN, QRELS = make_ranking_frames(n_queries=25, seed=8)
 # tie-break by byte order: 'a' (0x61) sorts after 'B' (0x42) in bytes, before it in most locales
 TIES = pd.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["B", "a", "c-1", "Z", "z"],
                      "score": [1.0, 1.0, 0.5, 2.0, 2.0], "relevance": [1, 0, 1, 0, 1]})
-TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS, "ties": TIES}
+_ITEMS = sorted(set(RUN["item"]))
+SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a in enumerate(_ITEMS)
+                           for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
+                          columns=["item_a", "item_b", "similarity"])
+# rows the input checks must reject: a NULL label and a label of 2
+BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})
+TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS, "ties": TIES, "similarity": SIMILARITY, "bad": BAD}
+RELATIONS = ("qrels", "similarity")  # parameters that name a second table
 
 
 def calls():
@@ -39,7 +48,8 @@ def calls():
         elif name == "coverage":
             out.append((name, name, "run", {"k": 3, "n_items": 60}))
         elif name == "ils":
-            continue  # needs a similarity table: below
+            out.append((name, name, "run", {"similarity": "similarity", "k": 4}))
+            out.append((f"{name}-by", name, "run", {"similarity": "similarity", "k": 4, "by": "c"}))
         else:
             params = {"qrels": "qrels"} | ({"k": 3} if "k" in names and m.param("k").required else {})
             out.append((name, name, "run", params))
@@ -47,6 +57,7 @@ def calls():
     out.append(("auc-boolean-label", "auc", "preds", {"label": "yb", "score": "s"}))
     out.append(("confusion-boolean-label", "confusion_matrix", "preds", {"label": "yb", "score": "s"}))
     out.append(("ndcg-average-ties", "ndcg", "run", {"qrels": "qrels", "k": 5, "ties": "average"}))
+    out.append(("ndcg-per-query", "ndcg", "run", {"qrels": "qrels", "k": 5, "per_query": True}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
     return out
 
@@ -55,7 +66,7 @@ CALLS = calls()
 
 
 def reference(metric, table, params):
-    params = {k: (TABLES[v] if k == "qrels" else v) for k, v in params.items()}
+    params = {k: (TABLES[v] if k in RELATIONS else v) for k, v in params.items()}
     return getattr(sm, metric)(TABLES[table], details=True, **params)
 
 
@@ -73,7 +84,15 @@ def assert_same(got: pd.DataFrame, want: pd.DataFrame, what: str):
                 assert str(x) == str(y), (what, column, x, y)
 
 
-# -- SQLite (stdlib) --------------------------------------------------------------------------------
+def unreachable(engine: str, error: Exception):
+    """Skip (with the reason) where an engine cannot run; in CI that is a failure."""
+    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
+    pytest.skip(f"{reason}; .ci/run installs it")
+
+
+# -- the engines, each loaded with TABLES ------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def sqlite_con():
@@ -84,42 +103,13 @@ def sqlite_con():
     con.close()
 
 
-@pytest.mark.parametrize("case, metric, table, params", CALLS, ids=[c[0] for c in CALLS])
-def test_sqlite_matches_duckdb(sqlite_con, case, metric, table, params):
-    got = getattr(sm, metric)(table, con=sqlite_con, details=True, **params)
-    assert_same(got, reference(metric, table, params), f"sqlite {case}")
-
-
-def test_sqlite_errors_name_the_problem(sqlite_con):
-    with pytest.raises(sm.SourceError, match="does not exist on SQLite"):
-        sm.auc("nope", label="y", score="s", con=sqlite_con)
-    with pytest.raises(sm.MissingColumnError, match="did you mean 'y'"):
-        sm.auc("preds", label="yy", score="s", con=sqlite_con)
-    with pytest.raises(sm.SourceError, match="is not on SQLite"):
-        sm.auc(BINARY, label="y", score="s", con=sqlite_con)
-    sqlite_con.execute("CREATE TABLE bad AS SELECT 2 AS y, 0.5 AS s UNION ALL SELECT NULL, 0.1")
-    with pytest.raises(sm.ColumnError, match="NULL"):
-        sm.auc("bad", label="y", score="s", con=sqlite_con)
-    assert sm.auc(sm.Query("SELECT * FROM preds WHERE c = 'a'"), label="y", score="s", con=sqlite_con) == \
-        pytest.approx(sm.auc(BINARY[BINARY.c == "a"], label="y", score="s"), rel=1e-12)
-
-
-# -- PostgreSQL (a real server) ---------------------------------------------------------------------
-
-def _postgres():
+@pytest.fixture(scope="module")
+def postgres_con():
     try:
         import psycopg
-        return psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5)
+        con = psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5)
     except Exception as e:  # no driver or no server
-        if os.environ.get("CI"):
-            raise AssertionError(f"CI must run the PostgreSQL tests, but: {e}") from e
-        pytest.skip(f"PostgreSQL not reachable here ({type(e).__name__}: {str(e).strip()[:120]}); "
-                    ".ci/run starts one")
-
-
-@pytest.fixture(scope="module")
-def pg_con():
-    con = _postgres()
+        unreachable("PostgreSQL", e)
     schema = f"sqlmetrics_test_{os.getpid()}"
     # text in a linguistic collation (as most production databases), so that the byte-order
     # tie-break (COLLATE "C") is really exercised
@@ -144,27 +134,104 @@ def pg_con():
     con.close()
 
 
+@pytest.fixture(scope="module")
+def spark_con():
+    try:
+        from pyspark.sql import SparkSession
+        spark = (SparkSession.builder.master("local[2]").appName("sqlmetrics-tests")
+                 .config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
+                 .config("spark.driver.memory", "1g").getOrCreate())
+    except Exception as e:  # no pyspark, or no Java
+        unreachable("Spark", e)
+    spark.sparkContext.setLogLevel("ERROR")
+    for name, frame in TABLES.items():
+        # NaN means NULL here (pandas' missing value); Spark would keep it as a NaN double
+        rows = [[None if isinstance(v, float) and math.isnan(v) else v for v in row]
+                for row in frame.astype(object).itertuples(index=False)]
+        types = {"f": "double", "i": "bigint", "b": "boolean"}
+        schema = ", ".join(f"`{c}` {types.get(frame[c].dtype.kind, 'string')}" for c in frame.columns)
+        spark.createDataFrame(rows, schema).createOrReplaceTempView(name)
+    yield spark
+    spark.stop()
+
+
+@pytest.fixture(scope="module")
+def clickhouse_con():
+    try:
+        from chdb import session
+        con = session.Session()
+    except Exception as e:  # no chdb
+        unreachable("ClickHouse (chDB)", e)
+    for name, frame in TABLES.items():
+        con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
+    yield con
+    con.close()
+
+
+ENGINES = ("sqlite", "postgres", "spark", "clickhouse")
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def con(request):
+    return request.getfixturevalue(f"{request.param}_con")
+
+
 @pytest.mark.parametrize("case, metric, table, params", CALLS, ids=[c[0] for c in CALLS])
-def test_postgres_matches_duckdb(pg_con, case, metric, table, params):
-    got = getattr(sm, metric)(table, con=pg_con, details=True, **params)
-    assert_same(got, reference(metric, table, params), f"postgres {case}")
+def test_matches_duckdb(con, case, metric, table, params):
+    got = getattr(sm, metric)(table, con=con, details=True, **params)
+    assert_same(got, reference(metric, table, params), case)
 
 
-def test_postgres_tie_break_is_byte_order_whatever_the_collation(pg_con):
+def test_scalars_come_back_as_python_types(con):
+    value = sm.auc("preds", label="y", score="s", con=con)
+    assert type(value) is float and value == pytest.approx(sm.auc(BINARY, label="y", score="s"), rel=1e-12)
+    counts = sm.confusion_matrix("preds", label="y", score="s", con=con)
+    assert counts == sm.confusion_matrix(BINARY, label="y", score="s")
+    assert {type(v) for v in counts.values()} == {int}
+
+
+def test_errors_name_the_problem(con):
+    name = connect(con).name
+    with pytest.raises(sm.SourceError, match=f"does not exist on {name}"):
+        sm.auc("nope", label="y", score="s", con=con)
+    with pytest.raises(sm.MissingColumnError, match="did you mean 'y'"):
+        sm.auc("preds", label="yy", score="s", con=con)
+    with pytest.raises(sm.SourceError, match=f"is not on {name}"):
+        sm.auc(BINARY, label="y", score="s", con=con)
+    with pytest.raises(sm.ColumnError, match="1 NULL value"):
+        sm.auc("bad", label="y", score="s", con=con)
+    with pytest.raises(sm.ColumnError, match="must be 0/1.*e.g. 2"):
+        sm.auc("bad", label="y", score="s", con=con, dropna=True)
+    with pytest.raises(sm.ColumnError, match="must be numeric"):
+        sm.auc("preds", label="y", score="c", con=con)
+    subset = sm.auc(sm.Query("SELECT * FROM preds WHERE c = 'a'"), label="y", score="s", con=con)
+    assert subset == pytest.approx(sm.auc(BINARY[BINARY.c == "a"], label="y", score="s"), rel=1e-12)
+
+
+def test_spark_dataframe_as_data(spark_con):
+    frame, qrels = spark_con.table("preds").where("c = 'b'"), spark_con.table("qrels")
+    assert sm.auc(frame, label="y", score="s") == pytest.approx(  # the frame's session: no con= needed
+        sm.auc(BINARY[BINARY.c == "b"], label="y", score="s"), rel=1e-12)
+    assert sm.ndcg(spark_con.table("run"), qrels, k=5, con=spark_con) == pytest.approx(
+        sm.ndcg(RUN, QRELS, k=5), rel=1e-12)
+    assert not [t for t in spark_con.catalog.listTables() if t.name.startswith("sm_frame_")]
+
+
+def test_postgres_tie_break_is_byte_order_whatever_the_collation(postgres_con):
     # en-x-icu sorts 'a' before 'B'; trec_eval (bytes) puts 'a' (0x61) after 'B' (0x42)
-    locale_order = pg_con.execute('SELECT item FROM ties WHERE query = 1 ORDER BY item').fetchall()
-    pg_con.rollback()  # end the test's own read transaction
-    assert sm.mrr("ties", con=pg_con, per_query=True)["mrr"].tolist() == \
+    locale_order = postgres_con.execute('SELECT item FROM ties WHERE query = 1 ORDER BY item').fetchall()
+    postgres_con.rollback()  # end the test's own read transaction
+    assert sm.mrr("ties", con=postgres_con, per_query=True)["mrr"].tolist() == \
         sm.mrr(TIES, per_query=True)["mrr"].tolist() == [0.5, 1.0]
     assert locale_order[0][0] in ("a", "B")
 
 
-def test_postgres_leaves_the_connection_as_it_found_it(pg_con):
+def test_postgres_leaves_the_connection_as_it_found_it(postgres_con):
     from psycopg.pq import TransactionStatus
-    sm.auc("preds", label="y", score="s", con=pg_con)
-    assert pg_con.info.transaction_status == TransactionStatus.IDLE
+    sm.auc("preds", label="y", score="s", con=postgres_con)
+    assert postgres_con.info.transaction_status == TransactionStatus.IDLE
     with pytest.raises(sm.SourceError, match="does not exist on PostgreSQL"):
-        sm.auc("nope", label="y", score="s", con=pg_con)
-    assert pg_con.info.transaction_status == TransactionStatus.IDLE  # no aborted transaction left behind
-    assert sm.gini("preds", label="yb", score="s", con=pg_con) == pytest.approx(
+        sm.auc("nope", label="y", score="s", con=postgres_con)
+    assert postgres_con.info.transaction_status == TransactionStatus.IDLE  # no aborted transaction left behind
+    assert sm.gini("preds", label="yb", score="s", con=postgres_con) == pytest.approx(
         sm.gini(BINARY, label="y", score="s"), rel=1e-12)

@@ -175,8 +175,9 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
 def _check_unique(engine, source: Source, keys: list[str]) -> None:
     rows = engine.rows(transpile(checks.duplicates_query(keys, _from_sql(source)), engine.dialect))
     if rows:
-        *example, n = rows[0]
-        example = ", ".join(f"{k}={v!r}" for k, v in zip(keys, example))
+        n = engine.first_row(transpile(checks.duplicates_query(keys, _from_sql(source), count=True),
+                                       engine.dialect))[0]
+        example = ", ".join(f"{k}={v!r}" for k, v in zip(keys, rows[0]))
         raise ColumnError(
             f"{source.description} has {n} duplicated ({', '.join(keys)}) combination{'s' if n > 1 else ''}, "
             f"e.g. {example}: each item may appear once per query; deduplicate first")

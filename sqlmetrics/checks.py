@@ -113,8 +113,9 @@ def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int |
     return n_rows, distinct, null_rows
 
 
-def duplicates_query(keys: list[str], source_sql: str) -> str:
-    """One example of a repeated key combination and how many there are (no row: none)."""
+def duplicates_query(keys: list[str], source_sql: str, count: bool = False) -> str:
+    """One example of a repeated key combination (no row: none), or with `count` how many
+    combinations repeat. Counting costs a window over all groups: only asked once one is found."""
     cols = ", ".join(quote(k) for k in keys)
-    return (f"SELECT {cols}, COUNT(*) OVER () AS sm_n_duplicated FROM {source_sql} "
-            f"GROUP BY {cols} HAVING COUNT(*) > 1 LIMIT 1")
+    repeated = f"SELECT {cols} FROM {source_sql} GROUP BY {cols} HAVING COUNT(*) > 1"
+    return f"SELECT COUNT(*) FROM ({repeated}) AS sm_repeated" if count else f"{repeated} LIMIT 1"

@@ -122,8 +122,11 @@ def test_k_is_required_where_the_spec_says_so():
 
 def test_duplicate_query_item_rows_are_an_error_naming_the_table():
     run = pd.concat([one_list([1, 0]), one_list([1, 0]).iloc[:1]])
-    with pytest.raises(sm.ColumnError, match=r"duplicated \(query, item\).*query=1, item='i0'"):
+    with pytest.raises(sm.ColumnError, match=r"has 1 duplicated \(query, item\) combination, e.g. query=1, item='i0'"):
         sm.ndcg(run)
+    twice = pd.concat([run, one_list([1, 0]).iloc[1:], one_list([1, 0]).iloc[1:]])
+    with pytest.raises(sm.ColumnError, match=r"has 2 duplicated \(query, item\) combinations"):
+        sm.ndcg(twice)
     qrels = pd.DataFrame({"query": [1, 1], "item": ["i0", "i0"], "relevance": [1, 2]})
     with pytest.raises(sm.ColumnError, match="duplicated"):
         sm.ndcg(one_list([1, 0]).drop(columns="relevance"), qrels)

@@ -1,19 +1,34 @@
 {#- Building blocks shared by every metric template: the only place vendor syntax may appear.
     Written to run unchanged as dbt macros: no leading underscores, no top-level set, and calls
     across files go through the package prefix `sqlmetrics.`. Intermediate columns are named sm_*
-    (reserved: the Python layer rejects user columns with that prefix). -#}
+    (reserved: the Python layer rejects user columns with that prefix).
 
-{#- A column name, quoted for the engine whatever it contains. -#}
+    The Python layer renders the default__ spellings (DuckDB's) and lets sqlglot transpile them.
+    Inside dbt nothing transpiles, so the few helpers whose spelling differs by engine go through
+    adapter.dispatch (dbt-utils style): <adapter>__<name> where an engine needs its own spelling,
+    default__<name> otherwise. A project can add its own through dbt's `dispatch` config. -#}
+
+{#- Stops with `message`: a compilation error naming the model in dbt. The Python layer validates
+    every parameter before rendering, so only a call from dbt can get here. -#}
+{% macro fail(message) -%}
+{{ exceptions.raise_compiler_error('sqlmetrics: ' ~ message) }}
+{%- endmacro %}
+
+{#- A column name, quoted for the engine whatever it contains. (dbt renders a missing argument as
+    empty: a metric called without, say, label= stops here rather than querying a column "".) -#}
 {% macro ident(name) -%}
+{%- if not name %}{{ sqlmetrics.fail('a column name is missing: pass every column argument of the metric (label=, score=, ...)') }}{% endif -%}
 {{ adapter.quote(name) }}
 {%- endmacro %}
 
 {#- `"a", "b", ` : columns each followed by a comma, to stand before further select items. -#}
 {% macro cols(names) -%}
+{%- if names is string %}{{ sqlmetrics.fail("by takes a list of columns: by=['" ~ names ~ "']") }}{% endif -%}
 {% for c in names %}{{ sqlmetrics.ident(c) }}, {% endfor %}
 {%- endmacro %}
 
 {% macro col_list(names) -%}
+{%- if names is string %}{{ sqlmetrics.fail("by takes a list of columns: by=['" ~ names ~ "']") }}{% endif -%}
 {% for c in names %}{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
 {%- endmacro %}
 
@@ -27,25 +42,81 @@
 
 {#- Float division that yields NULL instead of failing (or truncating) when the denominator is 0. -#}
 {% macro fdiv(num, den) -%}
-CAST({{ num }} AS DOUBLE) / NULLIF(CAST({{ den }} AS DOUBLE), 0)
+{{ sqlmetrics.as_double(num) }} / NULLIF({{ sqlmetrics.as_double(den) }}, 0)
 {%- endmacro %}
 
+{#- x as a 64-bit float. -#}
 {% macro as_double(x) -%}
+{{ return(adapter.dispatch('as_double', 'sqlmetrics')(x)) }}
+{%- endmacro %}
+
+{% macro default__as_double(x) -%}
 CAST({{ x }} AS DOUBLE)
 {%- endmacro %}
 
-{% macro infinity() -%}
-CAST('inf' AS DOUBLE)
+{#- PostgreSQL has no type DOUBLE, only DOUBLE PRECISION (Redshift too):
+    https://www.postgresql.org/docs/current/datatype-numeric.html#DATATYPE-FLOAT -#}
+{% macro postgres__as_double(x) -%}
+CAST({{ x }} AS DOUBLE PRECISION)
 {%- endmacro %}
 
-{#- 1 for a positive row, else 0; labels are validated as 0/1 or boolean before this runs. -#}
+{#- +infinity as a 64-bit float: the threshold of the first point of a curve. -#}
+{% macro infinity() -%}
+{{ return(adapter.dispatch('infinity', 'sqlmetrics')()) }}
+{%- endmacro %}
+
+{% macro default__infinity() -%}
+{{ sqlmetrics.as_double("'inf'") }}
+{%- endmacro %}
+
+{#- 'Infinity': PostgreSQL's documented spelling, and Redshift's (it falls back to postgres__
+    macros), which the Python layer sends it too: https://www.postgresql.org/docs/current/datatype-numeric.html#DATATYPE-FLOAT -#}
+{% macro postgres__infinity() -%}
+{{ sqlmetrics.as_double("'Infinity'") }}
+{%- endmacro %}
+
+{#- 1 for a positive row, else 0; the label (or prediction) column holds 0/1 or booleans (the
+    Python layer checks that before rendering; in dbt, test the column with accepted_values). -#}
 {% macro is_positive(label) -%}
+{{ return(adapter.dispatch('is_positive', 'sqlmetrics')(label)) }}
+{%- endmacro %}
+
+{% macro default__is_positive(label) -%}
 CASE WHEN {{ sqlmetrics.ident(label) }} = 1 THEN 1 ELSE 0 END
+{%- endmacro %}
+
+{#- PostgreSQL has no operator boolean = integer, so a boolean label goes through its cast to
+    integer (true -> 1), which leaves 0/1 numbers as they are:
+    https://www.postgresql.org/docs/current/datatype-boolean.html -#}
+{% macro postgres__is_positive(label) -%}
+CASE WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 1 THEN 1 ELSE 0 END
+{%- endmacro %}
+
+{#- x as text that sorts byte by byte, as trec_eval's strcmp breaks score ties between item ids. -#}
+{% macro bytewise(x) -%}
+{{ return(adapter.dispatch('bytewise', 'sqlmetrics')(x)) }}
+{%- endmacro %}
+
+{% macro default__bytewise(x) -%}
+CAST({{ x }} AS VARCHAR)
+{%- endmacro %}
+
+{#- PostgreSQL compares text in the column's or database's collation, often a linguistic one
+    ('a' < 'B'); the "C" collation compares bytes: https://www.postgresql.org/docs/current/collation.html -#}
+{% macro postgres__bytewise(x) -%}
+CAST({{ x }} AS VARCHAR) COLLATE "C"
+{%- endmacro %}
+
+{#- Redshift falls back to postgres__ macros but has no COLLATE clause, only a COLLATE(string,
+    'case_sensitive') function: keep the default, as the Python layer's Redshift SQL does.
+    https://docs.aws.amazon.com/redshift/latest/dg/r_COLLATE.html -#}
+{% macro redshift__bytewise(x) -%}
+{{ return(sqlmetrics.default__bytewise(x)) }}
 {%- endmacro %}
 
 {#- Weight of a row as DOUBLE (1 when unweighted): sums of weights never overflow an integer type. -#}
 {% macro row_weight(weight) -%}
-CAST({% if weight %}{{ sqlmetrics.ident(weight) }}{% else %}1{% endif %} AS DOUBLE)
+{{ sqlmetrics.as_double(sqlmetrics.ident(weight) if weight else 1) }}
 {%- endmacro %}
 
 {#- A total that is a count when unweighted (BIGINT: safe past 2^31 rows) and a DOUBLE sum of weights otherwise. -#}

@@ -1,8 +1,9 @@
 """Loading and rendering the Jinja macros under ``sql/``.
 
-The macros are written for dbt as much as for us, so this environment provides the little of dbt's
-context they use: a ``sqlmetrics`` namespace for calls across files (dbt's package prefix) and an
-``adapter`` with ``quote`` and ``dispatch``.
+The macros are written for dbt as much as for us (the repository is also a dbt package whose
+macro path is ``sql/``), so this environment provides the little of dbt's context they use: a
+``sqlmetrics`` namespace for calls across files (dbt's package prefix), an ``adapter`` with
+``quote`` and ``dispatch``, ``return``, and ``exceptions.raise_compiler_error``.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import jinja2
 from sqlglot import exp
+
+from .errors import ParameterError
 
 _PACKAGE_SQL = Path(__file__).parent / "sql"  # inside an installed wheel
 _REPO_SQL = Path(__file__).parent.parent / "sql"  # in a source checkout / editable install
@@ -45,6 +48,20 @@ class _Adapter:
         return macros.get(f"duckdb__{macro_name}") or macros[f"default__{macro_name}"]
 
 
+class _Exceptions:
+    """dbt's `exceptions`, as far as the macros use it (a call the Python layer's validation let through)."""
+
+    @staticmethod
+    def raise_compiler_error(message: str):
+        raise ParameterError(message)
+
+
+def _return(value):
+    """dbt's `return`: ends a macro with `value`. Every macro here uses it as its whole body,
+    ``{{ return(...) }}``, so emitting the value is the same."""
+    return value
+
+
 @functools.lru_cache(maxsize=None)
 def namespace() -> _Namespace:
     env = jinja2.Environment(
@@ -56,6 +73,8 @@ def namespace() -> _Namespace:
     ns = _Namespace()
     env.globals["sqlmetrics"] = ns
     env.globals["adapter"] = _Adapter(ns)
+    env.globals["return"] = _return
+    env.globals["exceptions"] = _Exceptions()
     for path in sorted(SQL_DIR.rglob("*.sql")):
         module = env.get_template(path.relative_to(SQL_DIR).as_posix()).module
         for name in dir(module):

@@ -7,7 +7,7 @@
     counts 0, 1/2 or 1, so the exact AUC lies within error_bound = 1/2 * (weight of positive-negative
     pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate.
     Exact AUC has error_bound 0. -#}
-{% macro auc(relation, label, score, weight=none, by=[], plan='aggregate', bins=none) %}
+{% macro auc(relation, label, score, weight=none, bins=none, by=[], plan='aggregate') %}
 {%- if bins %}
 {%- set source = '(' ~ sqlmetrics.score_buckets(relation, score, by, bins) ~ ') AS sm_bucketed' %}
 SELECT {{ sqlmetrics.cols(by) }}

@@ -13,9 +13,9 @@
 SELECT {{ sqlmetrics.cols(keys) }}
        COUNT(*) AS sm_n,
        CAST(COALESCE(SUM(sm_pos), 0) AS BIGINT) AS sm_n_pos,
-       CAST(SUM(sm_pos) AS DOUBLE) AS sm_w_pos,
-       CAST(COUNT(*) - SUM(sm_pos) AS DOUBLE) AS sm_w_neg,
-       CAST(SUM(sm_pos * sm_rank2) - SUM(sm_pos) * (SUM(sm_pos) + 1) AS DOUBLE) / 2 AS sm_u
+       {{ sqlmetrics.as_double('SUM(sm_pos)') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('COUNT(*) - SUM(sm_pos)') }} AS sm_w_neg,
+       {{ sqlmetrics.as_double('SUM(sm_pos * sm_rank2) - SUM(sm_pos) * (SUM(sm_pos) + 1)') }} / 2 AS sm_u
 FROM (
   SELECT {{ sqlmetrics.cols(keys) }}
          {{ pos }} AS sm_pos,

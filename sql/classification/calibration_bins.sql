@@ -24,10 +24,10 @@
       QUANTILE_CONT is not used: its interpolation (lo + (hi-lo)*gamma only) can differ from numpy's
       in the last bit, which moves probabilities that sit on an edge. -#}
 {% macro calibration_bins(relation, label, score, weight, n_bins, strategy, by) %}
-{%- set step = '(CAST(1 AS DOUBLE) / CAST(' ~ n_bins ~ ' AS DOUBLE))' %}
+{%- set step = '(' ~ sqlmetrics.as_double(1) ~ ' / ' ~ sqlmetrics.as_double(n_bins) ~ ')' %}
 sm_rows AS (
   SELECT {{ sqlmetrics.cols(by) }}
-         CAST({{ sqlmetrics.ident(score) }} AS DOUBLE) AS sm_p,
+         {{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_p,
          {{ sqlmetrics.is_positive(label) }} AS sm_y,
          {{ sqlmetrics.row_weight(weight) }} AS sm_w
   FROM {{ relation }}
@@ -37,9 +37,9 @@ sm_binned AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_p, sm_y, sm_w,
          CASE WHEN sm_k >= 1 THEN sm_k - 1 ELSE 0 END
          + CASE WHEN sm_k >= 1 AND sm_k <= {{ n_bins - 1 }}
-                     AND CAST(sm_k AS DOUBLE) * {{ step }} < sm_p THEN 1 ELSE 0 END
+                     AND {{ sqlmetrics.as_double('sm_k') }} * {{ step }} < sm_p THEN 1 ELSE 0 END
          + CASE WHEN sm_k + 1 <= {{ n_bins - 1 }}
-                     AND CAST(sm_k + 1 AS DOUBLE) * {{ step }} < sm_p THEN 1 ELSE 0 END AS sm_bin
+                     AND {{ sqlmetrics.as_double('sm_k + 1') }} * {{ step }} < sm_p THEN 1 ELSE 0 END AS sm_bin
   FROM (
     SELECT {{ sqlmetrics.cols(by) }} sm_p, sm_y, sm_w, CAST(FLOOR(sm_p * {{ n_bins }}) AS BIGINT) AS sm_k
     FROM sm_rows
@@ -49,7 +49,7 @@ sm_binned AS (
 sm_sorted AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_p,
          LEAD(sm_p) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_p) AS sm_next,
-         CAST(ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_p) - 1 AS DOUBLE) AS sm_pos,
+         {{ sqlmetrics.as_double('ROW_NUMBER() OVER (' ~ sqlmetrics.partition_by(by) ~ ' ORDER BY sm_p) - 1') }} AS sm_pos,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_count
   FROM sm_rows
 ),
@@ -70,8 +70,8 @@ sm_edge_ids AS (
 ),
 sm_requests AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_j,
-         CAST(sm_count - 1 AS DOUBLE)
-         * (CAST(sm_j AS DOUBLE) * {{ step }} * CAST(100 AS DOUBLE) / CAST(100 AS DOUBLE)) AS sm_pos
+         {{ sqlmetrics.as_double('sm_count - 1') }}
+         * ({{ sqlmetrics.as_double('sm_j') }} * {{ step }} * {{ sqlmetrics.as_double(100) }} / {{ sqlmetrics.as_double(100) }}) AS sm_pos
   FROM (SELECT DISTINCT {{ sqlmetrics.cols(by) }} sm_count FROM sm_sorted) AS sm_slices
   CROSS JOIN sm_edge_ids
 ),
@@ -84,8 +84,8 @@ sm_neighbours AS (
   FROM (
     SELECT {{ sqlmetrics.cols(by) }} 0 AS sm_kind, sm_pos, sm_p, sm_next FROM sm_sorted
     UNION ALL
-    SELECT {{ sqlmetrics.cols(by) }} 1 AS sm_kind, sm_pos, CAST(NULL AS DOUBLE) AS sm_p,
-           CAST(NULL AS DOUBLE) AS sm_next
+    SELECT {{ sqlmetrics.cols(by) }} 1 AS sm_kind, sm_pos, {{ sqlmetrics.as_double('NULL') }} AS sm_p,
+           {{ sqlmetrics.as_double('NULL') }} AS sm_next
     FROM sm_requests
   ) AS sm_positions
 ),
@@ -108,8 +108,8 @@ sm_binned AS (
     FROM (
       SELECT {{ sqlmetrics.cols(by) }} 0 AS sm_kind, sm_p AS sm_value, sm_p, sm_y, sm_w FROM sm_rows
       UNION ALL
-      SELECT {{ sqlmetrics.cols(by) }} 1 AS sm_kind, sm_edge AS sm_value, CAST(NULL AS DOUBLE) AS sm_p,
-             CAST(NULL AS INTEGER) AS sm_y, CAST(NULL AS DOUBLE) AS sm_w
+      SELECT {{ sqlmetrics.cols(by) }} 1 AS sm_kind, sm_edge AS sm_value, {{ sqlmetrics.as_double('NULL') }} AS sm_p,
+             CAST(NULL AS INTEGER) AS sm_y, {{ sqlmetrics.as_double('NULL') }} AS sm_w
       FROM sm_edges
     ) AS sm_stream
   ) AS sm_counted

@@ -1,6 +1,7 @@
 {#- tp, fp, tn, fn: counts (or weight sums) with a row predicted positive iff score >= threshold,
     or iff prediction = 1 when a prediction column is given. Reference: sklearn confusion_matrix. -#}
 {% macro confusion_matrix(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[]) %}
+{%- if (score is none) == (prediction is none) %}{{ sqlmetrics.fail('give exactly one of score (with threshold) or prediction') }}{% endif %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.tally('COALESCE(SUM(sm_w * sm_y * sm_hat), 0)', weight) }} AS tp,
        {{ sqlmetrics.tally('COALESCE(SUM(sm_w * (1 - sm_y) * sm_hat), 0)', weight) }} AS fp,

@@ -19,7 +19,7 @@ FROM (
   SELECT sm_parts.*,
          CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN 1 ELSE 0 END AS sm_used,
          CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN sm_u / (sm_w_pos * sm_w_neg) END AS sm_auc,
-         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST({{ group_weight }} AS DOUBLE) END AS sm_v
+         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(group_weight) }} END AS sm_v
   FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by + [group], plan) }}) AS sm_parts
 ) AS sm_groups
 {{ sqlmetrics.group_by(by) }}

@@ -1,7 +1,7 @@
 {#- Log loss = -(1/W) sum w*(y*ln(p) + (1-y)*ln(1-p)), p clipped to [eps, 1-eps] with
     eps = 2.220446049250313e-16, the float64 machine epsilon (as sklearn >= 1.5). -#}
 {% macro log_loss(relation, label, score, weight=none, by=[]) %}
-{%- set eps = 'CAST(2.220446049250313e-16 AS DOUBLE)' %}
+{%- set eps = sqlmetrics.as_double('2.220446049250313e-16') %}
 {%- set clipped = 'CASE WHEN sm_p < ' ~ eps ~ ' THEN ' ~ eps ~ ' WHEN sm_p > 1 - ' ~ eps
                   ~ ' THEN 1 - ' ~ eps ~ ' ELSE sm_p END' %}
 {%- set loss = 'CASE WHEN sm_y = 1 THEN -LN(' ~ clipped ~ ') ELSE -LN(1 - (' ~ clipped ~ ')) END' %}

@@ -7,9 +7,9 @@ SELECT {{ sqlmetrics.cols(by) }}
        MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) AS base_auc,
        MAX(n) AS n, MAX(n_pos) AS n_pos, MAX(n_neg) AS n_neg
 FROM (
-  SELECT 1 AS sm_model, sm_new.* FROM ({{ sqlmetrics.auc(relation, label, score, weight, by, plan) }}) AS sm_new
+  SELECT 1 AS sm_model, sm_new.* FROM ({{ sqlmetrics.auc(relation, label, score, weight, by=by, plan=plan) }}) AS sm_new
   UNION ALL
-  SELECT 0 AS sm_model, sm_base.* FROM ({{ sqlmetrics.auc(relation, label, base_score, weight, by, plan) }}) AS sm_base
+  SELECT 0 AS sm_model, sm_base.* FROM ({{ sqlmetrics.auc(relation, label, base_score, weight, by=by, plan=plan) }}) AS sm_base
 ) AS sm_both
 {{ sqlmetrics.group_by(by) }}
 {% endmacro %}

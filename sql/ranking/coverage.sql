@@ -2,8 +2,9 @@
     given as n_items or counted (distinct `item`) in an items table. -#}
 {% macro coverage(relation, query='query', item='item', score='score', k=none, ties='item_desc',
                   n_items=none, items=none, by=[]) %}
+{%- if (n_items is none) == (items is none) %}{{ sqlmetrics.fail('coverage needs exactly one of n_items or items') }}{% endif %}
 {%- set size = sqlmetrics.as_double(n_items) if n_items is not none
-               else '(SELECT CAST(COUNT(DISTINCT ' ~ sqlmetrics.ident(item) ~ ') AS DOUBLE) FROM ' ~ items ~ ')' %}
+               else '(SELECT ' ~ sqlmetrics.as_double('COUNT(DISTINCT ' ~ sqlmetrics.ident(item) ~ ')') ~ ' FROM ' ~ items ~ ')' %}
 SELECT {{ sqlmetrics.cols(by) }}
        COUNT(DISTINCT sm_item) / NULLIF({{ size }}, 0) AS coverage,
        COUNT(DISTINCT sm_item) AS n_covered,

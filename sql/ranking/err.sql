@@ -1,7 +1,7 @@
 {#- ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade
     (Chapelle et al. 2009). max_grade defaults to the largest relevance in the judgments (one constant
     for all queries); max_grade=4 matches ir_measures / gdeval ERR@k. -#}
-{% macro err(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', max_grade=none, relevance_threshold=1,
+{% macro err(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', max_grade=none, relevance_threshold=1.0,
              missing='zero', empty='zero', by=[], per_query=false) %}
 {%- set top = sqlmetrics.as_double(max_grade) if max_grade is not none
               else '(SELECT MAX(sm_rel) FROM sm_judged)' %}

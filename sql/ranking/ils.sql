@@ -10,9 +10,9 @@ WITH sm_top AS (
 sm_similar AS (
   SELECT sm_x, sm_y, MAX(sm_s) AS sm_s
   FROM (
-    SELECT item_a AS sm_x, item_b AS sm_y, CAST(similarity AS DOUBLE) AS sm_s FROM {{ similarity }}
+    SELECT item_a AS sm_x, item_b AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
     UNION ALL
-    SELECT item_b AS sm_x, item_a AS sm_y, CAST(similarity AS DOUBLE) AS sm_s FROM {{ similarity }}
+    SELECT item_b AS sm_x, item_a AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
   ) AS sm_both_ways
   GROUP BY sm_x, sm_y
 ),

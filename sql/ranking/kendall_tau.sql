@@ -6,10 +6,11 @@
 {%- set keys = by + [query] %}
 {%- set concordance = sqlmetrics.sign_of('sm_a.sm_score', 'sm_b.sm_score') ~ ' * '
                       ~ sqlmetrics.sign_of('sm_a.sm_rel', 'sm_b.sm_rel') %}
+{%- set c_minus_d = sqlmetrics.as_double('sm_c - sm_d') %}
 {%- set tau = {
-      'a': 'CASE WHEN sm_tx < sm_n0 AND sm_ty < sm_n0 THEN CAST(sm_c - sm_d AS DOUBLE) / sm_n0 END',
-      'b': 'CAST(sm_c - sm_d AS DOUBLE) / NULLIF(SQRT(CAST((sm_n0 - sm_tx) * (sm_n0 - sm_ty) AS DOUBLE)), 0)',
-      'c': '2 * CAST(sm_c - sm_d AS DOUBLE) / NULLIF(CAST(sm_n * sm_n AS DOUBLE) * (sm_m - 1) / sm_m, 0)'}[variant] %}
+      'a': 'CASE WHEN sm_tx < sm_n0 AND sm_ty < sm_n0 THEN ' ~ c_minus_d ~ ' / sm_n0 END',
+      'b': c_minus_d ~ ' / NULLIF(SQRT(' ~ sqlmetrics.as_double('(sm_n0 - sm_tx) * (sm_n0 - sm_ty)') ~ '), 0)',
+      'c': '2 * ' ~ c_minus_d ~ ' / NULLIF(' ~ sqlmetrics.as_double('sm_n * sm_n') ~ ' * (sm_m - 1) / sm_m, 0)'}[variant] %}
 {{ sqlmetrics.ranking_metric('kendall_tau', relation, qrels, query, item, score, relevance, by, k, 'item_desc', 1, 'linear', 'skip', 'zero',
      per_query, correlation=true, values_sql=
      'SELECT ' ~ sqlmetrics.qualified_cols(keys, 'sm_pairs') ~ ' ' ~ tau ~ ' AS sm_value FROM ('

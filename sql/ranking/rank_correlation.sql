@@ -7,7 +7,7 @@
 {{ sqlmetrics.ranking_metric('rank_correlation', relation, qrels, query, item, score, relevance, by, k, ties, 1, 'linear', 'skip', 'zero',
      per_query, correlation=true, values_sql=
      'SELECT ' ~ sqlmetrics.qualified_cols(keys, 'sm_a')
-     ~ ' AVG(CASE WHEN sm_a.sm_rel > sm_b.sm_rel THEN CAST(1 AS DOUBLE) WHEN sm_a.sm_rel = sm_b.sm_rel THEN CAST(0.5 AS DOUBLE) ELSE CAST(0 AS DOUBLE) END) AS sm_value'
+     ~ ' AVG(CASE WHEN sm_a.sm_rel > sm_b.sm_rel THEN ' ~ sqlmetrics.as_double(1) ~ ' WHEN sm_a.sm_rel = sm_b.sm_rel THEN ' ~ sqlmetrics.as_double(0.5) ~ ' ELSE ' ~ sqlmetrics.as_double(0) ~ ' END) AS sm_value'
      ~ ' FROM ' ~ sqlmetrics.ranked_pairs(keys)
      ~ ' GROUP BY ' ~ sqlmetrics.col_list_of(keys, 'sm_a')) }}
 {% endmacro %}

@@ -7,7 +7,7 @@ SELECT * FROM (
          {{ sqlmetrics.ident(item) }} AS sm_item,
          ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(keys) }}
                             ORDER BY {{ sqlmetrics.ident(score) }} DESC,
-                                     CAST({{ sqlmetrics.ident(item) }} AS VARCHAR) {{ 'DESC' if ties == 'item_desc' else 'ASC' }}) AS sm_pos
+                                     {{ sqlmetrics.bytewise(sqlmetrics.ident(item)) }} {{ 'DESC' if ties == 'item_desc' else 'ASC' }}) AS sm_pos
   FROM {{ relation }}
 ) AS sm_ranked_lists
 {%- if k %}

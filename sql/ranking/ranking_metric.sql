@@ -29,7 +29,7 @@
 WITH sm_judged AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          {{ sqlmetrics.ident(item) }} AS sm_item,
-         CAST({{ sqlmetrics.ident(relevance) }} AS DOUBLE) AS sm_rel
+         {{ sqlmetrics.as_double(sqlmetrics.ident(relevance)) }} AS sm_rel
   FROM {{ qrels if qrels else relation }}
 ),
 sm_queries AS (
@@ -47,12 +47,12 @@ sm_queries AS (
 sm_rows AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_run') }}
          sm_run.{{ sqlmetrics.ident(item) }} AS sm_item,
-         CAST(sm_run.{{ sqlmetrics.ident(score) }} AS DOUBLE) AS sm_score,
-         {% if qrels %}COALESCE(sm_judged.sm_rel, 0){% else %}CAST(sm_run.{{ sqlmetrics.ident(relevance) }} AS DOUBLE){% endif %} AS sm_rel,
+         {{ sqlmetrics.as_double('sm_run.' ~ sqlmetrics.ident(score)) }} AS sm_score,
+         {% if qrels %}COALESCE(sm_judged.sm_rel, 0){% else %}{{ sqlmetrics.as_double('sm_run.' ~ sqlmetrics.ident(relevance)) }}{% endif %} AS sm_rel,
          ROW_NUMBER() OVER (
            PARTITION BY {% for c in keys %}sm_run.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
            ORDER BY sm_run.{{ sqlmetrics.ident(score) }} DESC
-           {%- if ties != 'average' %}, CAST(sm_run.{{ sqlmetrics.ident(item) }} AS VARCHAR) {{ 'DESC' if ties == 'item_desc' else 'ASC' }}{% endif %}
+           {%- if ties != 'average' %}, {{ sqlmetrics.bytewise('sm_run.' ~ sqlmetrics.ident(item)) }} {{ 'DESC' if ties == 'item_desc' else 'ASC' }}{% endif %}
          ) AS sm_pos
   FROM {{ relation }} AS sm_run
   {%- if qrels %}
@@ -80,7 +80,7 @@ sm_ranked AS (
   SELECT sm_marked.*,
   {%- if ties == 'average' %}
          AVG(sm_gain) OVER ({{ sqlmetrics.partition_by(keys) }}, sm_score) AS sm_eff_gain,
-         AVG(CAST(sm_relevant AS DOUBLE)) OVER ({{ sqlmetrics.partition_by(keys) }}, sm_score) AS sm_eff_relevant
+         AVG({{ sqlmetrics.as_double('sm_relevant') }}) OVER ({{ sqlmetrics.partition_by(keys) }}, sm_score) AS sm_eff_relevant
   {%- else %}
          sm_gain AS sm_eff_gain,
          sm_relevant AS sm_eff_relevant

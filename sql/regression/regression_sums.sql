@@ -1,8 +1,8 @@
 {#- The rows of the regression metrics: sm_t (target), sm_p (prediction) as DOUBLE, sm_w (weight). -#}
 {% macro regression_rows(relation, target, prediction, weight, by) %}
 SELECT {{ sqlmetrics.cols(by) }}
-       CAST({{ sqlmetrics.ident(target) }} AS DOUBLE) AS sm_t,
-       CAST({{ sqlmetrics.ident(prediction) }} AS DOUBLE) AS sm_p,
+       {{ sqlmetrics.as_double(sqlmetrics.ident(target)) }} AS sm_t,
+       {{ sqlmetrics.as_double(sqlmetrics.ident(prediction)) }} AS sm_p,
        {{ sqlmetrics.row_weight(weight) }} AS sm_w
 FROM {{ relation }}
 {% endmacro %}

@@ -1,0 +1,259 @@
+"""Write the seeds of the dbt integration project: ``python integration_tests/make_expected.py``.
+
+- ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``: the inputs, drawn from a fixed
+  random seed (score ties, weights with zeros, one-class users and a one-class country, a boolean
+  copy of the label; a ranking run with tied integer scores, unjudged retrieved items, judged items
+  never retrieved, queries without a relevant item, judged queries missing from the run, a run query
+  nobody judged, graded relevance 0-3, and item ids whose byte order differs from their
+  alphabetical order: 'B' < 'a', 'd10' < 'd9', 'é' last).
+- ``seeds/expected/expected_<model>.csv``: for each model under ``models/``, the values the
+  reference libraries give on those inputs (scikit-learn for classification and regression,
+  pytrec_eval, i.e. trec_eval, for ranking). sqlmetrics is never called here: the
+  ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
+
+Each expected file has the model's key columns (``by`` columns, thresholds, bins, queries) and
+the value columns the reference gives; the model may have more columns.
+"""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytrec_eval
+import sklearn.metrics as skm
+from sklearn.calibration import calibration_curve
+from sklearn.exceptions import UndefinedMetricWarning
+
+HERE = Path(__file__).resolve().parent
+SEEDS = HERE / "seeds"
+RNG_SEED = 20240605
+
+
+# -- inputs ------------------------------------------------------------------------------------
+
+def make_predictions(rng) -> pd.DataFrame:
+    n_users = 40
+    user_country = rng.choice(["de", "fr", "jp"], size=n_users)
+    user_country[-2:] = "us"  # two users of a one-class country: AUC undefined (NULL) there
+    rows = []
+    for user in range(n_users):
+        for _ in range(int(rng.integers(5, 25))):
+            clicked = int(rng.random() < 0.2 + 0.015 * (user % 10))
+            if user == 0:
+                clicked = 1  # one-class users: excluded from GAUC
+            if user in (1, n_users - 2, n_users - 1):
+                clicked = 0
+            pctr = float(np.clip(round(0.3 * clicked + rng.normal(0.35, 0.18), 2), 0, 1))  # ties
+            rows.append({
+                "user_id": user, "country": user_country[user], "clicked": clicked,
+                "clicked_flag": bool(clicked), "pctr": pctr,
+                "pctr_baseline": float(np.clip(round(pctr + rng.normal(0, 0.25), 2), 0, 1)),
+                "weight": 0.0 if rng.random() < 0.05 else round(float(rng.random() * 2), 2),
+                "revenue": round(float(rng.normal(10, 3)), 3),
+            })
+    frame = pd.DataFrame(rows)
+    frame["predicted_revenue"] = (frame["revenue"] + rng.normal(0, 1.5, len(frame))).round(3)
+    return frame
+
+
+ITEMS = [f"d{j}" for j in range(30)] + ["D7", "a", "B", "Zz", "e\u00e9"]
+
+
+def make_ranking(rng) -> tuple[pd.DataFrame, pd.DataFrame]:
+    run, qrels = [], []
+    n_queries = 60
+    for q in range(1, n_queries + 1):
+        country = "de" if q % 3 else "jp"
+        items = [str(i) for i in rng.choice(ITEMS, size=int(rng.integers(2, 16)), replace=False)]
+        if q % 11 != 5:  # some judged queries are missing from the run
+            run += [(q, item, int(rng.integers(0, 5)), country) for item in items]  # tied scores
+        judged = [i for i in items if rng.random() < 0.6]  # some retrieved items stay unjudged
+        judged += [str(i) for i in rng.choice([i for i in ITEMS if i not in items], size=int(rng.integers(0, 4)),
+                                             replace=False)]  # judged, never retrieved
+        nothing = q % 9 == 4  # queries without a relevant item
+        qrels += [(q, item, 0 if nothing else int(rng.choice([0, 0, 1, 2, 3])), country) for item in judged]
+    run.append((n_queries + 1, "d1", 3, "de"))  # a run query nobody judged
+    return (pd.DataFrame(run, columns=["query_id", "item", "score", "country"]),
+            pd.DataFrame(qrels, columns=["query_id", "item", "relevance", "country"]))
+
+
+# -- references: classification and regression (scikit-learn) ----------------------------------
+
+def counts(frame: pd.DataFrame, label="clicked") -> dict:
+    y = frame[label].astype(int)
+    return {"n": len(frame), "n_pos": int(y.sum()), "n_neg": int(len(frame) - y.sum())}
+
+
+def auc_of(frame, score="pctr", weight=None):
+    y = frame["clicked"]
+    if y.nunique() < 2:
+        return np.nan
+    return skm.roc_auc_score(y, frame[score], sample_weight=None if weight is None else frame[weight])
+
+
+def by_country(frame: pd.DataFrame, row) -> pd.DataFrame:
+    return pd.DataFrame([{"country": c, **row(part)} for c, part in frame.groupby("country")])
+
+
+def gauc_row(frame, weighting):
+    used, excluded, num, den = 0, 0, 0.0, 0.0
+    for _, user in frame.groupby("user_id"):
+        value = auc_of(user)
+        if np.isnan(value):
+            excluded += 1
+            continue
+        used += 1
+        v = {"impressions": len(user), "clicks": user["clicked"].sum(), "uniform": 1}[weighting]
+        num, den = num + v * value, den + v
+    return {"gauc": num / den if den else np.nan, "n_groups_used": used, "n_groups_excluded": excluded,
+            **counts(frame)}
+
+
+def curve_counts(frame, weight=None):
+    """(distinct scores descending, tp, fp, positives, negatives) of a curve: positive iff score >= t."""
+    w = np.ones(len(frame)) if weight is None else frame[weight].to_numpy()
+    y, s = frame["clicked"].to_numpy(), frame["pctr"].to_numpy()
+    thresholds = np.unique(s)[::-1]
+    tp = np.array([(w * y)[s >= t].sum() for t in thresholds])
+    fp = np.array([(w * (1 - y))[s >= t].sum() for t in thresholds])
+    return thresholds, tp, fp, (w * y).sum(), (w * (1 - y)).sum()
+
+
+def roc_rows(frame):
+    fpr, tpr, thresholds = skm.roc_curve(frame["clicked"], frame["pctr"], drop_intermediate=False)
+    t, tp, fp, pos, neg = curve_counts(frame)
+    assert np.array_equal(thresholds[1:], t) and np.isinf(thresholds[0])
+    tp, fp = np.r_[0, tp], np.r_[0, fp]
+    return pd.DataFrame({"threshold": thresholds, "fpr": fpr, "tpr": tpr, "tp": tp.astype(int),
+                         "fp": fp.astype(int), "tn": (neg - fp).astype(int), "fn": (pos - tp).astype(int)})
+
+
+def pr_rows(frame):
+    precision, recall, thresholds = skm.precision_recall_curve(frame["clicked"], frame["pctr"])
+    t, tp, fp, _, _ = curve_counts(frame)
+    assert np.array_equal(thresholds[::-1], t)
+    # sklearn: increasing thresholds, then the final point (precision 1, recall 0) without one
+    return pd.DataFrame({"threshold": np.r_[np.inf, thresholds[::-1]], "precision": precision[::-1],
+                         "recall": recall[::-1], "tp": np.r_[0, tp].astype(int), "fp": np.r_[0, fp].astype(int)})
+
+
+def calibration_rows(frame, n_bins=5):
+    y, p = frame["clicked"], frame["pctr"]
+    fraction_positive, mean_predicted = calibration_curve(y, p, n_bins=n_bins)
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    bins = np.searchsorted(edges[1:-1], p)  # sklearn's bin of each probability
+    sizes = np.bincount(bins, minlength=n_bins)
+    used = np.flatnonzero(sizes)
+    return pd.DataFrame({"bin": used, "mean_predicted": mean_predicted, "fraction_positive": fraction_positive,
+                         "n": sizes[used]})
+
+
+def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    y, s = p["clicked"], p["pctr"]
+    cal = calibration_rows(p)
+    at_half, at_03 = (s >= 0.5).astype(int), (s >= 0.3).astype(int)
+    tn, fp, fn, tp = skm.confusion_matrix(y, at_half).ravel()
+    one = lambda **row: pd.DataFrame([row])  # noqa: E731
+    return {
+        "auc": one(auc=auc_of(p), **counts(p)),
+        "auc_boolean_label": one(auc=auc_of(p), **counts(p, "clicked_flag")),
+        "auc_weighted_by_country": by_country(p, lambda part: {"auc": auc_of(part, weight="weight"), **counts(part)}),
+        "gauc": one(**gauc_row(p, "impressions")),
+        "gauc_clicks_by_country": by_country(p, lambda part: gauc_row(part, "clicks")),
+        "gini": one(gini=2 * auc_of(p) - 1),
+        "rela_impr": one(rela_impr=(auc_of(p) - 0.5) / (auc_of(p, "pctr_baseline") - 0.5) - 1,
+                         auc=auc_of(p), base_auc=auc_of(p, "pctr_baseline")),
+        "roc_curve": roc_rows(p),
+        # 'us' has no positive: sklearn's tpr is NaN there (with a warning), the model's NULL
+        "roc_curve_by_country": pd.concat([roc_rows(part).assign(country=c) for c, part in p.groupby("country")]),
+        "pr_curve": pr_rows(p),
+        "average_precision": one(average_precision=skm.average_precision_score(y, s)),
+        "log_loss": one(log_loss=skm.log_loss(y, s, labels=[0, 1]), **counts(p)),
+        "log_loss_weighted_by_country": by_country(p, lambda part: {"log_loss": skm.log_loss(
+            part["clicked"], part["pctr"], sample_weight=part["weight"], labels=[0, 1])}),
+        "brier_score": one(brier_score=skm.brier_score_loss(y, s)),
+        "calibration_curve": cal,
+        "ece": one(ece=float((cal["n"] / len(p) * (cal["fraction_positive"] - cal["mean_predicted"]).abs()).sum()),
+                   n=len(p), n_bins_used=len(cal)),
+        "confusion_matrix": one(tp=tp, fp=fp, tn=tn, fn=fn, n=len(p)),
+        "precision_at_03": one(precision=skm.precision_score(y, at_03)),
+        "recall_at_03": one(recall=skm.recall_score(y, at_03)),
+        "f1_weighted": one(f1=skm.f1_score(y, at_half, sample_weight=p["weight"])),
+        "accuracy": one(accuracy=skm.accuracy_score(y, at_half)),
+        "mae": one(mae=skm.mean_absolute_error(p["revenue"], p["predicted_revenue"])),
+        "rmse_weighted": one(rmse=skm.root_mean_squared_error(p["revenue"], p["predicted_revenue"],
+                                                              sample_weight=p["weight"])),
+        "r2_by_country": by_country(p, lambda part: {"r2": skm.r2_score(part["revenue"], part["predicted_revenue"])}),
+    }
+
+
+# -- references: ranking (pytrec_eval) ---------------------------------------------------------
+
+def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    trec_run, trec_qrels = {}, {}
+    for q, item, score, _ in run.itertuples(index=False):
+        trec_run.setdefault(str(q), {})[item] = float(score)
+    for q, item, relevance, _ in qrels.itertuples(index=False):
+        trec_qrels.setdefault(str(q), {})[item] = int(relevance)
+    measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec"}
+    results = pytrec_eval.RelevanceEvaluator(trec_qrels, measures).evaluate(trec_run)  # judged and in the run
+    judged = qrels.groupby("query_id").agg(country=("country", "first"), top=("relevance", "max"))
+    judged["n_relevant"] = qrels[qrels["relevance"] >= 1].groupby("query_id").size()
+    judged["n_relevant"] = judged["n_relevant"].fillna(0).astype(int)
+    judged["in_run"] = judged.index.isin(run["query_id"])
+
+    def values(measure):
+        """Per judged query: pytrec_eval's value, 0 for a judged query missing from the run (trec_eval -c)."""
+        return pd.Series({q: results[str(q)][measure] if str(q) in results else 0.0 for q in judged.index})
+
+    def mean(measure, name, skip_missing=False):
+        v, rows = values(measure), judged
+        if skip_missing:
+            v, rows = v[judged["in_run"]], judged[judged["in_run"]]
+        return pd.DataFrame([{name: v.mean(), "n_queries": len(rows), "n_missing": int((~judged["in_run"]).sum()),
+                              "n_empty": int((judged["n_relevant"] == 0).sum())}])
+
+    ndcg = values("ndcg_cut_10")
+    return {
+        "ndcg_at_10": mean("ndcg_cut_10", "ndcg", skip_missing=True),
+        "ndcg_at_10_by_country": pd.DataFrame([{"country": c, "ndcg": ndcg[part.index].mean(),
+                                                "n_queries": len(part)} for c, part in judged.groupby("country")]),
+        "ndcg_at_10_per_query": pd.DataFrame({"query_id": judged.index, "ndcg": ndcg.to_numpy(),
+                                              "n_relevant": judged["n_relevant"].to_numpy()}),
+        "map": mean("map", "mean_average_precision"),
+        "map_at_5": mean("map_cut_5", "mean_average_precision", skip_missing=True),
+        "mrr": mean("recip_rank", "mrr"),
+        "precision_at_5": mean("P_5", "precision_at_k"),
+        "recall_at_10": mean("recall_10", "recall_at_k"),
+        "hit_rate_at_3": mean("success_3", "hit_rate"),
+        "r_precision": mean("Rprec", "r_precision"),
+    }
+
+
+def write(seeds: Path = SEEDS) -> None:
+    """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
+    rng = np.random.default_rng(RNG_SEED)
+    predictions = make_predictions(rng)
+    run, qrels = make_ranking(rng)
+    expected_dir = seeds / "expected"
+    expected_dir.mkdir(parents=True, exist_ok=True)
+    inputs = {"predictions": predictions, "run": run, "qrels": qrels}
+    for name, frame in inputs.items():
+        frame.to_csv(seeds / f"{name}.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
+        expected = {**classification(predictions), **ranking(run, qrels)}
+    models = {p.stem for p in (HERE / "models").rglob("*.sql")}
+    assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
+                                     f"expected values without a model: {sorted(set(expected) - models)}")
+    for stale in set(expected_dir.glob("*.csv")) - {expected_dir / f"expected_{m}.csv" for m in expected}:
+        stale.unlink()
+    for model, frame in sorted(expected.items()):
+        frame.to_csv(expected_dir / f"expected_{model}.csv", index=False)
+    print(f"{len(inputs)} input seeds and {len(expected)} expected-value seeds written under {seeds}")
+
+
+if __name__ == "__main__":
+    write()

@@ -1,0 +1,1 @@
+{{ sqlmetrics.accuracy(ref('predictions'), label='clicked', score='pctr') }}

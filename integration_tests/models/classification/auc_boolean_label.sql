@@ -1,0 +1,1 @@
+{{ sqlmetrics.auc(ref('predictions'), label='clicked_flag', score='pctr') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.auc(ref('predictions'), label='clicked', score='pctr', weight='weight', by=['country']) }}

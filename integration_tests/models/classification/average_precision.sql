@@ -1,0 +1,1 @@
+{{ sqlmetrics.average_precision(ref('predictions'), label='clicked', score='pctr') }}

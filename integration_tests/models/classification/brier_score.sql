@@ -1,0 +1,1 @@
+{{ sqlmetrics.brier_score(ref('predictions'), label='clicked', score='pctr') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.calibration_curve(ref('predictions'), label='clicked', score='pctr', n_bins=5) }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.f1(ref('predictions'), label='clicked', score='pctr', weight='weight') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.gauc(ref('predictions'), label='clicked', score='pctr', group='user_id', weighting='clicks', by=['country']) }}

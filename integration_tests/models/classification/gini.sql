@@ -1,0 +1,1 @@
+{{ sqlmetrics.gini(ref('predictions'), label='clicked', score='pctr') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.log_loss(ref('predictions'), label='clicked', score='pctr', weight='weight', by=['country']) }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.mae(ref('predictions'), target='revenue', prediction='predicted_revenue') }}

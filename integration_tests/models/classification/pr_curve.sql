@@ -1,0 +1,1 @@
+{{ sqlmetrics.pr_curve(ref('predictions'), label='clicked', score='pctr') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.precision(ref('predictions'), label='clicked', score='pctr', threshold=0.3) }}

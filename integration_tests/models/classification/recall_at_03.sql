@@ -1,0 +1,1 @@
+{{ sqlmetrics.recall(ref('predictions'), label='clicked', score='pctr', threshold=0.3) }}

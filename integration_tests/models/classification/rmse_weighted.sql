@@ -1,0 +1,1 @@
+{{ sqlmetrics.rmse(ref('predictions'), target='revenue', prediction='predicted_revenue', weight='weight') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.roc_curve(ref('predictions'), label='clicked', score='pctr', by=['country']) }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.hit_rate(ref('run'), ref('qrels'), query='query_id', k=3) }}

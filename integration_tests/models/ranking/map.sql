@@ -1,0 +1,1 @@
+{{ sqlmetrics.map(ref('run'), ref('qrels'), query='query_id') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.mrr(ref('run'), ref('qrels'), query='query_id') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.precision_at_k(ref('run'), ref('qrels'), query='query_id', k=5) }}

@@ -1,0 +1,46 @@
+{#- Any metric by name: {{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'), k=10) }} is
+    {{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }} (as sm.render(name, data, ...) in
+    Python); the parameters are keywords. The generic tests call metrics through it. Every metric
+    is named in a call of its own: dbt finds the macros a test depends on by reading their calls,
+    and a call through a computed name such as sqlmetrics[name](...) would be invisible to it. -#}
+{% macro metric(name, relation) %}
+{%- if name == 'auc' %}{{ sqlmetrics.auc(relation, **kwargs) }}
+{%- elif name == 'gauc' %}{{ sqlmetrics.gauc(relation, **kwargs) }}
+{%- elif name == 'roc_curve' %}{{ sqlmetrics.roc_curve(relation, **kwargs) }}
+{%- elif name == 'pr_curve' %}{{ sqlmetrics.pr_curve(relation, **kwargs) }}
+{%- elif name == 'average_precision' %}{{ sqlmetrics.average_precision(relation, **kwargs) }}
+{%- elif name == 'log_loss' %}{{ sqlmetrics.log_loss(relation, **kwargs) }}
+{%- elif name == 'brier_score' %}{{ sqlmetrics.brier_score(relation, **kwargs) }}
+{%- elif name == 'calibration' %}{{ sqlmetrics.calibration(relation, **kwargs) }}
+{%- elif name == 'confusion_matrix' %}{{ sqlmetrics.confusion_matrix(relation, **kwargs) }}
+{%- elif name == 'precision' %}{{ sqlmetrics.precision(relation, **kwargs) }}
+{%- elif name == 'recall' %}{{ sqlmetrics.recall(relation, **kwargs) }}
+{%- elif name == 'specificity' %}{{ sqlmetrics.specificity(relation, **kwargs) }}
+{%- elif name == 'accuracy' %}{{ sqlmetrics.accuracy(relation, **kwargs) }}
+{%- elif name == 'error_rate' %}{{ sqlmetrics.error_rate(relation, **kwargs) }}
+{%- elif name == 'f_beta' %}{{ sqlmetrics.f_beta(relation, **kwargs) }}
+{%- elif name == 'f1' %}{{ sqlmetrics.f1(relation, **kwargs) }}
+{%- elif name == 'gini' %}{{ sqlmetrics.gini(relation, **kwargs) }}
+{%- elif name == 'rela_impr' %}{{ sqlmetrics.rela_impr(relation, **kwargs) }}
+{%- elif name == 'mae' %}{{ sqlmetrics.mae(relation, **kwargs) }}
+{%- elif name == 'mse' %}{{ sqlmetrics.mse(relation, **kwargs) }}
+{%- elif name == 'rmse' %}{{ sqlmetrics.rmse(relation, **kwargs) }}
+{%- elif name == 'r2' %}{{ sqlmetrics.r2(relation, **kwargs) }}
+{%- elif name == 'dcg' %}{{ sqlmetrics.dcg(relation, **kwargs) }}
+{%- elif name == 'ndcg' %}{{ sqlmetrics.ndcg(relation, **kwargs) }}
+{%- elif name in ('mean_average_precision', 'map') %}{{ sqlmetrics.mean_average_precision(relation, **kwargs) }}
+{%- elif name == 'mrr' %}{{ sqlmetrics.mrr(relation, **kwargs) }}
+{%- elif name == 'precision_at_k' %}{{ sqlmetrics.precision_at_k(relation, **kwargs) }}
+{%- elif name == 'recall_at_k' %}{{ sqlmetrics.recall_at_k(relation, **kwargs) }}
+{%- elif name == 'hit_rate' %}{{ sqlmetrics.hit_rate(relation, **kwargs) }}
+{%- elif name == 'r_precision' %}{{ sqlmetrics.r_precision(relation, **kwargs) }}
+{%- elif name == 'err' %}{{ sqlmetrics.err(relation, **kwargs) }}
+{%- elif name == 'rank_correlation' %}{{ sqlmetrics.rank_correlation(relation, **kwargs) }}
+{%- elif name == 'kendall_tau' %}{{ sqlmetrics.kendall_tau(relation, **kwargs) }}
+{%- elif name == 'ils' %}{{ sqlmetrics.ils(relation, **kwargs) }}
+{%- elif name == 'coverage' %}{{ sqlmetrics.coverage(relation, **kwargs) }}
+{%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
+{%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
+{%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
+{%- endif %}
+{% endmacro %}

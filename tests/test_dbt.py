@@ -1,0 +1,311 @@
+"""The repository as a dbt package: ``dbt_project.yml`` at the root, whose macros are the templates
+under ``sql/`` (the same files the Python layer renders).
+
+- Without dbt: every metric macro takes the Python function's parameters (same names, order and
+  defaults) after the relation, so a plain dbt call means what ``sm.<metric>(...)`` means;
+  ``sqlmetrics.metric(name, ...)`` knows every metric; ``return`` is used only as a whole macro
+  body (all that the Python layer's shim of dbt's ``return`` supports).
+- With dbt: ``integration_tests/`` (a dbt project installing the package with ``local: ../``) is
+  built in a temporary copy, so the repository stays clean, on DuckDB and on PostgreSQL. Its own
+  tests compare every model with the values scikit-learn and pytrec_eval give (seeds written by
+  ``integration_tests/make_expected.py``) and check the package's generic tests, two of which must
+  fail (severity warn). Here every model built by dbt is also compared with the Python API on the
+  same seeds, to 1e-9.
+
+dbt and PostgreSQL missing are skips on a developer's machine and failures under CI=true.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jinja2
+import numpy as np
+import pandas as pd
+import pytest
+from jinja2 import nodes
+
+import sqlmetrics as sm
+from sqlmetrics.params import REQUIRED
+from sqlmetrics.registry import ALIASES, METRICS
+from sqlmetrics.templates import SQL_DIR, render_macro
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "integration_tests"
+TOLERANCE = 1e-9
+#: generic tests of integration_tests/seeds/schema.yml that must fail (severity warn): 1 row each
+MUST_FAIL = {"expect_auc_above_in_every_country_fails", "expect_ndcg_above_0_9_fails"}
+#: macro parameters the Python layer sets itself (api._sql), with defaults right for a dbt call
+PYTHON_ONLY = {"plan": "aggregate", "per_query": False}
+
+
+# -- the macros, read without dbt ---------------------------------------------------------------
+
+def _macros() -> dict[str, nodes.Macro]:
+    env = jinja2.Environment()
+    return {m.name: m for path in SQL_DIR.rglob("*.sql") for m in env.parse(path.read_text()).find_all(nodes.Macro)}
+
+
+MACROS = _macros()
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_macro_takes_the_python_parameters(name):
+    """relation, then the function's parameters in its order with its defaults (None -> none,
+    `by` -> []; a required parameter that follows optional ones, such as precision_at_k's k, has
+    default none and the macro stops with an error without it), then only PYTHON_ONLY ones."""
+    macro = MACROS[name]
+    names = [a.name for a in macro.args]
+    defaults = dict(zip(names[len(names) - len(macro.defaults):], (d.as_const() for d in macro.defaults)))
+    params = METRICS[name].params
+    assert names[0] == "relation"
+    assert names[1:len(params) + 1] == [p.name for p in params]
+    for p in params:
+        want = [] if p.name == "by" else p.default
+        if want is REQUIRED:
+            assert p.name not in defaults or defaults[p.name] is None, p.name
+        else:
+            assert p.name in defaults and defaults[p.name] == want and type(defaults[p.name]) is type(want), (
+                f"{name}({p.name}=...): macro default {defaults.get(p.name, '(none)')!r}, Python default {want!r}")
+    extra = names[len(params) + 1:]
+    assert set(extra) <= set(PYTHON_ONLY) and all(defaults[a] == PYTHON_ONLY[a] for a in extra), extra
+
+
+def test_metric_macro_names_every_metric():
+    """sqlmetrics.metric(name, ...) (used by the generic tests) calls each metric macro by its name."""
+    called = {c.node.attr for c in MACROS["metric"].find_all(nodes.Call)
+              if isinstance(c.node, nodes.Getattr) and c.node.attr != "fail"}
+    compared = {c.as_const() for c in MACROS["metric"].find_all(nodes.Const) if isinstance(c.value, str)}
+    assert called == set(METRICS)
+    assert compared >= set(METRICS) | set(ALIASES)
+
+
+def test_return_is_only_a_whole_macro_body():
+    """dbt's `return` ends a macro; the Python layer's shim only emits its value, which is the same
+    when `{{ return(...) }}` is all the macro says."""
+    for macro in MACROS.values():
+        calls = [c for c in macro.find_all(nodes.Call) if isinstance(c.node, nodes.Name) and c.node.name == "return"]
+        if not calls:
+            continue
+        body = [n for n in macro.body if not (isinstance(n, nodes.Output) and all(
+            isinstance(x, nodes.TemplateData) and not x.data.strip() for x in n.nodes))]
+        assert len(body) == 1 and [x for x in body[0].nodes if not isinstance(x, nodes.TemplateData)] == calls, (
+            f"macro {macro.name}: return(...) must be its whole body")
+
+
+@pytest.mark.parametrize("name, params, message", [
+    ("precision_at_k", {}, "precision_at_k needs k"),
+    ("hit_rate", {"qrels": "q"}, "hit_rate needs k"),
+    ("coverage", {"k": 3}, "exactly one of n_items or items"),
+    ("precision", {"label": "y"}, "exactly one of score"),
+    ("auc", {"label": None, "score": "s"}, "a column name is missing"),  # dbt: label= left out
+    ("log_loss", {"label": "y", "score": "s", "by": "country"}, r"by=\['country'\]"),
+])
+def test_a_call_the_python_layer_would_reject_stops_with_a_sentence(name, params, message):
+    """What the Python layer validates before rendering, a dbt call reaches the macros with: they
+    stop with a compilation error (here the shim of exceptions.raise_compiler_error)."""
+    with pytest.raises(sm.ParameterError, match=message):
+        render_macro(name, relation="t", **params)
+
+
+def test_seeds_are_what_make_expected_writes(tmp_path):
+    """The committed seeds (inputs and reference values) are what integration_tests/make_expected.py
+    writes; if not, run it."""
+    spec = importlib.util.spec_from_file_location("make_expected", PROJECT / "make_expected.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.write(tmp_path)
+    written = {p.relative_to(tmp_path) for p in tmp_path.rglob("*.csv")}
+    committed = {p.relative_to(PROJECT / "seeds") for p in (PROJECT / "seeds").rglob("*.csv")}
+    assert written == committed
+    for path in sorted(written):  # to 1e-12: another numpy or scikit-learn may round the last bit otherwise
+        pd.testing.assert_frame_equal(pd.read_csv(tmp_path / path), pd.read_csv(PROJECT / "seeds" / path),
+                                      check_exact=False, rtol=1e-12, atol=1e-12, obj=str(path))
+
+
+# -- dbt ------------------------------------------------------------------------------------------
+
+def _require(what: str, error: Exception):
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must run the dbt tests, but {what}: {error}") from error
+    pytest.skip(f"{what} ({type(error).__name__}: {str(error).strip()[:160]})")
+
+
+def run_dbt(project: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run dbt (the installed dbt-core, with this interpreter) in `project`."""
+    command = [sys.executable, "-c", "from dbt.cli.main import cli; cli()", *args]
+    environment = {**os.environ, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false", **(env or {})}
+    return subprocess.run(command, cwd=project, env=environment, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """A copy of the package (dbt_project.yml, sql/) with integration_tests/ inside, after `dbt deps`."""
+    try:
+        import dbt.adapters.duckdb  # noqa: F401
+        import dbt.cli.main  # noqa: F401
+    except ImportError as e:
+        _require("dbt-core with dbt-duckdb is not installed (pip install -e '.[test]')", e)
+    root = tmp_path_factory.mktemp("dbt") / "sqlmetrics"
+    root.mkdir()
+    shutil.copy(ROOT / "dbt_project.yml", root)
+    shutil.copytree(ROOT / "sql", root / "sql")
+    shutil.copytree(PROJECT, root / "integration_tests",
+                    ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "package-lock.yml"))
+    done = run_dbt(root / "integration_tests", "deps", "--profiles-dir", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return root / "integration_tests"
+
+
+def build(project: Path, target: str, env: dict) -> dict:
+    """`dbt build` on `target`, checked node by node; its results by unique_id."""
+    done = run_dbt(project, "build", "--profiles-dir", ".", "--target", target, env=env)
+    log = done.stdout[-6000:] + done.stderr[-2000:]
+    assert done.returncode == 0, f"dbt build --target {target} failed:\n{log}"
+    results = {r["unique_id"]: r for r in json.loads((project / "target" / "run_results.json").read_text())["results"]}
+    manifest = json.loads((project / "target" / "manifest.json").read_text())["nodes"]
+    must_fail = {uid for uid in results if uid.split(".")[2] in MUST_FAIL}
+    wrong = {uid: (r["status"], r["failures"]) for uid, r in results.items()
+             if not ((r["status"], r["failures"]) == ("warn", 1) if uid in must_fail
+                     else r["status"] in ("success", "pass"))}
+    assert not wrong, f"dbt build --target {target}: unexpected results {wrong}\n{log}"
+    assert len(must_fail) == len(MUST_FAIL), "the tests that must fail did not all run"
+    models = {uid for uid in results if uid.startswith("model.")}
+    checked = {manifest[uid]["attached_node"] for uid in results
+               if (manifest[uid].get("test_metadata") or {}).get("name") == "matches_expected"}
+    assert checked == models, f"models without a matches_expected test: {sorted(models - checked)}"
+    assert len(models) == len(list((project / "models").rglob("*.sql")))
+    return results
+
+
+# -- the models, as calls of the Python API --------------------------------------------------------
+
+class _Ref(str):
+    """ref('name') in a model: the seed `name`."""
+
+
+class _Recorder:
+    """Stands for the `sqlmetrics` package while a model file is rendered: records the call."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self.calls.append((name, args, kwargs)) or ""
+
+
+def model_calls(project: Path) -> dict[str, tuple[str, tuple, dict]]:
+    """model name -> (metric function name, positional arguments, keyword arguments) of its one call."""
+    out = {}
+    for path in sorted((project / "models").rglob("*.sql")):
+        recorder = _Recorder()
+        jinja2.Environment(undefined=jinja2.StrictUndefined).from_string(path.read_text()).render(
+            sqlmetrics=recorder, ref=_Ref)
+        ((name, args, kwargs),) = recorder.calls
+        if name == "metric":
+            name, args = args[0], args[1:]
+        out[path.stem] = (name, args, kwargs)
+    return out
+
+
+def seed_frames(project: Path) -> dict[str, pd.DataFrame]:
+    return {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "run", "qrels")}
+
+
+def python_value(call, frames) -> pd.DataFrame:
+    """What the Python API gives for the model's call, as a DataFrame with the model's columns."""
+    name, args, kwargs = call
+    resolve = lambda v: frames[v] if isinstance(v, _Ref) else v  # noqa: E731
+    return getattr(sm, name)(*map(resolve, args), details=True, **{k: resolve(v) for k, v in kwargs.items()})
+
+
+def assert_same_table(got: pd.DataFrame, want: pd.DataFrame, keys: list[str], what: str):
+    assert sorted(got.columns) == sorted(want.columns), f"{what}: columns {list(got.columns)} != {list(want.columns)}"
+    assert len(got) == len(want), f"{what}: {len(got)} rows, the Python API {len(want)}"
+    got = got.sort_values(keys, kind="stable").reset_index(drop=True) if keys else got
+    want = want.sort_values(keys, kind="stable").reset_index(drop=True) if keys else want
+    for column in want.columns:
+        a, b = got[column], want[column]
+        if pd.api.types.is_numeric_dtype(b) and not pd.api.types.is_bool_dtype(b):
+            a, b = a.astype(float).to_numpy(), b.astype(float).to_numpy()
+            with np.errstate(invalid="ignore"):  # inf - inf, where a == b already holds
+                close = (a == b) | (np.isnan(a) & np.isnan(b)) | (np.abs(a - b) <= TOLERANCE * np.maximum(1, np.abs(b)))
+            assert close.all(), f"{what}.{column}: dbt {a[~close][:5]} vs Python {b[~close][:5]}"
+        else:
+            assert a.astype(str).tolist() == b.astype(str).tolist(), f"{what}.{column} differs"
+
+
+def compare_with_python(project: Path, read_model):
+    frames, calls = seed_frames(project), model_calls(project)
+    for model, call in calls.items():
+        want = python_value(call, frames)
+        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", call[2].get("query")) if c in want]
+        assert_same_table(read_model(model), want, keys, model)
+    return len(calls)
+
+
+# -- DuckDB ---------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def duckdb_build(project, tmp_path_factory):
+    database = tmp_path_factory.mktemp("duckdb") / "integration_tests.duckdb"
+    return build(project, "duckdb", {"SQLMETRICS_DBT_DUCKDB": str(database)}), database
+
+
+def test_dbt_build_on_duckdb(duckdb_build):
+    """Every seed, model and test of integration_tests/ (each model equals its reference seed)."""
+    results, _ = duckdb_build
+    assert sum(uid.startswith("model.") for uid in results) >= 30
+
+
+def test_dbt_models_on_duckdb_equal_the_python_api(project, duckdb_build):
+    import duckdb
+    _, database = duckdb_build
+    with duckdb.connect(str(database), read_only=True) as con:
+        n = compare_with_python(project, lambda model: con.sql(f'SELECT * FROM main."{model}"').df())
+    assert n >= 30
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def postgres_build(project):
+    try:
+        import dbt.adapters.postgres  # noqa: F401
+        import psycopg
+        from psycopg.conninfo import conninfo_to_dict
+        dsn = os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics")
+        con = psycopg.connect(dsn, connect_timeout=5, autocommit=True)
+    except Exception as e:  # no adapter, no driver or no server
+        _require("PostgreSQL (dbt-postgres and a server) is not reachable; .ci/run starts one", e)
+    libpq = {"host": "PGHOST", "port": "PGPORT", "user": "PGUSER", "password": "PGPASSWORD", "dbname": "PGDATABASE"}
+    env = {libpq[k]: str(v) for k, v in conninfo_to_dict(dsn).items() if k in libpq}
+    schema = f"sqlmetrics_dbt_{os.getpid()}"
+    env["SQLMETRICS_DBT_SCHEMA"] = schema
+    try:
+        yield build(project, "postgres", env), con, schema
+    finally:
+        con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        con.close()
+
+
+def test_dbt_build_on_postgres(postgres_build):
+    """The same project on dbt-postgres: the dispatched helpers (DOUBLE PRECISION, 'Infinity',
+    boolean labels, byte-order tie-break on a column in a linguistic collation) at work."""
+    results, _, _ = postgres_build
+    assert sum(uid.startswith("model.") for uid in results) >= 30
+
+
+def test_dbt_models_on_postgres_equal_the_python_api(project, postgres_build):
+    _, con, schema = postgres_build
+
+    def read(model):
+        cursor = con.execute(f'SELECT * FROM "{schema}"."{model}"')
+        return pd.DataFrame(cursor.fetchall(), columns=[c.name for c in cursor.description])
+
+    assert compare_with_python(project, read) >= 30

@@ -27,6 +27,10 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           from the query's judgments, 0 for a query without relevant item. The data
                           has no score ties within a query (checked), so the tie-breaking rule
                           (sqlmetrics: item id descending as text) cannot change any value.
+  NDCG@10, tied scores    the same lists with scores rounded to 1 decimal (most lists then have
+                          ties): sklearn ndcg_score with its default tie averaging (reference; timed
+                          on the first --sklearn-tied-queries queries and extrapolated linearly) and
+                          sm.ndcg(ties='average'): the gain averaged over each tied group.
   DuckDB floors           on the same pandas frame: scanning the column (SUM), sorting it
                           (ORDER BY ... LIMIT 1 OFFSET n-1: a full sort, one row out) and
                           hash-aggregating it (GROUP BY): what any SQL formulation has to pay.
@@ -447,6 +451,26 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
              lambda: (lambda f=d.ranking: sm.ndcg(f, k=K, gain="linear"))),
         *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
     cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
+
+    # Scores rounded to 1 decimal: most lists have ties, and both tools average the gain over each
+    # tied group (sklearn's default, sqlmetrics' ties='average').
+    def tied():
+        return d.ranking.assign(score=d.ranking["score"].round(1))
+    subset_queries = min(20 if small else args.sklearn_tied_queries, queries)
+    reference = Tool("sklearn `ndcg_score` (ties averaged: its default), dense matrix ‡", "reference",
+                     scale=queries / subset_queries)
+
+    def prepare_sklearn(tool=reference):
+        subset = tied().iloc[:subset_queries * K]
+        tool.note = (f"timed on the first {subset_queries:,} queries, times × {tool.scale:,.0f}; its value is "
+                     "compared with sm.ndcg on that subset")
+        tool.expected = lambda: sm.ndcg(subset, k=K, gain="linear", ties="average")
+        return lambda: ndcg_score(dense(subset)[1], dense(subset)[0], k=K)
+    reference.prepare = prepare_sklearn
+    cases.append(Case(f"NDCG@{K} with tied scores (rounded to 1 decimal), {args.queries:,} queries × {K} items", [
+        reference,
+        Tool("sqlmetrics `sm.ndcg(gain='linear', ties='average')`", "sqlmetrics",
+             lambda: (lambda f=tied(): sm.ndcg(f, k=K, gain="linear", ties="average")))]))
     return cases
 
 
@@ -456,6 +480,7 @@ def probe_command(args, case: int, tool: int) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--memory-probe", f"{case},{tool}",
             "--data-dir", str(args.data_dir), "--rows", str(args.rows), "--queries", str(args.queries),
             "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
+            "--sklearn-tied-queries", str(args.sklearn_tied_queries),
             "--ranx-max-queries", str(args.ranx_max_queries)]
 
 
@@ -547,6 +572,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pandas-users", type=int, default=1000,
                         help="users the pandas GAUC reference is timed on before extrapolation")
+    parser.add_argument("--sklearn-tied-queries", type=int, default=100_000,
+                        help="queries sklearn's tie-averaged ndcg_score is timed on before extrapolation")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
                         help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
     parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")

@@ -150,6 +150,20 @@ def calibration_rows(frame, n_bins=5):
                          "n": sizes[used]})
 
 
+def histogram_bucket(s: pd.Series, bins: int, lower=0.0, upper=1.0) -> np.ndarray:
+    """The bucket of each score: floor((s - lower) / (upper - lower) * bins), clamped to 0 .. bins-1."""
+    return np.clip(np.floor((s.to_numpy() - lower) / (upper - lower) * bins), 0, bins - 1).astype(int)
+
+
+def histogram_rows(frame, bins):
+    bucket, y = histogram_bucket(frame["pctr"], bins), frame["clicked"].to_numpy()
+    n = np.bincount(bucket, minlength=bins)
+    used = np.flatnonzero(n)
+    return pd.DataFrame({"bucket": used, "low": used / bins, "high": (used + 1) / bins, "n": n[used],
+                         "n_pos": np.bincount(bucket, y, bins)[used].astype(int),
+                         "w_pos": np.bincount(bucket, y, bins)[used], "w_neg": np.bincount(bucket, 1 - y, bins)[used]})
+
+
 def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
     y, s = p["clicked"], p["pctr"]
     cal = calibration_rows(p)
@@ -169,6 +183,10 @@ def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
         # 'us' has no positive: sklearn's tpr is NaN there (with a warning), the model's NULL
         "roc_curve_by_country": pd.concat([roc_rows(part).assign(country=c) for c, part in p.groupby("country")]),
         "pr_curve": pr_rows(p),
+        "score_histogram_by_country": pd.concat([histogram_rows(part, 10).assign(country=c)
+                                                 for c, part in p.groupby("country")]),
+        # the countries' histograms merged: the AUC of the bucket index over all rows
+        "histogram_auc": one(histogram_auc=skm.roc_auc_score(y, histogram_bucket(s, 10)), **counts(p)),
         "average_precision": one(average_precision=skm.average_precision_score(y, s)),
         "log_loss": one(log_loss=skm.log_loss(y, s, labels=[0, 1]), **counts(p)),
         "log_loss_weighted_by_country": by_country(p, lambda part: {"log_loss": skm.log_loss(

@@ -6,6 +6,8 @@
 {% macro metric(name, relation) %}
 {%- if name == 'auc' %}{{ sqlmetrics.auc(relation, **kwargs) }}
 {%- elif name == 'gauc' %}{{ sqlmetrics.gauc(relation, **kwargs) }}
+{%- elif name == 'score_histogram' %}{{ sqlmetrics.score_histogram(relation, **kwargs) }}
+{%- elif name == 'histogram_auc' %}{{ sqlmetrics.histogram_auc(relation, **kwargs) }}
 {%- elif name == 'roc_curve' %}{{ sqlmetrics.roc_curve(relation, **kwargs) }}
 {%- elif name == 'pr_curve' %}{{ sqlmetrics.pr_curve(relation, **kwargs) }}
 {%- elif name == 'average_precision' %}{{ sqlmetrics.average_precision(relation, **kwargs) }}

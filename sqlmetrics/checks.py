@@ -75,12 +75,13 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     if role == "probability":
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} are outside, e.g. {ex!r}")))
-    if role == "weight":
+    if role in ("weight", "count"):  # a sample weight, or a count/weight total of a stored summary
+        what = "weights" if role == "weight" else "counts"
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
-            f"weights must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
+            f"{what} must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
         if kind == "float":
             checks.append(Check(dialects.is_infinite(q, dialect), None, lambda n, _: (
-                f"weights must be finite; {desc} has {n} infinite value{_s(n)}")))
+                f"{what} must be finite; {desc} has {n} infinite value{_s(n)}")))
     return checks
 
 

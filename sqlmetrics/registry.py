@@ -120,6 +120,43 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                  ">>> sm.gauc(df, label='y', score='s', group='u')\n1.0\n"),
         undefined="no group has both positive and negative labels"),
     Metric(
+        name="score_histogram", template="classification/score_histogram.sql", kind="curve",
+        params=(LABEL, SCORE,
+                Param("bins", "int", "number of equal-width buckets of [lower, upper].", default=1000, low=1),
+                Param("lower", "float", "low end of the bucketed range; lower scores count in the first bucket.",
+                      default=0.0),
+                Param("upper", "float", "high end of the range (> lower); higher scores count in the last bucket.",
+                      default=1.0),
+                WEIGHT, BY),
+        outputs=("bucket", "low", "high", "n", "n_pos", "w_pos", "w_neg"),
+        summary="Label counts per fixed score bucket: a summary to store (say per day), stack and pass to "
+                "histogram_auc, for an AUC over any period with a guaranteed error bound.",
+        formula="bucket = floor((score - lower) / (upper - lower) * bins), clamped to 0 .. bins-1; per bucket: "
+                "rows n, positives n_pos, weight of positives w_pos and of negatives w_neg. Buckets depend on "
+                "(bins, lower, upper) only, so histograms made with the same three merge by adding counts.",
+        reference="numpy.bincount of the clamped bucket index (plain definition)",
+        example=_DEMO + ">>> sm.score_histogram(df, label='y', score='s', bins=2)[['bucket', 'n', 'n_pos']].values.tolist()\n"
+                        "[[0, 3, 1], [1, 1, 1]]\n",
+        undefined="the data has no rows"),
+    Metric(
+        name="histogram_auc", template="classification/histogram_auc.sql", kind="scalar",
+        params=(Param("bucket", "column", "bucket column, ordered as the scores.", default="bucket", role="key"),
+                Param("n", "column", "rows per bucket.", default="n", role="count"),
+                Param("n_pos", "column", "positive rows per bucket.", default="n_pos", role="count"),
+                Param("w_pos", "column", "weight of the positives per bucket.", default="w_pos", role="count"),
+                Param("w_neg", "column", "weight of the negatives per bucket.", default="w_neg", role="count"),
+                BY),
+        outputs=("histogram_auc",) + _AUC_COUNTS + ("error_bound",),
+        summary="AUC from score_histogram's bucket counts (stacked histograms are merged), with a guaranteed "
+                "error bound.",
+        formula="AUC of the buckets, rows of a bucket added up first, pairs sharing a bucket counting 1/2; the "
+                "exact AUC of the rows is within error_bound = 1/2 * sum_b w_pos_b*w_neg_b / (W_pos*W_neg).",
+        reference="sklearn.metrics.roc_auc_score(y, bucket, sample_weight=w): the AUC of the bucket index",
+        example=_DEMO + ">>> h = sm.score_histogram(df, label='y', score='s', bins=2)\n"
+                        ">>> sm.histogram_auc(h, details=True)[['histogram_auc', 'error_bound']].values.tolist()\n"
+                        "[[0.75, 0.25]]\n",
+        undefined=_ONE_CLASS),
+    Metric(
         name="roc_curve", template="classification/roc_curve.sql", kind="curve",
         params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
         summary="ROC curve: one point per distinct score (descending) after a first point at +inf.",

@@ -217,10 +217,15 @@ def seed_frames(project: Path) -> dict[str, pd.DataFrame]:
     return {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "run", "qrels")}
 
 
-def python_value(call, frames) -> pd.DataFrame:
-    """What the Python API gives for the model's call, as a DataFrame with the model's columns."""
+def python_value(call, frames, calls) -> pd.DataFrame:
+    """What the Python API gives for the model's call, as a DataFrame with the model's columns
+    (a ref to another model is that model's Python value)."""
     name, args, kwargs = call
-    resolve = lambda v: frames[v] if isinstance(v, _Ref) else v  # noqa: E731
+
+    def resolve(v):
+        if isinstance(v, _Ref) and v not in frames:
+            frames[v] = python_value(calls[v], frames, calls)
+        return frames[v] if isinstance(v, _Ref) else v
     return getattr(sm, name)(*map(resolve, args), details=True, **{k: resolve(v) for k, v in kwargs.items()})
 
 
@@ -243,8 +248,9 @@ def assert_same_table(got: pd.DataFrame, want: pd.DataFrame, keys: list[str], wh
 def compare_with_python(project: Path, read_model):
     frames, calls = seed_frames(project), model_calls(project)
     for model, call in calls.items():
-        want = python_value(call, frames)
-        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", call[2].get("query")) if c in want]
+        want = python_value(call, frames, calls)
+        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", call[2].get("query"))
+                                                 if c in want]
         assert_same_table(read_model(model), want, keys, model)
     return len(calls)
 

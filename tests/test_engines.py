@@ -28,9 +28,12 @@ _ITEMS = sorted(set(RUN["item"]))
 SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a in enumerate(_ITEMS)
                            for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
                           columns=["item_a", "item_b", "similarity"])
+# stored bucket counts, per slice c: histogram_auc merges the slices when not given by="c"
+HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
 # rows the input checks must reject: a NULL label and a label of 2
 BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})
-TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS, "ties": TIES, "similarity": SIMILARITY, "bad": BAD}
+TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS, "ties": TIES, "similarity": SIMILARITY, "bad": BAD,
+          "histogram": HISTOGRAM}
 RELATIONS = ("qrels", "similarity")  # parameters that name a second table
 
 
@@ -45,6 +48,9 @@ def calls():
             if "by" in names:
                 out.append((f"{name}-by", name, "preds", dict(params, by="c")))
             out.append((name, name, "preds", params))
+        elif name == "histogram_auc":
+            out.append((name, name, "histogram", {}))
+            out.append((f"{name}-by", name, "histogram", {"by": "c"}))
         elif name == "coverage":
             out.append((name, name, "run", {"k": 3, "n_items": 60}))
         elif name == "ils":

@@ -104,7 +104,7 @@ SWEEP = _sweep()
 #: the metrics built on sql/ranking/ranking_metric.sql
 _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k"}
-_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr"}  # built on sql/classification/auc_parts.sql
+_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc"}  # built on sql/classification/auc_parts.sql
 _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
 
 #: The exceptions to the division rule (``guard_problem``): denominators that are not NULLIF'd but
@@ -148,8 +148,8 @@ ALLOWED_DENOMINATORS = {
 #: ALLOWED_DENOMINATORS) -> (why, the metrics where it holds). `by` columns are never listed: a NULL
 #: slice is a valid slice of its own.
 NEVER_NULL = {
-    "sm_s": ("the score column: sqlmetrics rejects NULL scores before running (dropna=True drops "
-             "those rows)", _AUC_PARTS),
+    "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
+             "before running (dropna=True drops those rows)", _AUC_PARTS),
     "sm_pos": ("a ROW_NUMBER() (err, mean_average_precision); a row index or the position of a "
                "requested quantile (calibration bins, strategy='quantile')",
                {"err", "mean_average_precision"} | _CALIBRATION_BINS),

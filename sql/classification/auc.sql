@@ -10,18 +10,21 @@
 {% macro auc(relation, label, score, weight=none, bins=none, by=[], plan='aggregate') %}
 {%- if bins %}
 {%- set source = '(' ~ sqlmetrics.score_buckets(relation, score, by, bins) ~ ') AS sm_bucketed' %}
-SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS auc,
-       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
-       0.5 * {{ sqlmetrics.fdiv('sm_tied', 'sm_w_pos * sm_w_neg') }} AS error_bound
-FROM ({{ sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate') }}) AS sm_parts
+{{ sqlmetrics.auc_result(sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate'), by, 'auc', exact=false) }}
 {%- else %}
-SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS auc,
-       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
-       CASE WHEN sm_w_pos * sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END AS error_bound
-FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by, plan) }}) AS sm_parts
+{{ sqlmetrics.auc_result(sqlmetrics.auc_parts(relation, label, score, weight, by, plan), by, 'auc', exact=true) }}
 {%- endif %}
+{% endmacro %}
+
+{#- AUC (as column `name`), the counts and error_bound from auc_parts' columns: 0 when exact,
+    else half the weight share of the positive-negative pairs sharing a score (a bucket). -#}
+{% macro auc_result(parts, by, name, exact) %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS {{ name }},
+       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
+       {% if exact %}CASE WHEN sm_w_pos * sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END
+       {%- else %}0.5 * {{ sqlmetrics.fdiv('sm_tied', 'sm_w_pos * sm_w_neg') }}{% endif %} AS error_bound
+FROM ({{ parts }}) AS sm_parts
 {% endmacro %}
 
 {#- The rows with sm_bucket: the equal-width bin (0 .. bins-1) of the score between the slice's

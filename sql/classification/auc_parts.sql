@@ -26,6 +26,24 @@ FROM (
 ) AS sm_ranked
 {{ sqlmetrics.group_by(keys) }}
 {%- else %}
+{%- set sums %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       {{ sqlmetrics.ident(score) }} AS sm_s,
+       COUNT(*) AS sm_n,
+       SUM({{ pos }}) AS sm_n_pos,
+       SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_pos,
+       SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_neg
+FROM {{ relation }}
+GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
+{%- endset %}
+{{ sqlmetrics.auc_parts_from_sums(sums, keys) }}
+{%- endif %}
+{% endmacro %}
+
+{#- auc_parts from `sums`, a SELECT of one row per partition `keys` and distinct score sm_s with
+    sm_n, sm_n_pos, sm_w_pos, sm_w_neg: a running sum of the negative weight strictly below each
+    score. Also what histogram_auc applies to stored bucket counts. -#}
+{% macro auc_parts_from_sums(sums, keys) %}
 SELECT {{ sqlmetrics.cols(keys) }}
        CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
        CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
@@ -37,17 +55,7 @@ FROM (
   SELECT sm_by_score.*,
          SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_s
                              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below
-  FROM (
-    SELECT {{ sqlmetrics.cols(keys) }}
-           {{ sqlmetrics.ident(score) }} AS sm_s,
-           COUNT(*) AS sm_n,
-           SUM({{ pos }}) AS sm_n_pos,
-           SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_pos,
-           SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_neg
-    FROM {{ relation }}
-    GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
-  ) AS sm_by_score
+  FROM ({{ sums }}) AS sm_by_score
 ) AS sm_cumulative
 {{ sqlmetrics.group_by(keys) }}
-{%- endif %}
 {% endmacro %}

@@ -1,0 +1,2 @@
+-- the per-country histograms of the model above, merged
+{{ sqlmetrics.histogram_auc(ref('score_histogram_by_country')) }}

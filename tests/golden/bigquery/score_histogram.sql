@@ -1,0 +1,50 @@
+SELECT
+  `country`,
+  sm_bucket AS bucket,
+  CAST(0.0 AS FLOAT64) + sm_bucket * (
+    CAST(1.0 AS FLOAT64) - CAST(0.0 AS FLOAT64)
+  ) / 1000 AS low,
+  CAST(0.0 AS FLOAT64) + (
+    sm_bucket + 1
+  ) * (
+    CAST(1.0 AS FLOAT64) - CAST(0.0 AS FLOAT64)
+  ) / 1000 AS high,
+  CAST(COUNT(*) AS INT64) AS n,
+  CAST(SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END) AS INT64) AS n_pos,
+  SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END * CAST(`impressions` AS FLOAT64)) AS w_pos,
+  SUM(
+    (
+      1 - CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END
+    ) * CAST(`impressions` AS FLOAT64)
+  ) AS w_neg
+FROM (
+  SELECT
+    sm_input.*,
+    CAST(CASE
+      WHEN CAST(`pctr` AS FLOAT64) < CAST(0.0 AS FLOAT64)
+      THEN 0
+      WHEN CAST(`pctr` AS FLOAT64) >= CAST(1.0 AS FLOAT64)
+      OR FLOOR(
+        (
+          CAST(`pctr` AS FLOAT64) - CAST(0.0 AS FLOAT64)
+        ) / (
+          CAST(1.0 AS FLOAT64) - CAST(0.0 AS FLOAT64)
+        ) * 1000
+      ) >= 1000
+      THEN 999
+      ELSE FLOOR(
+        (
+          CAST(`pctr` AS FLOAT64) - CAST(0.0 AS FLOAT64)
+        ) / (
+          CAST(1.0 AS FLOAT64) - CAST(0.0 AS FLOAT64)
+        ) * 1000
+      )
+    END AS INT64) AS sm_bucket
+  FROM analytics.preds AS sm_input
+) AS sm_bucketed
+GROUP BY
+  `country`,
+  bucket
+ORDER BY
+  `country` NULLS LAST,
+  sm_bucket NULLS LAST

@@ -1,0 +1,52 @@
+SELECT
+  "country",
+  sm_bucket AS bucket,
+  CAST(0.0 AS DOUBLE PRECISION) + CAST(sm_bucket * (
+    CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+  ) AS DOUBLE PRECISION) / 1000 AS low,
+  CAST(0.0 AS DOUBLE PRECISION) + CAST((
+    sm_bucket + 1
+  ) * (
+    CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+  ) AS DOUBLE PRECISION) / 1000 AS high,
+  CAST(COUNT(*) AS BIGINT) AS n,
+  CAST(SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS BIGINT) AS n_pos,
+  SUM(
+    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE PRECISION)
+  ) AS w_pos,
+  SUM(
+    (
+      1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
+    ) * CAST("impressions" AS DOUBLE PRECISION)
+  ) AS w_neg
+FROM (
+  SELECT
+    sm_input.*,
+    CAST(CASE
+      WHEN CAST("pctr" AS DOUBLE PRECISION) < CAST(0.0 AS DOUBLE PRECISION)
+      THEN 0
+      WHEN CAST("pctr" AS DOUBLE PRECISION) >= CAST(1.0 AS DOUBLE PRECISION)
+      OR FLOOR(
+        CAST((
+          CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+        ) AS DOUBLE PRECISION) / (
+          CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+        ) * 1000
+      ) >= 1000
+      THEN 999
+      ELSE FLOOR(
+        CAST((
+          CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+        ) AS DOUBLE PRECISION) / (
+          CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+        ) * 1000
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM analytics.preds AS sm_input
+) AS sm_bucketed
+GROUP BY
+  "country",
+  sm_bucket
+ORDER BY
+  "country",
+  sm_bucket

@@ -161,7 +161,7 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
     found = [c for param, col, role in wanted
              for c in checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect)]
     nullable = [col for _, col, role in wanted if role != "slice"]
-    check_sql = checks.check_query(found, _from_sql(source), distinct_of, nullable)
+    check_sql = checks.check_query(found, _from_sql(source), distinct_of, nullable if dropna else None)
     row = engine.first_row(transpile(check_sql, engine.dialect))
     n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
     if dropna and null_rows:

@@ -4,26 +4,39 @@
     plan='aggregate' (any engine, weights): one row per distinct score, then a running sum of the
       negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
     plan='rank' (unweighted): sm_u = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
-      from one sort of the rows; cheaper when nearly every score is distinct. Exact: integer sums. -#}
+      from one sort of the rows; cheaper when nearly every score is distinct. A row's rank is its row
+      number unless a neighbour in the sort shares its score (sm_tie): such rows are then grouped
+      by score, each group's ranks being consecutive (min rank = its smallest row number, max rank =
+      that + size - 1). Cheaper than a peer-aware window frame (RANGE/GROUPS) when ties are rare, and
+      exact whatever the ties: integer sums. -#}
 {#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
     to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
 {%- set pos = sqlmetrics.is_positive(label) %}
 {%- if plan == 'rank' and not weight %}
+{%- set s = sqlmetrics.ident(score) %}
+{%- set w = 'OVER (' ~ sqlmetrics.partition_by(keys) ~ ' ORDER BY ' ~ s ~ ')' %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       COUNT(*) AS sm_n,
-       CAST(COALESCE(SUM(sm_pos), 0) AS BIGINT) AS sm_n_pos,
-       {{ sqlmetrics.as_double('SUM(sm_pos)') }} AS sm_w_pos,
-       {{ sqlmetrics.as_double('COUNT(*) - SUM(sm_pos)') }} AS sm_w_neg,
-       {{ sqlmetrics.as_double('SUM(sm_pos * sm_rank2) - SUM(sm_pos) * (SUM(sm_pos) + 1)') }} / 2 AS sm_u
+       CAST(SUM(sm_n) AS BIGINT) AS sm_n,
+       CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
+       {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('SUM(sm_n) - SUM(sm_p)') }} AS sm_w_neg,
+       {{ sqlmetrics.as_double('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)') }} / 2 AS sm_u
 FROM (
   SELECT {{ sqlmetrics.cols(keys) }}
-         {{ pos }} AS sm_pos,
-         RANK() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ sqlmetrics.ident(score) }})
-           + COUNT(*) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ sqlmetrics.ident(score) }}
-                            RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_rank2
-  FROM {{ relation }}
-) AS sm_ranked
+         COUNT(*) AS sm_n,
+         SUM(sm_pos) AS sm_p,
+         CASE WHEN sm_tie IS NULL THEN 2 * SUM(sm_pos * sm_rn)
+              ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
+  FROM (
+    SELECT {{ sqlmetrics.cols(keys) }}
+           {{ pos }} AS sm_pos,
+           ROW_NUMBER() {{ w }} AS sm_rn,
+           CASE WHEN LAG({{ s }}) {{ w }} = {{ s }} OR LEAD({{ s }}) {{ w }} = {{ s }} THEN {{ s }} END AS sm_tie
+    FROM {{ relation }}
+  ) AS sm_ranked
+  GROUP BY {{ sqlmetrics.cols(keys) }}sm_tie
+) AS sm_rank_sums
 {{ sqlmetrics.group_by(keys) }}
 {%- else %}
 {%- set sums %}
@@ -31,8 +44,14 @@ SELECT {{ sqlmetrics.cols(keys) }}
        {{ sqlmetrics.ident(score) }} AS sm_s,
        COUNT(*) AS sm_n,
        SUM({{ pos }}) AS sm_n_pos,
+       {%- if weight %}
        SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_pos,
        SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_neg
+       {%- else %}
+       {#- unweighted: the weights are the counts (two aggregates fewer per row) #}
+       {{ sqlmetrics.as_double('SUM(' ~ pos ~ ')') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('COUNT(*) - SUM(' ~ pos ~ ')') }} AS sm_w_neg
+       {%- endif %}
 FROM {{ relation }}
 GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
 {%- endset %}

@@ -143,3 +143,20 @@ CAST({{ x }} AS VARCHAR) COLLATE "C"
 {% macro col_list_of(names, alias) -%}
 {% for c in names %}{{ alias }}.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
 {%- endmacro %}
+
+{#- Window of the rows sharing `column`'s value within the partition `keys`: the peers of an ORDER BY
+    with a RANGE frame, so that it shares one sort per partition with other windows in that order
+    (DuckDB would hash-partition by every distinct value of `column` otherwise). -#}
+{% macro peers(keys, column) -%}
+{{ return(adapter.dispatch('peers', 'sqlmetrics')(keys, column)) }}
+{%- endmacro %}
+
+{% macro default__peers(keys, column) -%}
+{{ sqlmetrics.partition_by(keys) }} ORDER BY {{ column }} RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+{%- endmacro %}
+
+{#- Redshift's window frames are ROWS only (no RANGE): partition by the value instead, as the
+    Python layer's Redshift SQL does. https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html -#}
+{% macro redshift__peers(keys, column) -%}
+PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {% endfor %}{{ column }}
+{%- endmacro %}

@@ -9,6 +9,8 @@ templates (templates stay in one portable form; vendor syntax lives only here).
 - Boolean label/prediction columns: `col = 1` is a type error on PostgreSQL (and Redshift, Spark
   with ANSI on, ...); a boolean column is its own predicate.
 - Checks for NaN/infinity: each engine has its own way (or cannot store NaN at all).
+- Redshift has ROWS window frames only: the peers of a value (RANGE BETWEEN CURRENT ROW AND
+  CURRENT ROW, helpers.sql `peers`) become a partition by that value.
 """
 from __future__ import annotations
 
@@ -38,6 +40,14 @@ def adapt(tree: exp.Expression, dialect: str, booleans: frozenset = frozenset())
             key = ordered.this
             if isinstance(key, exp.Cast) and key.to.this in _TEXT_TYPES:
                 key.replace(exp.Collate(this=key.copy(), expression=_BYTE_COLLATION[dialect]()))
+    if dialect == "redshift":
+        for window in list(tree.find_all(exp.Window)):
+            spec, order = window.args.get("spec"), window.args.get("order")
+            if (spec and spec.args.get("kind") == "RANGE" and spec.args.get("start") == "CURRENT ROW"
+                    and spec.args.get("end") == "CURRENT ROW" and order and len(order.expressions) == 1):
+                window.set("partition_by", [*window.args.get("partition_by", []), order.expressions[0].this.copy()])
+                window.set("order", None)
+                window.set("spec", None)
     if booleans and dialect != "duckdb":
         for eq in list(tree.find_all(exp.EQ)):
             column, value = eq.this, eq.expression

@@ -153,10 +153,16 @@ NEVER_NULL = {
     "sm_pos": ("a ROW_NUMBER() (err, mean_average_precision); a row index or the position of a "
                "requested quantile (calibration bins, strategy='quantile')",
                {"err", "mean_average_precision"} | _CALIBRATION_BINS),
+    "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
+                 "(helpers.sql `peers`, ties='average') does not depend on where NULLs sort",
+                 {"dcg", "ndcg", "precision_at_k", "recall_at_k"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
                  _CALIBRATION_BINS),
 }
+
+#: dialect -> the window frame kinds it has, where not both ROWS and RANGE
+FRAME_KINDS = {"redshift": ("ROWS",)}  # https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html
 
 #: dialect -> (the string spellings of infinity its CAST to a float accepts, why): the templates write
 #: CAST('inf' AS DOUBLE) (DuckDB); where the engine cannot read that, the SQL is wrong there.
@@ -353,6 +359,7 @@ class Analysis:
     null_order: tuple[str, ...] = ()
     infinity: tuple[str, ...] = ()
     unsupported: tuple[str, ...] = ()
+    frames: tuple[str, ...] = ()  # window frames of a kind the dialect lacks (FRAME_KINDS)
     allowed_used: frozenset = frozenset()  # ALLOWED_DENOMINATORS keys this SQL relies on
     nulls_first: tuple[str, ...] = ()  # every key sorted NULLs first, NEVER_NULL or not
 
@@ -418,9 +425,12 @@ def check(sql: str, dialect: str, name: str, messages=()) -> Analysis:
                     and value.name not in accepted):
                 infinity.append(cast.sql(dialect))
 
+    frames = [w.sql(dialect) for w in tree.find_all(exp.Window)
+              if w.args.get("spec") and w.args["spec"].args.get("kind") not in FRAME_KINDS.get(dialect, ("ROWS", "RANGE"))]
+
     return Analysis(sql, kinds, log=tuple(log), filter=tuple(filters), boolean=tuple(boolean),
                     division=tuple(division), null_order=tuple(null_order), infinity=tuple(infinity),
-                    unsupported=unsupported,
+                    unsupported=unsupported, frames=tuple(frames),
                     allowed_used=frozenset(allowed_used), nulls_first=tuple(nulls_first))
 
 
@@ -535,6 +545,12 @@ def test_no_reliance_on_default_null_order(dialect, name):
 
 
 @pytest.mark.parametrize("dialect, name", CASES)
+def test_window_frames_exist_in_the_dialect(dialect, name):
+    found = result(dialect, name).frames
+    assert not found, f"{name} in {dialect}: a window frame kind {dialect} does not have (FRAME_KINDS): {found}"
+
+
+@pytest.mark.parametrize("dialect, name", CASES)
 def test_infinity_is_spelled_for_the_engine(dialect, name):
     """CAST('inf' AS DOUBLE) where the engine cannot read it (INFINITY_SPELLINGS)."""
     found = result(dialect, name).infinity
@@ -602,6 +618,6 @@ def test_variant_has_no_hazard(dialect, name, variant):
     r = result(dialect, name, variant)
     assert not r.error and len(r.statements) == 1, f"does not parse as one statement: {r.error or r.statements}"
     found = {kind: getattr(r, kind) for kind in ("log", "filter", "boolean", "division", "null_order", "infinity",
-                                                 "unsupported")
+                                                 "frames", "unsupported")
              if getattr(r, kind)}
     assert not found, f"{name}({variant}) in {dialect}: {found}"

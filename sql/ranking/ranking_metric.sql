@@ -79,8 +79,8 @@ sm_marked AS (
 sm_ranked AS (
   SELECT sm_marked.*,
   {%- if ties == 'average' %}
-         AVG(sm_gain) OVER ({{ sqlmetrics.partition_by(keys) }}, sm_score) AS sm_eff_gain,
-         AVG({{ sqlmetrics.as_double('sm_relevant') }}) OVER ({{ sqlmetrics.partition_by(keys) }}, sm_score) AS sm_eff_relevant
+         AVG(sm_gain) OVER ({{ sqlmetrics.peers(keys, 'sm_score') }}) AS sm_eff_gain,
+         AVG({{ sqlmetrics.as_double('sm_relevant') }}) OVER ({{ sqlmetrics.peers(keys, 'sm_score') }}) AS sm_eff_relevant
   {%- else %}
          sm_gain AS sm_eff_gain,
          sm_relevant AS sm_eff_relevant

@@ -58,8 +58,16 @@ WITH sm_judged AS (
 ), sm_ranked AS (
   SELECT
     sm_marked.*,
-    AVG(sm_gain) OVER (PARTITION BY `country`, `query_id`, sm_score) AS sm_eff_gain,
-    AVG(CAST(sm_relevant AS DOUBLE)) OVER (PARTITION BY `country`, `query_id`, sm_score) AS sm_eff_relevant
+    AVG(sm_gain) OVER (
+      PARTITION BY `country`, `query_id`
+      ORDER BY sm_score NULLS LAST
+      RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+    ) AS sm_eff_gain,
+    AVG(CAST(sm_relevant AS DOUBLE)) OVER (
+      PARTITION BY `country`, `query_id`
+      ORDER BY sm_score NULLS LAST
+      RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+    ) AS sm_eff_relevant
   FROM sm_marked
 ), sm_values AS (
   SELECT

@@ -109,8 +109,8 @@ def main():
         print(f"\n| metric ({args.rows:,} rows from Parquet) | under memory_limit={args.memory_limit} | peak RSS growth "
               "| spilled (max) | without a limit | peak RSS growth |\n|---|---|---|---|---|---|")
         for what, seconds, peak, spilled, free_seconds, free_peak, _, _ in rows:
-            print(f"| `{what}` | {seconds:.1f} s | {peak:,.0f} MiB | {spilled:,.0f} MiB | {free_seconds:.1f} s "
-                  f"| {free_peak:,.0f} MiB |")
+            print(f"| `{what}` | {seconds:.1f} s | {max(peak, 0):,.0f} MiB | {spilled:,.0f} MiB | {free_seconds:.1f} s "
+                  f"| {max(free_peak, 0):,.0f} MiB |")
 
 
 if __name__ == "__main__":

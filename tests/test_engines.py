@@ -2,8 +2,9 @@
 data (DuckDB itself is checked against sklearn/pytrec_eval elsewhere), through `con=`.
 
 Engines: SQLite (stdlib), PostgreSQL (a server: SQLMETRICS_PG_DSN, default "dbname=sqlmetrics"),
-Spark (PySpark in local mode; needs Java) and ClickHouse (chDB, in-process). An engine that cannot
-be reached skips with the reason, except in CI (CI=true), where a missing engine is a failure.
+Spark (PySpark in local mode, with ANSI SQL mode on, its default, and off; needs Java) and
+ClickHouse (chDB, in-process). An engine that cannot be reached skips with the reason, except in
+CI (CI=true), where a missing engine is a failure.
 """
 import math
 import os
@@ -174,12 +175,18 @@ def clickhouse_con():
     con.close()
 
 
-ENGINES = ("sqlite", "postgres", "spark", "clickhouse")
+ENGINES = ("sqlite", "postgres", "spark", "spark_ansi_off", "clickhouse")
 
 
 @pytest.fixture(scope="module", params=ENGINES)
 def con(request):
-    return request.getfixturevalue(f"{request.param}_con")
+    if request.param == "spark_ansi_off":  # Spark 3's default (and many clusters'): no ANSI SQL mode
+        spark = request.getfixturevalue("spark_con")
+        spark.conf.set("spark.sql.ansi.enabled", "false")
+        yield spark
+        spark.conf.set("spark.sql.ansi.enabled", "true")
+    else:
+        yield request.getfixturevalue(f"{request.param}_con")
 
 
 @pytest.mark.parametrize("case, metric, table, params", CALLS, ids=[c[0] for c in CALLS])

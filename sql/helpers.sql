@@ -145,8 +145,8 @@ CAST({{ x }} AS VARCHAR) COLLATE "C"
 {%- endmacro %}
 
 {#- Window of the rows sharing `column`'s value within the partition `keys`: the peers of an ORDER BY
-    with a RANGE frame, so that it shares one sort per partition with other windows in that order
-    (DuckDB would hash-partition by every distinct value of `column` otherwise). -#}
+    with a RANGE frame, so one sort per partition (a PARTITION BY the value too would make DuckDB
+    build a partition per distinct value: 1.3x slower for NDCG with ties='average'). -#}
 {% macro peers(keys, column) -%}
 {{ return(adapter.dispatch('peers', 'sqlmetrics')(keys, column)) }}
 {%- endmacro %}

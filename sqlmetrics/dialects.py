@@ -23,6 +23,7 @@ _INFINITY = {
     "trino": lambda: exp.Anonymous(this="INFINITY"),
     "redshift": lambda: exp.cast(exp.Literal.string("Infinity"), "DOUBLE"),
 }
+_ROWS_FRAMES_ONLY = {"redshift"}
 _BYTE_COLLATION = {
     "postgres": lambda: exp.to_identifier("C", quoted=True),
     "mysql": lambda: exp.to_identifier("utf8mb4_bin"),
@@ -40,7 +41,7 @@ def adapt(tree: exp.Expression, dialect: str, booleans: frozenset = frozenset())
             key = ordered.this
             if isinstance(key, exp.Cast) and key.to.this in _TEXT_TYPES:
                 key.replace(exp.Collate(this=key.copy(), expression=_BYTE_COLLATION[dialect]()))
-    if dialect == "redshift":
+    if dialect in _ROWS_FRAMES_ONLY:
         for window in list(tree.find_all(exp.Window)):
             spec, order = window.args.get("spec"), window.args.get("order")
             if (spec and spec.args.get("kind") == "RANGE" and spec.args.get("start") == "CURRENT ROW"

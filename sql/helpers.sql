@@ -160,3 +160,25 @@ CAST({{ x }} AS VARCHAR) COLLATE "C"
 {% macro redshift__peers(keys, column) -%}
 PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {% endfor %}{{ column }}
 {%- endmacro %}
+
+{#- `w_pos AS <prefix>w_pos, w_neg AS <prefix>w_neg`: the weight of the positive and of the negative
+    rows of a GROUP BY (`pos`: 1 for a positive row, else 0). Unweighted, the counts themselves:
+    two aggregates fewer per row. -#}
+{% macro weight_sums(pos, weight, prefix) -%}
+{%- if weight -%}
+SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS {{ prefix }}w_pos,
+SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS {{ prefix }}w_neg
+{%- else -%}
+{{ sqlmetrics.as_double('SUM(' ~ pos ~ ')') }} AS {{ prefix }}w_pos,
+{{ sqlmetrics.as_double('COUNT(*) - SUM(' ~ pos ~ ')') }} AS {{ prefix }}w_neg
+{%- endif %}
+{%- endmacro %}
+
+{#- The equal-width bucket (0 .. bins-1) of `x` between `lo` and `hi` (hi > lo): below lo counts in
+    the first, hi and above (and whatever float rounding pushes to bins) in the last. -#}
+{% macro equal_width_bucket(x, lo, hi, bins) -%}
+{%- set cell = 'FLOOR((' ~ x ~ ' - ' ~ lo ~ ') / (' ~ hi ~ ' - ' ~ lo ~ ') * ' ~ bins ~ ')' -%}
+CASE WHEN {{ x }} < {{ lo }} THEN 0
+     WHEN {{ x }} >= {{ hi }} OR {{ cell }} >= {{ bins }} THEN {{ bins - 1 }}
+     ELSE {{ cell }} END
+{%- endmacro %}

@@ -34,9 +34,7 @@ FROM ({{ parts }}) AS sm_parts
 {%- set finite = s ~ ' > -' ~ sqlmetrics.infinity() ~ ' AND ' ~ s ~ ' < ' ~ sqlmetrics.infinity() %}
 SELECT sm_ranged.*,
        CASE WHEN NOT ({{ finite }}) THEN CASE WHEN {{ s }} < 0 THEN -1 ELSE {{ bins }} END
-            WHEN sm_hi > sm_lo THEN
-              CASE WHEN FLOOR(({{ s }} - sm_lo) / (sm_hi - sm_lo) * {{ bins }}) >= {{ bins }} THEN {{ bins - 1 }}
-                   ELSE FLOOR(({{ s }} - sm_lo) / (sm_hi - sm_lo) * {{ bins }}) END
+            WHEN sm_hi > sm_lo THEN {{ sqlmetrics.equal_width_bucket(s, 'sm_lo', 'sm_hi', bins) }}
             ELSE 0 END AS sm_bucket
 FROM (
   SELECT *,

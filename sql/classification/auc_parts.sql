@@ -44,14 +44,7 @@ SELECT {{ sqlmetrics.cols(keys) }}
        {{ sqlmetrics.ident(score) }} AS sm_s,
        COUNT(*) AS sm_n,
        SUM({{ pos }}) AS sm_n_pos,
-       {%- if weight %}
-       SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_pos,
-       SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS sm_w_neg
-       {%- else %}
-       {#- unweighted: the weights are the counts (two aggregates fewer per row) #}
-       {{ sqlmetrics.as_double('SUM(' ~ pos ~ ')') }} AS sm_w_pos,
-       {{ sqlmetrics.as_double('COUNT(*) - SUM(' ~ pos ~ ')') }} AS sm_w_neg
-       {%- endif %}
+       {{ sqlmetrics.weight_sums(pos, weight, 'sm_') }}
 FROM {{ relation }}
 GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
 {%- endset %}

@@ -6,25 +6,22 @@
     different days or partitions made with the same three can be stacked (UNION ALL) and passed to
     histogram_auc. Only buckets holding rows are returned. -#}
 {% macro score_histogram(relation, label, score, bins=1000, lower=0.0, upper=1.0, weight=none, by=[]) %}
+{%- if not bins >= 1 %}{{ sqlmetrics.fail('score_histogram needs bins >= 1; got ' ~ bins) }}{% endif %}
 {%- if not upper > lower %}{{ sqlmetrics.fail('score_histogram needs lower < upper; got lower=' ~ lower ~ ', upper=' ~ upper) }}{% endif %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 {%- set lo = sqlmetrics.as_double(lower) %}
-{%- set width = '(' ~ sqlmetrics.as_double(upper) ~ ' - ' ~ lo ~ ')' %}
-{%- set cell = 'FLOOR((' ~ s ~ ' - ' ~ lo ~ ') / ' ~ width ~ ' * ' ~ bins ~ ')' %}
+{%- set hi = sqlmetrics.as_double(upper) %}
 {%- set pos = sqlmetrics.is_positive(label) %}
 SELECT {{ sqlmetrics.cols(by) }}
        sm_bucket AS bucket,
-       {{ lo }} + sm_bucket * {{ width }} / {{ bins }} AS low,
-       {{ lo }} + (sm_bucket + 1) * {{ width }} / {{ bins }} AS high,
+       {{ lo }} + sm_bucket * ({{ hi }} - {{ lo }}) / {{ bins }} AS low,
+       {{ lo }} + (sm_bucket + 1) * ({{ hi }} - {{ lo }}) / {{ bins }} AS high,
        CAST(COUNT(*) AS BIGINT) AS n,
        CAST(SUM({{ pos }}) AS BIGINT) AS n_pos,
-       SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS w_pos,
-       SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS w_neg
+       {{ sqlmetrics.weight_sums(pos, weight, '') }}
 FROM (
   SELECT sm_input.*,
-         CAST(CASE WHEN {{ s }} < {{ lo }} THEN 0
-                   WHEN {{ s }} >= {{ sqlmetrics.as_double(upper) }} OR {{ cell }} >= {{ bins }} THEN {{ bins - 1 }}
-                   ELSE {{ cell }} END AS BIGINT) AS sm_bucket
+         CAST({{ sqlmetrics.equal_width_bucket(s, lo, hi, bins) }} AS BIGINT) AS sm_bucket
   FROM {{ relation }} AS sm_input
 ) AS sm_bucketed
 GROUP BY {{ sqlmetrics.cols(by) }}sm_bucket

@@ -16,7 +16,7 @@ from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricE
 from .params import REQUIRED
 from .registry import ALIASES, METRICS, Metric
 from .sources import Source, static_source
-from .sqltext import PLACEHOLDER, check_dialect, finish, transpile
+from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .templates import render_macro
 
 #: names a `by`/`group` column may not have: they are output or intermediate columns of the templates
@@ -129,21 +129,24 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
     booleans: set[str] = set()
-    with ExitStack() as stack:
+    with engine.call(), ExitStack() as stack:
         sources = {"data": stack.enter_context(engine.source(data, "data"))}
         for p in _relation_params(m, values):
             sources[p.name] = stack.enter_context(engine.source(values[p.name], p.name))
         plan = "aggregate"
+        kinds = {}
         for slot, source in list(sources.items()):
+            require_repeatable(source.relation, engine.dialect, source.description)
             distinct_of = (values.get("score") if slot == "data" and m.adaptive and values.get("weight") is None
                            and values.get("bins") is None and engine.dialect == "duckdb" else None)
-            sources[slot], share = _check_source(engine, source, placement.get(slot, []), distinct_of, dropna,
-                                                 booleans)
+            sources[slot], share, kinds[slot] = _check_source(engine, source, placement.get(slot, []), distinct_of,
+                                                              dropna, booleans)
             if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
                 plan = "rank"
-            if m.unique and slot in ("data", "qrels"):
-                _check_unique(engine, sources[slot], list(values.get("by") or [])
-                              + [values[k] for k in m.unique])
+        _check_key_types(placement, kinds, sources)
+        for slot in ("data", "qrels"):
+            if m.unique and slot in sources:
+                _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
         if values.get("max_grade") is not None:
             _check_max_grade(engine, sources.get("qrels", sources["data"]), values)
         sql = _sql(m, values, sources, engine.dialect, plan, False, per_query, frozenset(booleans))
@@ -152,10 +155,15 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
 
 
 def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: bool, booleans: set):
-    """Check one relation's columns; return it (NULL rows dropped if asked) and the share of
-    distinct values of `distinct_of` (None when not asked). Boolean 0/1 columns go to `booleans`."""
+    """Check one relation's columns; return it reduced to those columns (NULL rows dropped if
+    asked), the share of distinct values of `distinct_of` (None when not asked) and each column's
+    type class. Boolean 0/1 columns go to `booleans`."""
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
+    twice = sorted({col for _, col, _ in wanted if col in schema.duplicated})
+    if twice:
+        raise ColumnError(f"{source.description} has more than one column named {twice[0]!r} (names that differ "
+                          "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
     booleans.update(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
     found = [c for param, col, role in wanted
@@ -164,12 +172,36 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
     check_sql = checks.check_query(found, _from_sql(source), distinct_of, nullable if dropna else None)
     row = engine.first_row(transpile(check_sql, engine.dialect))
     n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
+    # Only the columns the metric uses leave the source: no other column of the data (one named like
+    # an intermediate column of a template, say) can reach the metric's SQL.
+    query = exp.select(*(exp.column(col, quoted=True) for col in dict.fromkeys(col for _, col, _ in wanted))
+                       ).from_(_from_expr(source))
     if dropna and null_rows:
-        query = exp.select("*").from_(_from_expr(source)).where(checks.null_filter(nullable), dialect="duckdb")
+        query = query.where(checks.null_filter(nullable), dialect="duckdb")
         warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
                       f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=4)
-        source = Source(query, source.description)
-    return source, (distinct / n_rows if distinct and n_rows else None)
+    return Source(query, source.description), (distinct / n_rows if distinct and n_rows else None), kinds
+
+
+def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
+    """Keys joined across relations (query, item, by; a similarity's or catalogue's item ids) must
+    have comparable types: engines compare 1 and '1' by coercing one side, which collapses distinct
+    ids ('01' and '1') or fails on some engines only."""
+    family = {}
+    for slot, wanted in placement.items():
+        for param, col, role in wanted:
+            if role == "key":
+                key = "item" if slot in ("similarity", "items") else param
+                family.setdefault(key, []).append((slot, col, _key_class(kinds[slot][col])))
+    for key, members in family.items():
+        if len({cls for _, _, cls in members}) > 1:
+            shown = "; ".join(f"{sources[slot].description} column {col!r} is {cls}" for slot, col, cls in members)
+            raise ColumnError(f"the {key} ids must have the same type in every relation, as they are matched "
+                              f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. CAST({col} AS VARCHAR))")
+
+
+def _key_class(kind: str) -> str:
+    return {"float": "a number", "numeric": "a number", "boolean": "a boolean"}.get(kind, "text")
 
 
 def _check_unique(engine, source: Source, keys: list[str]) -> None:

@@ -1,15 +1,21 @@
 """Running SQL on an engine: DuckDB (in-process, the default), SQLite, PostgreSQL (psycopg 3),
 Spark (a SparkSession) and ClickHouse (a chDB session).
 
-Only SELECT statements produced by ``sqltext`` are executed here. The drivers of the optional
-engines are imported by their engine class only, so none of them is a dependency.
+Only SELECT statements produced by ``sqltext`` are executed here, inside ``Engine.call()``: one call
+has the connection to itself (a lock per connection) and, where the engine has transactions, reads
+one read-only snapshot, so its input checks and its metric see the same rows; the connection is
+left as it was found. The drivers of the optional engines are imported by their engine class only,
+so none of them is a dependency.
 """
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 import threading
-from contextlib import contextmanager
+import uuid
+import weakref
+from contextlib import contextmanager, nullcontext
 from decimal import Decimal
 
 import duckdb
@@ -17,9 +23,14 @@ import pandas as pd
 from sqlglot import exp
 
 from .errors import EngineError, SourceError
-from .sources import Source, describe, duckdb_source, frame_view, is_file_path, is_frame, static_source
+from .sources import Source, describe, duckdb_source, is_file_path, is_frame, static_source
 
 _local = threading.local()
+# One lock per connection object: calls from threads sharing a connection take turns. Weak keys
+# where the driver allows (a lock dies with its connection); sqlite3 connections only by id.
+_LOCKS_GUARD = threading.Lock()
+_LOCKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_LOCKS_BY_ID: dict[int, threading.RLock] = {}
 
 _NUMERIC = re.compile(r"(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)\Z")
 _FLOATING = re.compile(r"(FLOAT|DOUBLE|REAL)\Z")
@@ -47,10 +58,22 @@ class Engine:
 
     dialect = "duckdb"
     name = "DuckDB"
+    case_insensitive = True  # identifiers match whatever their case (quoted or not)
 
     def __init__(self, con, dialect: str | None = None):
         self.con = con
         self.dialect = dialect or self.dialect
+
+    @contextmanager
+    def call(self):
+        """The span of one metric call: the connection to itself, one read-only snapshot where the
+        engine has transactions, and the connection as it was found afterwards."""
+        with connection_lock(self.con), self._snapshot():
+            yield
+
+    def _snapshot(self):
+        """No transactions (Spark, ClickHouse): each statement reads the table as it is then."""
+        return nullcontext()
 
     @contextmanager
     def source(self, data, slot: str = "data"):
@@ -62,9 +85,9 @@ class Engine:
     def type_class(self, type_name: str) -> str:
         return type_class(type_name)
 
-    def schema(self, source: Source) -> dict[str, str]:
+    def schema(self, source: Source) -> Schema:
         """Column name -> type name, without reading any rows."""
-        sql = exp.select("*").from_(as_from(source.relation)).limit(0).sql(self.dialect)
+        sql = _schema_query(source).sql(self.dialect)
         try:
             return self._schema(sql, source)
         except self.errors as e:
@@ -98,15 +121,44 @@ class DuckDBEngine(Engine):
         super().__init__(con if con is not None else default_connection(), dialect)
 
     @contextmanager
+    def _snapshot(self):
+        """A transaction of our own (DuckDB's are snapshots), rolled back; inside the caller's
+        transaction, that one already is a snapshot. DuckDB has no savepoints: an engine error
+        inside the caller's transaction aborts it, so missing tables are looked up beforehand."""
+        self.in_callers_transaction = self._in_transaction()
+        if self.in_callers_transaction:
+            yield
+            return
+        self.con.begin()
+        try:
+            yield
+        finally:
+            self.con.rollback()
+
+    def _in_transaction(self) -> bool:
+        # A BEGIN inside a transaction fails *and aborts it*; a transaction's id is stable, while each
+        # autocommitted statement gets a new one.
+        try:
+            first, second = (self.con.execute("SELECT txid_current()").fetchone()[0] for _ in range(2))
+        except duckdb.ConnectionException as e:
+            raise SourceError(f"the DuckDB connection cannot be used: {_first_line(e)}") from None
+        except duckdb.TransactionException as e:  # the caller's transaction failed earlier
+            raise SourceError(f"the DuckDB connection's transaction has failed ({_first_line(e)}): "
+                              "roll it back before computing a metric") from None
+        return first == second
+
+    @contextmanager
     def source(self, data, slot: str = "data"):
         with duckdb_source(data, self.con, slot) as source:
             yield source
 
-    def schema(self, source: Source) -> dict[str, str]:
-        sql = exp.select("*").from_(as_from(source.relation)).limit(0).sql("duckdb")
+    def schema(self, source: Source) -> Schema:
+        sql = _schema_query(source).sql("duckdb")
+        if getattr(self, "in_callers_transaction", False) and isinstance(source.relation, exp.Table):
+            self._require_table(source)
         try:
             rel = self.con.sql(sql)
-            return {name: str(t) for name, t in zip(rel.columns, rel.types)}
+            return Schema(rel.columns, rel.types, self.case_insensitive)
         except duckdb.CatalogException as e:
             if isinstance(source.relation, exp.Table):
                 raise SourceError(f"{source.description} does not exist ({_first_line(e)})") from None
@@ -116,17 +168,37 @@ class DuckDBEngine(Engine):
         except duckdb.Error as e:
             raise SourceError(f"cannot use {source.description}: {_first_line(e)}") from None
 
+    def _require_table(self, source: Source) -> None:
+        """A missing table as our error, found without a failing statement (which would abort the
+        caller's transaction). Unqualified names are looked up in every schema of the search path."""
+        t = source.relation
+        lookup = ("SELECT COUNT(*) FROM (SELECT database_name, schema_name, table_name FROM duckdb_tables() "
+                  "UNION ALL SELECT database_name, schema_name, view_name FROM duckdb_views()) AS sm_names "
+                  "WHERE lower(table_name) = lower(?)"
+                  + (" AND lower(schema_name) = lower(?)" if t.db else "")
+                  + (" AND lower(database_name) = lower(?)" if t.catalog else ""))
+        found = self.con.execute(lookup, [p for p in (t.name, t.db, t.catalog) if p]).fetchone()[0]
+        if not found:
+            raise SourceError(f"{source.description} does not exist")
+
     def execute(self, sql: str) -> pd.DataFrame:
-        try:
+        with self._errors():
             return self.con.execute(sql).df()
-        except duckdb.Error as e:
-            raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
 
     def rows(self, sql: str) -> list[tuple]:
-        try:
+        with self._errors():
             return self.con.execute(sql).fetchall()
+
+    @contextmanager
+    def _errors(self):
+        try:
+            yield
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
+        except RuntimeError as e:
+            if str(e) == "Query interrupted":  # what DuckDB raises when Ctrl-C interrupts a query
+                raise KeyboardInterrupt from None
+            raise
 
 
 class SQLiteEngine(Engine):
@@ -134,8 +206,23 @@ class SQLiteEngine(Engine):
     name = "SQLite"
     errors = sqlite3.Error
 
+    @contextmanager
+    def _snapshot(self):
+        """A read transaction: SQLite's reads in one transaction see one state of the database."""
+        if self.con.in_transaction:  # the caller's
+            yield
+            return
+        self.con.execute("BEGIN")
+        try:
+            yield
+        finally:
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
+
     def _fetch(self, sql):
-        cursor = self.con.execute(sql)
+        cursor = self.con.cursor()
+        cursor.row_factory = None  # plain tuples, whatever the connection's row factory
+        cursor.execute(sql)
         return [d[0] for d in cursor.description], cursor.fetchall()
 
     def _missing(self, error):
@@ -145,12 +232,10 @@ class SQLiteEngine(Engine):
         names = self._fetch(sql)[0]
         declared = {}
         if isinstance(source.relation, exp.Table):  # declared types; a query's columns have none
-            pragma = exp.select("name", "type").from_(exp.Anonymous(
-                this="pragma_table_info", expressions=[exp.Literal.string(source.relation.name)]))
-            if source.relation.db:
-                pragma.args["from"].this.append("expressions", exp.Literal.string(source.relation.db))
+            args = [exp.Literal.string(p) for p in (source.relation.name, source.relation.db) if p]
+            pragma = exp.select("name", "type").from_(exp.Anonymous(this="pragma_table_info", expressions=args))
             declared = dict(self._fetch(pragma.sql("sqlite"))[1])
-        return {n: declared.get(n) or "NUMERIC" for n in names}
+        return Schema(names, [declared.get(n) or "NUMERIC" for n in names], self.case_insensitive)
 
     def type_class(self, type_name: str) -> str:
         # SQLite's type affinity rules (https://www.sqlite.org/datatype3.html#determination_of_column_affinity)
@@ -165,11 +250,13 @@ class SQLiteEngine(Engine):
 
 
 class PostgresEngine(Engine):
-    """A psycopg 3 connection. Our SELECTs run in their own transaction when the connection is idle
-    (ended afterwards); inside the caller's open transaction they leave it as it was."""
+    """A psycopg 3 connection. A call runs in a READ ONLY transaction of its own at REPEATABLE READ
+    (one snapshot), rolled back, when the connection is idle; inside the caller's open transaction,
+    in a read-only savepoint rolled back to, so an error of ours leaves that transaction usable."""
 
     dialect = "postgres"
     name = "PostgreSQL"
+    case_insensitive = False
 
     def __init__(self, con, dialect: str | None = None):
         import psycopg
@@ -177,16 +264,45 @@ class PostgresEngine(Engine):
         self.errors = psycopg.Error
 
     @contextmanager
-    def _cursor(self):
-        """A cursor for one of our SELECTs; a transaction it opened on an idle connection is ended."""
+    def _snapshot(self):
         from psycopg.pq import TransactionStatus
-        idle = self.con.info.transaction_status == TransactionStatus.IDLE
+        status = self.con.info.transaction_status
+        if status == TransactionStatus.INERROR:
+            raise SourceError("the PostgreSQL connection's transaction has failed: roll it back before "
+                              "computing a metric")
+        if self.con.closed:
+            raise SourceError("the PostgreSQL connection is closed")
+        if status == TransactionStatus.INTRANS:
+            # SET LOCAL inside the savepoint is undone by the rollback to it
+            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on")
+            try:
+                yield
+            finally:
+                self._run("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call")
+            return
+        autocommit = self.con.autocommit
+        self.con.autocommit = True  # so psycopg sends no BEGIN of its own before ours
         try:
-            with self.con.cursor() as cursor:
-                yield cursor
+            # Redshift and other PostgreSQL-protocol engines take no isolation level but their default
+            self._run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if self.dialect == "postgres"
+                      else "BEGIN READ ONLY")
+            try:
+                yield
+            finally:
+                self._run("ROLLBACK")
         finally:
-            if idle and not self.con.autocommit:
-                self.con.rollback()  # only our read-only statement ran in this transaction
+            self.con.autocommit = autocommit
+
+    def _run(self, *statements: str) -> None:
+        with self.con.cursor() as cursor:
+            for statement in statements:
+                cursor.execute(statement)
+
+    @contextmanager
+    def _cursor(self):
+        from psycopg.rows import tuple_row
+        with self.con.cursor(row_factory=tuple_row) as cursor:  # whatever the connection's row factory
+            yield cursor
 
     def _fetch(self, sql):
         with self._cursor() as cursor:
@@ -200,7 +316,9 @@ class PostgresEngine(Engine):
         with self._cursor() as cursor:
             cursor.execute(sql)
             types = self.con.adapters.types
-            return {d.name: getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description}
+            return Schema([d.name for d in cursor.description],
+                          [getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description],
+                          self.case_insensitive)
 
     def type_class(self, type_name: str) -> str:
         return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
@@ -225,7 +343,9 @@ class SparkEngine(Engine):
             with super().source(data, slot) as source:
                 yield source
             return
-        name = frame_view(slot)
+        # A session is shared by threads (the usual way to use Spark), and its temporary views with
+        # it: a name of the call's own.
+        name = f"sm_frame_{uuid.uuid4().hex}_{slot}"
         data.createOrReplaceTempView(name)
         try:
             yield Source(exp.Table(this=exp.to_identifier(name)), "the Spark DataFrame")
@@ -240,7 +360,12 @@ class SparkEngine(Engine):
         return "TABLE_OR_VIEW_NOT_FOUND" in str(error)
 
     def _schema(self, sql, source):
-        return dict(self.con.sql(sql).dtypes)  # analysed only: no job runs
+        dtypes = self.con.sql(sql).dtypes  # analysed only: no job runs
+        return Schema([n for n, _ in dtypes], [t for _, t in dtypes], self.case_insensitive)
+
+    def call(self):
+        """Spark runs concurrent queries of one session: no lock, and nothing to snapshot."""
+        return nullcontext()
 
     def type_class(self, type_name: str) -> str:
         t = type_name.lower()
@@ -256,6 +381,7 @@ class ClickHouseEngine(Engine):
 
     dialect = "clickhouse"
     name = "ClickHouse"
+    case_insensitive = False
 
     # chDB raises ChdbError (chdb._exceptions, not the chdb.ChdbError it exports) or a bare
     # RuntimeError, depending on the call: both are RuntimeErrors
@@ -271,7 +397,7 @@ class ClickHouseEngine(Engine):
 
     def _schema(self, sql, source):
         described = self.con.query(f"DESCRIBE ({sql})", "ArrowTable").to_pydict()
-        return dict(zip(described["name"], described["type"]))
+        return Schema(described["name"], described["type"], self.case_insensitive)
 
     def type_class(self, type_name: str) -> str:
         t = type_name
@@ -308,11 +434,42 @@ def connect(con, dialect: str | None = None, data=None) -> Engine:
                       f"session; got {type(con).__name__}")
 
 
+def connection_lock(con) -> threading.RLock:
+    """The lock of a connection object (re-entrant: a call may make calls)."""
+    with _LOCKS_GUARD:
+        try:
+            return _LOCKS.setdefault(con, threading.RLock())
+        except TypeError:  # no weak references to it
+            return _LOCKS_BY_ID.setdefault(id(con), threading.RLock())
+
+
+class Schema(dict):
+    """Column name -> type name, and the names that more than one column has (`duplicated`): a
+    query may return two columns of one name, and engines then pick one, each its own."""
+
+    def __init__(self, names, types, case_insensitive: bool):
+        super().__init__(zip(names, (str(t) for t in types)))
+        key = str.lower if case_insensitive else str
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[key(name)] = counts.get(key(name), 0) + 1
+        self.duplicated = {name for name in names if counts[key(name)] > 1}
+
+
 def _plain(value):
     """Engine values as Python numbers (PostgreSQL returns Decimal for sums of integers)."""
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     return value
+
+
+def _schema_query(source: Source) -> exp.Query:
+    """The source's columns without its rows. A query is asked as it is: wrapped in a SELECT *, some
+    engines would rename its duplicate column names and hide them."""
+    if isinstance(source.relation, exp.Query):
+        return exp.select("*").from_(as_from(source.relation)).limit(0) if isinstance(
+            source.relation, exp.SetOperation) else source.relation.copy().limit(0)
+    return exp.select("*").from_(source.relation).limit(0)
 
 
 def as_from(relation: exp.Expression) -> exp.Expression:

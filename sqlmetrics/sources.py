@@ -111,6 +111,11 @@ def duckdb_source(data, con, slot: str = "data"):
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
+    names = [str(c) for c in (data.column_names if type(data).__name__ == "Table" else data.columns)]
+    twice = sorted({n for n in names if sum(m.lower() == n.lower() for m in names) > 1})
+    if twice:  # DuckDB would rename all but one of them, and a metric read the first
+        raise SourceError(f"{describe(data)} has more than one column named {twice[0]!r} (names that differ only "
+                          "in case count as one in SQL); rename the others")
     name = frame_view(slot)
     con.register(name, data)
     try:

@@ -30,6 +30,29 @@ _FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Us
               exp.Describe, exp.Kill, exp.LoadData, exp.Merge, exp.Lock)
 _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
+#: functions a SELECT may call whose effect outlives the statement or reaches beyond its result:
+#: database or session state (sequences, settings, checkpoints, locks held past the call, other
+#: sessions, server files, extensions), or SQL hidden in a string from these checks
+_SIDE_EFFECTS = frozenset("""
+    nextval setval checkpoint force_checkpoint query query_table enable_logging disable_logging
+    truncate_duckdb_logs sqlite_attach
+    set_config pg_advisory_lock pg_advisory_lock_shared pg_try_advisory_lock pg_try_advisory_lock_shared
+    pg_advisory_xact_lock pg_advisory_xact_lock_shared pg_try_advisory_xact_lock
+    pg_try_advisory_xact_lock_shared pg_advisory_unlock pg_advisory_unlock_shared pg_advisory_unlock_all
+    pg_notify pg_terminate_backend pg_cancel_backend pg_reload_conf pg_rotate_logfile pg_switch_wal
+    pg_create_restore_point pg_promote pg_logical_emit_message pg_stat_reset pg_stat_reset_shared
+    pg_stat_reset_single_table_counters pg_stat_reset_single_function_counters pg_stat_reset_slru
+    pg_create_physical_replication_slot pg_create_logical_replication_slot pg_drop_replication_slot
+    lo_import lo_export lo_create lo_creat lo_unlink lo_from_bytea lo_put lo_truncate
+    dblink dblink_exec dblink_connect dblink_connect_u dblink_send_query pg_file_write pg_file_rename
+    pg_file_unlink pg_file_sync txid_current pg_current_xact_id
+    setseed load_extension
+    reflect java_method try_reflect
+""".split())
+#: functions whose value changes from one run to the next (with a seed argument they repeat)
+_RANDOM_NAMES = frozenset("gen_random_uuid uuid_generate_v1 uuid_generate_v4 random_uuid newid rand_int "
+                          "generateuuidv4 randcanonical randuniform randnormal rand64 rand32".split())
+
 
 def check_dialect(dialect: str) -> str:
     from .errors import ParameterError
@@ -56,7 +79,34 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     bad = next((node for node in tree.walk() if isinstance(node, _FORBIDDEN)), None)
     if bad is not None:
         raise SourceError(f"{what} must be read-only; it contains {bad.key.upper()}")
+    effect = next((name for name in map(_function_name, tree.find_all(exp.Func)) if name in _SIDE_EFFECTS), None)
+    if effect:
+        raise SourceError(f"{what} calls {effect}(), whose effect outlives the query (or which runs SQL given "
+                          "as text); sqlmetrics runs only queries without side effects")
     return tree
+
+
+def _function_name(node: exp.Func) -> str:
+    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
+
+
+def require_repeatable(tree: exp.Expression, dialect: str, what: str) -> None:
+    """A computation reads its data more than once (the input checks, then the metric): a query whose
+    rows change from run to run (a sample without a seed, random()) would be checked on other rows
+    than the ones measured. Raise SourceError for such a query."""
+    for node in tree.walk():
+        if isinstance(node, exp.TableSample) and (node.args.get("seed") is None or (
+                # DuckDB's SYSTEM sample (its default) differs between runs on several threads, seed or not
+                dialect == "duckdb" and node.text("method").upper() in ("", "SYSTEM"))):
+            raise SourceError(f"{what} takes a sample that differs from run to run; sqlmetrics reads it twice "
+                              "(input checks, then the metric): use a seeded row sample (DuckDB: USING SAMPLE "
+                              "10% (bernoulli, 42); PostgreSQL: TABLESAMPLE BERNOULLI (10) REPEATABLE (42)) or "
+                              "store the sample in a table first")
+        if (isinstance(node, (exp.Rand, exp.Randn)) and node.this is None) or isinstance(node, exp.Uuid) or (
+                isinstance(node, exp.Anonymous) and node.name.lower() in _RANDOM_NAMES):
+            raise SourceError(f"{what} uses a random value ({node.sql(dialect)}), which differs from run to run; "
+                              "sqlmetrics reads the query twice (input checks, then the metric): filter on a hash "
+                              "instead (e.g. hash(id) % 10 = 0) or store the result in a table first")
 
 
 def parse_table_name(name: str, dialect: str) -> exp.Table:

@@ -240,6 +240,9 @@ def _python(value):
 
 
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
+    for column in set(df.columns) & set(m.outputs + m.query_columns):
+        if df[column].dtype == object:  # drivers give NULL as None: numbers (NaN) as DuckDB gives them
+            df[column] = pd.to_numeric(df[column])
     by = list(values.get("by") or [])
     if per_query:
         return df

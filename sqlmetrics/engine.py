@@ -123,10 +123,10 @@ class DuckDBEngine(Engine):
     @contextmanager
     def _snapshot(self):
         """A transaction of our own (DuckDB's are snapshots), rolled back; inside the caller's
-        transaction, that one already is a snapshot. DuckDB has no savepoints: an engine error
-        inside the caller's transaction aborts it, so missing tables are looked up beforehand."""
-        self.in_callers_transaction = self._in_transaction()
-        if self.in_callers_transaction:
+        transaction, that one already is a snapshot. DuckDB has no savepoints: an error at run time
+        inside the caller's transaction aborts it (a missing table or column, found while binding
+        the schema query, does not)."""
+        if self._in_transaction():
             yield
             return
         self.con.begin()
@@ -154,8 +154,6 @@ class DuckDBEngine(Engine):
 
     def schema(self, source: Source) -> Schema:
         sql = _schema_query(source).sql("duckdb")
-        if getattr(self, "in_callers_transaction", False) and isinstance(source.relation, exp.Table):
-            self._require_table(source)
         try:
             rel = self.con.sql(sql)
             return Schema(rel.columns, rel.types, self.case_insensitive)
@@ -167,19 +165,6 @@ class DuckDBEngine(Engine):
             raise SourceError(f"cannot read {source.description}: {_first_line(e)}") from None
         except duckdb.Error as e:
             raise SourceError(f"cannot use {source.description}: {_first_line(e)}") from None
-
-    def _require_table(self, source: Source) -> None:
-        """A missing table as our error, found without a failing statement (which would abort the
-        caller's transaction). Unqualified names are looked up in every schema of the search path."""
-        t = source.relation
-        lookup = ("SELECT COUNT(*) FROM (SELECT database_name, schema_name, table_name FROM duckdb_tables() "
-                  "UNION ALL SELECT database_name, schema_name, view_name FROM duckdb_views()) AS sm_names "
-                  "WHERE lower(table_name) = lower(?)"
-                  + (" AND lower(schema_name) = lower(?)" if t.db else "")
-                  + (" AND lower(database_name) = lower(?)" if t.catalog else ""))
-        found = self.con.execute(lookup, [p for p in (t.name, t.db, t.catalog) if p]).fetchone()[0]
-        if not found:
-            raise SourceError(f"{source.description} does not exist")
 
     def execute(self, sql: str) -> pd.DataFrame:
         with self._errors():

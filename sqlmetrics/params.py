@@ -45,6 +45,8 @@ class Param:
     def _check_column(self, value):
         if not isinstance(value, str) or not value:
             raise ParameterError(f"{self.name} must be a column name (a non-empty string); got {value!r}")
+        if "\x00" in value:
+            raise ParameterError(f"{self.name}={value!r}: a column name cannot contain a NUL character")
         if value.lower().startswith("sm_"):  # engines may match names case-insensitively
             raise ParameterError(
                 f"{self.name}={value!r}: names starting with 'sm_' are reserved for sqlmetrics' "
@@ -63,7 +65,11 @@ class Param:
     def _check_float(self, value):
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ParameterError(f"{self.name} must be a number; got {value!r}")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # an int beyond the largest float
+            raise ParameterError(f"{self.name} must be a finite number; got an integer of {len(str(value))} "
+                                 "digits, beyond the range of a float") from None
         if not math.isfinite(value):
             raise ParameterError(f"{self.name} must be a finite number; got {value}")
         if self.low is not None and (value < self.low or (self.low_open and value == self.low)):
@@ -77,6 +83,8 @@ class Param:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise ParameterError(f"{self.name} must be a whole number; got {value!r}")
         value = int(value)
+        if abs(value) >= 2 ** 63:  # SQL integers are 64-bit
+            raise ParameterError(f"{self.name} must be below 2^63; got an integer of {len(str(value))} digits")
         if self.low is not None and value < self.low:
             raise ParameterError(f"{self.name} must be >= {self.low:g}; got {value}")
         return value
@@ -85,7 +93,8 @@ class Param:
         return value  # resolved (and checked) as a data source
 
     def _check_choice(self, value):
-        if value not in self.choices:
+        # compared as strings: `in` would ask values such as pandas.NA for a truth value they refuse
+        if not isinstance(value, str) or value not in self.choices:
             options = ", ".join(repr(c) for c in self.choices)
             raise ParameterError(f"{self.name} must be one of {options}; got {value!r}")
         return value

@@ -64,9 +64,10 @@ def file_source(path) -> Source:
     path = os.fspath(path)
     fmt = _FILE.search(path).group("fmt").lower()
     if "://" not in path:  # remote URLs are left to DuckDB
-        if not glob.glob(os.path.expanduser(path)):
-            raise SourceError(f"no file matches {path!r}")
         path = os.path.expanduser(path)
+        # a file whose own name has glob characters ('data[1].csv') is found as it is
+        if not (os.path.isfile(path) or glob.glob(path)):
+            raise SourceError(f"no file matches {path!r}")
     reader = exp.Anonymous(this=_READERS[fmt], expressions=[exp.Literal.string(path)])
     select = exp.select("*").from_(exp.Table(this=reader))
     return Source(select, repr(path))

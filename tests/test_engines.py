@@ -248,3 +248,17 @@ def test_postgres_leaves_the_connection_as_it_found_it(postgres_con):
     assert postgres_con.info.transaction_status == TransactionStatus.IDLE  # no aborted transaction left behind
     assert sm.gini("preds", label="yb", score="s", con=postgres_con) == pytest.approx(
         sm.gini(BINARY, label="y", score="s"), rel=1e-12)
+
+
+def test_spark_session_shared_by_threads(spark_con):
+    """The usual way to use Spark: one session, many threads. Each call registers its frame under a
+    name of its own, so none reads another's (before: half of the calls did, or failed)."""
+    from concurrent.futures import ThreadPoolExecutor
+    slices = [int(g) for g in sorted(BINARY["g"].unique())[2:6]]  # groups 0 and 1 have one class
+    frames = {g: spark_con.table("preds").where(f"g = {g}") for g in slices}
+    want = {g: sm.auc(BINARY[BINARY.g == g], label="y", score="s") for g in slices}
+    assert len(set(want.values())) == len(want)
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda g: (g, sm.auc(frames[g], label="y", score="s")), slices * 3))
+    assert all(value == pytest.approx(want[g], rel=1e-12) for g, value in got), got
+    assert not [t for t in spark_con.catalog.listTables() if t.name.startswith("sm_frame_")]

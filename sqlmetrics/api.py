@@ -240,9 +240,9 @@ def _python(value):
 
 
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
-    for column in set(df.columns) & set(m.outputs + m.query_columns):
-        if df[column].dtype == object:  # drivers give NULL as None: numbers (NaN) as DuckDB gives them
-            df[column] = pd.to_numeric(df[column])
+    numbers = set(m.outputs + m.query_columns)
+    for column in [c for c, dtype in df.dtypes.items() if dtype == object and c in numbers]:
+        df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     by = list(values.get("by") or [])
     if per_query:
         return df

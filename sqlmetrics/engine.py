@@ -119,6 +119,9 @@ class DuckDBEngine(Engine):
 
     def __init__(self, con=None, dialect: str | None = None):
         super().__init__(con if con is not None else default_connection(), dialect)
+        # the private connection holds no tables, only the call's frames and files (which no
+        # transaction holds still): nothing to snapshot
+        self.private = con is None
 
     @contextmanager
     def _snapshot(self):
@@ -126,7 +129,7 @@ class DuckDBEngine(Engine):
         transaction, that one already is a snapshot. DuckDB has no savepoints: an error at run time
         inside the caller's transaction aborts it (a missing table or column, found while binding
         the schema query, does not)."""
-        if self._in_transaction():
+        if self.private or self._in_transaction():
             yield
             return
         self.con.begin()

@@ -7,6 +7,7 @@ is generated in the target dialect.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 
 import sqlglot
@@ -140,6 +141,7 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
 
 _FINISHED: OrderedDict[tuple, str] = OrderedDict()
 _FINISHED_MAX = 256
+_FINISHED_LOCK = threading.Lock()  # calls from many threads share the memo
 
 
 def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool = False,
@@ -151,13 +153,15 @@ def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pret
     calls, so results are memoised (keyed by the inputs' text, bounded).
     """
     key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), dialect, pretty, booleans)
-    if key in _FINISHED:
-        _FINISHED.move_to_end(key)
-        return _FINISHED[key]
+    with _FINISHED_LOCK:
+        if key in _FINISHED:
+            _FINISHED.move_to_end(key)
+            return _FINISHED[key]
     sql = _finish(rendered, sources, dialect, pretty, booleans)
-    _FINISHED[key] = sql
-    if len(_FINISHED) > _FINISHED_MAX:
-        _FINISHED.popitem(last=False)
+    with _FINISHED_LOCK:
+        _FINISHED[key] = sql
+        if len(_FINISHED) > _FINISHED_MAX:
+            _FINISHED.popitem(last=False)
     return sql
 
 

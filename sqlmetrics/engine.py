@@ -143,11 +143,11 @@ class DuckDBEngine(Engine):
         # autocommitted statement gets a new one.
         try:
             first, second = (self.con.execute("SELECT txid_current()").fetchone()[0] for _ in range(2))
-        except duckdb.ConnectionException as e:
-            raise SourceError(f"the DuckDB connection cannot be used: {_first_line(e)}") from None
         except duckdb.TransactionException as e:  # the caller's transaction failed earlier
             raise SourceError(f"the DuckDB connection's transaction has failed ({_first_line(e)}): "
                               "roll it back before computing a metric") from None
+        except duckdb.Error as e:  # closed, or the database invalidated
+            raise SourceError(f"the DuckDB connection cannot be used: {_first_line(e)}") from None
         return first == second
 
     @contextmanager

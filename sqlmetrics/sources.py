@@ -15,6 +15,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import duckdb
 from sqlglot import exp
 
 from .errors import SourceError
@@ -118,7 +119,10 @@ def duckdb_source(data, con, slot: str = "data"):
         raise SourceError(f"{describe(data)} has more than one column named {twice[0]!r} (names that differ only "
                           "in case count as one in SQL); rename the others")
     name = frame_view(slot)
-    con.register(name, data)
+    try:
+        con.register(name, data)
+    except duckdb.Error as e:  # a column type DuckDB cannot read, a closed connection...
+        raise SourceError(f"DuckDB cannot read {describe(data)}: {str(e).strip().splitlines()[0]}") from None
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))
     finally:

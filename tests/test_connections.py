@@ -320,3 +320,14 @@ def test_interrupt_is_a_keyboard_interrupt_and_leaves_the_connection_usable():
     finally:
         timer.cancel()
     assert sm.auc(FRAMES[6], label="y", score="s", con=con) == pytest.approx(EXPECTED[6], rel=1e-12)
+
+
+def test_duckdb_failed_transaction_of_the_caller_is_named():
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT 1 AS y, 0.5 AS s")
+    con.begin()
+    with pytest.raises(duckdb.Error):
+        con.execute("SELECT error('the caller failed')")
+    with pytest.raises(sm.SourceError, match="transaction has failed.*roll it back"):
+        sm.auc("t", label="y", score="s", con=con)
+    con.rollback()

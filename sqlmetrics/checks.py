@@ -17,7 +17,7 @@ from .errors import ColumnError, MissingColumnError
 
 @dataclass(frozen=True)
 class Check:
-    condition: str  # SQL predicate that is true for an offending row (NULL-safe: NULL counts as false)
+    condition: str | None  # SQL predicate true for an offending row (NULL counts as false); None: see count
     column: str | None  # column whose offending value is shown as an example
     message: Callable[[int, object], str]  # (count, example) -> sentence
     is_null_check: bool = False
@@ -50,43 +50,63 @@ def _s(n: int) -> str:
 def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
                   dialect: str = "duckdb") -> list[Check]:
     """The checks for one column used in role `role` (`kind`: its type class, see engine.type_class);
-    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines."""
+    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines.
+
+    Numbers must be numbers (SQLite keeps text in any column), never NaN (PostgreSQL's numeric has
+    one too), and finite except for scores, which only order rows (+-inf rank first and last)."""
     if role == "slice":  # a by column: any type, and NULL is a slice of its own
         return []
     q = quote(col)
     desc = f"column {col!r} ({param})"
     checks = [Check(f"{q} IS NULL", None, lambda n, _: (
-        f"{desc} has {n} NULL value{_s(n)}; remove them, or pass dropna=True to drop such rows"), True,
-        count=f"COUNT(*) - COUNT({q})")]
+        f"{desc} has {n} NULL value{_s(n)} (missing values; NaN in a pandas column is one); remove them, "
+        "or pass dropna=True to drop such rows"), True, count=f"COUNT(*) - COUNT({q})")]
     if role in ("group", "key"):
         return checks
-    if role == "relevance" and kind in ("float", "numeric"):
+    binary = role in ("label", "binary")
+    if kind == "other" or (kind == "boolean" and not binary):
+        raise ColumnError(f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; "
+                          f"{desc} has type {type_name}")
+    text = dialects.not_a_number(q, dialect)
+    if text:
+        checks.append(Check(text, col, lambda n, ex: (
+            f"{param} must be {'0/1' if binary else 'a number'}; {desc} has {n} value{_s(n)} that "
+            f"{'is' if n == 1 else 'are'} not a number (text or bytes), e.g. {ex!r}")))
+    decimal = kind != "float"
+    # floats, and PostgreSQL's numeric, can hold NaN and infinities; the other exact types cannot
+    special = kind == "float" or (dialect == "postgres" and type_name == "numeric")
+    nan = dialects.is_nan(q, dialect, decimal) if special else None
+    if nan:
+        checks.append(Check(nan, None, lambda n, _: (
+            f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use: remove or replace them")))
+        by_sums = dialects.nan_by_sums(q, dialect) if kind == "float" else None
+        if by_sums:  # the engine may fold the test of each value away; it computes a sum from the rows
+            checks.append(Check(None, None, lambda n, _: (
+                f"{desc} has NaN values (the engine's own NaN test skips them, trusting file statistics "
+                "that leave NaN out, as Parquet writers do); NaN is not a number a metric can use: remove "
+                "or replace them"), count=f"CASE WHEN {by_sums} THEN 1 ELSE 0 END"))
+    if binary:
+        # SQLite's BOOLEAN is a number like any other: 2 or 0.5 would count as true
+        if kind != "boolean" or dialect == "sqlite":
+            checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
+                f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}")))
+        return checks
+    if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
             f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
-    if role in ("label", "binary"):
-        if kind == "boolean":
-            return checks
-        if kind == "other":
-            raise ColumnError(f"{param} must be 0/1 (or boolean); {desc} has type {type_name}")
-        checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
-            f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}")))
-        return checks
-    if kind not in ("float", "numeric"):
-        raise ColumnError(f"{param} must be numeric; {desc} has type {type_name}")
-    nan = dialects.is_nan(q, dialect)
-    if kind == "float" and nan:
-        checks.insert(1, Check(nan, None, lambda n, _: (
-            f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use")))
-    if role == "probability":
+    if role == "probability":  # the range also excludes infinities
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} are outside, e.g. {ex!r}")))
     if role in ("weight", "count"):  # a sample weight, or a count/weight total of a stored summary
         what = "weights" if role == "weight" else "counts"
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
             f"{what} must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
-        if kind == "float":
-            checks.append(Check(dialects.is_infinite(q, dialect), None, lambda n, _: (
-                f"{what} must be finite; {desc} has {n} infinite value{_s(n)}")))
+    # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
+    # 9e999 (inf) in a column of any declared type
+    if role in ("weight", "count", "relevance", "numeric") and (special or dialect == "sqlite"):
+        values = {"weight": "weights", "count": "counts"}.get(role, param)
+        checks.append(Check(dialects.is_infinite(q, dialect, decimal), None,
+                            lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))
     return checks
 
 

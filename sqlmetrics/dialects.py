@@ -11,6 +11,9 @@ templates (templates stay in one portable form; vendor syntax lives only here).
 - Checks for NaN/infinity: each engine has its own way (or cannot store NaN at all).
 - Redshift has ROWS window frames only: the peers of a value (RANGE BETWEEN CURRENT ROW AND
   CURRENT ROW, helpers.sql `peers`) become a partition by that value.
+- Failing the query on a value no metric may count (helpers.sql `invalid_value`, DuckDB's
+  error(text)): Spark raise_error, BigQuery ERROR, SQLite and MySQL a JSON path that is not one,
+  the others a cast of the text to an integer.
 """
 from __future__ import annotations
 
@@ -24,6 +27,16 @@ _INFINITY = {
     "redshift": lambda: exp.cast(exp.Literal.string("Infinity"), "DOUBLE"),
 }
 _ROWS_FRAMES_ONLY = {"redshift"}
+#: error(text) as each engine fails a query with `text` (default: the cast of the text to an integer
+#: fails; the text holds the offending value, so no engine can evaluate it while planning)
+_RAISE = {
+    "duckdb": None,
+    "spark": lambda text: exp.Anonymous(this="raise_error", expressions=[text]),
+    "databricks": lambda text: exp.Anonymous(this="raise_error", expressions=[text]),
+    "bigquery": lambda text: exp.Anonymous(this="ERROR", expressions=[text]),
+    "sqlite": lambda text: exp.Anonymous(this="json_extract", expressions=[exp.Literal.string("{}"), text]),
+    "mysql": lambda text: exp.Anonymous(this="JSON_EXTRACT", expressions=[exp.Literal.string("{}"), text]),
+}
 _BYTE_COLLATION = {
     "postgres": lambda: exp.to_identifier("C", quoted=True),
     "mysql": lambda: exp.to_identifier("utf8mb4_bin"),
@@ -53,21 +66,58 @@ def adapt(tree: exp.Expression, dialect: str, booleans: frozenset = frozenset())
         for eq in list(tree.find_all(exp.EQ)):
             column, value = eq.this, eq.expression
             if (isinstance(column, exp.Column) and column.name in booleans and not column.table
-                    and isinstance(value, exp.Literal) and value.name == "1"):
-                eq.replace(column.copy())
+                    and isinstance(value, exp.Literal) and value.name in ("0", "1")):
+                eq.replace(column.copy() if value.name == "1" else exp.Not(this=column.copy()))
+    raise_ = _RAISE.get(dialect, lambda text: exp.cast(text, "BIGINT"))
+    if raise_ is not None:
+        for call in list(tree.find_all(exp.Anonymous)):
+            if call.name.lower() == "error" and len(call.expressions) == 1:
+                call.replace(raise_(call.expressions[0].copy()))
     return tree
 
 
-def is_nan(column_sql: str, dialect: str) -> str | None:
-    """A DuckDB-syntax predicate true for NaN on `dialect`, or None where NaN cannot be stored."""
+def is_nan(column_sql: str, dialect: str, decimal: bool = False) -> str | None:
+    """A DuckDB-syntax predicate true for NaN on `dialect`, or None where the column cannot hold NaN.
+    `decimal`: the column is an exact number type (only PostgreSQL's numeric has a NaN)."""
     if dialect == "sqlite":
         return None  # SQLite stores NaN as NULL: the NULL check covers it
+    if decimal:
+        # compared as numeric: cast to a float, a numeric beyond the float range would fail the query
+        return f"{column_sql} = CAST('NaN' AS DECIMAL)" if dialect == "postgres" else None
     if dialect in ("postgres", "redshift"):
         return f"{column_sql} = CAST('NaN' AS DOUBLE)"  # NaN equals NaN there
     return f"isnan({column_sql})"
 
 
-def is_infinite(column_sql: str, dialect: str) -> str:
+def nan_by_sums(column_sql: str, dialect: str) -> str | None:
+    """An aggregate predicate true when a float column holds NaN, for engines whose optimizer may
+    fold a test of each value away: DuckDB takes a Parquet file's min/max statistics as bounds of
+    every value, but Parquet writers leave NaN out of them (as the format asks), so `isnan(col)`
+    becomes false before any row is read. A sum of the column itself is computed from the rows,
+    and any NaN makes it NaN; split by sign, no +inf and -inf meet in one sum (their sum is NaN
+    too). Whatever the statistics claim, NaN lands in one half: DuckDB sorts NaN above every
+    number, IEEE comparison puts it in the second."""
+    if dialect != "duckdb":
+        return None  # the others test each value as it is (PostgreSQL would also fail on a sum overflow)
+    return (f"(isnan(SUM({column_sql}) FILTER (WHERE {column_sql} >= 0)) "
+            f"OR isnan(SUM({column_sql}) FILTER (WHERE NOT ({column_sql} >= 0))))")
+
+
+def is_infinite(column_sql: str, dialect: str, decimal: bool = False) -> str:
+    """A DuckDB-syntax predicate true for +inf and -inf; `decimal` as for is_nan."""
+    if decimal and dialect == "postgres":
+        # numeric's infinities (PostgreSQL 14+) and NaN are its only values without a scale; no
+        # 'Infinity' literal, which older versions cannot read
+        return f"({column_sql} <> CAST('NaN' AS DECIMAL) AND scale({column_sql}) IS NULL)"
     if dialect == "duckdb":
         return f"isinf({column_sql})"
     return f"ABS({column_sql}) = CAST('inf' AS DOUBLE)"  # spelled per engine by adapt()
+
+
+def not_a_number(column_sql: str, dialect: str) -> str | None:
+    """A DuckDB-syntax predicate true for a value that is not a number, where a numeric column can
+    hold one: SQLite keeps text ('', 'abc', 'NaN') and blobs in a column of any declared type, and
+    compares them above every number. Elsewhere the column type rules them out."""
+    if dialect == "sqlite":
+        return f"typeof({column_sql}) NOT IN ('integer', 'real', 'null')"
+    return None

@@ -90,17 +90,15 @@ def is_nan(column_sql: str, dialect: str, decimal: bool = False) -> str | None:
 
 
 def nan_by_sums(column_sql: str, dialect: str) -> str | None:
-    """An aggregate predicate true when a float column holds NaN, for engines whose optimizer may
-    fold a test of each value away: DuckDB takes a Parquet file's min/max statistics as bounds of
-    every value, but Parquet writers leave NaN out of them (as the format asks), so `isnan(col)`
-    becomes false before any row is read. A sum of the column itself is computed from the rows,
-    and any NaN makes it NaN; split by sign, no +inf and -inf meet in one sum (their sum is NaN
-    too). Whatever the statistics claim, NaN lands in one half: DuckDB sorts NaN above every
-    number, IEEE comparison puts it in the second."""
+    """An aggregate predicate true when a float column holds NaN, for an engine whose optimizer may
+    fold the test of each value away: DuckDB takes a Parquet file's min/max statistics as bounds of
+    every value, but Parquet writers leave NaN out of them (as the format asks), and `isnan(col)`
+    becomes false before a row is read. A sum is computed from the rows, and a NaN makes it NaN;
+    of absolute values, so that +inf and -inf (which sum to NaN) cannot meet, and an overflow
+    gives +inf, never NaN."""
     if dialect != "duckdb":
-        return None  # the others test each value as it is (PostgreSQL would also fail on a sum overflow)
-    return (f"(isnan(SUM({column_sql}) FILTER (WHERE {column_sql} >= 0)) "
-            f"OR isnan(SUM({column_sql}) FILTER (WHERE NOT ({column_sql} >= 0))))")
+        return None  # the others test each value as it is
+    return f"isnan(SUM(ABS({column_sql})))"
 
 
 def is_infinite(column_sql: str, dialect: str, decimal: bool = False) -> str:

@@ -16,28 +16,33 @@ SAMPLE = Path(__file__).parent / "data" / "sample.csv"
 
 
 def demo(fmt: str = "table", out=None) -> None:
-    from .output import emit
+    import duckdb
+
+    from .output import emit, write
+    from .progress import run
     from .report import build_report
-    out = out or sys.stdout
     data = str(SAMPLE)
     args = argparse.Namespace(source=data, table=None, label="clicked", score="pctr", weight=None,
                               group="user_id", threshold=0.5, query=None)
-    report = build_report(data, None, args)
-    rela_impr = sm.rela_impr(data, label="clicked", score="pctr", base_score="pctr_base")
-    by_country = sm.auc(data, label="clicked", score="pctr", by="country")
+    with duckdb.connect() as con:  # the demo's own, so that Ctrl-C can interrupt its queries
+        report = build_report(data, con, args)
+        rela_impr = run("computing rela_impr", lambda: sm.rela_impr(
+            data, label="clicked", score="pctr", base_score="pctr_base", con=con), interrupt=con.interrupt)
+        by_country = run("computing auc by country", lambda: sm.auc(
+            data, label="clicked", score="pctr", by="country", con=con), interrupt=con.interrupt)
     if fmt != "table":
         document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr,
                                        "auc_by_country": by_country.to_dict("records")}
         emit(report.table(), fmt, document, out)
         return
-    print(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
-          f"{report.counts['positives']:,} clicks), in-process DuckDB\n", file=out)
+    write(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
+          f"{report.counts['positives']:,} clicks), in-process DuckDB\n", out)
     emit(report.table(), "table", {}, out)
-    print(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", file=out)
+    write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", out)
     emit(by_country, "table", {}, out)
-    print("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", file=out)
-    print(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",
-                    dialect="snowflake"), file=out)
+    write("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", out)
+    write(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",
+                    dialect="snowflake"), out)
 
 
 if __name__ == "__main__":

@@ -1,27 +1,39 @@
 """The ``sqlmetrics`` command line: list, show, render, compute, report, demo.
 
-Exit codes: 0 success; 1 the data cannot give the metric (undefined, bad values) or a --min/--max
-check failed; 2 usage error (unknown metric or option, bad parameter, missing file, table or column).
-Errors go to stderr as one sentence; results to stdout as a table, JSON or CSV.
+Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values) or a
+--min/--max check failed; 2 usage error: unknown metric or option, bad parameter, or a file, table or
+column that is missing or cannot be used (not readable, not a DuckDB database, locked by a process
+writing to it, a --plot file that cannot be written); 130 interrupted (Ctrl-C). An unexpected
+failure exits 1 and says so. Errors go to stderr as one line, never a traceback. A reader that stops
+reading (``| head``) is not an error: the exit code is what it would have been.
+
+Results go to stdout as a table, JSON or CSV. +inf and -inf are written Infinity and -Infinity (in
+JSON, the strings "Infinity" and "-Infinity": strict JSON has no such number), NaN (undefined, or a
+missing value) as NaN in a table or CSV and null in JSON (see sqlmetrics.output).
 """
 from __future__ import annotations
 
 import argparse
 import math
 import sys
+import warnings
 from contextlib import contextmanager
 from pathlib import Path
 
+import duckdb
 import pandas as pd
 
 from . import __version__, api
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError
-from .output import emit, records
-from .progress import spinner
+from .output import OutputError, emit, records, silence, text, write
+from .progress import run
 from .registry import METRICS, Metric
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
-          "2 usage error (unknown metric or option, bad parameter, missing file/table/column)")
+          "2 usage error (unknown metric or option, bad parameter, a file, table or column missing or "
+          "unusable); 130 interrupted. "
+          "Output: +inf/-inf as Infinity/-Infinity (JSON: the strings \"Infinity\", \"-Infinity\"), "
+          "NaN as NaN (JSON: null).")
 FORMATS = ("table", "json", "csv")
 
 
@@ -149,7 +161,7 @@ def cmd_show(args) -> int:
             f"  --{p['name'].replace('_', '-'):<22} {p['description']}"
             + ("" if p["required"] else f" (default: {p['default']})") for p in params]
         lines += ["", f"Output columns: {', '.join(m.outputs)}", f"Reference: {m.reference}"]
-        print("\n".join(lines))
+        write("\n".join(lines))
     else:
         emit(pd.DataFrame(params), args.format, info)
     return 0
@@ -171,69 +183,102 @@ def cmd_render(argv) -> int:
         raise UsageError("render needs SOURCE: the table name (or file path, for DuckDB) the SQL reads")
     if getattr(args, "per_query", False):
         params["per_query"] = True
-    print(api.render(m.name, args.source, dialect=args.dialect, pretty=args.pretty, **params))
+    write(api.render(m.name, args.source, dialect=args.dialect, pretty=args.pretty, **params))
     return 0
 
 
 def cmd_compute(argv) -> int:
     m, args, params = metric_call("compute", argv)
+    per_query = getattr(args, "per_query", False)
+    sliced = params.get("by") or per_query
+    if (args.min is not None or args.max is not None) and (m.kind != "scalar" or sliced):
+        what = {"curve": "a curve", "record": "several values"}.get(m.kind, "a value per slice or query")
+        raise UsageError(f"--min/--max check a single value; {m.name} here gives {what}")
+    plots = []
+    if getattr(args, "plot", None):
+        if params.get("by"):
+            raise UsageError("--plot draws one curve, not one per --by slice: drop --by, or select one slice "
+                             "(e.g. with --database and a view)")
+        plots = [f"{m.name.split('_')[0]}={args.plot}"]
+        prepare_plots(plots)
     with data_source(args) as (data, con):
-        options = dict(con=con, details=args.details, dropna=args.dropna)
-        if getattr(args, "per_query", False):
-            options["per_query"] = True
-        with spinner(f"computing {m.name}"):
-            result = getattr(sys.modules["sqlmetrics"], m.name)(data, **params, **options)
+        options = dict(con=con, details=args.details, dropna=args.dropna) | ({"per_query": True} if per_query else {})
+        function = getattr(sys.modules["sqlmetrics"], m.name)
+        result = run(f"computing {m.name}", lambda: function(data, **params, **options), interrupt=con.interrupt)
     rows = records(result, m)
     emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows}
          | ({"value": result} if isinstance(result, float) else {}))
-    if getattr(args, "plot", None):
-        save_plots([f"{m.name.split('_')[0]}={args.plot}"], {m.name.split("_")[0]: result})
+    if plots:
+        save_plots(plots, {m.name.split("_")[0]: result})
+    if args.min is None and args.max is None:
+        return 0
+    if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
+        result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)
 
 
-def check_bounds(name, result, low, high) -> int:
-    if low is None and high is None:
-        return 0
-    if not isinstance(result, float):
-        raise UsageError(f"--min/--max need a single value; {name} here gives a table")
+def check_bounds(name, result: float, low, high) -> int:
+    """0 if `result` is within the bounds given, else 1 with a line on stderr (NaN is never within)."""
     if math.isnan(result) or (low is not None and result < low) or (high is not None and result > high):
         bounds = " and ".join(s for s in (f">= {low}" if low is not None else "",
                                           f"<= {high}" if high is not None else "") if s)
-        print(f"sqlmetrics: check failed: {name} = {result:.6g}, expected {bounds}", file=sys.stderr)
+        shown = f"{result:.6g}" if math.isfinite(result) else text(result)
+        say(f"sqlmetrics: check failed: {name} = {shown}, expected {bounds}")
         return 1
     return 0
 
 
 @contextmanager
 def data_source(args):
-    """(data, con) from SOURCE or --database/--table; a database file is opened read-only."""
+    """(data, con): SOURCE (files, read by a DuckDB in memory) or --database/--table (the database
+    file, opened read-only). The connection is the CLI's own, so Ctrl-C can interrupt its query."""
+    if args.table and not args.database:
+        raise UsageError("--table needs --database")
     if args.database:
-        import duckdb
-        if not Path(args.database).is_file():
-            raise SourceError(f"no DuckDB database file {args.database!r}")
         table = args.table or args.source
         if not table:
             raise UsageError("with --database, name the table: --table NAME (or as SOURCE)")
-        con = duckdb.connect(args.database, read_only=True)
-        try:
-            yield table, con
-        finally:
-            con.close()
-        return
-    if args.table:
-        raise UsageError("--table needs --database")
-    if not args.source:
+        con, data = open_database(args.database), table
+    elif not args.source:
         raise UsageError("SOURCE is missing: a Parquet/CSV/JSON file or glob (or --database FILE --table NAME)")
-    yield args.source, None
+    else:
+        con, data = duckdb.connect(), args.source
+    try:
+        yield data, con
+    finally:
+        con.close()
+
+
+def open_database(path: str):
+    """A DuckDB database file, read-only; the reason in one sentence when it cannot be opened."""
+    if not Path(path).is_file():
+        raise SourceError(f"no DuckDB database file {path!r} (--database)")
+    try:
+        return duckdb.connect(path, read_only=True)
+    except duckdb.Error as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        if "lock" in reason.lower():
+            raise SourceError(f"cannot open the DuckDB database {path!r}: another process has it open for writing "
+                              f"({reason}); close that connection first, or read a copy of the file") from None
+        if "not a valid DuckDB database" in reason:
+            raise SourceError(f"{path!r} is not a DuckDB database file (--database takes one)") from None
+        raise SourceError(f"cannot open the DuckDB database {path!r}: {reason}") from None
 
 
 def cmd_report(args) -> int:
-    from .report import build_report
+    from .report import build_report, check_options
+    check_options(args)  # before the plots are checked, and anything computed
+    kinds = set()
+    if args.plot:
+        kinds = {kind for kind, _ in prepare_plots(args.plot)}
+        if not (args.label and args.score):
+            raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
     with data_source(args) as (data, con):
         report = build_report(data, con, args)
-    emit(report.table(), args.format, report.as_json())
-    if args.plot:
-        save_plots(args.plot, report.curves(args.plot, data, con))
+        emit(report.table(), args.format, report.as_json())
+        curves = report.curves(kinds, data, con) if kinds else {}
+    if kinds:
+        save_plots(args.plot, curves)
     return 0
 
 
@@ -243,18 +288,39 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def prepare_plots(specs: list[str]) -> list:
+    """Check --plot before computing anything: the kinds, the files, matplotlib."""
+    from .plots import check_destination, parse_plot_spec, pyplot
+    parsed = [parse_plot_spec(spec) for spec in specs]
+    for _, path in parsed:
+        check_destination(path)
+    pyplot()
+    return parsed
+
+
 def save_plots(specs: list[str], curves: dict) -> None:
     from .plots import parse_plot_spec, save_plot
     for spec in specs:
         kind, path = parse_plot_spec(spec)
         save_plot(kind, curves[kind], path)
-        print(f"wrote {path}", file=sys.stderr)
+        say(f"wrote {path}")
 
 
 # -- entry point -----------------------------------------------------------------------------------
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    with warnings.catch_warnings():
+        warnings.showwarning = _warning  # one line, e.g. how many rows --dropna dropped
+        code = _main(argv)
+    try:
+        write("", end="")  # flush what is buffered: a failure now is reported, not a traceback at exit
+    except OutputError as e:
+        code = _fail(str(e), 2)
+    return code
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -265,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
             return {"render": cmd_render, "compute": cmd_compute}[args.command](args.rest)
         return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
-        return int(e.code or 0)
+        return 0 if e.code is None else e.code if isinstance(e.code, int) else 2
     except UsageError as e:
         return _fail(str(e), 2)
     except (ParameterError, SourceError, MissingColumnError) as e:  # what the command line named is wrong
@@ -274,13 +340,39 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(e), 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
-    except BrokenPipeError:
+    except OutputError as e:
+        return _fail(str(e), 2)
+    except BrokenPipeError:  # the reader has gone (argparse's --help | head): nothing more to say
+        silence(sys.stdout)
         return 0
+    except MemoryError:
+        return _fail("out of memory", 1)
+    except Exception as e:  # a bug: still one line, with what is needed to report it
+        detail = str(e).strip().splitlines()[0] if str(e).strip() else "(no message)"
+        return _fail(f"unexpected {type(e).__name__}: {detail} (a bug in sqlmetrics: please report it with "
+                     "the command line)", 1)
+
+
+def say(message: str) -> None:
+    """A line on stderr; a closed stderr cannot turn it into a traceback."""
+    try:
+        print(message, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"sqlmetrics: error: {message}", file=sys.stderr)
+    say(f"sqlmetrics: error: {_flags(message)}")
     return code
+
+
+def _warning(message, category, filename, lineno, file=None, line=None) -> None:
+    say(f"sqlmetrics: warning: {_flags(str(message))}")
+
+
+def _flags(message: str) -> str:
+    """The Python API's words for its options, as the command line spells them."""
+    return message.replace("dropna=True", "--dropna")
 
 
 if __name__ == "__main__":

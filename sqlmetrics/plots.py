@@ -1,6 +1,7 @@
 """PNG plots of the curves (matplotlib, an optional extra: pip install 'sqlmetrics[plot]')."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -29,14 +30,46 @@ def parse_plot_spec(spec: str) -> tuple[str, Path]:
     return kind, Path(path)
 
 
-def save_plot(kind: str, curve: pd.DataFrame, path: Path) -> None:
+def pyplot():
+    """matplotlib's pyplot, drawing to files only; a clear error when matplotlib is not installed."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise ParameterError("plots need matplotlib: pip install 'sqlmetrics[plot]' (or pip install matplotlib)") from None
+    return plt
+
+
+def check_destination(path: Path) -> None:
+    """Fail before anything is computed when the PNG could not be written: a directory in the way,
+    a parent that is a file, a directory without write permission. Missing directories are made."""
+    try:
+        if path.is_dir():
+            raise ParameterError(f"--plot {str(path)!r} is a directory; name a .png file in it")
+        parent = path.absolute().parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir():
+            raise ParameterError(f"--plot {str(path)!r}: {str(parent)!r} is a file, not a directory")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise ParameterError(f"--plot {str(path)!r}: no permission to write in {str(parent)!r}")
+    except OSError as e:
+        raise ParameterError(f"--plot {str(path)!r} cannot be written: {e.strerror or e}") from None
+
+
+def save_plot(kind: str, curve: pd.DataFrame, path: Path) -> None:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 5), dpi=120)
+    try:
+        _draw(ax, kind, curve)
+        fig.tight_layout()
+        _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def _draw(ax, kind: str, curve: pd.DataFrame) -> None:
     if kind == "roc":
         area = float(((curve["fpr"].diff().fillna(0)) * (curve["tpr"] + curve["tpr"].shift().fillna(0)) / 2).sum())
         ax.plot(curve["fpr"], curve["tpr"], lw=2, label=f"ROC (AUC = {area:.4f})")
@@ -54,7 +87,19 @@ def save_plot(kind: str, curve: pd.DataFrame, path: Path) -> None:
     ax.set_xlim(0, 1)
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right" if kind == "roc" else "best")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
+
+
+def _save(fig, path: Path) -> None:
+    """Write to a temporary file beside `path`, then rename it: an interrupted or failed write
+    leaves no half-written PNG (and an older one in place)."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fig.savefig(part, format="png")
+            os.replace(part, path)
+        finally:
+            if part.exists():
+                part.unlink()
+    except OSError as e:
+        raise ParameterError(f"--plot {str(path)!r} cannot be written: {e.strerror or e}") from None

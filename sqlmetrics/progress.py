@@ -1,36 +1,91 @@
-"""A spinner with elapsed time on stderr while a query runs; silent when stderr is not a terminal."""
+"""Running one computation for the command line: a spinner with the elapsed time on stderr (on a
+terminal; silent in pipes), and Ctrl-C that stops the query at once.
+
+Python delivers Ctrl-C to the main thread only, between two bytecodes: a main thread inside a long
+DuckDB query would notice it when DuckDB next checks for signals, between its tasks (seconds, even
+minutes, into a large sort). So the computation runs in a worker thread and the main thread waits,
+drawing the spinner; on Ctrl-C it calls `interrupt` (DuckDB's ``connection.interrupt()`` stops the
+running query within milliseconds), waits for the worker to end and raises KeyboardInterrupt.
+"""
 from __future__ import annotations
 
 import sys
 import threading
 import time
-from contextlib import contextmanager
 
 _FRAMES = "|/-\\"
 
 
-@contextmanager
-def spinner(label: str, stream=None, interval: float = 0.1):
+def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
+    """``fn()``, in a worker thread; its exception, if any, is raised here."""
     stream = stream or sys.stderr
-    if not stream.isatty():
-        yield
-        return
+    outcome: dict = {}
+    # An event, not Thread.join: a join interrupted by Ctrl-C can take the thread for ended (CPython
+    # before 3.12), and closing the connection under a running query aborts the process.
     done = threading.Event()
+
+    def work():
+        try:
+            outcome["value"] = fn()
+        except BaseException as e:  # raised in the main thread, never printed by the thread
+            outcome["error"] = e
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name=f"sqlmetrics {label}", daemon=True)
+    show = _is_terminal(stream)
+    shown = 0  # width of the spinner line on screen
     start = time.perf_counter()
-
-    def spin():
-        i = 0
-        while not done.wait(interval):
-            stream.write(f"\r{_FRAMES[i % len(_FRAMES)]} {label} {time.perf_counter() - start:5.1f}s")
-            stream.flush()
-            i += 1
-
-    thread = threading.Thread(target=spin, daemon=True)
-    thread.start()
+    worker.start()
     try:
-        yield
+        frame = 0
+        while not done.wait(interval):
+            if show:
+                line = f"{_FRAMES[frame % len(_FRAMES)]} {label} {time.perf_counter() - start:5.1f}s"
+                show = _write(stream, "\r" + line)
+                shown = max(shown, len(line)) if show else 0
+                frame += 1
+    except KeyboardInterrupt:
+        _stop(done, interrupt)
+        raise
     finally:
-        done.set()
-        thread.join()
-        stream.write("\r" + " " * (len(label) + 12) + "\r")
+        if shown:
+            _write(stream, "\r" + " " * shown + "\r")
+    if "error" in outcome:
+        raise outcome.pop("error")
+    return outcome["value"]
+
+
+def _stop(done: threading.Event, interrupt) -> None:
+    """Interrupt until the worker has ended (`done`): an interrupt that lands between two of its
+    queries stops nothing, the next query has to be interrupted too; without `interrupt`, wait.
+    Another Ctrl-C meanwhile changes nothing: the worker's query must end before its connection
+    is closed and the process exits."""
+    while True:
+        try:
+            if interrupt is not None:
+                try:
+                    interrupt()
+                except Exception:  # e.g. the connection is gone: nothing left to stop but the worker
+                    interrupt = None
+            if done.wait(0.05):
+                return
+        except KeyboardInterrupt:
+            continue
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed
+        return False
+
+
+def _write(stream, text: str) -> bool:
+    """Write to the terminal; False once it cannot be written to (closed, hung up)."""
+    try:
+        stream.write(text)
         stream.flush()
+        return True
+    except (OSError, ValueError):
+        return False

@@ -8,10 +8,12 @@ import pandas as pd
 
 import sqlmetrics as sm
 
-from .errors import ColumnError, MetricError, ParameterError
+from .errors import ColumnError
 from .output import plain
-from .progress import spinner
+from .progress import run
 from .registry import METRICS
+
+CURVES = {"roc": "roc_curve", "pr": "pr_curve", "calibration": "calibration_curve"}
 
 
 @dataclass
@@ -34,18 +36,16 @@ class Report:
     def as_json(self) -> dict:
         return {"source": self.source, "counts": self.counts, "metrics": self.rows, "skipped": self.skipped}
 
-    def curves(self, specs: list[str], data, con) -> dict:
-        from .plots import parse_plot_spec
-        wanted = {parse_plot_spec(s)[0] for s in specs}
-        missing = wanted - set(self.calls)
-        if missing:
-            raise ParameterError(f"--plot {', '.join(sorted(missing))} needs --label and --score "
-                                 "(and probabilities in [0, 1] for calibration)")
+    def curves(self, kinds: set[str], data, con) -> dict:
+        """The curves to plot (`kinds` among roc, pr, calibration), computed as the report's metrics were."""
         out = {}
-        for kind in wanted:
-            name = {"roc": "roc_curve", "pr": "pr_curve", "calibration": "calibration_curve"}[kind]
-            with spinner(f"computing {name}"):
-                out[kind] = getattr(sm, name)(data, con=con, **self.calls[kind])
+        for kind in sorted(kinds):
+            if kind not in self.calls:  # calibration, when the scores are not probabilities
+                reason = next(s["reason"] for s in self.skipped if s["metric"] == "calibration")
+                raise ColumnError(f"--plot calibration needs probabilities as scores: {reason}")
+            name = CURVES[kind]
+            out[kind] = run(f"computing {name}", lambda f=getattr(sm, name), p=self.calls[kind]: f(data, con=con, **p),
+                            interrupt=con.interrupt)
         return out
 
 
@@ -53,21 +53,37 @@ def _counts(row: dict, keys: tuple[str, ...]) -> str:
     return ", ".join(f"{k}={plain(row[k]):,}" for k in keys if k in row and plain(row[k]) is not None)
 
 
+def check_options(args) -> None:
+    """Options that would be ignored are mistakes: say so before computing anything."""
+    from .cli import UsageError
+    if not (args.label and args.score) and not args.query:
+        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
+    if args.label and not args.score:
+        raise UsageError("--label needs --score: the column of the scores to evaluate")
+    for option in ("weight", "group"):
+        if getattr(args, option, None) and not args.label:
+            raise UsageError(f"--{option} applies to the classification metrics: it needs --label and --score")
+    if getattr(args, "qrels", None) and not args.query:
+        raise UsageError("--qrels applies to the ranking metrics: it needs --query")
+
+
 def build_report(data, con, args) -> Report:
+    """Every metric that applies (`args` as checked by check_options); `con` is the DuckDB
+    connection the metrics run on."""
     report = Report(source=str(args.table or args.source))
     if args.label and args.score:
         _classification(report, data, con, args)
     if args.query:
         _ranking(report, data, con, args)
-    if not report.rows and not report.skipped:
-        from .cli import UsageError
-        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
     return report
 
 
 def _run(report: Report, name: str, data, con, based_on, **params) -> dict | None:
-    with spinner(f"computing {name}"):
-        frame = getattr(sm, name)(data, con=con, details=True, **params)
+    """Compute one metric with its counts. Only a metric undefined on this data (NaN) is skipped:
+    every error (a missing file or column, rejected values) stops the report."""
+    function = getattr(sm, name)
+    frame = run(f"computing {name}", lambda: function(data, con=con, details=True, **params),
+                interrupt=con.interrupt)
     row = frame.to_dict("records")[0]
     value = row[name]
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -94,7 +110,9 @@ def _classification(report: Report, data, con, args) -> None:
             "(only one class)"), group=args.group, **cols)
     try:
         _run(report, "log_loss", data, con, rows, **cols)
-    except ColumnError as e:  # scores that are not probabilities: the probability metrics do not apply
+    except ColumnError as e:
+        # AUC accepted these columns above: what log loss checks beyond them is that the scores are
+        # probabilities in [0, 1]. Raw scores (logits, ranks): the probability metrics do not apply.
         for name in ("log_loss", "brier_score", "calibration", "ece"):
             report.skipped.append({"metric": name, "reason": str(e)})
     else:
@@ -113,11 +131,5 @@ def _ranking(report: Report, data, con, args) -> None:
     qrels = args.qrels
     queries = lambda r: _counts(r, ("n_queries", "n_missing", "n_empty"))  # noqa: E731
     k = args.k
-    for name, extra in (("ndcg", {"k": k}), ("mean_average_precision", {"k": k}), ("mrr", {"k": k}),
-                        ("precision_at_k", {"k": k}), ("recall_at_k", {"k": k}), ("hit_rate", {"k": k})):
-        try:
-            _run(report, name, data, con, lambda r, n=name: f"@{k}: " + queries(r), qrels=qrels, **cols, **extra)
-        except MetricError as e:
-            if isinstance(e, ParameterError):
-                raise
-            report.skipped.append({"metric": name, "reason": str(e)})
+    for name in ("ndcg", "mean_average_precision", "mrr", "precision_at_k", "recall_at_k", "hit_rate"):
+        _run(report, name, data, con, lambda r: f"@{k}: " + queries(r), qrels=qrels, k=k, **cols)

@@ -96,7 +96,8 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
     if role == "probability":  # the range also excludes infinities
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
-            f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} are outside, e.g. {ex!r}")))
+            f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} {'is' if n == 1 else 'are'} outside, "
+            f"e.g. {ex!r}")))
     if role in ("weight", "count"):  # a sample weight, or a count/weight total of a stored summary
         what = "weights" if role == "weight" else "counts"
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (

@@ -294,7 +294,7 @@ class PostgresEngine(Engine):
 
     def _fetch(self, sql):
         with self._cursor() as cursor:
-            cursor.execute(sql)
+            cursor.execute(sql, prepare=False)
             return [d.name for d in cursor.description], cursor.fetchall()
 
     def _missing(self, error):
@@ -302,7 +302,9 @@ class PostgresEngine(Engine):
 
     def _schema(self, sql, source):
         with self._cursor() as cursor:
-            cursor.execute(sql)
+            # never prepared: psycopg prepares a statement run 5 times, and its plan fails once a
+            # table of that name is recreated with other column types
+            cursor.execute(sql, prepare=False)
             types = self.con.adapters.types
             return Schema([d.name for d in cursor.description],
                           [getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description],
@@ -445,9 +447,10 @@ class Schema(dict):
 
 
 def _plain(value):
-    """Engine values as Python numbers (PostgreSQL returns Decimal for sums of integers)."""
+    """Engine values as Python numbers (PostgreSQL returns Decimal for sums of integers, and for
+    numeric columns, which can hold NaN and infinities)."""
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() else float(value)
+        return int(value) if value.is_finite() and value == value.to_integral_value() else float(value)
     return value
 
 

@@ -355,17 +355,8 @@ PG_INFINITY_ROLES = [
     ("label", "auc", dict(label="yf", score="s"), "yf", "0/1", "0/1")]
 
 
-def _decimal_infinity_example(role, dtype, value):
-    """Where an error shows an offending value as its example, PostgreSQL returns Decimal('Infinity'),
-    which engine._plain turns into an int: OverflowError before the check can speak."""
-    shown = {"weight": value == "-Infinity", "relevance": value == "-Infinity", "probability": True, "label": True}
-    if dtype == "numeric" and shown.get(role, False):
-        return [pytest.mark.xfail(raises=OverflowError, strict=True, reason="engine._plain: int(Decimal('Infinity'))")]
-    return []
-
-
 @pytest.mark.parametrize("role, metric, params, column, positive, negative, dtype, value", [
-    pytest.param(*r, dtype, value, id=f"{r[0]}-{dtype}-{value}", marks=_decimal_infinity_example(r[0], dtype, value))
+    pytest.param(*r, dtype, value, id=f"{r[0]}-{dtype}-{value}")
     for r in PG_INFINITY_ROLES for dtype in ("float8", "numeric") for value in ("Infinity", "-Infinity")])
 def test_infinity_on_postgres(pg, role, metric, params, column, positive, negative, dtype, value):
     df = frame().astype({column: object})

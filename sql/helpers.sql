@@ -40,9 +40,10 @@
 {% if names %}GROUP BY {{ sqlmetrics.col_list(names) }}{% endif %}
 {%- endmacro %}
 
-{#- Float division that yields NULL instead of failing (or truncating) when the denominator is 0. -#}
+{#- Float division that yields NULL instead of failing (or truncating) when the denominator is 0;
+    parenthesized, so that `x * fdiv(a, b)` divides before it multiplies (x * a could overflow). -#}
 {% macro fdiv(num, den) -%}
-{{ sqlmetrics.as_double(num) }} / NULLIF({{ sqlmetrics.as_double(den) }}, 0)
+({{ sqlmetrics.as_double(num) }} / NULLIF({{ sqlmetrics.as_double(den) }}, 0))
 {%- endmacro %}
 
 {#- x as a 64-bit float. -#}
@@ -75,21 +76,94 @@ CAST({{ x }} AS DOUBLE PRECISION)
 {{ sqlmetrics.as_double("'Infinity'") }}
 {%- endmacro %}
 
-{#- 1 for a positive row, else 0; the label (or prediction) column holds 0/1 or booleans (the
-    Python layer checks that before rendering; in dbt, test the column with accepted_values). -#}
+{#- 1 for a positive row, 0 for a negative one; any other value (NULL, 2, 0.5) fails the query
+    (invalid_value) instead of counting as a negative. The Python layer checks the column before
+    rendering; in dbt, still test it with accepted_values to learn of such rows before a run. -#}
 {% macro is_positive(label) -%}
 {{ return(adapter.dispatch('is_positive', 'sqlmetrics')(label)) }}
 {%- endmacro %}
 
 {% macro default__is_positive(label) -%}
-CASE WHEN {{ sqlmetrics.ident(label) }} = 1 THEN 1 ELSE 0 END
+CASE WHEN {{ sqlmetrics.ident(label) }} = 1 THEN 1 WHEN {{ sqlmetrics.ident(label) }} = 0 THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
 {%- endmacro %}
 
-{#- PostgreSQL has no operator boolean = integer, so a boolean label goes through its cast to
-    integer (true -> 1), which leaves 0/1 numbers as they are:
-    https://www.postgresql.org/docs/current/datatype-boolean.html -#}
+{#- PostgreSQL has no operator boolean = integer, and casting to integer would round 0.4 to 0: the
+    value as jsonb compares numbers by value (1.0 = 1) and booleans as themselves:
+    https://www.postgresql.org/docs/current/datatype-json.html#JSON-INDEXING -#}
 {% macro postgres__is_positive(label) -%}
-CASE WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 1 THEN 1 ELSE 0 END
+CASE WHEN to_jsonb({{ sqlmetrics.ident(label) }}) IN (jsonb '1', jsonb 'true') THEN 1
+     WHEN to_jsonb({{ sqlmetrics.ident(label) }}) IN (jsonb '0', jsonb 'false') THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
+{%- endmacro %}
+
+{#- Redshift falls back to postgres__ macros but has no to_jsonb: a boolean goes through its cast to
+    integer (true -> 1). A fractional label is rounded by that cast: test the column with
+    accepted_values. https://docs.aws.amazon.com/redshift/latest/dg/r_Boolean_type.html -#}
+{% macro redshift__is_positive(label) -%}
+CASE WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 1 THEN 1 WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 0 THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
+{%- endmacro %}
+
+{#- An expression that fails the query, with an error reading "sqlmetrics: <message>; found <value>",
+    for a value no metric may count (a NULL label, a catalogue missing a listed item, ...): put it
+    in the CASE branch only such rows reach. `value` is the offending SQL expression; it also keeps
+    the expression from being a constant, which PostgreSQL (and others) evaluate while planning,
+    even in a branch no row takes. `message` is fixed text without quotes. Each engine's way to
+    raise: DuckDB error(), Spark raise_error(), BigQuery ERROR(), SQLite and MySQL a JSON path that
+    is not one; elsewhere (PostgreSQL, Redshift, Snowflake, Trino, ClickHouse, ...) the cast of the
+    text to an integer fails. The Python layer renders DuckDB's and sqlmetrics/dialects.py spells
+    it for the target. -#}
+{% macro invalid_value(message, value) -%}
+{{ return(adapter.dispatch('invalid_value', 'sqlmetrics')(message, value)) }}
+{%- endmacro %}
+
+{% macro default__invalid_value(message, value) -%}
+CAST('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL') AS INTEGER)
+{%- endmacro %}
+
+{% macro duckdb__invalid_value(message, value) -%}
+error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL'))
+{%- endmacro %}
+
+{% macro spark__invalid_value(message, value) -%}
+raise_error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS STRING), 'NULL'))
+{%- endmacro %}
+
+{% macro bigquery__invalid_value(message, value) -%}
+ERROR(CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS STRING), 'NULL')))
+{%- endmacro %}
+
+{% macro clickhouse__invalid_value(message, value) -%}
+CAST(concat('sqlmetrics: {{ message }}; found ', COALESCE(toString({{ value }}), 'NULL')) AS Int64)
+{%- endmacro %}
+
+{% macro sqlite__invalid_value(message, value) -%}
+json_extract('{}', 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS TEXT), 'NULL'))
+{%- endmacro %}
+
+{% macro mysql__invalid_value(message, value) -%}
+JSON_EXTRACT('{}', CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS CHAR), 'NULL')))
+{%- endmacro %}
+
+{#- A predicted probability as DOUBLE; NULL fails the query instead of dropping out of the sums. -#}
+{% macro probability(score) -%}
+CASE WHEN {{ sqlmetrics.ident(score) }} IS NOT NULL THEN {{ sqlmetrics.as_double(sqlmetrics.ident(score)) }}
+     ELSE {{ sqlmetrics.invalid_value('a probability must be a number', sqlmetrics.ident(score)) }} END
+{%- endmacro %}
+
+{#- A relevance grade as DOUBLE; NULL fails the query instead of counting as not relevant.
+    `relevance`: a column name, or (quoted=true) an expression such as alias."column". -#}
+{% macro relevance(relevance, quoted=false) -%}
+{%- set r = relevance if quoted else sqlmetrics.ident(relevance) -%}
+CASE WHEN {{ r }} IS NOT NULL THEN {{ sqlmetrics.as_double(r) }}
+     ELSE {{ sqlmetrics.invalid_value('a relevance must be a number', r) }} END
+{%- endmacro %}
+
+{#- 2^x as a DOUBLE, taken as 0 below 2^-1022 (the smallest normal double): PostgreSQL fails on a
+    result that underflows, and a subnormal has too few digits to divide. -#}
+{% macro pow2(x) -%}
+CASE WHEN ({{ x }}) > -1022 THEN POWER(2, {{ x }}) ELSE 0 END
 {%- endmacro %}
 
 {#- x as text that sorts byte by byte, as trec_eval's strcmp breaks score ties between item ids. -#}
@@ -159,19 +233,6 @@ CAST({{ x }} AS VARCHAR) COLLATE "C"
     Python layer's Redshift SQL does. https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html -#}
 {% macro redshift__peers(keys, column) -%}
 PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {% endfor %}{{ column }}
-{%- endmacro %}
-
-{#- `w_pos AS <prefix>w_pos, w_neg AS <prefix>w_neg`: the weight of the positive and of the negative
-    rows of a GROUP BY (`pos`: 1 for a positive row, else 0). Unweighted, the counts themselves:
-    two aggregates fewer per row. -#}
-{% macro weight_sums(pos, weight, prefix) -%}
-{%- if weight -%}
-SUM({{ pos }} * {{ sqlmetrics.row_weight(weight) }}) AS {{ prefix }}w_pos,
-SUM((1 - {{ pos }}) * {{ sqlmetrics.row_weight(weight) }}) AS {{ prefix }}w_neg
-{%- else -%}
-{{ sqlmetrics.as_double('SUM(' ~ pos ~ ')') }} AS {{ prefix }}w_pos,
-{{ sqlmetrics.as_double('COUNT(*) - SUM(' ~ pos ~ ')') }} AS {{ prefix }}w_neg
-{%- endif %}
 {%- endmacro %}
 
 {#- The equal-width bucket (0 .. bins-1) of `x` between `lo` and `hi` (hi > lo): below lo counts in

@@ -9,7 +9,7 @@
     Exact AUC has error_bound 0. -#}
 {% macro auc(relation, label, score, weight=none, bins=none, by=[], plan='aggregate') %}
 {%- if bins %}
-{%- set source = '(' ~ sqlmetrics.score_buckets(relation, score, by, bins) ~ ') AS sm_bucketed' %}
+{%- set source = '(' ~ sqlmetrics.score_buckets(relation, label, score, weight, by, bins) ~ ') AS sm_bucketed' %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate'), by, 'auc', exact=false) }}
 {%- else %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(relation, label, score, weight, by, plan), by, 'auc', exact=true) }}
@@ -20,24 +20,28 @@
     else half the weight share of the positive-negative pairs sharing a score (a bucket). -#}
 {% macro auc_result(parts, by, name, exact) %}
 SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.fdiv('sm_u', 'sm_w_pos * sm_w_neg') }} AS {{ name }},
+       {{ sqlmetrics.fdiv('sm_wins', 'sm_w_pos') }} AS {{ name }},
        sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
-       {% if exact %}CASE WHEN sm_w_pos * sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END
-       {%- else %}0.5 * {{ sqlmetrics.fdiv('sm_tied', 'sm_w_pos * sm_w_neg') }}{% endif %} AS error_bound
+       {% if exact %}CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END
+       {%- else %}0.5 * {{ sqlmetrics.fdiv('sm_ties', 'sm_w_pos') }}{% endif %} AS error_bound
 FROM ({{ parts }}) AS sm_parts
 {% endmacro %}
 
-{#- The rows with sm_bucket: the equal-width bin (0 .. bins-1) of the score between the slice's
-    smallest and largest finite score; -1 for -inf, bins for +inf. -#}
-{% macro score_buckets(relation, score, by, bins) %}
+{#- The slice columns, label and weight with sm_bucket: the equal-width bin (0 .. bins-1) of the
+    score between the slice's smallest and largest finite score; -1 for -inf, bins for +inf. Only
+    the columns the metric reads leave `relation` (another one could be named like ours). -#}
+{% macro score_buckets(relation, label, score, weight, by, bins) %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 {%- set finite = s ~ ' > -' ~ sqlmetrics.infinity() ~ ' AND ' ~ s ~ ' < ' ~ sqlmetrics.infinity() %}
-SELECT sm_ranged.*,
-       CASE WHEN NOT ({{ finite }}) THEN CASE WHEN {{ s }} < 0 THEN -1 ELSE {{ bins }} END
-            WHEN sm_hi > sm_lo THEN {{ sqlmetrics.equal_width_bucket(s, 'sm_lo', 'sm_hi', bins) }}
+{%- set carried = (by + [label] + ([weight] if weight else [])) | unique | list %}
+SELECT {{ sqlmetrics.cols(carried) }}
+       CASE WHEN NOT (sm_score > -{{ sqlmetrics.infinity() }} AND sm_score < {{ sqlmetrics.infinity() }})
+                 THEN CASE WHEN sm_score < 0 THEN -1 ELSE {{ bins }} END
+            WHEN sm_hi > sm_lo THEN {{ sqlmetrics.equal_width_bucket('sm_score', 'sm_lo', 'sm_hi', bins) }}
             ELSE 0 END AS sm_bucket
 FROM (
-  SELECT *,
+  SELECT {{ sqlmetrics.cols(carried) }}
+         {{ s }} AS sm_score,
   {%- if by %}
          MIN(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_lo,
          MAX(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_hi

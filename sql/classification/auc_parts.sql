@@ -1,9 +1,12 @@
-{#- Mann-Whitney parts of AUC per partition `keys`: sm_n, sm_n_pos, sm_w_pos, sm_w_neg,
-    sm_tied (aggregate plan: weight of positive-negative pairs with equal scores) and
-    sm_u = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 1/2*[s_i = s_j]); AUC = sm_u / (sm_w_pos*sm_w_neg).
+{#- Mann-Whitney parts of AUC per partition `keys`: sm_n, sm_n_pos, sm_w_pos, sm_w_neg, and
+    U = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 1/2*[s_i = s_j]) divided by the negative
+    weight: sm_wins = U / sm_w_neg, so AUC = sm_wins / sm_w_pos (NULL when either weight is 0).
+    Dividing before the sums keeps every term below a positive row's weight: U itself and
+    W_pos*W_neg overflow a double with weights near 1e155 (and underflow to 0 near 1e-155).
+    sm_ties (aggregate plan): the weight of positive-negative pairs with equal scores, also over sm_w_neg.
     plan='aggregate' (any engine, weights): one row per distinct score, then a running sum of the
       negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
-    plan='rank' (unweighted): sm_u = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
+    plan='rank' (unweighted): U = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
       from one sort of the rows; cheaper when nearly every score is distinct. A row's rank is its row
       number unless a neighbour in the sort shares its score (sm_tie): such rows are then grouped
       by score, each group's ranks being consecutive (min rank = its smallest row number, max rank =
@@ -21,7 +24,7 @@ SELECT {{ sqlmetrics.cols(keys) }}
        CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
        {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
        {{ sqlmetrics.as_double('SUM(sm_n) - SUM(sm_p)') }} AS sm_w_neg,
-       {{ sqlmetrics.as_double('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)') }} / 2 AS sm_u
+       {{ sqlmetrics.fdiv('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)', '2 * (SUM(sm_n) - SUM(sm_p))') }} AS sm_wins
 FROM (
   SELECT {{ sqlmetrics.cols(keys) }}
          COUNT(*) AS sm_n,
@@ -41,12 +44,24 @@ FROM (
 {%- else %}
 {%- set sums %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       {{ sqlmetrics.ident(score) }} AS sm_s,
-       COUNT(*) AS sm_n,
-       SUM({{ pos }}) AS sm_n_pos,
-       {{ sqlmetrics.weight_sums(pos, weight, 'sm_') }}
-FROM {{ relation }}
-GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
+       sm_s,
+       SUM(sm_rows) AS sm_n,
+       SUM(sm_pos * sm_rows) AS sm_n_pos,
+       {{ sqlmetrics.as_double('SUM(sm_pos * sm_weight)') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('SUM((1 - sm_pos) * sm_weight)') }} AS sm_w_neg
+FROM (
+  SELECT {{ sqlmetrics.cols(keys) }} sm_s, sm_rows, sm_weight, {{ pos }} AS sm_pos
+  FROM (
+    {#- grouped by label as well: the label's test runs once per group, not once per row #}
+    SELECT {{ sqlmetrics.cols(keys + [label] if label not in keys else keys) }}
+           {{ sqlmetrics.ident(score) }} AS sm_s,
+           COUNT(*) AS sm_rows,
+           {% if weight %}SUM({{ sqlmetrics.row_weight(weight) }}){% else %}COUNT(*){% endif %} AS sm_weight
+    FROM {{ relation }}
+    GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}, {{ sqlmetrics.ident(label) }}
+  ) AS sm_labelled
+) AS sm_by_label
+GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {%- endset %}
 {{ sqlmetrics.auc_parts_from_sums(sums, keys) }}
 {%- endif %}
@@ -54,19 +69,21 @@ GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}
 
 {#- auc_parts from `sums`, a SELECT of one row per partition `keys` and distinct score sm_s with
     sm_n, sm_n_pos, sm_w_pos, sm_w_neg: a running sum of the negative weight strictly below each
-    score. Also what histogram_auc applies to stored bucket counts. -#}
+    score, as a share of the partition's. Also what histogram_auc applies to stored bucket counts. -#}
 {% macro auc_parts_from_sums(sums, keys) %}
 SELECT {{ sqlmetrics.cols(keys) }}
        CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
        CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
        SUM(sm_w_pos) AS sm_w_pos,
        SUM(sm_w_neg) AS sm_w_neg,
-       SUM(sm_cumulative.sm_w_pos * (COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg)) AS sm_u,
-       SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
+       SUM(sm_cumulative.sm_w_pos * ((COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg)
+                                     / NULLIF(sm_cumulative.sm_w_neg_all, 0))) AS sm_wins,
+       SUM(sm_cumulative.sm_w_pos * (sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0))) AS sm_ties
 FROM (
   SELECT sm_by_score.*,
          SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_s
-                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below,
+         SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_w_neg_all
   FROM ({{ sums }}) AS sm_by_score
 ) AS sm_cumulative
 {{ sqlmetrics.group_by(keys) }}

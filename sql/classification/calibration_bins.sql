@@ -27,7 +27,7 @@
 {%- set step = '(' ~ sqlmetrics.as_double(1) ~ ' / ' ~ sqlmetrics.as_double(n_bins) ~ ')' %}
 sm_rows AS (
   SELECT {{ sqlmetrics.cols(by) }}
-         {{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_p,
+         {{ sqlmetrics.probability(score) }} AS sm_p,
          {{ sqlmetrics.is_positive(label) }} AS sm_y,
          {{ sqlmetrics.row_weight(weight) }} AS sm_w
   FROM {{ relation }}

@@ -1,5 +1,6 @@
 {#- tp, fp, tn, fn: counts (or weight sums) with a row predicted positive iff score >= threshold,
-    or iff prediction = 1 when a prediction column is given. Reference: sklearn confusion_matrix. -#}
+    or iff prediction = 1 when a prediction column is given. A NULL label, prediction or score
+    fails the query rather than counting as a negative. Reference: sklearn confusion_matrix. -#}
 {% macro confusion_matrix(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[]) %}
 {%- if (score is none) == (prediction is none) %}{{ sqlmetrics.fail('give exactly one of score (with threshold) or prediction') }}{% endif %}
 SELECT {{ sqlmetrics.cols(by) }}
@@ -14,7 +15,9 @@ FROM (
          {% if prediction -%}
          {{ sqlmetrics.is_positive(prediction) }}
          {%- else -%}
-         CASE WHEN {{ sqlmetrics.ident(score) }} >= {{ sqlmetrics.as_double(threshold) }} THEN 1 ELSE 0 END
+         CASE WHEN {{ sqlmetrics.ident(score) }} >= {{ sqlmetrics.as_double(threshold) }} THEN 1
+              WHEN {{ sqlmetrics.ident(score) }} < {{ sqlmetrics.as_double(threshold) }} THEN 0
+              ELSE {{ sqlmetrics.invalid_value('a score must be a number', sqlmetrics.ident(score)) }} END
          {%- endif %} AS sm_hat,
          {{ sqlmetrics.row_weight(weight) }} AS sm_w
   FROM {{ relation }}

@@ -1,9 +1,27 @@
 {#- F_beta = (1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp); NULL when tp = fp = fn = 0.
-    Reference: sklearn fbeta_score. -#}
+    Reference: sklearn fbeta_score.
+    Computed divided through by 1 + beta^2, so that beta^2 is never formed in SQL (it overflows a
+    double for beta above ~1e154): F = tp / (tp + a*fn + c*fp), a = beta^2 / (1 + beta^2) and
+    c = 1 / (1 + beta^2), both in [0, 1] and worked out here. One of them below 1e-300 (beta
+    beyond 1e150 or below 1e-150) is taken as 0: its term is then below 1e-300 of the other counts,
+    and PostgreSQL would fail on a product that underflows. -#}
 {% macro f_beta(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], beta=1.0) %}
-{%- set b2 = sqlmetrics.as_double(beta) ~ ' * ' ~ sqlmetrics.as_double(beta) %}
+{%- if not beta > 0 %}{{ sqlmetrics.fail('f_beta needs beta > 0; got ' ~ beta) }}{% endif %}
+{%- if beta >= 1 %}
+{%- set r = (1.0 / beta) * (1.0 / beta) %}
+{%- set a = 1.0 / (1.0 + r) %}
+{%- set c = r / (1.0 + r) %}
+{%- else %}
+{%- set b2 = beta * beta %}
+{%- set a = b2 / (1.0 + b2) %}
+{%- set c = 1.0 / (1.0 + b2) %}
+{%- endif %}
+{%- set denominator -%}
+tp + {{ sqlmetrics.as_double(a if a >= 1e-300 else 0.0) }} * fn + {{ sqlmetrics.as_double(c if c >= 1e-300 else 0.0) }} * fp
+{%- endset %}
 SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.fdiv('(1 + ' ~ b2 ~ ') * tp', '(1 + ' ~ b2 ~ ') * tp + ' ~ b2 ~ ' * fn + fp') }} AS f_beta,
+       CASE WHEN tp > 0 THEN {{ sqlmetrics.fdiv('tp', denominator) }}
+            WHEN fp + fn > 0 THEN {{ sqlmetrics.as_double(0) }} END AS f_beta,
        tp, fp, tn, fn, n
 FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
 {% endmacro %}

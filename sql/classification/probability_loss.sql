@@ -11,7 +11,7 @@ SELECT {{ sqlmetrics.cols(by) }}
        CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_neg
 FROM (
   SELECT {{ sqlmetrics.cols(by) }}
-         {{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_p,
+         {{ sqlmetrics.probability(score) }} AS sm_p,
          {{ sqlmetrics.is_positive(label) }} AS sm_y,
          {{ sqlmetrics.row_weight(weight) }} AS sm_w
   FROM {{ relation }}

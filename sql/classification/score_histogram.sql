@@ -11,19 +11,33 @@
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 {%- set lo = sqlmetrics.as_double(lower) %}
 {%- set hi = sqlmetrics.as_double(upper) %}
-{%- set pos = sqlmetrics.is_positive(label) %}
+{%- set carried = (by + [label]) | unique | list %}
 SELECT {{ sqlmetrics.cols(by) }}
        sm_bucket AS bucket,
        {{ lo }} + sm_bucket * ({{ hi }} - {{ lo }}) / {{ bins }} AS low,
        {{ lo }} + (sm_bucket + 1) * ({{ hi }} - {{ lo }}) / {{ bins }} AS high,
-       CAST(COUNT(*) AS BIGINT) AS n,
-       CAST(SUM({{ pos }}) AS BIGINT) AS n_pos,
-       {{ sqlmetrics.weight_sums(pos, weight, '') }}
+       CAST(SUM(sm_rows) AS BIGINT) AS n,
+       CAST(SUM(sm_pos * sm_rows) AS BIGINT) AS n_pos,
+       {{ sqlmetrics.as_double('SUM(sm_pos * sm_weight)') }} AS w_pos,
+       {{ sqlmetrics.as_double('SUM((1 - sm_pos) * sm_weight)') }} AS w_neg
 FROM (
-  SELECT sm_input.*,
-         CAST({{ sqlmetrics.equal_width_bucket(s, lo, hi, bins) }} AS BIGINT) AS sm_bucket
-  FROM {{ relation }} AS sm_input
-) AS sm_bucketed
+  SELECT {{ sqlmetrics.cols(by) }} sm_bucket, sm_rows, sm_weight, {{ sqlmetrics.is_positive(label) }} AS sm_pos
+  FROM (
+    {#- grouped by label as well: the label's test runs once per group, not once per row #}
+    SELECT {{ sqlmetrics.cols(carried) }}
+           sm_bucket,
+           COUNT(*) AS sm_rows,
+           {% if weight %}SUM(sm_w){% else %}COUNT(*){% endif %} AS sm_weight
+    FROM (
+      {#- only the columns the metric reads leave the relation: another one could be named like ours #}
+      SELECT {{ sqlmetrics.cols(carried) }}
+             {% if weight %}{{ sqlmetrics.row_weight(weight) }} AS sm_w,{% endif %}
+             CAST({{ sqlmetrics.equal_width_bucket(s, lo, hi, bins) }} AS BIGINT) AS sm_bucket
+      FROM {{ relation }}
+    ) AS sm_bucketed
+    GROUP BY {{ sqlmetrics.cols(carried) }}sm_bucket
+  ) AS sm_labelled
+) AS sm_by_label
 GROUP BY {{ sqlmetrics.cols(by) }}sm_bucket
 ORDER BY {{ sqlmetrics.cols(by) }}sm_bucket
 {% endmacro %}

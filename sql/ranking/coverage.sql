@@ -1,14 +1,37 @@
 {#- Catalogue coverage: distinct items appearing in any query's top k / catalogue size, the size
-    given as n_items or counted (distinct `item`) in an items table. -#}
+    given as n_items or counted (distinct `item`) in an items table. A catalogue that cannot be
+    the run's (n_items below the distinct items of the run, or an items table missing some of
+    them) fails the query: the share would be of the wrong whole, possibly above 1. -#}
 {% macro coverage(relation, query='query', item='item', score='score', k=none, ties='item_desc',
                   n_items=none, items=none, by=[]) %}
 {%- if (n_items is none) == (items is none) %}{{ sqlmetrics.fail('coverage needs exactly one of n_items or items') }}{% endif %}
-{%- set size = sqlmetrics.as_double(n_items) if n_items is not none
-               else '(SELECT ' ~ sqlmetrics.as_double('COUNT(DISTINCT ' ~ sqlmetrics.ident(item) ~ ')') ~ ' FROM ' ~ items ~ ')' %}
+WITH sm_top AS (
+  {{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}
+),
+sm_catalogue AS (
+{%- if n_items is not none %}
+  SELECT CAST({{ n_items }} AS BIGINT) AS sm_size,
+         COUNT(DISTINCT {{ sqlmetrics.ident(item) }}) AS sm_run_items,
+         0 AS sm_unlisted
+  FROM {{ relation }}
+{%- else %}
+  {#- unlisted items found with a marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL #}
+  SELECT (SELECT COUNT(DISTINCT {{ sqlmetrics.ident(item) }}) FROM {{ items }}) AS sm_size,
+         COUNT(*) AS sm_run_items,
+         COALESCE(SUM(CASE WHEN sm_listed.sm_in_catalogue = 1 THEN 0 ELSE 1 END), 0) AS sm_unlisted
+  FROM (SELECT DISTINCT {{ sqlmetrics.ident(item) }} AS sm_item FROM {{ relation }}) AS sm_run_ids
+  LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.ident(item) }} AS sm_item, 1 AS sm_in_catalogue FROM {{ items }}) AS sm_listed
+    ON sm_run_ids.sm_item = sm_listed.sm_item
+{%- endif %}
+)
 SELECT {{ sqlmetrics.cols(by) }}
-       COUNT(DISTINCT sm_item) / NULLIF({{ size }}, 0) AS coverage,
+       CASE WHEN (SELECT sm_unlisted FROM sm_catalogue) > 0
+            THEN {{ sqlmetrics.invalid_value('items of the run are missing from the catalogue (items); how many', '(SELECT sm_unlisted FROM sm_catalogue)') }}
+            WHEN (SELECT sm_run_items FROM sm_catalogue) > (SELECT sm_size FROM sm_catalogue)
+            THEN {{ sqlmetrics.invalid_value('n_items is below the number of distinct items in the run', '(SELECT sm_run_items FROM sm_catalogue)') }}
+            ELSE {{ sqlmetrics.fdiv('COUNT(DISTINCT sm_item)', '(SELECT sm_size FROM sm_catalogue)') }} END AS coverage,
        COUNT(DISTINCT sm_item) AS n_covered,
-       CAST({{ size }} AS BIGINT) AS n_items
-FROM ({{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}) AS sm_top
+       CAST((SELECT sm_size FROM sm_catalogue) AS BIGINT) AS n_items
+FROM sm_top
 {{ sqlmetrics.group_by(by) }}
 {% endmacro %}

@@ -1,14 +1,19 @@
 {#- Intra-list similarity of each query's top k (seed 001): the mean similarity over pairs of items
     in the list, from a similarity table with columns item_a, item_b, similarity (symmetric: either
-    direction is looked up; missing pairs count 0). Mean over queries with at least two items. -#}
+    direction is looked up; missing pairs count 0; a pair given two different similarities fails
+    the query). Mean over queries with at least two items. -#}
 {% macro ils(relation, similarity, query='query', item='item', score='score', k=none, ties='item_desc',
              by=[], per_query=false) %}
 {%- set keys = by + [query] %}
 WITH sm_top AS (
   {{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}
 ),
+{#- one similarity per pair: rows repeating a pair (in either direction) must agree #}
 sm_similar AS (
-  SELECT sm_x, sm_y, MAX(sm_s) AS sm_s
+  SELECT sm_x, sm_y,
+         CASE WHEN MIN(sm_s) < MAX(sm_s)
+              THEN {{ sqlmetrics.invalid_value('the similarity table gives a pair with this item two different similarities (either direction is the same pair)', 'sm_x') }}
+              ELSE MAX(sm_s) END AS sm_s
   FROM (
     SELECT item_a AS sm_x, item_b AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
     UNION ALL

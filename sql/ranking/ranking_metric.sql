@@ -7,7 +7,10 @@
       sm_rows     the run ranked by score descending, ties broken by the item id as text
                   (`item_desc`: exactly trec_eval; `item_asc`; `average`: any order, the metric
                   then averages over each tie group), with relevance 0 for unjudged items;
-      sm_ranked   + sm_relevant (0/1), sm_gain (linear: rel; exponential: 2^rel - 1),
+      sm_grades   (with `grades`, or `scaled_gain`) sm_top, the largest relevance of the judgments;
+      sm_ranked   + sm_relevant (0/1), sm_gain (linear: rel; exponential: 2^rel - 1; with
+                  `scaled_gain` 2^-S*(2^rel - 1), S = max(0, sm_top - 960), so that no gain nor
+                  sum of them overflows a double: for metrics that are ratios of gains),
                   sm_disc = 1/log2(pos + 1), sm_in_k, the tie-group means sm_eff_gain and
                   sm_eff_relevant (= sm_gain / sm_relevant unless ties = 'average'), the
                   metric's own `row_columns` and `windows`, and sm_n_relevant if `row_stats`;
@@ -22,16 +25,30 @@
 {% macro ranking_metric(name, relation, qrels, query, item, score, relevance, by, k, ties,
                         relevance_threshold, gain, missing, empty, per_query,
                         aggregates=none, value='sm_value', values_sql=none, row_columns='', windows='',
-                        row_stats=false, micro=false, correlation=false) %}
+                        row_stats=false, micro=false, correlation=false, grades=false, scaled_gain=false) %}
 {%- set keys = by + [query] %}
-{%- set gain_of_rel = 'sm_rel' if gain == 'linear' else '(POWER(2, sm_rel) - 1)' %}
+{%- set grades = grades or scaled_gain %}
+{%- if gain == 'linear' %}
+{%- set gain_of_rel = 'sm_rel' %}
+{%- elif scaled_gain %}
+{%- set shift %}(CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END){% endset %}
+{%- set exponent %}sm_rel - {{ shift }}{% endset %}
+{%- set gain_of_rel %}({{ sqlmetrics.pow2(exponent) }} - {{ sqlmetrics.pow2('-' ~ shift) }}){% endset %}
+{%- else %}
+{%- set gain_of_rel = '(POWER(2, sm_rel) - 1)' %}
+{%- endif %}
 {%- set threshold = sqlmetrics.as_double(relevance_threshold) %}
 WITH sm_judged AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          {{ sqlmetrics.ident(item) }} AS sm_item,
-         {{ sqlmetrics.as_double(sqlmetrics.ident(relevance)) }} AS sm_rel
+         {{ sqlmetrics.relevance(relevance) }} AS sm_rel
   FROM {{ qrels if qrels else relation }}
 ),
+{%- if grades %}
+sm_grades AS (
+  SELECT MAX(sm_rel) AS sm_top FROM sm_judged
+),
+{%- endif %}
 sm_queries AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          SUM(CASE WHEN sm_rel >= {{ threshold }} THEN 1 ELSE 0 END) AS sm_n_relevant,
@@ -42,13 +59,16 @@ sm_queries AS (
            ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_rel DESC) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
+  {%- if scaled_gain %}
+  CROSS JOIN sm_grades
+  {%- endif %}
   {{ sqlmetrics.group_by(keys) }}
 ),
 sm_rows AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_run') }}
          sm_run.{{ sqlmetrics.ident(item) }} AS sm_item,
          {{ sqlmetrics.as_double('sm_run.' ~ sqlmetrics.ident(score)) }} AS sm_score,
-         {% if qrels %}COALESCE(sm_judged.sm_rel, 0){% else %}{{ sqlmetrics.as_double('sm_run.' ~ sqlmetrics.ident(relevance)) }}{% endif %} AS sm_rel,
+         {% if qrels %}COALESCE(sm_judged.sm_rel, 0){% else %}{{ sqlmetrics.relevance('sm_run.' ~ sqlmetrics.ident(relevance), quoted=true) }}{% endif %} AS sm_rel,
          ROW_NUMBER() OVER (
            PARTITION BY {% for c in keys %}sm_run.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
            ORDER BY sm_run.{{ sqlmetrics.ident(score) }} DESC
@@ -72,6 +92,9 @@ sm_marked AS (
          {% if k %}CASE WHEN sm_pos <= {{ k }} THEN 1 ELSE 0 END{% else %}1{% endif %} AS sm_in_k
          {{- ',' if row_columns }} {{ row_columns }}
   FROM sm_rows
+  {%- if grades %}
+  CROSS JOIN sm_grades
+  {%- endif %}
   {%- if row_stats %}
   JOIN sm_queries ON {{ sqlmetrics.join_on(keys, 'sm_rows', 'sm_queries') }}
   {%- endif %}

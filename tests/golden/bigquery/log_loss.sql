@@ -42,8 +42,22 @@ FROM (
   FROM (
     SELECT
       `country`,
-      CAST(`pctr` AS FLOAT64) AS sm_p,
-      CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END AS sm_y,
+      CASE
+        WHEN NOT `pctr` IS NULL
+        THEN CAST(`pctr` AS FLOAT64)
+        ELSE ERROR(
+          'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+        )
+      END AS sm_p,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END AS sm_y,
       CAST(`impressions` AS FLOAT64) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

@@ -3,7 +3,13 @@ WITH sm_judged AS (
     `country`,
     `query_id`,
     `doc_id` AS sm_item,
-    CAST(`relevance` AS FLOAT64) AS sm_rel
+    CASE
+      WHEN NOT `relevance` IS NULL
+      THEN CAST(`relevance` AS FLOAT64)
+      ELSE ERROR(
+        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST(`relevance` AS STRING), 'NULL')
+      )
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT

@@ -1,8 +1,20 @@
 WITH sm_rows AS (
   SELECT
     "country",
-    CAST("pctr" AS Nullable(Float64)) AS sm_p,
-    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CASE
+      WHEN NOT (
+        "pctr" IS NULL
+      )
+      THEN CAST("pctr" AS Nullable(Float64))
+      ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_p,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
+      THEN 0
+      ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_y,
     CAST("impressions" AS Nullable(Float64)) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
@@ -52,8 +64,12 @@ WITH sm_rows AS (
 SELECT
   "country",
   sm_bin AS bin,
-  CAST(sm_wp AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0) AS mean_predicted,
-  CAST(sm_wy AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0) AS fraction_positive,
+  (
+    CAST(sm_wp AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0)
+  ) AS mean_predicted,
+  (
+    CAST(sm_wy AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0)
+  ) AS fraction_positive,
   sm_weight AS n
 FROM sm_bins
 WHERE

@@ -1,8 +1,20 @@
 WITH sm_rows AS (
   SELECT
     "country",
-    CAST("pctr" AS Nullable(Float64)) AS sm_p,
-    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CASE
+      WHEN NOT (
+        "pctr" IS NULL
+      )
+      THEN CAST("pctr" AS Nullable(Float64))
+      ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_p,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
+      THEN 0
+      ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_y,
     CAST("impressions" AS Nullable(Float64)) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
@@ -51,7 +63,9 @@ WITH sm_rows AS (
 )
 SELECT
   "country",
-  CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS Nullable(Float64)) / nullIf(CAST(SUM(sm_weight) AS Nullable(Float64)), 0) AS ece,
+  (
+    CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS Nullable(Float64)) / nullIf(CAST(SUM(sm_weight) AS Nullable(Float64)), 0)
+  ) AS ece,
   CAST(COALESCE(SUM(sm_rows), 0) AS Nullable(Int64)) AS n,
   CAST(COALESCE(SUM(CASE WHEN sm_weight > 0 THEN 1 ELSE 0 END), 0) AS Nullable(Int64)) AS n_bins_used
 FROM (
@@ -59,8 +73,12 @@ FROM (
     "country",
     sm_rows,
     sm_weight,
-    CAST(sm_wp AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0) AS sm_mean_predicted,
-    CAST(sm_wy AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0) AS sm_fraction_positive
+    (
+      CAST(sm_wp AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0)
+    ) AS sm_mean_predicted,
+    (
+      CAST(sm_wy AS Nullable(Float64)) / nullIf(CAST(sm_weight AS Nullable(Float64)), 0)
+    ) AS sm_fraction_positive
   FROM sm_bins
 ) AS sm_per_bin
 GROUP BY

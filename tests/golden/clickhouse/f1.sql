@@ -9,14 +9,17 @@ SELECT
 FROM (
   SELECT
     "country",
-    CAST((
-      1 + CAST(1.0 AS Nullable(Float64)) * CAST(1.0 AS Nullable(Float64))
-    ) * tp AS Nullable(Float64)) / nullIf(
-      CAST((
-        1 + CAST(1.0 AS Nullable(Float64)) * CAST(1.0 AS Nullable(Float64))
-      ) * tp + CAST(1.0 AS Nullable(Float64)) * CAST(1.0 AS Nullable(Float64)) * fn + fp AS Nullable(Float64)),
-      0
-    ) AS f_beta,
+    CASE
+      WHEN tp > 0
+      THEN (
+        CAST(tp AS Nullable(Float64)) / nullIf(
+          CAST(tp + CAST(0.5 AS Nullable(Float64)) * fn + CAST(0.5 AS Nullable(Float64)) * fp AS Nullable(Float64)),
+          0
+        )
+      )
+      WHEN fp + fn > 0
+      THEN CAST(0 AS Nullable(Float64))
+    END AS f_beta,
     tp,
     fp,
     tn,
@@ -41,8 +44,20 @@ FROM (
     FROM (
       SELECT
         "country",
-        CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
-        CASE WHEN "pctr" >= CAST(0.5 AS Nullable(Float64)) THEN 1 ELSE 0 END AS sm_hat,
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+        END AS sm_y,
+        CASE
+          WHEN "pctr" >= CAST(0.5 AS Nullable(Float64))
+          THEN 1
+          WHEN "pctr" < CAST(0.5 AS Nullable(Float64))
+          THEN 0
+          ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+        END AS sm_hat,
         CAST("impressions" AS Nullable(Float64)) AS sm_w
       FROM analytics.preds
     ) AS sm_rows

@@ -3,8 +3,18 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS Nullable(Float64)) AS sm_rel
+    CASE
+      WHEN NOT (
+        "relevance" IS NULL
+      )
+      THEN CAST("relevance" AS Nullable(Float64))
+      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_rel
   FROM analytics.qrels
+), sm_grades AS (
+  SELECT
+    MAX(sm_rel) AS sm_top
+  FROM sm_judged
 ), sm_queries AS (
   SELECT
     "country",
@@ -14,7 +24,30 @@ WITH sm_judged AS (
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
         THEN (
-          POWER(2, sm_rel) - 1
+          CASE
+            WHEN (
+              sm_rel - (
+                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+              )
+            ) > -1022
+            THEN POWER(
+              2,
+              sm_rel - (
+                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+              )
+            )
+            ELSE 0
+          END - CASE
+            WHEN (
+              -(
+                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+              )
+            ) > -1022
+            THEN POWER(2, -(
+              CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+            ))
+            ELSE 0
+          END
         ) / (
           LN(sm_ideal_pos + 1) / LN(2)
         )
@@ -27,6 +60,7 @@ WITH sm_judged AS (
       ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
+  CROSS JOIN sm_grades
   GROUP BY
     "country",
     "query_id"
@@ -48,13 +82,37 @@ WITH sm_judged AS (
     sm_rows.*,
     CASE WHEN sm_rel >= CAST(1.0 AS Nullable(Float64)) THEN 1 ELSE 0 END AS sm_relevant,
     (
-      POWER(2, sm_rel) - 1
+      CASE
+        WHEN (
+          sm_rel - (
+            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+          )
+        ) > -1022
+        THEN POWER(
+          2,
+          sm_rel - (
+            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+          )
+        )
+        ELSE 0
+      END - CASE
+        WHEN (
+          -(
+            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+          )
+        ) > -1022
+        THEN POWER(2, -(
+          CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
+        ))
+        ELSE 0
+      END
     ) AS sm_gain,
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
     CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
   FROM sm_rows
+  CROSS JOIN sm_grades
 ), sm_ranked AS (
   SELECT
     sm_marked.*,
@@ -85,7 +143,13 @@ WITH sm_judged AS (
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    sm_dcg / nullIf(sm_idcg, 0) AS sm_value
+    CASE
+      WHEN sm_n_relevant > 0 AND NOT (
+        sm_idcg > 1e-290
+      )
+      THEN CAST('sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."query_id" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      ELSE sm_dcg / nullIf(sm_idcg, 0)
+    END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -3,7 +3,13 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS Nullable(Float64)) AS sm_rel
+    CASE
+      WHEN NOT (
+        "relevance" IS NULL
+      )
+      THEN CAST("relevance" AS Nullable(Float64))
+      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT

@@ -1,10 +1,14 @@
 SELECT
   `country`,
-  CAST(sm_u AS DOUBLE) / NULLIF(CAST(sm_w_pos * sm_w_neg AS DOUBLE), 0) AS histogram_auc,
+  (
+    CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+  ) AS histogram_auc,
   sm_n AS n,
   sm_n_pos AS n_pos,
   sm_n - sm_n_pos AS n_neg,
-  0.5 * CAST(sm_tied AS DOUBLE) / NULLIF(CAST(sm_w_pos * sm_w_neg AS DOUBLE), 0) AS error_bound
+  0.5 * (
+    CAST(sm_ties AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+  ) AS error_bound
 FROM (
   SELECT
     `country`,
@@ -14,10 +18,16 @@ FROM (
     SUM(sm_w_neg) AS sm_w_neg,
     SUM(
       sm_cumulative.sm_w_pos * (
-        COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+        (
+          COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+        ) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
       )
-    ) AS sm_u,
-    SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
+    ) AS sm_wins,
+    SUM(
+      sm_cumulative.sm_w_pos * (
+        sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      )
+    ) AS sm_ties
   FROM (
     SELECT
       sm_by_score.*,
@@ -25,7 +35,8 @@ FROM (
         PARTITION BY `country`
         ORDER BY sm_s NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_w_neg_below
+      ) AS sm_w_neg_below,
+      SUM(sm_w_neg) OVER (PARTITION BY `country`) AS sm_w_neg_all
     FROM (
       SELECT
         `country`,

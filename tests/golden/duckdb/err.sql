@@ -3,8 +3,18 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS DOUBLE) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE)
+      ELSE ERROR(
+        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+      )
+    END AS sm_rel
   FROM analytics.qrels
+), sm_grades AS (
+  SELECT
+    MAX(sm_rel) AS sm_top
+  FROM sm_judged
 ), sm_queries AS (
   SELECT
     "country",
@@ -13,9 +23,7 @@ WITH sm_judged AS (
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN (
-          POWER(2, sm_rel) - 1
-        ) / (
+        THEN sm_rel / (
           LN(sm_ideal_pos + 1) / LN(2)
         )
         ELSE 0
@@ -50,42 +58,73 @@ WITH sm_judged AS (
   SELECT
     sm_rows.*,
     CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
-    (
-      POWER(2, sm_rel) - 1
-    ) AS sm_gain,
+    sm_rel AS sm_gain,
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
     CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k,
-    (
-      POWER(2, sm_rel) - 1
-    ) / POWER(2, (
-      SELECT
-        MAX(sm_rel)
-      FROM sm_judged
-    )) AS sm_stop
+    CASE
+      WHEN sm_rel > sm_grades.sm_top
+      THEN ERROR(
+        'sqlmetrics: max_grade must be at least every relevance grade; found ' || COALESCE(CAST(sm_rel AS TEXT), 'NULL')
+      )
+      ELSE CASE
+        WHEN (
+          sm_rel - sm_grades.sm_top
+        ) > -1022
+        THEN POWER(2, sm_rel - sm_grades.sm_top)
+        ELSE 0
+      END - CASE
+        WHEN (
+          -sm_grades.sm_top
+        ) > -1022
+        THEN POWER(2, -sm_grades.sm_top)
+        ELSE 0
+      END
+    END AS sm_stop,
+    CASE
+      WHEN sm_rel >= sm_grades.sm_top
+      THEN -sm_grades.sm_top * LN(2)
+      ELSE LN(
+        1 - CASE
+          WHEN (
+            sm_rel - sm_grades.sm_top
+          ) > -1022
+          THEN POWER(2, sm_rel - sm_grades.sm_top)
+          ELSE 0
+        END + CASE
+          WHEN (
+            -sm_grades.sm_top
+          ) > -1022
+          THEN POWER(2, -sm_grades.sm_top)
+          ELSE 0
+        END
+      )
+    END AS sm_log_stay
   FROM sm_rows
+  CROSS JOIN sm_grades
 ), sm_ranked AS (
   SELECT
     sm_marked.*,
     sm_gain AS sm_eff_gain,
     sm_relevant AS sm_eff_relevant,
-    EXP(
-      COALESCE(
-        SUM(LN(1 - sm_stop)) OVER (
-          PARTITION BY "country", "query_id"
-          ORDER BY sm_pos
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ),
-        0
-      )
-    ) AS sm_reach
+    SUM(sm_log_stay) OVER (
+      PARTITION BY "country", "query_id"
+      ORDER BY sm_pos
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_log_reach
   FROM sm_marked
 ), sm_values AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_stop * sm_reach / sm_pos) AS sm_err,
+    SUM(
+      sm_in_k * sm_stop * CASE
+        WHEN COALESCE(sm_log_reach, 0) > -707
+        THEN EXP(COALESCE(sm_log_reach, 0))
+        ELSE 0
+      END / sm_pos
+    ) AS sm_err,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY

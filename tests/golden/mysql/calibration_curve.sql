@@ -1,8 +1,30 @@
 WITH sm_rows AS (
   SELECT
     `country`,
-    CAST(`pctr` AS DOUBLE) AS sm_p,
-    CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END AS sm_y,
+    CASE
+      WHEN NOT `pctr` IS NULL
+      THEN CAST(`pctr` AS DOUBLE)
+      ELSE JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: a probability must be a number; found ',
+          COALESCE(CAST(`pctr` AS CHAR), 'NULL')
+        )
+      )
+    END AS sm_p,
+    CASE
+      WHEN `clicked` = 1
+      THEN 1
+      WHEN `clicked` = 0
+      THEN 0
+      ELSE JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+          COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+        )
+      )
+    END AS sm_y,
     CAST(`impressions` AS DOUBLE) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
@@ -52,8 +74,12 @@ WITH sm_rows AS (
 SELECT
   `country`,
   sm_bin AS bin,
-  CAST(sm_wp AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0) AS mean_predicted,
-  CAST(sm_wy AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0) AS fraction_positive,
+  (
+    CAST(sm_wp AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0)
+  ) AS mean_predicted,
+  (
+    CAST(sm_wy AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0)
+  ) AS fraction_positive,
   sm_weight AS n
 FROM sm_bins
 WHERE

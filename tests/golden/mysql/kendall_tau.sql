@@ -3,7 +3,17 @@ WITH sm_judged AS (
     `country`,
     `query_id`,
     `doc_id` AS sm_item,
-    CAST(`relevance` AS DOUBLE) AS sm_rel
+    CASE
+      WHEN NOT `relevance` IS NULL
+      THEN CAST(`relevance` AS DOUBLE)
+      ELSE JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: a relevance must be a number; found ',
+          COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+        )
+      )
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT

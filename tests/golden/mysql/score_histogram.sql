@@ -9,39 +9,71 @@ SELECT
   ) * (
     CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
   ) / 1000 AS high,
-  CAST(COUNT(*) AS SIGNED) AS n,
-  CAST(SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END) AS SIGNED) AS n_pos,
-  SUM(CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END * CAST(`impressions` AS DOUBLE)) AS w_pos,
-  SUM(
-    (
-      1 - CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END
-    ) * CAST(`impressions` AS DOUBLE)
-  ) AS w_neg
+  CAST(SUM(sm_rows) AS SIGNED) AS n,
+  CAST(SUM(sm_pos * sm_rows) AS SIGNED) AS n_pos,
+  CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS w_pos,
+  CAST(SUM((
+    1 - sm_pos
+  ) * sm_weight) AS DOUBLE) AS w_neg
 FROM (
   SELECT
-    sm_input.*,
-    CAST(CASE
-      WHEN CAST(`pctr` AS DOUBLE) < CAST(0.0 AS DOUBLE)
+    `country`,
+    sm_bucket,
+    sm_rows,
+    sm_weight,
+    CASE
+      WHEN `clicked` = 1
+      THEN 1
+      WHEN `clicked` = 0
       THEN 0
-      WHEN CAST(`pctr` AS DOUBLE) >= CAST(1.0 AS DOUBLE)
-      OR FLOOR(
-        (
-          CAST(`pctr` AS DOUBLE) - CAST(0.0 AS DOUBLE)
-        ) / (
-          CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
-        ) * 1000
-      ) >= 1000
-      THEN 999
-      ELSE FLOOR(
-        (
-          CAST(`pctr` AS DOUBLE) - CAST(0.0 AS DOUBLE)
-        ) / (
-          CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
-        ) * 1000
+      ELSE JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+          COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+        )
       )
-    END AS SIGNED) AS sm_bucket
-  FROM analytics.preds AS sm_input
-) AS sm_bucketed
+    END AS sm_pos
+  FROM (
+    SELECT
+      `country`,
+      `clicked`,
+      sm_bucket,
+      COUNT(*) AS sm_rows,
+      SUM(sm_w) AS sm_weight
+    FROM (
+      SELECT
+        `country`,
+        `clicked`,
+        CAST(`impressions` AS DOUBLE) AS sm_w,
+        CAST(CASE
+          WHEN CAST(`pctr` AS DOUBLE) < CAST(0.0 AS DOUBLE)
+          THEN 0
+          WHEN CAST(`pctr` AS DOUBLE) >= CAST(1.0 AS DOUBLE)
+          OR FLOOR(
+            (
+              CAST(`pctr` AS DOUBLE) - CAST(0.0 AS DOUBLE)
+            ) / (
+              CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
+            ) * 1000
+          ) >= 1000
+          THEN 999
+          ELSE FLOOR(
+            (
+              CAST(`pctr` AS DOUBLE) - CAST(0.0 AS DOUBLE)
+            ) / (
+              CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
+            ) * 1000
+          )
+        END AS SIGNED) AS sm_bucket
+      FROM analytics.preds
+    ) AS sm_bucketed
+    GROUP BY
+      `country`,
+      `clicked`,
+      sm_bucket
+  ) AS sm_labelled
+) AS sm_by_label
 GROUP BY
   `country`,
   sm_bucket

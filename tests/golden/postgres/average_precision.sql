@@ -1,7 +1,9 @@
 SELECT
   "country",
   CAST(SUM(
-    CAST(sm_tp_at * CAST(tp AS DOUBLE PRECISION) AS DOUBLE PRECISION) / NULLIF(CAST(tp + fp AS DOUBLE PRECISION), 0)
+    sm_tp_at * (
+      CAST(tp AS DOUBLE PRECISION) / NULLIF(CAST(tp + fp AS DOUBLE PRECISION), 0)
+    )
   ) AS DOUBLE PRECISION) / NULLIF(MAX(sm_pos), 0) AS average_precision,
   CAST(COALESCE(SUM(sm_n_at), 0) AS BIGINT) AS n,
   CAST(COALESCE(SUM(sm_n_pos_at), 0) AS BIGINT) AS n_pos,
@@ -24,21 +26,43 @@ FROM (
   FROM (
     SELECT
       "country",
-      "pctr" AS threshold,
-      COUNT(*) AS sm_n_at,
-      SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS sm_n_pos_at,
-      SUM(
-        CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE PRECISION)
-      ) AS sm_tp_at,
-      SUM(
-        (
-          1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-        ) * CAST("impressions" AS DOUBLE PRECISION)
-      ) AS sm_fp_at
-    FROM analytics.preds
+      threshold,
+      SUM(sm_rows) AS sm_n_at,
+      SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+      SUM(sm_pos * sm_weight) AS sm_tp_at,
+      SUM((
+        1 - sm_pos
+      ) * sm_weight) AS sm_fp_at
+    FROM (
+      SELECT
+        "country",
+        threshold,
+        sm_rows,
+        sm_weight,
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL') AS BIGINT)
+        END AS sm_pos
+      FROM (
+        SELECT
+          "country",
+          "clicked",
+          "pctr" AS threshold,
+          COUNT(*) AS sm_rows,
+          SUM(CAST("impressions" AS DOUBLE PRECISION)) AS sm_weight
+        FROM analytics.preds
+        GROUP BY
+          "country",
+          "pctr",
+          "clicked"
+      ) AS sm_labelled
+    ) AS sm_by_label
     GROUP BY
       "country",
-      "pctr"
+      threshold
   ) AS sm_at
 ) AS sm_points
 GROUP BY

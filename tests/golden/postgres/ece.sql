@@ -1,8 +1,18 @@
 WITH sm_rows AS (
   SELECT
     "country",
-    CAST("pctr" AS DOUBLE PRECISION) AS sm_p,
-    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CASE
+      WHEN NOT "pctr" IS NULL
+      THEN CAST("pctr" AS DOUBLE PRECISION)
+      ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL') AS BIGINT)
+    END AS sm_p,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
+      THEN 0
+      ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL') AS BIGINT)
+    END AS sm_y,
     CAST("impressions" AS DOUBLE PRECISION) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
@@ -51,7 +61,9 @@ WITH sm_rows AS (
 )
 SELECT
   "country",
-  CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_weight) AS DOUBLE PRECISION), 0) AS ece,
+  (
+    CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_weight) AS DOUBLE PRECISION), 0)
+  ) AS ece,
   CAST(COALESCE(SUM(sm_rows), 0) AS BIGINT) AS n,
   CAST(COALESCE(SUM(CASE WHEN sm_weight > 0 THEN 1 ELSE 0 END), 0) AS BIGINT) AS n_bins_used
 FROM (
@@ -59,8 +71,12 @@ FROM (
     "country",
     sm_rows,
     sm_weight,
-    CAST(sm_wp AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0) AS sm_mean_predicted,
-    CAST(sm_wy AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0) AS sm_fraction_positive
+    (
+      CAST(sm_wp AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0)
+    ) AS sm_mean_predicted,
+    (
+      CAST(sm_wy AS DOUBLE PRECISION) / NULLIF(CAST(sm_weight AS DOUBLE PRECISION), 0)
+    ) AS sm_fraction_positive
   FROM sm_bins
 ) AS sm_per_bin
 GROUP BY

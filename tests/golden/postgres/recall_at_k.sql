@@ -3,7 +3,11 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS DOUBLE PRECISION) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE PRECISION)
+      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL') AS BIGINT)
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
@@ -76,7 +80,9 @@ WITH sm_judged AS (
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    CAST(sm_hits AS DOUBLE PRECISION) / NULLIF(CAST(sm_n_relevant AS DOUBLE PRECISION), 0) AS sm_value
+    (
+      CAST(sm_hits AS DOUBLE PRECISION) / NULLIF(CAST(sm_n_relevant AS DOUBLE PRECISION), 0)
+    ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -9,41 +9,65 @@ SELECT
   ) * (
     CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
   ) AS DOUBLE PRECISION) / 1000 AS high,
-  CAST(COUNT(*) AS BIGINT) AS n,
-  CAST(SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS BIGINT) AS n_pos,
-  SUM(
-    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE PRECISION)
-  ) AS w_pos,
-  SUM(
-    (
-      1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-    ) * CAST("impressions" AS DOUBLE PRECISION)
-  ) AS w_neg
+  CAST(SUM(sm_rows) AS BIGINT) AS n,
+  CAST(SUM(sm_pos * sm_rows) AS BIGINT) AS n_pos,
+  CAST(SUM(sm_pos * sm_weight) AS DOUBLE PRECISION) AS w_pos,
+  CAST(SUM((
+    1 - sm_pos
+  ) * sm_weight) AS DOUBLE PRECISION) AS w_neg
 FROM (
   SELECT
-    sm_input.*,
-    CAST(CASE
-      WHEN CAST("pctr" AS DOUBLE PRECISION) < CAST(0.0 AS DOUBLE PRECISION)
+    "country",
+    sm_bucket,
+    sm_rows,
+    sm_weight,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
       THEN 0
-      WHEN CAST("pctr" AS DOUBLE PRECISION) >= CAST(1.0 AS DOUBLE PRECISION)
-      OR FLOOR(
-        CAST((
-          CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
-        ) AS DOUBLE PRECISION) / (
-          CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
-        ) * 1000
-      ) >= 1000
-      THEN 999
-      ELSE FLOOR(
-        CAST((
-          CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
-        ) AS DOUBLE PRECISION) / (
-          CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
-        ) * 1000
-      )
-    END AS BIGINT) AS sm_bucket
-  FROM analytics.preds AS sm_input
-) AS sm_bucketed
+      ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL') AS BIGINT)
+    END AS sm_pos
+  FROM (
+    SELECT
+      "country",
+      "clicked",
+      sm_bucket,
+      COUNT(*) AS sm_rows,
+      SUM(sm_w) AS sm_weight
+    FROM (
+      SELECT
+        "country",
+        "clicked",
+        CAST("impressions" AS DOUBLE PRECISION) AS sm_w,
+        CAST(CASE
+          WHEN CAST("pctr" AS DOUBLE PRECISION) < CAST(0.0 AS DOUBLE PRECISION)
+          THEN 0
+          WHEN CAST("pctr" AS DOUBLE PRECISION) >= CAST(1.0 AS DOUBLE PRECISION)
+          OR FLOOR(
+            CAST((
+              CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+            ) AS DOUBLE PRECISION) / (
+              CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+            ) * 1000
+          ) >= 1000
+          THEN 999
+          ELSE FLOOR(
+            CAST((
+              CAST("pctr" AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+            ) AS DOUBLE PRECISION) / (
+              CAST(1.0 AS DOUBLE PRECISION) - CAST(0.0 AS DOUBLE PRECISION)
+            ) * 1000
+          )
+        END AS BIGINT) AS sm_bucket
+      FROM analytics.preds
+    ) AS sm_bucketed
+    GROUP BY
+      "country",
+      "clicked",
+      sm_bucket
+  ) AS sm_labelled
+) AS sm_by_label
 GROUP BY
   "country",
   sm_bucket

@@ -1,9 +1,4 @@
-SELECT
-  "country",
-  CAST(COUNT(DISTINCT sm_item) AS DOUBLE PRECISION) / NULLIF(CAST(1000 AS DOUBLE PRECISION), 0) AS coverage,
-  COUNT(DISTINCT sm_item) AS n_covered,
-  CAST(CAST(1000 AS DOUBLE PRECISION) AS BIGINT) AS n_items
-FROM (
+WITH sm_top AS (
   SELECT
     *
   FROM (
@@ -19,6 +14,54 @@ FROM (
   ) AS sm_ranked_lists
   WHERE
     sm_pos <= 10
-) AS sm_top
+), sm_catalogue AS (
+  SELECT
+    CAST(1000 AS BIGINT) AS sm_size,
+    COUNT(DISTINCT "doc_id") AS sm_run_items,
+    0 AS sm_unlisted
+  FROM analytics.run
+)
+SELECT
+  "country",
+  CASE
+    WHEN (
+      SELECT
+        sm_unlisted
+      FROM sm_catalogue
+    ) > 0
+    THEN CAST('sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+      SELECT
+        sm_unlisted
+      FROM sm_catalogue
+    ) AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+    WHEN (
+      SELECT
+        sm_run_items
+      FROM sm_catalogue
+    ) > (
+      SELECT
+        sm_size
+      FROM sm_catalogue
+    )
+    THEN CAST('sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
+      SELECT
+        sm_run_items
+      FROM sm_catalogue
+    ) AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+    ELSE (
+      CAST(COUNT(DISTINCT sm_item) AS DOUBLE PRECISION) / NULLIF(CAST((
+        SELECT
+          sm_size
+        FROM sm_catalogue
+      ) AS DOUBLE PRECISION), 0)
+    )
+  END AS coverage,
+  COUNT(DISTINCT sm_item) AS n_covered,
+  CAST((
+    SELECT
+      sm_size
+    FROM sm_catalogue
+  ) AS BIGINT) AS n_items
+FROM sm_top
 GROUP BY
   "country"

@@ -1,6 +1,8 @@
 SELECT
   "country",
-  CAST(fp + fn AS DOUBLE PRECISION) / NULLIF(CAST(tp + fp + tn + fn AS DOUBLE PRECISION), 0) AS "error_rate",
+  (
+    CAST(fp + fn AS DOUBLE PRECISION) / NULLIF(CAST(tp + fp + tn + fn AS DOUBLE PRECISION), 0)
+  ) AS "error_rate",
   tp,
   fp,
   tn,
@@ -25,8 +27,20 @@ FROM (
   FROM (
     SELECT
       "country",
-      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
-      CASE WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS sm_hat,
+      CASE
+        WHEN "clicked" = 1
+        THEN 1
+        WHEN "clicked" = 0
+        THEN 0
+        ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+      END AS sm_y,
+      CASE
+        WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION)
+        THEN 1
+        WHEN "pctr" < CAST(0.5 AS DOUBLE PRECISION)
+        THEN 0
+        ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+      END AS sm_hat,
       CAST("impressions" AS DOUBLE PRECISION) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

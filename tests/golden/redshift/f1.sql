@@ -9,14 +9,17 @@ SELECT
 FROM (
   SELECT
     "country",
-    CAST((
-      1 + CAST(1.0 AS DOUBLE PRECISION) * CAST(1.0 AS DOUBLE PRECISION)
-    ) * tp AS DOUBLE PRECISION) / NULLIF(
-      CAST((
-        1 + CAST(1.0 AS DOUBLE PRECISION) * CAST(1.0 AS DOUBLE PRECISION)
-      ) * tp + CAST(1.0 AS DOUBLE PRECISION) * CAST(1.0 AS DOUBLE PRECISION) * fn + fp AS DOUBLE PRECISION),
-      0
-    ) AS f_beta,
+    CASE
+      WHEN tp > 0
+      THEN (
+        CAST(tp AS DOUBLE PRECISION) / NULLIF(
+          CAST(tp + CAST(0.5 AS DOUBLE PRECISION) * fn + CAST(0.5 AS DOUBLE PRECISION) * fp AS DOUBLE PRECISION),
+          0
+        )
+      )
+      WHEN fp + fn > 0
+      THEN CAST(0 AS DOUBLE PRECISION)
+    END AS f_beta,
     tp,
     fp,
     tn,
@@ -41,8 +44,20 @@ FROM (
     FROM (
       SELECT
         "country",
-        CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
-        CASE WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS sm_hat,
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+        END AS sm_y,
+        CASE
+          WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION)
+          THEN 1
+          WHEN "pctr" < CAST(0.5 AS DOUBLE PRECISION)
+          THEN 0
+          ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+        END AS sm_hat,
         CAST("impressions" AS DOUBLE PRECISION) AS sm_w
       FROM analytics.preds
     ) AS sm_rows

@@ -42,8 +42,18 @@ FROM (
   FROM (
     SELECT
       "country",
-      CAST("pctr" AS DOUBLE PRECISION) AS sm_p,
-      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+      CASE
+        WHEN NOT "pctr" IS NULL
+        THEN CAST("pctr" AS DOUBLE PRECISION)
+        ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+      END AS sm_p,
+      CASE
+        WHEN "clicked" = 1
+        THEN 1
+        WHEN "clicked" = 0
+        THEN 0
+        ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+      END AS sm_y,
       CAST("impressions" AS DOUBLE PRECISION) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

@@ -7,11 +7,13 @@ SELECT
 FROM (
   SELECT
     "country",
-    CAST(sm_u AS DOUBLE) / NULLIF(CAST(sm_w_pos * sm_w_neg AS DOUBLE), 0) AS auc,
+    (
+      CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+    ) AS auc,
     sm_n AS n,
     sm_n_pos AS n_pos,
     sm_n - sm_n_pos AS n_neg,
-    CASE WHEN sm_w_pos * sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
+    CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
   FROM (
     SELECT
       "country",
@@ -21,10 +23,16 @@ FROM (
       SUM(sm_w_neg) AS sm_w_neg,
       SUM(
         sm_cumulative.sm_w_pos * (
-          COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          (
+            COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          ) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
         )
-      ) AS sm_u,
-      SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
+      ) AS sm_wins,
+      SUM(
+        sm_cumulative.sm_w_pos * (
+          sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_ties
     FROM (
       SELECT
         sm_by_score.*,
@@ -32,23 +40,48 @@ FROM (
           PARTITION BY "country"
           ORDER BY sm_s
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_w_neg_below
+        ) AS sm_w_neg_below,
+        SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
       FROM (
         SELECT
           "country",
-          "pctr" AS sm_s,
-          COUNT(*) AS sm_n,
-          SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS sm_n_pos,
-          SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE)) AS sm_w_pos,
-          SUM(
-            (
-              1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-            ) * CAST("impressions" AS DOUBLE)
-          ) AS sm_w_neg
-        FROM analytics.preds
+          sm_s,
+          SUM(sm_rows) AS sm_n,
+          SUM(sm_pos * sm_rows) AS sm_n_pos,
+          CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS sm_w_pos,
+          CAST(SUM((
+            1 - sm_pos
+          ) * sm_weight) AS DOUBLE) AS sm_w_neg
+        FROM (
+          SELECT
+            "country",
+            sm_s,
+            sm_rows,
+            sm_weight,
+            CASE
+              WHEN "clicked" = 1
+              THEN 1
+              WHEN "clicked" = 0
+              THEN 0
+              ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS BIGINT)
+            END AS sm_pos
+          FROM (
+            SELECT
+              "country",
+              "clicked",
+              "pctr" AS sm_s,
+              COUNT(*) AS sm_rows,
+              SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+            FROM analytics.preds
+            GROUP BY
+              "country",
+              "pctr",
+              "clicked"
+          ) AS sm_labelled
+        ) AS sm_by_label
         GROUP BY
           "country",
-          "pctr"
+          sm_s
       ) AS sm_by_score
     ) AS sm_cumulative
     GROUP BY

@@ -16,19 +16,43 @@ WITH sm_points AS (
   FROM (
     SELECT
       "country",
-      "pctr" AS threshold,
-      COUNT(*) AS sm_n_at,
-      SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS sm_n_pos_at,
-      SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE)) AS sm_tp_at,
-      SUM(
-        (
-          1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-        ) * CAST("impressions" AS DOUBLE)
-      ) AS sm_fp_at
-    FROM analytics.preds
+      threshold,
+      SUM(sm_rows) AS sm_n_at,
+      SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+      SUM(sm_pos * sm_weight) AS sm_tp_at,
+      SUM((
+        1 - sm_pos
+      ) * sm_weight) AS sm_fp_at
+    FROM (
+      SELECT
+        "country",
+        threshold,
+        sm_rows,
+        sm_weight,
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS BIGINT)
+        END AS sm_pos
+      FROM (
+        SELECT
+          "country",
+          "clicked",
+          "pctr" AS threshold,
+          COUNT(*) AS sm_rows,
+          SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+        FROM analytics.preds
+        GROUP BY
+          "country",
+          "pctr",
+          "clicked"
+      ) AS sm_labelled
+    ) AS sm_by_label
     GROUP BY
       "country",
-      "pctr"
+      threshold
   ) AS sm_at
 )
 SELECT
@@ -43,7 +67,9 @@ FROM (
     "country",
     CAST('inf' AS DOUBLE) AS threshold,
     CAST(1 AS DOUBLE) AS "precision",
-    CAST(0 AS DOUBLE) / NULLIF(CAST(MAX(sm_pos) AS DOUBLE), 0) AS recall,
+    (
+      CAST(0 AS DOUBLE) / NULLIF(CAST(MAX(sm_pos) AS DOUBLE), 0)
+    ) AS recall,
     0 AS tp,
     0 AS fp
   FROM sm_points
@@ -53,8 +79,12 @@ FROM (
   SELECT
     "country",
     threshold,
-    CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0) AS "precision",
-    CAST(tp AS DOUBLE) / NULLIF(CAST(sm_pos AS DOUBLE), 0) AS recall,
+    (
+      CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
+    ) AS "precision",
+    (
+      CAST(tp AS DOUBLE) / NULLIF(CAST(sm_pos AS DOUBLE), 0)
+    ) AS recall,
     tp AS tp,
     fp AS fp
   FROM sm_points

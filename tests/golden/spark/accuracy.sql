@@ -1,6 +1,8 @@
 SELECT
   `country`,
-  CAST(tp + tn AS DOUBLE) / NULLIF(CAST(tp + fp + tn + fn AS DOUBLE), 0) AS `accuracy`,
+  (
+    CAST(tp + tn AS DOUBLE) / NULLIF(CAST(tp + fp + tn + fn AS DOUBLE), 0)
+  ) AS `accuracy`,
   tp,
   fp,
   tn,
@@ -25,8 +27,24 @@ FROM (
   FROM (
     SELECT
       `country`,
-      CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END AS sm_y,
-      CASE WHEN `pctr` >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS sm_hat,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE RAISE_ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END AS sm_y,
+      CASE
+        WHEN `pctr` >= CAST(0.5 AS DOUBLE)
+        THEN 1
+        WHEN `pctr` < CAST(0.5 AS DOUBLE)
+        THEN 0
+        ELSE RAISE_ERROR(
+          'sqlmetrics: a score must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+        )
+      END AS sm_hat,
       CAST(`impressions` AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

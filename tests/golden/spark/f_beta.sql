@@ -1,13 +1,13 @@
 SELECT
   `country`,
-  CAST((
-    1 + CAST(1.0 AS DOUBLE) * CAST(1.0 AS DOUBLE)
-  ) * tp AS DOUBLE) / NULLIF(
-    CAST((
-      1 + CAST(1.0 AS DOUBLE) * CAST(1.0 AS DOUBLE)
-    ) * tp + CAST(1.0 AS DOUBLE) * CAST(1.0 AS DOUBLE) * fn + fp AS DOUBLE),
-    0
-  ) AS f_beta,
+  CASE
+    WHEN tp > 0
+    THEN (
+      CAST(tp AS DOUBLE) / NULLIF(CAST(tp + CAST(0.5 AS DOUBLE) * fn + CAST(0.5 AS DOUBLE) * fp AS DOUBLE), 0)
+    )
+    WHEN fp + fn > 0
+    THEN CAST(0 AS DOUBLE)
+  END AS f_beta,
   tp,
   fp,
   tn,
@@ -32,8 +32,24 @@ FROM (
   FROM (
     SELECT
       `country`,
-      CASE WHEN `clicked` = 1 THEN 1 ELSE 0 END AS sm_y,
-      CASE WHEN `pctr` >= CAST(0.5 AS DOUBLE) THEN 1 ELSE 0 END AS sm_hat,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE RAISE_ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END AS sm_y,
+      CASE
+        WHEN `pctr` >= CAST(0.5 AS DOUBLE)
+        THEN 1
+        WHEN `pctr` < CAST(0.5 AS DOUBLE)
+        THEN 0
+        ELSE RAISE_ERROR(
+          'sqlmetrics: a score must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+        )
+      END AS sm_hat,
       CAST(`impressions` AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

@@ -18,7 +18,13 @@ WITH sm_top AS (
   SELECT
     sm_x,
     sm_y,
-    MAX(sm_s) AS sm_s
+    CASE
+      WHEN MIN(sm_s) < MAX(sm_s)
+      THEN RAISE_ERROR(
+        'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS STRING), 'NULL')
+      )
+      ELSE MAX(sm_s)
+    END AS sm_s
   FROM (
     SELECT
       item_a AS sm_x,

@@ -3,7 +3,14 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS REAL) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS REAL)
+      ELSE JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+      )
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
@@ -80,7 +87,14 @@ WITH sm_judged AS (
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    sm_dcg AS sm_value
+    CASE
+      WHEN sm_dcg >= 9e999
+      THEN JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL')
+      )
+      ELSE sm_dcg
+    END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

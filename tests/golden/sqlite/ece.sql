@@ -1,8 +1,24 @@
 WITH sm_rows AS (
   SELECT
     "country",
-    CAST("pctr" AS REAL) AS sm_p,
-    CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+    CASE
+      WHEN NOT "pctr" IS NULL
+      THEN CAST("pctr" AS REAL)
+      ELSE JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+      )
+    END AS sm_p,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
+      THEN 0
+      ELSE JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+      )
+    END AS sm_y,
     CAST("impressions" AS REAL) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
@@ -51,7 +67,9 @@ WITH sm_rows AS (
 )
 SELECT
   "country",
-  CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS REAL) / NULLIF(CAST(SUM(sm_weight) AS REAL), 0) AS ece,
+  (
+    CAST(SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted)) AS REAL) / NULLIF(CAST(SUM(sm_weight) AS REAL), 0)
+  ) AS ece,
   CAST(COALESCE(SUM(sm_rows), 0) AS INTEGER) AS n,
   CAST(COALESCE(SUM(CASE WHEN sm_weight > 0 THEN 1 ELSE 0 END), 0) AS INTEGER) AS n_bins_used
 FROM (
@@ -59,8 +77,12 @@ FROM (
     "country",
     sm_rows,
     sm_weight,
-    CAST(sm_wp AS REAL) / NULLIF(CAST(sm_weight AS REAL), 0) AS sm_mean_predicted,
-    CAST(sm_wy AS REAL) / NULLIF(CAST(sm_weight AS REAL), 0) AS sm_fraction_positive
+    (
+      CAST(sm_wp AS REAL) / NULLIF(CAST(sm_weight AS REAL), 0)
+    ) AS sm_mean_predicted,
+    (
+      CAST(sm_wy AS REAL) / NULLIF(CAST(sm_weight AS REAL), 0)
+    ) AS sm_fraction_positive
   FROM sm_bins
 ) AS sm_per_bin
 GROUP BY

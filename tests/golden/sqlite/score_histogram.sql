@@ -9,39 +9,68 @@ SELECT
   ) * (
     CAST(1.0 AS REAL) - CAST(0.0 AS REAL)
   ) AS REAL) / 1000 AS high,
-  CAST(COUNT(*) AS INTEGER) AS n,
-  CAST(SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS INTEGER) AS n_pos,
-  SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS REAL)) AS w_pos,
-  SUM(
-    (
-      1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-    ) * CAST("impressions" AS REAL)
-  ) AS w_neg
+  CAST(SUM(sm_rows) AS INTEGER) AS n,
+  CAST(SUM(sm_pos * sm_rows) AS INTEGER) AS n_pos,
+  CAST(SUM(sm_pos * sm_weight) AS REAL) AS w_pos,
+  CAST(SUM((
+    1 - sm_pos
+  ) * sm_weight) AS REAL) AS w_neg
 FROM (
   SELECT
-    sm_input.*,
-    CAST(CASE
-      WHEN CAST("pctr" AS REAL) < CAST(0.0 AS REAL)
+    "country",
+    sm_bucket,
+    sm_rows,
+    sm_weight,
+    CASE
+      WHEN "clicked" = 1
+      THEN 1
+      WHEN "clicked" = 0
       THEN 0
-      WHEN CAST("pctr" AS REAL) >= CAST(1.0 AS REAL)
-      OR FLOOR(
-        CAST((
-          CAST("pctr" AS REAL) - CAST(0.0 AS REAL)
-        ) AS REAL) / (
-          CAST(1.0 AS REAL) - CAST(0.0 AS REAL)
-        ) * 1000
-      ) >= 1000
-      THEN 999
-      ELSE FLOOR(
-        CAST((
-          CAST("pctr" AS REAL) - CAST(0.0 AS REAL)
-        ) AS REAL) / (
-          CAST(1.0 AS REAL) - CAST(0.0 AS REAL)
-        ) * 1000
+      ELSE JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
       )
-    END AS INTEGER) AS sm_bucket
-  FROM analytics.preds AS sm_input
-) AS sm_bucketed
+    END AS sm_pos
+  FROM (
+    SELECT
+      "country",
+      "clicked",
+      sm_bucket,
+      COUNT(*) AS sm_rows,
+      SUM(sm_w) AS sm_weight
+    FROM (
+      SELECT
+        "country",
+        "clicked",
+        CAST("impressions" AS REAL) AS sm_w,
+        CAST(CASE
+          WHEN CAST("pctr" AS REAL) < CAST(0.0 AS REAL)
+          THEN 0
+          WHEN CAST("pctr" AS REAL) >= CAST(1.0 AS REAL)
+          OR FLOOR(
+            CAST((
+              CAST("pctr" AS REAL) - CAST(0.0 AS REAL)
+            ) AS REAL) / (
+              CAST(1.0 AS REAL) - CAST(0.0 AS REAL)
+            ) * 1000
+          ) >= 1000
+          THEN 999
+          ELSE FLOOR(
+            CAST((
+              CAST("pctr" AS REAL) - CAST(0.0 AS REAL)
+            ) AS REAL) / (
+              CAST(1.0 AS REAL) - CAST(0.0 AS REAL)
+            ) * 1000
+          )
+        END AS INTEGER) AS sm_bucket
+      FROM analytics.preds
+    ) AS sm_bucketed
+    GROUP BY
+      "country",
+      "clicked",
+      sm_bucket
+  ) AS sm_labelled
+) AS sm_by_label
 GROUP BY
   "country",
   sm_bucket

@@ -22,8 +22,24 @@ FROM (
   FROM (
     SELECT
       "country",
-      CAST("pctr" AS DOUBLE) AS sm_p,
-      CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END AS sm_y,
+      CASE
+        WHEN NOT "pctr" IS NULL
+        THEN CAST("pctr" AS DOUBLE)
+        ELSE CAST(CONCAT(
+          CAST('sqlmetrics: a probability must be a number; found ' AS VARCHAR),
+          CAST(COALESCE(CAST("pctr" AS VARCHAR), 'NULL') AS VARCHAR)
+        ) AS BIGINT)
+      END AS sm_p,
+      CASE
+        WHEN "clicked" = 1
+        THEN 1
+        WHEN "clicked" = 0
+        THEN 0
+        ELSE CAST(CONCAT(
+          CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+          CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
+        ) AS BIGINT)
+      END AS sm_y,
       CAST("impressions" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows

@@ -3,7 +3,14 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS DOUBLE) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE)
+      ELSE CAST(CONCAT(
+        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+      ) AS BIGINT)
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
@@ -80,7 +87,14 @@ WITH sm_judged AS (
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    sm_dcg AS sm_value
+    CASE
+      WHEN sm_dcg >= INFINITY()
+      THEN CAST(CONCAT(
+        CAST('sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' AS VARCHAR),
+        CAST(COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL') AS VARCHAR)
+      ) AS BIGINT)
+      ELSE sm_dcg
+    END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -12,9 +12,7 @@ FROM (
     CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN 1 ELSE 0 END AS sm_used,
     CASE
       WHEN sm_w_pos > 0 AND sm_w_neg > 0
-      THEN CAST(sm_u AS DOUBLE) / (
-        sm_w_pos * sm_w_neg
-      )
+      THEN CAST(sm_wins AS DOUBLE) / NULLIF(sm_w_pos, 0)
     END AS sm_auc,
     CASE
       WHEN sm_w_pos > 0 AND sm_w_neg > 0
@@ -30,10 +28,16 @@ FROM (
       SUM(sm_w_neg) AS sm_w_neg,
       SUM(
         sm_cumulative.sm_w_pos * (
-          COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          CAST((
+            COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
+          ) AS DOUBLE) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
         )
-      ) AS sm_u,
-      SUM(sm_cumulative.sm_w_pos * sm_cumulative.sm_w_neg) AS sm_tied
+      ) AS sm_wins,
+      SUM(
+        sm_cumulative.sm_w_pos * (
+          CAST(sm_cumulative.sm_w_neg AS DOUBLE) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_ties
     FROM (
       SELECT
         sm_by_score.*,
@@ -41,25 +45,56 @@ FROM (
           PARTITION BY "country", "user_id"
           ORDER BY sm_s
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_w_neg_below
+        ) AS sm_w_neg_below,
+        SUM(sm_w_neg) OVER (PARTITION BY "country", "user_id") AS sm_w_neg_all
       FROM (
         SELECT
           "country",
           "user_id",
-          "pctr" AS sm_s,
-          COUNT(*) AS sm_n,
-          SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END) AS sm_n_pos,
-          SUM(CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END * CAST("impressions" AS DOUBLE)) AS sm_w_pos,
-          SUM(
-            (
-              1 - CASE WHEN "clicked" = 1 THEN 1 ELSE 0 END
-            ) * CAST("impressions" AS DOUBLE)
-          ) AS sm_w_neg
-        FROM analytics.preds
+          sm_s,
+          SUM(sm_rows) AS sm_n,
+          SUM(sm_pos * sm_rows) AS sm_n_pos,
+          CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS sm_w_pos,
+          CAST(SUM((
+            1 - sm_pos
+          ) * sm_weight) AS DOUBLE) AS sm_w_neg
+        FROM (
+          SELECT
+            "country",
+            "user_id",
+            sm_s,
+            sm_rows,
+            sm_weight,
+            CASE
+              WHEN "clicked" = 1
+              THEN 1
+              WHEN "clicked" = 0
+              THEN 0
+              ELSE CAST(CONCAT(
+                CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+                CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
+              ) AS BIGINT)
+            END AS sm_pos
+          FROM (
+            SELECT
+              "country",
+              "user_id",
+              "clicked",
+              "pctr" AS sm_s,
+              COUNT(*) AS sm_rows,
+              SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+            FROM analytics.preds
+            GROUP BY
+              "country",
+              "user_id",
+              "pctr",
+              "clicked"
+          ) AS sm_labelled
+        ) AS sm_by_label
         GROUP BY
           "country",
           "user_id",
-          "pctr"
+          sm_s
       ) AS sm_by_score
     ) AS sm_cumulative
     GROUP BY

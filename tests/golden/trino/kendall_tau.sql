@@ -3,7 +3,14 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS DOUBLE) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE)
+      ELSE CAST(CONCAT(
+        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+      ) AS BIGINT)
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT

@@ -3,7 +3,14 @@ WITH sm_judged AS (
     "country",
     "query_id",
     "doc_id" AS sm_item,
-    CAST("relevance" AS DOUBLE) AS sm_rel
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE)
+      ELSE CAST(CONCAT(
+        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+      ) AS BIGINT)
+    END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
@@ -81,7 +88,9 @@ WITH sm_judged AS (
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    CAST(sm_precisions AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0) AS sm_value
+    (
+      CAST(sm_precisions AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
+    ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -257,11 +257,12 @@ def open_database(path: str):
         return duckdb.connect(path, read_only=True)
     except duckdb.Error as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        if "lock" in reason.lower():
+        # DuckDB's own words (the path, also in the message, could contain them too)
+        if "is not a valid DuckDB database file" in reason:
+            raise SourceError(f"{path!r} is not a DuckDB database file (--database takes one)") from None
+        if "Could not set lock on file" in reason:
             raise SourceError(f"cannot open the DuckDB database {path!r}: another process has it open for writing "
                               f"({reason}); close that connection first, or read a copy of the file") from None
-        if "not a valid DuckDB database" in reason:
-            raise SourceError(f"{path!r} is not a DuckDB database file (--database takes one)") from None
         raise SourceError(f"cannot open the DuckDB database {path!r}: {reason}") from None
 
 

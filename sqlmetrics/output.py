@@ -105,6 +105,7 @@ def write(content: str, out=None, end: str = "\n") -> None:
     except BrokenPipeError:
         silence(out)
     except (OSError, ValueError) as e:  # ValueError: the stream is closed
+        silence(out)  # what is still buffered cannot be written either: no second failure at exit
         raise OutputError(f"cannot write the output: {getattr(e, 'strerror', None) or e}") from None
 
 

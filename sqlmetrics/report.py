@@ -56,10 +56,10 @@ def _counts(row: dict, keys: tuple[str, ...]) -> str:
 def check_options(args) -> None:
     """Options that would be ignored are mistakes: say so before computing anything."""
     from .cli import UsageError
-    if not (args.label and args.score) and not args.query:
-        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
     if args.label and not args.score:
         raise UsageError("--label needs --score: the column of the scores to evaluate")
+    if not (args.label and args.score) and not args.query:
+        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
     for option in ("weight", "group"):
         if getattr(args, option, None) and not args.label:
             raise UsageError(f"--{option} applies to the classification metrics: it needs --label and --score")

@@ -184,6 +184,7 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path):
             f"'--plot', {str(tmp_path / 'roc.png')!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "pip install 'sqlmetrics[plot]'" in done.stderr
+    assert done.stdout == ""  # found out before computing the curve
 
 
 def test_demo_runs_the_main_job():

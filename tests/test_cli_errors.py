@@ -1,0 +1,523 @@
+"""The command line never prints a traceback: strict JSON whatever the numbers, every input error an
+error with its exit code, Ctrl-C, closed pipes, files that cannot be read or written."""
+import errno
+import io
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.calibration import calibration_curve
+from sklearn.metrics import roc_auc_score
+
+import sqlmetrics as sm
+from sqlmetrics.__main__ import SAMPLE
+from sqlmetrics.cli import main
+from sqlmetrics.registry import METRICS
+
+EXE = shutil.which("sqlmetrics")
+pytestmark = pytest.mark.skipif(EXE is None, reason="the sqlmetrics entry point is not installed (pip install -e .)")
+COLS = ["--label", "y", "--score", "s"]
+CURVES = [name for name, m in METRICS.items() if m.kind == "curve"]
+LINUX = sys.platform.startswith("linux")
+
+
+def cli(*args, ok=None, **kwargs):
+    done = subprocess.run([EXE, *map(str, args)], capture_output=True, text=True, timeout=300, **kwargs)
+    if ok is not None:
+        assert done.returncode == ok, (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr, done.stderr
+    return done
+
+
+def strict_json(text: str):
+    """RFC 8259 JSON only: Python's json would otherwise accept bare NaN and Infinity."""
+    def refuse(constant):
+        raise AssertionError(f"not JSON: bare {constant}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def number(value) -> float:
+    """A number as the output documents it: "Infinity"/"-Infinity" strings, null for NaN."""
+    return {None: math.nan, "Infinity": math.inf, "-Infinity": -math.inf}.get(value, value)
+
+
+def one_error_line(done, code, *fragments):
+    assert done.returncode == code, (done.returncode, done.stdout[-1000:], done.stderr[-1000:])
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("sqlmetrics: error: "), done.stderr
+    assert all(f in lines[0] for f in fragments), (lines[0], fragments)
+    return lines[0]
+
+
+# -- values that are not finite: JSON, CSV and table ---------------------------------------------
+
+@pytest.fixture(scope="module")
+def infinite_scores(tmp_path_factory):
+    """Scores with +inf and -inf (allowed: they only order rows) and ties."""
+    y = [1, 0, 1, 0, 1, 0, 1, 0, 0, 1]
+    s = [math.inf, 0.3, 0.7, -math.inf, 0.3, 0.9, math.inf, 0.1, 0.3, 0.9]
+    path = tmp_path_factory.mktemp("inf") / "scores.parquet"
+    pd.DataFrame({"y": y, "s": s}).to_parquet(path)
+    return path, y, s
+
+
+@pytest.fixture(scope="module")
+def probabilities(tmp_path_factory):
+    rng = np.random.default_rng(3)
+    y = (rng.random(300) < 0.4).astype(int)
+    s = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1).round(3)
+    path = tmp_path_factory.mktemp("prob") / "probs.parquet"
+    pd.DataFrame({"y": y, "s": s}).to_parquet(path)
+    return path, y, s
+
+
+def curve_reference(name, y, s):
+    """From the definitions: a first row at threshold +inf (nothing predicted positive), then one per
+    distinct score, descending; positive iff score >= threshold."""
+    y, s = np.asarray(y), np.asarray(s, dtype=float)
+    pos, neg = y.sum(), len(y) - y.sum()
+    rows = []
+    for t in [math.inf] + sorted(set(s), reverse=True):
+        tp = int(((s >= t) & (y == 1)).sum()) if rows else 0
+        fp = int(((s >= t) & (y == 0)).sum()) if rows else 0
+        if name == "roc_curve":
+            rows.append({"threshold": t, "fpr": fp / neg, "tpr": tp / pos, "tp": tp, "fp": fp,
+                         "tn": neg - fp, "fn": pos - tp})
+        else:
+            rows.append({"threshold": t, "precision": tp / (tp + fp) if tp + fp else 1.0, "recall": tp / pos,
+                         "tp": tp, "fp": fp})
+    return pd.DataFrame(rows)
+
+
+def check_frame(got: pd.DataFrame, expected: pd.DataFrame):
+    assert list(got.columns) == list(expected.columns)
+    for column in expected.columns:
+        np.testing.assert_allclose(got[column].astype(float), expected[column].astype(float), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["roc_curve", "pr_curve"])
+def test_curves_with_infinite_thresholds_in_every_format(name, infinite_scores):
+    path, y, s = infinite_scores
+    expected = curve_reference(name, y, s)
+    assert np.isinf(expected["threshold"]).sum() == 3  # the +inf start, the +inf score, the -inf score
+    document = strict_json(cli("compute", name, path, *COLS, "--format", "json", ok=0).stdout)
+    assert document["rows"][0]["threshold"] == "Infinity" and document["rows"][-1]["threshold"] == "-Infinity"
+    check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in document["rows"]]), expected)
+    csv = cli("compute", name, path, *COLS, "--format", "csv", ok=0).stdout
+    assert csv.splitlines()[1].startswith("Infinity,") and csv.splitlines()[-1].startswith("-Infinity,")
+    check_frame(pd.read_csv(io.StringIO(csv)), expected)  # pandas reads the words back
+    table = cli("compute", name, path, *COLS, ok=0).stdout.splitlines()
+    assert [line.split()[0] for line in table[1:]] == ["Infinity", "Infinity", "0.9", "0.7", "0.3", "0.1",
+                                                       "-Infinity"]
+
+
+def test_calibration_curve_and_score_histogram_are_strict_json(probabilities):
+    path, y, s = probabilities
+    rows = strict_json(cli("compute", "calibration_curve", path, *COLS, "--format", "json", ok=0).stdout)["rows"]
+    prob_true, prob_pred = calibration_curve(y, s, n_bins=5)
+    np.testing.assert_allclose([r["fraction_positive"] for r in rows], prob_true, rtol=1e-12)
+    np.testing.assert_allclose([r["mean_predicted"] for r in rows], prob_pred, rtol=1e-12)
+    rows = strict_json(cli("compute", "score_histogram", path, *COLS, "--bins", "10", "--format", "json",
+                           ok=0).stdout)["rows"]
+    counts = np.bincount(np.clip(np.floor(s * 10).astype(int), 0, 9), minlength=10)
+    assert {r["bucket"]: r["n"] for r in rows if r["n"]} == {b: n for b, n in enumerate(counts) if n}
+
+
+def test_every_curve_metric_is_covered():
+    assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram"}
+
+
+@pytest.fixture(scope="module")
+def overflowing(tmp_path_factory):
+    """Finite numbers whose squared errors overflow: mse = +inf, r2 = -inf."""
+    t, p = np.array([0.0, 1.0, 2.0]), np.array([1e200, -1e200, 2.0])
+    path = tmp_path_factory.mktemp("big") / "regression.parquet"
+    pd.DataFrame({"t": t, "p": p}).to_parquet(path)
+    with np.errstate(over="ignore"):
+        squares = (t - p) ** 2
+        return path, {"mse": squares.mean(), "r2": 1 - squares.sum() / ((t - t.mean()) ** 2).sum()}
+
+
+@pytest.mark.parametrize("name, word", [("mse", "Infinity"), ("r2", "-Infinity")])
+def test_an_infinite_value_in_every_format(name, word, overflowing):
+    path, reference = overflowing
+    assert math.isinf(reference[name]) and (word == "Infinity") == (reference[name] > 0)
+    args = (name, path, "--target", "t", "--prediction", "p")
+    document = strict_json(cli("compute", *args, "--format", "json", ok=0).stdout)
+    assert document["value"] == word and document["rows"] == [{name: word}]
+    assert number(document["value"]) == reference[name]
+    assert cli("compute", *args, "--format", "csv", ok=0).stdout.splitlines() == [name, word]
+    assert cli("compute", *args, ok=0).stdout.split()[-1] == word
+    details = strict_json(cli("compute", *args, "--details", "--format", "json", ok=0).stdout)
+    assert details["rows"] == [{name: word, "n": 3}]
+    failed = cli("compute", *args, "--min", "0", "--max", "1", ok=1)
+    assert f"check failed: {name} = {word}" in failed.stderr
+
+
+def test_undefined_values_are_null_in_json_and_nan_in_csv_and_tables(tmp_path):
+    path = tmp_path / "slices.csv"
+    frame = pd.DataFrame({"g": ["a"] * 4 + ["b"] * 3, "y": [0, 1, 0, 1, 1, 1, 1], "s": [.1, .8, .4, .3, .2, .9, .5]})
+    frame.to_csv(path, index=False)
+    expected_a = roc_auc_score(frame.y[:4], frame.s[:4])
+    rows = strict_json(cli("compute", "auc", path, *COLS, "--by", "g", "--format", "json", ok=0).stdout)["rows"]
+    assert rows[0]["auc"] == pytest.approx(expected_a, rel=1e-12)
+    assert rows[1]["g"] == "b" and rows[1]["auc"] is None and rows[1]["n_neg"] == 0  # one class: undefined
+    csv = cli("compute", "auc", path, *COLS, "--by", "g", "--format", "csv", ok=0).stdout.splitlines()
+    assert csv[0].startswith("g,auc,") and float(csv[1].split(",")[1]) == pytest.approx(expected_a, rel=1e-12)
+    assert csv[2].split(",")[:2] == ["b", "NaN"]
+    assert cli("compute", "auc", path, *COLS, "--by", "g", ok=0).stdout.splitlines()[2].split()[1] == "NaN"
+    one_class = tmp_path / "b.csv"
+    frame[frame.g == "b"].to_csv(one_class, index=False)
+    details = strict_json(cli("compute", "auc", one_class, *COLS, "--details", "--format", "json", ok=0).stdout)
+    assert details["rows"][0]["auc"] is None and details["rows"][0]["n_pos"] == 3
+
+
+def test_list_and_show_of_every_metric_are_strict_json(capsys):
+    assert main(["list", "--format", "json"]) == 0
+    assert [m["metric"] for m in strict_json(capsys.readouterr().out)["metrics"]] == list(METRICS)
+    for name in METRICS:
+        assert main(["show", name, "--format", "json"]) == 0
+        shown = strict_json(capsys.readouterr().out)
+        assert shown["metric"] == name and [p["name"] for p in shown["parameters"]] == [
+            p.name for p in METRICS[name].params]
+
+
+def test_report_is_strict_json_with_skipped_metrics(tmp_path):
+    path = tmp_path / "one_class.csv"
+    pd.DataFrame({"y": [1, 1, 1], "s": [0.2, 0.7, 0.9]}).to_csv(path, index=False)
+    report = strict_json(cli("report", path, *COLS, "--format", "json", ok=0).stdout)
+    skipped = {s["metric"]: s["reason"] for s in report["skipped"]}
+    assert skipped["auc"].startswith("undefined:") and "gini" in skipped  # one class: undefined, not an error
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    assert values["brier_score"] == pytest.approx(np.mean((np.array([0.2, 0.7, 0.9]) - 1) ** 2), rel=1e-12)
+    assert "skipped: undefined" in cli("report", path, *COLS, ok=0).stdout
+
+
+@pytest.mark.skipif(not (shutil.which("node") and shutil.which("jq")), reason="needs node and jq on PATH")
+def test_javascript_and_jq_read_the_json(infinite_scores):
+    path, _, _ = infinite_scores
+    text = cli("compute", "roc_curve", path, *COLS, "--format", "json", ok=0).stdout
+    script = ("const d = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "console.log(Number(d.rows[0].threshold), Number(d.rows[d.rows.length - 1].threshold))")
+    node = subprocess.run(["node", "-e", script], input=text, capture_output=True, text=True, timeout=60)
+    assert node.returncode == 0 and node.stdout.split() == ["Infinity", "-Infinity"], node.stderr
+    jq = subprocess.run(["jq", "-c", "[.rows[0].threshold, .rows[-1].threshold, (.rows[-1].threshold | tonumber < 0)]"],
+                        input=text, capture_output=True, text=True, timeout=60)
+    assert jq.returncode == 0 and jq.stdout.strip() == '["Infinity","-Infinity",true]', jq.stderr
+
+
+# -- report: every input error is an error ---------------------------------------------------------
+
+@pytest.fixture
+def ranking(tmp_path):
+    run = pd.DataFrame({"qid": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1]})
+    run.to_parquet(tmp_path / "run.parquet")
+    run.assign(item=list("abaa"), relevance=[1, 0, 1, 0]).to_parquet(tmp_path / "dup.parquet")
+    pd.DataFrame({"qid": pd.Series([], dtype="int64"), "item": pd.Series([], dtype="str"),
+                  "relevance": pd.Series([], dtype="int64")}).to_parquet(tmp_path / "no_judgments.parquet")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, code, fragment", [
+    (("run.parquet", "--query", "qid", "--qrels", "missing.csv"), 2, "no file matches"),
+    (("run.parquet", "--query", "qid"), 2, "column 'relevance' (relevance) not found"),
+    (("run.parquet", "--query", "quid", "--qrels", "dup.parquet"), 2, "'quid'"),
+    (("dup.parquet", "--query", "qid"), 1, "duplicated (qid, item)"),
+    (("run.parquet", "--query", "qid", "--qrels", "run.parquet"), 2, "column 'relevance'"),
+    (("run.parquet", "--label", "y"), 2, "--label needs --score"),
+    (("run.parquet", "--query", "qid", "--group", "g"), 2, "--group applies to the classification metrics"),
+    (("run.parquet", "--label", "y", "--score", "score", "--qrels", "q.csv"), 2, "--qrels applies to the ranking"),
+    (("run.parquet", "--query", "qid", "--qrels", "no_judgments.parquet", "--plot", "roc.png"), 2,
+     "--plot roc needs --label and --score"),
+])
+def test_report_input_errors_are_errors_not_skipped_metrics(ranking, args, code, fragment):
+    done = cli("report", *args, cwd=ranking)
+    one_error_line(done, code, fragment)
+    assert done.stdout == ""  # no report at all, not a report of skipped metrics
+
+
+def test_report_skips_only_what_is_undefined_on_the_data(ranking):
+    report = strict_json(cli("report", "run.parquet", "--query", "qid", "--qrels", "no_judgments.parquet",
+                             "--format", "json", cwd=ranking, ok=0).stdout)
+    assert report["metrics"] == [] and len(report["skipped"]) == 6
+    assert all(s["reason"].startswith("undefined: no evaluated query has a relevant item") for s in report["skipped"])
+
+
+# -- DuckDB database files ---------------------------------------------------------------------------
+
+def test_a_locked_database_and_a_file_that_is_not_one(tmp_path):
+    db = tmp_path / "wh.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys; con = duckdb.connect(sys.argv[1]); "
+         "con.execute('CREATE TABLE t AS SELECT i % 2 AS y, (i * 37 % 101) / 101 AS s FROM range(50) r(i)'); "
+         "print('ready', flush=True); sys.stdin.read()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        done = cli("compute", "auc", "--database", db, "--table", "t", *COLS)
+        one_error_line(done, 2, f"cannot open the DuckDB database '{db}'", "another process has it open for writing")
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+    frame = pd.DataFrame({"y": np.arange(50) % 2, "s": (np.arange(50) * 37 % 101) / 101})
+    value = float(cli("compute", "auc", "--database", db, "--table", "t", *COLS, ok=0).stdout.split()[-1])
+    assert value == pytest.approx(roc_auc_score(frame.y, frame.s), rel=1e-5)  # the lock was the only problem
+    (tmp_path / "notes.duckdb").write_text("not a database\n")
+    one_error_line(cli("compute", "auc", "--database", tmp_path / "notes.duckdb", "--table", "t", *COLS), 2,
+                   "is not a DuckDB database file")
+    one_error_line(cli("report", "--database", tmp_path / "notes.duckdb", "--table", "t", *COLS), 2,
+                   "is not a DuckDB database file")
+
+
+def test_unreadable_input_files(tmp_path):
+    (tmp_path / "broken.parquet").write_bytes(b"PAR1 this is not parquet")
+    one_error_line(cli("compute", "auc", tmp_path / "broken.parquet", *COLS), 2, "cannot use", "broken.parquet")
+    (tmp_path / "folder.csv").mkdir()
+    one_error_line(cli("compute", "auc", tmp_path / "folder.csv", *COLS), 2, "folder.csv")
+
+
+# -- options checked before anything is computed ---------------------------------------------------
+
+@pytest.mark.parametrize("args, fragment", [
+    (("auc", SAMPLE, "--label", "clicked", "--score", "pctr", "--by", "country", "--min", "0.5"),
+     "--min/--max check a single value; auc here gives a value per slice"),
+    (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--max", "1"), "roc_curve here gives a curve"),
+    (("confusion_matrix", SAMPLE, "--label", "clicked", "--score", "pctr", "--min", "1"), "several values"),
+    (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--by", "country", "--plot", "roc.png"),
+     "--plot draws one curve, not one per --by slice"),
+    (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", "plot.jpg"), "must end in .png"),
+])
+def test_option_mistakes_stop_before_computing(tmp_path, args, fragment):
+    done = cli("compute", *args, cwd=tmp_path)
+    one_error_line(done, 2, fragment)
+    assert done.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def test_min_and_max_with_details_check_the_value():
+    expected = roc_auc_score(*pd.read_csv(SAMPLE)[["clicked", "pctr"]].T.values)
+    args = ("compute", "auc", SAMPLE, "--label", "clicked", "--score", "pctr", "--details")
+    assert cli(*args, "--min", f"{expected - 1e-6}", ok=0).stderr == ""
+    failed = cli(*args, "--min", f"{expected + 1e-6}", ok=1)
+    assert failed.stderr.strip() == f"sqlmetrics: check failed: auc = {expected:.6g}, expected >= {expected + 1e-6}"
+
+
+def test_warnings_are_one_line_in_the_words_of_the_command_line(tmp_path):
+    path = tmp_path / "nulls.csv"
+    path.write_text("y,s\n1,0.3\n0,\n0,0.1\n1,0.8\n0,0.2\n")
+    done = cli("compute", "auc", path, *COLS, "--dropna", ok=0)
+    assert done.stderr == "sqlmetrics: warning: --dropna dropped 1 of 5 rows of " f"'{path}' with NULL in 'y', 's'\n"
+    assert float(done.stdout.split()[-1]) == pytest.approx(roc_auc_score([1, 0, 1, 0], [0.3, 0.1, 0.8, 0.2]))
+    one_error_line(cli("compute", "auc", path, *COLS), 1, "1 NULL value", "pass --dropna to drop such rows")
+
+
+# -- plots -------------------------------------------------------------------------------------------
+
+def test_plot_destinations_that_cannot_be_written(tmp_path):
+    (tmp_path / "a_file").write_text("")
+    for target, fragment in ((tmp_path / "a_file" / "roc.png", "is a file, not a directory"),
+                             (tmp_path, "the file must end in .png")):
+        done = cli("compute", "roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", target)
+        one_error_line(done, 2, fragment)
+        assert done.stdout == ""  # refused before computing
+    (tmp_path / "dir.png").mkdir()
+    done = cli("report", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", f"roc={tmp_path / 'dir.png'}")
+    one_error_line(done, 2, "is a directory")
+    assert done.stdout == ""
+    nested = tmp_path / "new" / "dir" / "roc.png"  # missing directories are made
+    cli("compute", "roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", nested, ok=0)
+    assert nested.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_plot_that_fails_to_write_leaves_nothing(tmp_path, monkeypatch, capsys):
+    from matplotlib.figure import Figure
+
+    def full_disk(self, fname, **kwargs):
+        with open(fname, "wb") as f:
+            f.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    code = main(["compute", "roc_curve", str(SAMPLE), "--label", "clicked", "--score", "pctr",
+                 "--plot", str(tmp_path / "roc.png")])
+    err = capsys.readouterr().err
+    assert code == 2 and err == (f"sqlmetrics: error: --plot '{tmp_path / 'roc.png'}' cannot be written: "
+                                 "No space left on device\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- the output ------------------------------------------------------------------------------------
+
+def run_with_closed_stdout(*args):
+    """As `sqlmetrics ... | head -c 0`: the reader has gone before anything is written."""
+    proc = subprocess.Popen([EXE, *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    return proc.wait(timeout=300), err
+
+
+def test_a_reader_that_leaves_is_not_an_error(tmp_path):
+    assert run_with_closed_stdout("list") == (0, "")
+    assert run_with_closed_stdout("show", "ndcg") == (0, "")
+    assert run_with_closed_stdout("compute", "auc", SAMPLE, "--label", "clicked", "--score", "pctr",
+                                  "--min", "0.5") == (0, "")
+    code, err = run_with_closed_stdout("compute", "auc", SAMPLE, "--label", "clicked", "--score", "pctr",
+                                       "--min", "0.9")
+    assert code == 1 and err.startswith("sqlmetrics: check failed: auc = 0.76") and err.count("\n") == 1
+    # as `| head -1` on a curve far larger than the pipe's buffer
+    path = tmp_path / "many.parquet"
+    rng = np.random.default_rng(1)
+    pd.DataFrame({"y": rng.integers(0, 2, 200_000), "s": rng.random(200_000)}).to_parquet(path)
+    proc = subprocess.Popen([EXE, "compute", "roc_curve", str(path), *COLS, "--format", "csv"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "threshold,fpr,tpr,tp,fp,tn,fn\n"
+    proc.stdout.close()
+    assert proc.stderr.read() == "" and proc.wait(timeout=300) == 0
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_output_that_cannot_be_written():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([EXE, "list"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "sqlmetrics: error: cannot write the output: No space left on device\n"
+
+
+def test_an_unexpected_exception_is_one_line(monkeypatch, capsys):
+    def broken(*args, **kwargs):
+        raise TypeError("something inside went wrong\nsecond line")
+    monkeypatch.setattr(sm, "auc", broken)
+    assert main(["compute", "auc", str(SAMPLE), "--label", "clicked", "--score", "pctr"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        "sqlmetrics: error: unexpected TypeError: something inside went wrong (a bug in sqlmetrics: please report "
+        "it with the command line)\n")
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def slow_input(tmp_path_factory):
+    """20M rows: AUC takes 6-12 s uninterrupted on 2 shared cores (the sort alone several seconds)."""
+    path = tmp_path_factory.mktemp("slow") / "preds.parquet"
+    with duckdb.connect() as con:
+        con.execute(f"COPY (SELECT (hash(i) % 20 = 0)::INT AS y, hash(i * 7) % 1000003 / 1000003.0 AS s "
+                    f"FROM range(20000000) r(i)) TO '{path}'")
+    return path
+
+
+def reading(pid: int, path) -> bool:
+    fds = f"/proc/{pid}/fd"
+    for fd in os.listdir(fds):
+        try:
+            if os.readlink(os.path.join(fds, fd)) == os.path.realpath(path):
+                return True
+        except OSError:  # closed meanwhile
+            pass
+    return False
+
+
+def interrupt_when(proc, started, settle: float = 0.5) -> float:
+    """SIGINT once `started()` (then `settle` seconds into the computation); the seconds the process
+    took to end after it."""
+    deadline = time.monotonic() + 120
+    while not started():
+        assert proc.poll() is None, "the command ended before it was interrupted"
+        assert time.monotonic() < deadline, "the computation never started"
+        time.sleep(0.02)
+    time.sleep(settle)
+    assert proc.poll() is None, "the command ended before it was interrupted"
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    return time.monotonic() - sent
+
+
+@pytest.mark.skipif(not LINUX, reason="watches /proc/PID/fd to see the query start (Linux)")
+def test_ctrl_c_stops_a_long_computation_at_once(slow_input):
+    proc = subprocess.Popen([sys.executable, "-m", "sqlmetrics", "compute", "auc", str(slow_input), *COLS],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = [], []
+    readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read())) for s, b in
+               ((proc.stdout, out), (proc.stderr, err))]
+    for r in readers:
+        r.start()
+    took = interrupt_when(proc, lambda: reading(proc.pid, slow_input))
+    for r in readers:
+        r.join()
+    assert proc.returncode == 130 and err == ["sqlmetrics: error: interrupted\n"] and out == [""]
+    assert took < 5, f"{took:.1f} s from Ctrl-C to the end: the query was not interrupted"
+
+
+def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "compute", "auc", str(slow_input), *COLS], stdout=subprocess.PIPE,
+                            stderr=slave, text=True)
+    os.close(slave)
+    screen = bytearray()
+
+    def read_terminal():
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the other end closed
+                return
+            if not chunk:
+                return
+            screen.extend(chunk)
+    reader = threading.Thread(target=read_terminal)
+    reader.start()
+    took = interrupt_when(proc, lambda: b"computing auc" in screen)
+    reader.join(timeout=30)
+    os.close(master)
+    text = screen.decode()
+    assert proc.returncode == 130 and proc.stdout.read() == "" and "Traceback" not in text
+    assert text.rstrip().endswith("\rsqlmetrics: error: interrupted"), text[-300:]  # the spinner line erased
+    assert took < 5, f"{took:.1f} s from Ctrl-C to the end"
+
+
+def run_interrupted(code: str, marker: str):
+    """Run `code` in Python, SIGINT it once it printed `marker` on stderr; (exit code, stderr after)."""
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stderr.readline()
+    assert line.strip() == marker, line + proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stderr.read()
+    proc.stdout.read()
+    return proc.wait(timeout=120), rest
+
+
+def test_ctrl_c_in_the_demo():
+    # the demo's first metric replaced by a query that would run for hours
+    code = ("import sys, sqlmetrics as sm\n"
+            "def endless(data, *, con, **kwargs):\n"
+            "    print('started', file=sys.stderr, flush=True)\n"
+            "    con.execute('SELECT SUM(i % 7) FROM range(1000000000000) r(i)').fetchall()\n"
+            "sm.auc = endless\n"
+            "from sqlmetrics.cli import main\n"
+            "sys.exit(main(['demo']))\n")
+    assert run_interrupted(code, "started") == (130, "sqlmetrics: error: interrupted\n")
+
+
+def test_ctrl_c_while_saving_a_plot_leaves_no_file(tmp_path):
+    code = ("import sys, time\n"
+            "from matplotlib.figure import Figure\n"
+            "def slow(self, fname, **kwargs):\n"
+            "    open(fname, 'wb').write(b'\\x89PNG half')\n"
+            "    print('saving', file=sys.stderr, flush=True)\n"
+            "    time.sleep(120)\n"
+            "Figure.savefig = slow\n"
+            "from sqlmetrics.cli import main\n"
+            f"sys.exit(main(['report', {str(SAMPLE)!r}, '--label', 'clicked', '--score', 'pctr', "
+            f"'--plot', {str(tmp_path / 'roc.png')!r}]))\n")
+    assert run_interrupted(code, "saving") == (130, "sqlmetrics: error: interrupted\n")
+    assert list(tmp_path.iterdir()) == []

@@ -158,7 +158,8 @@ class DuckDBEngine(Engine):
     def schema(self, source: Source) -> Schema:
         sql = _schema_query(source).sql("duckdb")
         try:
-            rel = self.con.sql(sql)
+            with _interruptible():
+                rel = self.con.sql(sql)
             return Schema(rel.columns, rel.types, self.case_insensitive)
         except duckdb.CatalogException as e:
             if isinstance(source.relation, exp.Table):
@@ -180,13 +181,24 @@ class DuckDBEngine(Engine):
     @contextmanager
     def _errors(self):
         try:
-            yield
+            with _interruptible():
+                yield
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
-        except RuntimeError as e:
-            if str(e) == "Query interrupted":  # what DuckDB raises when Ctrl-C interrupts a query
-                raise KeyboardInterrupt from None
-            raise
+
+
+@contextmanager
+def _interruptible():
+    """An interrupted DuckDB query as KeyboardInterrupt: Ctrl-C surfaces as RuntimeError('Query
+    interrupted'), `connection.interrupt()` from another thread as duckdb.InterruptException."""
+    try:
+        yield
+    except duckdb.InterruptException:
+        raise KeyboardInterrupt from None
+    except RuntimeError as e:
+        if str(e) == "Query interrupted":
+            raise KeyboardInterrupt from None
+        raise
 
 
 class SQLiteEngine(Engine):

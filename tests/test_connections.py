@@ -331,3 +331,13 @@ def test_duckdb_failed_transaction_of_the_caller_is_named():
     with pytest.raises(sm.SourceError, match="transaction has failed.*roll it back"):
         sm.auc("t", label="y", score="s", con=con)
     con.rollback()
+
+
+def test_interrupt_from_another_thread_is_a_keyboard_interrupt():
+    con = duckdb.connect()
+    timer = threading.Timer(0.5, con.interrupt)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        sm.auc(sm.Query("SELECT i % 2 AS y, hash(i) AS s FROM range(400000000) r(i)"), label="y", score="s",
+               con=con)
+    timer.cancel()

@@ -37,16 +37,21 @@ def sizes(min_size: int = 0, max_size: int = 60):
     return st.one_of(small, st.integers(max(4, min_size), max_size))
 
 
-def _column(draw, n: int, kinds: dict):
-    """n values: a kind is drawn, then the values from that kind's element strategy or palette."""
+def _column(draw, n: int, kinds: dict, dtypes: dict | None = None):
+    """n values as a numpy array: a kind is drawn, then the values from that kind's element
+    strategy or palette, then a dtype among those listed for the kind (default float64)."""
     kind = draw(st.sampled_from(sorted(kinds)))
     make = kinds[kind]
     if kind == "equal":
-        return [draw(make)] * n
-    if kind == "ties":  # a palette of 1-3 values, each row one of them
+        values = [draw(make)] * n
+    elif kind == "ties":  # a palette of 1-3 values, each row one of them
         palette = draw(st.lists(make, min_size=1, max_size=3))
-        return draw(st.lists(st.sampled_from(palette), min_size=n, max_size=n))
-    return draw(st.lists(make, min_size=n, max_size=n))
+        values = draw(st.lists(st.sampled_from(palette), min_size=n, max_size=n))
+    else:
+        values = draw(st.lists(make, min_size=n, max_size=n))
+    dtype = draw(st.sampled_from((dtypes or {}).get(kind, ["float64"])))
+    with np.errstate(over="ignore"):  # float32: beyond 3.4e38 becomes inf, as intended
+        return np.asarray(values, dtype=float).astype(dtype)
 
 
 ANY_FLOAT = st.floats(allow_nan=False)  # the whole double range, subnormals and +-inf included
@@ -56,7 +61,11 @@ SCORE_KINDS = {
     "ties": st.floats(-3, 3, allow_nan=False) | st.sampled_from(EXTREME_SCORES),
     "equal": st.sampled_from(EXTREME_SCORES) | ANY_FLOAT,
     "extreme": st.sampled_from(EXTREME_SCORES),
+    "integers": st.integers(-3, 3),
 }
+# float32 columns hold the drawn values rounded (1e300 becomes inf): the references read the frame
+FLOATS = ["float64", "float64", "float32"]
+SCORE_DTYPES = {**{kind: FLOATS for kind in SCORE_KINDS}, "integers": ["int64", "int8", "float64"]}
 PROBABILITY_KINDS = {
     "continuous": st.floats(0, 1),
     "ties": st.sampled_from(EDGE_PROBABILITIES),
@@ -70,6 +79,7 @@ WEIGHT_KINDS = {
     "wide": st.sampled_from(WIDE_WEIGHTS),
     "equal": st.sampled_from(WIDE_WEIGHTS[1:]),
 }
+WEIGHT_DTYPES = {"integers": ["int64", "float64"]}
 # Regression values: exact binary fractions (sums and squares without rounding) or moderate
 # floats; magnitudes where squares overflow or deviations underflow are outside sklearn's own
 # accuracy, so there is nothing to compare.
@@ -79,20 +89,22 @@ REGRESSION_KINDS = {
     "ties": st.integers(-3, 3).map(float),
     "equal": st.integers(-3, 3).map(lambda i: i / 10),
 }
+REGRESSION_DTYPES = {"ties": ["int64", "float64"]}
 
 
 def _labels(draw, y: list[int]):
-    dtype = draw(st.sampled_from(["int64", "bool", "float64"]))
-    return np.asarray(y, dtype=dtype)
+    dtype = draw(st.sampled_from(["int64", "bool", "float64", "int8", "Int64", "boolean"]))
+    return pd.array(np.asarray(y, dtype=np.int64), dtype=dtype)
 
 
 def _groups(draw, n: int):
-    """Group ids, most groups of one row in the 'singletons' and 'many' kinds."""
+    """Group ids (integers or text), most groups of one row in the 'singletons' and 'many' kinds."""
     kind = draw(st.sampled_from(["singletons", "many", "few"]))
     if kind == "singletons":
-        return list(range(n))
-    top = max(0, n // 2) if kind == "many" else 1
-    return draw(st.lists(st.integers(0, top), min_size=n, max_size=n))
+        ids = list(range(n))
+    else:
+        ids = draw(st.lists(st.integers(0, max(0, n // 2) if kind == "many" else 1), min_size=n, max_size=n))
+    return pd.Series([f"u{i}" for i in ids], dtype=object) if draw(st.booleans()) else np.asarray(ids, np.int64)
 
 
 @st.composite
@@ -103,14 +115,14 @@ def binary_frames(draw, min_size: int = 0, max_size: int = 60, weights: bool | N
     y = draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
     frame = pd.DataFrame({
         "y": _labels(draw, y),
-        "s": np.asarray(_column(draw, n, SCORE_KINDS), dtype=float),
-        "p": np.asarray(_column(draw, n, PROBABILITY_KINDS), dtype=float),
+        "s": _column(draw, n, SCORE_KINDS, SCORE_DTYPES),
+        "p": _column(draw, n, PROBABILITY_KINDS, {kind: FLOATS for kind in PROBABILITY_KINDS}),
         "hat": np.asarray(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.int64),
-        "g": np.asarray(_groups(draw, n), dtype=np.int64),
+        "g": _groups(draw, n),
         "a": pd.Series(draw(st.lists(st.sampled_from(SLICES), min_size=n, max_size=n)), dtype=object),
     })
     if weights if weights is not None else draw(st.booleans()):
-        frame["w"] = np.asarray(_column(draw, n, WEIGHT_KINDS), dtype=float)
+        frame["w"] = _column(draw, n, WEIGHT_KINDS, WEIGHT_DTYPES)
     return frame
 
 
@@ -118,21 +130,20 @@ def binary_frames(draw, min_size: int = 0, max_size: int = 60, weights: bool | N
 def regression_frames(draw, min_size: int = 0, max_size: int = 60, weights: bool | None = None):
     """Columns t (target), q (prediction), w (weight, or absent), a (slice)."""
     n = draw(sizes(min_size, max_size))
-    t = _column(draw, n, REGRESSION_KINDS)
+    t = _column(draw, n, REGRESSION_KINDS, REGRESSION_DTYPES)
     # predictions: often near the target (small errors), sometimes independent, sometimes exact
     how = draw(st.sampled_from(["near", "independent", "exact"]))
     if how == "exact":
-        q = list(t)
+        q = t.copy()
     elif how == "near":
-        q = [x + e for x, e in zip(t, draw(st.lists(REGRESSION_KINDS["dyadic"], min_size=n, max_size=n)))]
+        q = t + np.asarray(draw(st.lists(REGRESSION_KINDS["dyadic"], min_size=n, max_size=n)), dtype=float)
     else:
-        q = _column(draw, n, REGRESSION_KINDS)
-    frame = pd.DataFrame({"t": np.asarray(t, dtype=float), "q": np.asarray(q, dtype=float),
-                          "a": pd.Series(draw(st.lists(st.sampled_from(SLICES), min_size=n, max_size=n)),
-                                         dtype=object)})
+        q = _column(draw, n, REGRESSION_KINDS, REGRESSION_DTYPES)
+    frame = pd.DataFrame({"t": t, "q": q, "a": pd.Series(draw(st.lists(st.sampled_from(SLICES), min_size=n,
+                                                                          max_size=n)), dtype=object)})
     if weights if weights is not None else draw(st.booleans()):
-        frame["w"] = np.asarray(_column(draw, n, {k: WEIGHT_KINDS[k] for k in ("positive", "with_zeros",
-                                                                                  "integers")}), dtype=float)
+        frame["w"] = _column(draw, n, {k: WEIGHT_KINDS[k] for k in ("positive", "with_zeros", "integers")},
+                             WEIGHT_DTYPES)
     return frame
 
 
@@ -199,7 +210,7 @@ def ranking_frames(draw, max_queries: int = 6):
         where = draw(st.sampled_from(["both", "both", "both", "run", "qrels"]))
         items = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=len(pool), unique=True))
         if where != "qrels":
-            run += [(q, d, s, c) for d, s in zip(items, _column(draw, len(items), RUN_SCORE_KINDS))]
+            run += [(q, d, float(s), c) for d, s in zip(items, _column(draw, len(items), RUN_SCORE_KINDS))]
         if where != "run":
             judged = [d for d in items if draw(st.booleans())]
             judged += draw(st.lists(st.sampled_from([d for d in pool if d not in items] or pool),

@@ -10,7 +10,7 @@ from contextlib import ExitStack
 import pandas as pd
 from sqlglot import exp
 
-from . import checks
+from . import checks, consistency
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
@@ -144,6 +144,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
                 plan = "rank"
         _check_key_types(placement, kinds, sources)
+        consistency.check(m.name, values, {slot: _from_sql(source) for slot, source in sources.items()},
+                          lambda sql: engine.rows(transpile(sql, engine.dialect)))
         for slot in ("data", "qrels"):
             if m.unique and slot in sources:
                 _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])

@@ -154,3 +154,19 @@ def test_undefined_is_nan_with_the_same_types_everywhere():
         assert math.isnan(result["auc"].iloc[0]) and result["auc"].dtype == np.float64
         assert result["n"].iloc[0] == 2
     assert dict(duck.dtypes) == dict(lite_result.dtypes)
+
+
+# -- relations that are each valid but inconsistent together ------------------------------------
+
+def test_coverage_and_ils_refuse_an_inconsistent_catalogue_or_similarity():
+    run = pd.DataFrame({"query": [1, 1, 1, 2], "item": ["a", "b", "c", "d"], "score": [3.0, 2.0, 1.0, 1.0]})
+    with pytest.raises(sm.ParameterError, match="n_items=2 is below the 4 distinct items"):
+        sm.coverage(run, n_items=2)
+    with pytest.raises(sm.ColumnError, match="2 items of the run are not in the catalogue.*e.g. 'c'"):
+        sm.coverage(run, items=pd.DataFrame({"item": ["a", "b"]}))
+    assert sm.coverage(run, n_items=10) == 0.4  # 4 distinct items of a catalogue of 10
+    conflicting = pd.DataFrame({"item_a": ["a", "b"], "item_b": ["b", "a"], "similarity": [0.5, 0.7]})
+    with pytest.raises(sm.ColumnError, match=r"pair \('a', 'b'\) two different similarities"):
+        sm.ils(run, conflicting)
+    repeated = pd.DataFrame({"item_a": ["a", "b"], "item_b": ["b", "a"], "similarity": [0.5, 0.5]})
+    assert sm.ils(run, repeated, k=2) == 0.5  # query 1's top 2 is (a, b); query 2 has one item

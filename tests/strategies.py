@@ -20,9 +20,9 @@ MAX = np.finfo(float).max
 EXTREME_SCORES = [0.0, -0.0, 5e-324, -5e-324, 1e-300, -1e-300, 1.0, 1e300, -1e300, MAX, -MAX, INF, -INF]
 # Probabilities: exact 0 and 1, below machine epsilon, one ulp from 1.
 EDGE_PROBABILITIES = [0.0, 1.0, 0.5, 5e-324, 1e-300, 2.0 ** -53, 1 - 2.0 ** -53]
-# Weights whose pairwise products stay within float64: sums of 60 of them and products of two sums
-# are finite and normal. (Beyond that: test_extreme_weights_match_sklearn in test_properties.py.)
-WIDE_WEIGHTS = [0.0, 1e-100, 1e-10, 1.0, 3.0, 1e10, 1e100]
+# Weights from 1e-200 to 1e200: a product of two weight sums overflows or vanishes (the sums of 60
+# of them stay finite); test_extreme_weights_match_sklearn goes to 1e-300 and 1e300.
+WIDE_WEIGHTS = [0.0, 1e-200, 1e-100, 1e-10, 1.0, 3.0, 1e10, 1e100, 1e200]
 SLICES = ["x", "y", None]  # None: a NULL slice key, a slice of its own
 
 # Item ids: byte order differs from numeric order ('d9' > 'd10' > 'd1'), case, a non-ASCII id.

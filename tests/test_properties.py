@@ -369,7 +369,7 @@ def trec_measures(k):
             (f"success.{k}", f"success_{k}", "hit_rate", {"k": k})]
 
 
-def pytrec_results(run, qrels, measures):
+def pytrec_results(run, qrels, measures, level):
     """pytrec_eval's per-query values (queries both judged and retrieved), ids as text.
 
     trec_eval holds scores in single precision: 1.0 and 1.0 + 1e-15, or 1e300 and 1.0001e300, tie
@@ -378,21 +378,28 @@ def pytrec_results(run, qrels, measures):
     run = run.assign(score=dense_ranks(run["score"])[0])
     as_dict = lambda frame, col, cast: {  # noqa: E731
         str(q): {str(i): cast(v) for i, v in zip(g["item"], g[col])} for q, g in frame.groupby("query")}
-    evaluator = pytrec_eval.RelevanceEvaluator(as_dict(qrels, "relevance", int), set(measures))
+    evaluator = pytrec_eval.RelevanceEvaluator(as_dict(qrels, "relevance", int), set(measures),
+                                               relevance_level=level)
     return evaluator.evaluate(as_dict(run, "score", float))
 
 
-def expected_per_query(run, qrels, res, key, missing):
-    """missing='skip': pytrec_eval's queries; 'zero': every judged query, 0 when not retrieved."""
+def expected_per_query(run, qrels, res, key, missing, level):
+    """missing='skip': pytrec_eval's queries; 'zero': every judged query, 0 when not retrieved.
+
+    trec_eval's ndcg ignores relevance_level (its gains are the grades); sqlmetrics scores a query
+    without an item at the level 0, as documented: the two differ only on such queries."""
     want = {q: v[key] for q, v in res.items()}
+    if key.startswith("ndcg"):
+        top = qrels.groupby("query")["relevance"].max()
+        want = {q: v if top[q] >= level else 0.0 for q, v in want.items()}
     if missing == "zero":
         want.update({q: 0.0 for q in set(qrels["query"]) - set(run["query"])})
     return want
 
 
-def expected_mean(qrels, want: dict):
+def expected_mean(qrels, want: dict, level):
     """The mean over the evaluated queries; undefined when none of them has a relevant item."""
-    relevant = set(qrels.loc[qrels["relevance"] >= 1, "query"])
+    relevant = set(qrels.loc[qrels["relevance"] >= level, "query"])
     return float(np.mean(list(want.values()))) if relevant & set(want) else NAN
 
 
@@ -400,21 +407,33 @@ def per_query_values(frame, name):
     return dict(zip(frame["query"], frame[name].astype(float)))
 
 
-def check_ranking(run, qrels, k, missing, chosen, con=None, data=None):
-    """The measures `chosen` (indices into trec_measures) per query; the first one's mean too."""
-    run_data, qrels_data = data or (run, qrels)
+def inline_relevance(run, qrels):
+    """The run carrying the relevance of each retrieved item (0 when unjudged), for a call without
+    qrels; the judgments that reference gets: exactly those rows."""
+    run = run.drop(columns="c").merge(qrels.drop(columns="c"), on=["query", "item"], how="left")
+    run["relevance"] = run["relevance"].fillna(0).astype(np.int64)
+    return run, run[["query", "item", "relevance"]]
+
+
+def check_ranking(run, qrels, k, missing, chosen, level=1, inline=False, con=None, data=None):
+    """The measures `chosen` (indices into trec_measures) per query; the first one's mean too.
+    inline: the relevance in the run, no qrels (every retrieved query is judged)."""
+    if inline:
+        run, qrels = inline_relevance(run, qrels)
+    run_data, qrels_data = data or (run, None if inline else qrels)
     measures = [trec_measures(k)[i] for i in chosen]
-    res = pytrec_results(run, qrels, [m[0] for m in measures])
+    res = pytrec_results(run, qrels, [m[0] for m in measures], level)
     for i, (_, key, name, kwargs) in enumerate(measures):
         fn = getattr(sm, name)
-        want = expected_per_query(run, qrels, res, key, missing)
-        got = per_query_values(fn(run_data, qrels_data, missing=missing, per_query=True, con=con, **kwargs), name)
+        kwargs = dict(kwargs, missing=missing, relevance_threshold=level)
+        want = expected_per_query(run, qrels, res, key, missing, level)
+        got = per_query_values(fn(run_data, qrels_data, per_query=True, con=con, **kwargs), name)
         bad = {q: (got.get(q), want.get(q)) for q in set(got) | set(want)
                if q not in got or q not in want or not close(got[q], want[q])}
         assert not bad, f"{name}({kwargs}) per query (sqlmetrics, pytrec_eval {key}): {bad}"
         if i == 0:
-            check_scalar(lambda: fn(run_data, qrels_data, missing=missing, con=con, **kwargs),
-                         expected_mean(qrels, want), f"{name}({kwargs}) mean")
+            check_scalar(lambda: fn(run_data, qrels_data, con=con, **kwargs), expected_mean(qrels, want, level),
+                         f"{name}({kwargs}) mean")
 
 
 # three of the nine measures per example (a ranking call costs ~0.1 s); derandomized, the examples
@@ -424,10 +443,10 @@ MEASURE_CHOICE = st.lists(st.integers(0, 8), min_size=3, max_size=3, unique=True
 
 @budget(30)
 @given(frames=ranking_frames(), k=st.integers(1, 15), missing=st.sampled_from(["skip", "zero"]),
-       chosen=MEASURE_CHOICE)
-def test_ranking_matches_pytrec_eval(frames, k, missing, chosen):
+       chosen=MEASURE_CHOICE, level=st.sampled_from([1, 1, 2, 3]), inline=st.booleans())
+def test_ranking_matches_pytrec_eval(frames, k, missing, chosen, level, inline):
     run, qrels = frames
-    check_ranking(run, qrels, k, missing, chosen)
+    check_ranking(run, qrels, k, missing, chosen, level, inline)
 
 
 # -- 3. invalid input: an error naming the column, never a number ---------------------------------------
@@ -668,7 +687,7 @@ def test_sqlite_ranking_matches_pytrec_eval(frames, k, chosen):
     run, qrels = frames
     con = sqlite_with(run=run, qrels=qrels)
     try:
-        check_ranking(run, qrels, k, "skip", chosen, con, ("run", "qrels"))
+        check_ranking(run, qrels, k, "skip", chosen, con=con, data=("run", "qrels"))
     finally:
         con.close()
 
@@ -690,8 +709,8 @@ def extreme_weight_frame(scale):
 
 
 @pytest.mark.parametrize("name", [
-    "auc", "gini", "average_precision", "roc_curve", "pr_curve", "gauc", "log_loss", "brier_score", "precision", "recall", "f1", "accuracy",
-    "confusion_matrix", "mae", "mse", "rmse", "r2"])
+    "auc", "gini", "average_precision", "roc_curve", "pr_curve", "gauc", "log_loss", "brier_score", "precision",
+    "recall", "f1", "accuracy", "confusion_matrix", "mae", "mse", "rmse", "r2"])
 @pytest.mark.parametrize("scale", EXTREME_SCALES)
 def test_extreme_weights_match_sklearn(scale, name):
     d = extreme_weight_frame(scale)

@@ -84,72 +84,87 @@ CAST({{ x }} AS DOUBLE PRECISION)
 {%- endmacro %}
 
 {% macro default__is_positive(label) -%}
-CASE WHEN {{ sqlmetrics.ident(label) }} = 1 THEN 1 WHEN {{ sqlmetrics.ident(label) }} = 0 THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
+{%- set y = sqlmetrics.ident(label) -%}
+CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', y,
+                                      'NOT (' ~ y ~ ' = 1 OR ' ~ y ~ ' = 0)') }} END
 {%- endmacro %}
 
 {#- PostgreSQL has no operator boolean = integer, and casting to integer would round 0.4 to 0: the
     value as jsonb compares numbers by value (1.0 = 1) and booleans as themselves:
     https://www.postgresql.org/docs/current/datatype-json.html#JSON-INDEXING -#}
 {% macro postgres__is_positive(label) -%}
-CASE WHEN to_jsonb({{ sqlmetrics.ident(label) }}) IN (jsonb '1', jsonb 'true') THEN 1
-     WHEN to_jsonb({{ sqlmetrics.ident(label) }}) IN (jsonb '0', jsonb 'false') THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
+{%- set y = 'to_jsonb(' ~ sqlmetrics.ident(label) ~ ')' -%}
+CASE WHEN {{ y }} IN (jsonb '1', jsonb 'true') THEN 1 WHEN {{ y }} IN (jsonb '0', jsonb 'false') THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label),
+                                      y ~ " NOT IN (jsonb '1', jsonb 'true', jsonb '0', jsonb 'false')") }} END
 {%- endmacro %}
 
 {#- Redshift falls back to postgres__ macros but has no to_jsonb: a boolean goes through its cast to
     integer (true -> 1). A fractional label is rounded by that cast: test the column with
     accepted_values. https://docs.aws.amazon.com/redshift/latest/dg/r_Boolean_type.html -#}
 {% macro redshift__is_positive(label) -%}
-CASE WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 1 THEN 1 WHEN CAST({{ sqlmetrics.ident(label) }} AS INTEGER) = 0 THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label)) }} END
+{%- set y = 'CAST(' ~ sqlmetrics.ident(label) ~ ' AS INTEGER)' -%}
+CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label),
+                                      'NOT (' ~ y ~ ' = 1 OR ' ~ y ~ ' = 0)') }} END
 {%- endmacro %}
 
 {#- An expression that fails the query, with an error reading "sqlmetrics: <message>; found <value>",
     for a value no metric may count (a NULL label, a catalogue missing a listed item, ...): put it
-    in the CASE branch only such rows reach. `value` is the offending SQL expression; it also keeps
-    the expression from being a constant, which PostgreSQL (and others) evaluate while planning,
-    even in a branch no row takes. `message` is fixed text without quotes. Each engine's way to
-    raise: DuckDB error(), Spark raise_error(), BigQuery ERROR(), SQLite and MySQL a JSON path that
-    is not one; elsewhere (PostgreSQL, Redshift, Snowflake, Trino, ClickHouse, ...) the cast of the
-    text to an integer fails. The Python layer renders DuckDB's and sqlmetrics/dialects.py spells
-    it for the target. -#}
-{% macro invalid_value(message, value) -%}
-{{ return(adapter.dispatch('invalid_value', 'sqlmetrics')(message, value)) }}
+    in the CASE branch only such rows reach. `condition` is true for exactly those rows (NULL
+    counts as true), `value` is the offending SQL expression and `message` fixed text without
+    quotes. Each engine's way to fail: DuckDB error(), Spark raise_error(), BigQuery ERROR(), SQLite
+    and MySQL a JSON path that is not one, elsewhere (PostgreSQL, Redshift, Snowflake, Trino,
+    ClickHouse, ...) the cast of the text to an integer. The text holds the value, so that no
+    engine can compute it while planning (PostgreSQL folds constant expressions, even in a CASE
+    branch no row takes), and it is text only under `condition`, for engines that evaluate a
+    branch on rows that do not take it (ClickHouse, in a CASE within a CASE): elsewhere it is '0'.
+    The Python layer renders DuckDB's; sqlmetrics/dialects.py spells it for the target. -#}
+{% macro invalid_value(message, value, condition) -%}
+{{ return(adapter.dispatch('invalid_value', 'sqlmetrics')(message, value, condition)) }}
 {%- endmacro %}
 
-{% macro default__invalid_value(message, value) -%}
-CAST('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL') AS INTEGER)
+{% macro default__invalid_value(message, value, condition) -%}
+CAST(CASE WHEN COALESCE({{ condition }}, TRUE)
+          THEN 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL') ELSE '0' END AS INTEGER)
 {%- endmacro %}
 
-{% macro duckdb__invalid_value(message, value) -%}
-error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL'))
+{% macro duckdb__invalid_value(message, value, condition) -%}
+CASE WHEN COALESCE({{ condition }}, TRUE)
+     THEN error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL')) END
 {%- endmacro %}
 
-{% macro spark__invalid_value(message, value) -%}
-raise_error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS STRING), 'NULL'))
+{% macro spark__invalid_value(message, value, condition) -%}
+CASE WHEN COALESCE({{ condition }}, TRUE)
+     THEN raise_error('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS STRING), 'NULL')) END
 {%- endmacro %}
 
-{% macro bigquery__invalid_value(message, value) -%}
-ERROR(CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS STRING), 'NULL')))
+{% macro bigquery__invalid_value(message, value, condition) -%}
+CASE WHEN COALESCE({{ condition }}, TRUE)
+     THEN ERROR(CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS STRING), 'NULL'))) END
 {%- endmacro %}
 
-{% macro clickhouse__invalid_value(message, value) -%}
-CAST(concat('sqlmetrics: {{ message }}; found ', COALESCE(toString({{ value }}), 'NULL')) AS Int64)
+{% macro clickhouse__invalid_value(message, value, condition) -%}
+CAST(CASE WHEN COALESCE({{ condition }}, TRUE)
+          THEN concat('sqlmetrics: {{ message }}; found ', COALESCE(toString({{ value }}), 'NULL')) ELSE '0' END AS Int64)
 {%- endmacro %}
 
-{% macro sqlite__invalid_value(message, value) -%}
-json_extract('{}', 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS TEXT), 'NULL'))
+{% macro sqlite__invalid_value(message, value, condition) -%}
+CASE WHEN COALESCE({{ condition }}, TRUE)
+     THEN json_extract('{}', 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS TEXT), 'NULL')) END
 {%- endmacro %}
 
-{% macro mysql__invalid_value(message, value) -%}
-JSON_EXTRACT('{}', CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS CHAR), 'NULL')))
+{% macro mysql__invalid_value(message, value, condition) -%}
+CASE WHEN COALESCE({{ condition }}, TRUE)
+     THEN JSON_EXTRACT('{}', CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS CHAR), 'NULL'))) END
 {%- endmacro %}
 
 {#- A predicted probability as DOUBLE; NULL fails the query instead of dropping out of the sums. -#}
 {% macro probability(score) -%}
-CASE WHEN {{ sqlmetrics.ident(score) }} IS NOT NULL THEN {{ sqlmetrics.as_double(sqlmetrics.ident(score)) }}
-     ELSE {{ sqlmetrics.invalid_value('a probability must be a number', sqlmetrics.ident(score)) }} END
+{%- set p = sqlmetrics.ident(score) -%}
+CASE WHEN {{ p }} IS NOT NULL THEN {{ sqlmetrics.as_double(p) }}
+     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a probability must be a number', p, p ~ ' IS NULL')) }} END
 {%- endmacro %}
 
 {#- A relevance grade as DOUBLE; NULL fails the query instead of counting as not relevant.
@@ -157,7 +172,7 @@ CASE WHEN {{ sqlmetrics.ident(score) }} IS NOT NULL THEN {{ sqlmetrics.as_double
 {% macro relevance(relevance, quoted=false) -%}
 {%- set r = relevance if quoted else sqlmetrics.ident(relevance) -%}
 CASE WHEN {{ r }} IS NOT NULL THEN {{ sqlmetrics.as_double(r) }}
-     ELSE {{ sqlmetrics.invalid_value('a relevance must be a number', r) }} END
+     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a relevance must be a number', r, r ~ ' IS NULL')) }} END
 {%- endmacro %}
 
 {#- 2^x as a DOUBLE, taken as 0 below 2^-1022 (the smallest normal double): PostgreSQL fails on a

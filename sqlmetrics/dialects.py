@@ -12,8 +12,9 @@ templates (templates stay in one portable form; vendor syntax lives only here).
 - Redshift has ROWS window frames only: the peers of a value (RANGE BETWEEN CURRENT ROW AND
   CURRENT ROW, helpers.sql `peers`) become a partition by that value.
 - Failing the query on a value no metric may count (helpers.sql `invalid_value`, DuckDB's
-  error(text)): Spark raise_error, BigQuery ERROR, SQLite and MySQL a JSON path that is not one,
-  the others a cast of the text to an integer.
+  CASE WHEN condition THEN error(text) END): Spark raise_error, BigQuery ERROR, SQLite and MySQL a
+  JSON path that is not one, the others a cast to an integer of the text (of '0' where the
+  condition is false: ClickHouse may evaluate a branch on rows that do not take it).
 """
 from __future__ import annotations
 
@@ -27,16 +28,19 @@ _INFINITY = {
     "redshift": lambda: exp.cast(exp.Literal.string("Infinity"), "DOUBLE"),
 }
 _ROWS_FRAMES_ONLY = {"redshift"}
-#: error(text) as each engine fails a query with `text` (default: the cast of the text to an integer
-#: fails; the text holds the offending value, so no engine can evaluate it while planning)
+#: error(text) as the engines with a function for it fail a query with `text`; the others fail on
+#: the cast of the text to an integer (the text holds the offending value, so that no engine can
+#: compute it while planning)
 _RAISE = {
-    "duckdb": None,
     "spark": lambda text: exp.Anonymous(this="raise_error", expressions=[text]),
     "databricks": lambda text: exp.Anonymous(this="raise_error", expressions=[text]),
     "bigquery": lambda text: exp.Anonymous(this="ERROR", expressions=[text]),
     "sqlite": lambda text: exp.Anonymous(this="json_extract", expressions=[exp.Literal.string("{}"), text]),
     "mysql": lambda text: exp.Anonymous(this="JSON_EXTRACT", expressions=[exp.Literal.string("{}"), text]),
 }
+#: the integer type of that cast: on ClickHouse Int64, not sqlglot's Nullable(Int64), whose cast
+#: of text that is not a number is NULL instead of an error
+_CAST_INTEGER = {"clickhouse": lambda: exp.DataType(this=exp.DataType.Type.BIGINT, nullable=False)}
 _BYTE_COLLATION = {
     "postgres": lambda: exp.to_identifier("C", quoted=True),
     "mysql": lambda: exp.to_identifier("utf8mb4_bin"),
@@ -68,12 +72,28 @@ def adapt(tree: exp.Expression, dialect: str, booleans: frozenset = frozenset())
             if (isinstance(column, exp.Column) and column.name in booleans and not column.table
                     and isinstance(value, exp.Literal) and value.name in ("0", "1")):
                 eq.replace(column.copy() if value.name == "1" else exp.Not(this=column.copy()))
-    raise_ = _RAISE.get(dialect, lambda text: exp.cast(text, "BIGINT"))
-    if raise_ is not None:
+    if dialect != "duckdb":
         for call in list(tree.find_all(exp.Anonymous)):
             if call.name.lower() == "error" and len(call.expressions) == 1:
-                call.replace(raise_(call.expressions[0].copy()))
+                _fail(call, dialect)
     return tree
+
+
+def _fail(call: exp.Anonymous, dialect: str) -> None:
+    """Replace error(text), the THEN of `CASE WHEN condition THEN error(text) END`
+    (helpers.sql `invalid_value`), by `dialect`'s way to fail with `text`."""
+    text = call.expressions[0].copy()
+    if dialect in _RAISE:
+        call.replace(_RAISE[dialect](text))
+        return
+    integer = _CAST_INTEGER.get(dialect, lambda: exp.DataType.build("BIGINT"))()
+    case = call.parent.parent if isinstance(call.parent, exp.If) else None
+    if isinstance(case, exp.Case) and len(case.args["ifs"]) == 1 and not case.args.get("default"):
+        call.replace(text)
+        case.set("default", exp.Literal.string("0"))
+        case.replace(exp.Cast(this=case.copy(), to=integer))
+    else:
+        call.replace(exp.Cast(this=text, to=integer))
 
 
 def is_nan(column_sql: str, dialect: str, decimal: bool = False) -> str | None:

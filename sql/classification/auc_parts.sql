@@ -20,11 +20,11 @@
 {%- set s = sqlmetrics.ident(score) %}
 {%- set w = 'OVER (' ~ sqlmetrics.partition_by(keys) ~ ' ORDER BY ' ~ s ~ ')' %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       CAST(SUM(sm_n) AS BIGINT) AS sm_n,
+       CAST(SUM(sm_rank_sums.sm_n) AS BIGINT) AS sm_n,
        CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
        {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
-       {{ sqlmetrics.as_double('SUM(sm_n) - SUM(sm_p)') }} AS sm_w_neg,
-       {{ sqlmetrics.fdiv('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)', '2 * (SUM(sm_n) - SUM(sm_p))') }} AS sm_wins
+       {{ sqlmetrics.as_double('SUM(sm_rank_sums.sm_n) - SUM(sm_p)') }} AS sm_w_neg,
+       {{ sqlmetrics.fdiv('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)', '2 * (SUM(sm_rank_sums.sm_n) - SUM(sm_p))') }} AS sm_wins
 FROM (
   SELECT {{ sqlmetrics.cols(keys) }}
          COUNT(*) AS sm_n,

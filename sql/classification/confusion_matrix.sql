@@ -15,9 +15,11 @@ FROM (
          {% if prediction -%}
          {{ sqlmetrics.is_positive(prediction) }}
          {%- else -%}
-         CASE WHEN {{ sqlmetrics.ident(score) }} >= {{ sqlmetrics.as_double(threshold) }} THEN 1
-              WHEN {{ sqlmetrics.ident(score) }} < {{ sqlmetrics.as_double(threshold) }} THEN 0
-              ELSE {{ sqlmetrics.invalid_value('a score must be a number', sqlmetrics.ident(score)) }} END
+         {%- set s = sqlmetrics.ident(score) %}
+         {%- set t = sqlmetrics.as_double(threshold) %}
+         {%- set neither %}NOT ({{ s }} >= {{ t }} OR {{ s }} < {{ t }}){% endset %}
+         CASE WHEN {{ s }} >= {{ t }} THEN 1 WHEN {{ s }} < {{ t }} THEN 0
+              ELSE {{ sqlmetrics.invalid_value('a score must be a number', s, neither) }} END
          {%- endif %} AS sm_hat,
          {{ sqlmetrics.row_weight(weight) }} AS sm_w
   FROM {{ relation }}

@@ -25,10 +25,14 @@ sm_catalogue AS (
 {%- endif %}
 )
 SELECT {{ sqlmetrics.cols(by) }}
-       CASE WHEN (SELECT sm_unlisted FROM sm_catalogue) > 0
-            THEN {{ sqlmetrics.invalid_value('items of the run are missing from the catalogue (items); how many', '(SELECT sm_unlisted FROM sm_catalogue)') }}
-            WHEN (SELECT sm_run_items FROM sm_catalogue) > (SELECT sm_size FROM sm_catalogue)
-            THEN {{ sqlmetrics.invalid_value('n_items is below the number of distinct items in the run', '(SELECT sm_run_items FROM sm_catalogue)') }}
+       {%- set unlisted %}(SELECT sm_unlisted FROM sm_catalogue) > 0{% endset %}
+       {%- set too_small %}(SELECT sm_run_items FROM sm_catalogue) > (SELECT sm_size FROM sm_catalogue){% endset %}
+       CASE WHEN {{ unlisted }}
+            THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('items of the run are missing from the catalogue (items); how many',
+                                                                  '(SELECT sm_unlisted FROM sm_catalogue)', unlisted)) }}
+            WHEN {{ too_small }}
+            THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('n_items is below the number of distinct items in the run',
+                                                                  '(SELECT sm_run_items FROM sm_catalogue)', too_small)) }}
             ELSE {{ sqlmetrics.fdiv('COUNT(DISTINCT sm_item)', '(SELECT sm_size FROM sm_catalogue)') }} END AS coverage,
        COUNT(DISTINCT sm_item) AS n_covered,
        CAST((SELECT sm_size FROM sm_catalogue) AS BIGINT) AS n_items

@@ -5,9 +5,11 @@
     query: no scaling can represent it. -#}
 {% macro dcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
              relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
+{%- set overflows %}sm_dcg >= {{ sqlmetrics.infinity() }}{% endset %}
 {%- set value -%}
-CASE WHEN sm_dcg >= {{ sqlmetrics.infinity() }}
-     THEN {{ sqlmetrics.invalid_value('the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query', 'sm_queries.' ~ sqlmetrics.ident(query)) }}
+CASE WHEN {{ overflows }}
+     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query',
+                                                           'sm_queries.' ~ sqlmetrics.ident(query), overflows)) }}
      ELSE sm_dcg END
 {%- endset %}
 {{ sqlmetrics.ranking_metric('dcg', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold, gain, missing, empty,

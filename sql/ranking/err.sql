@@ -6,19 +6,27 @@
     of reaching a rank below 1e-307 counts as 0. -#}
 {% macro err(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', max_grade=none, relevance_threshold=1.0,
              missing='zero', empty='zero', by=[], per_query=false) %}
-{%- set top = sqlmetrics.as_double(max_grade) if max_grade is not none else 'sm_grades.sm_top' %}
+{%- if max_grade is not none %}
+{%- set top = sqlmetrics.as_double(max_grade) %}
+{%- set unit = sqlmetrics.pow2('-' ~ top) %}
+{%- else %}
+{%- set top = 'sm_grades.sm_top' %}
+{%- set unit = 'sm_grades.sm_top_unit' %}
+{%- endif %}
 {%- set below_top %}sm_rel - {{ top }}{% endset %}
-{%- set above_one %}-{{ top }}{% endset %}
+{%- set above_top %}sm_rel > {{ top }}{% endset %}
 {%- set row_columns %}
-CASE WHEN sm_rel > {{ top }}
-     THEN {{ sqlmetrics.invalid_value('max_grade must be at least every relevance grade', 'sm_rel') }}
-     ELSE {{ sqlmetrics.pow2(below_top) }} - {{ sqlmetrics.pow2(above_one) }} END AS sm_stop,
-CASE WHEN sm_rel >= {{ top }} THEN -{{ top }} * LN(2)
-     ELSE LN(1 - {{ sqlmetrics.pow2(below_top) }} + {{ sqlmetrics.pow2(above_one) }}) END AS sm_log_stay
+CASE WHEN {{ above_top }}
+     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('max_grade must be at least every relevance grade', 'sm_rel', above_top)) }}
+     ELSE {{ sqlmetrics.pow2(below_top) }} - {{ unit }} END AS sm_stop,
+{{ top }} AS sm_max_grade
 {%- endset %}
+{#- log(1 - R) of a top grade is -max_grade * log(2) exactly: 1 - R = 2^-max_grade may be below the
+    smallest double -#}
 {%- set windows %}
-SUM(sm_log_stay) OVER ({{ sqlmetrics.partition_by(by + [query]) }} ORDER BY sm_pos
-                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_log_reach
+SUM(CASE WHEN sm_rel >= sm_max_grade THEN -sm_max_grade * LN(2) ELSE LN(1 - sm_stop) END)
+  OVER ({{ sqlmetrics.partition_by(by + [query]) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+  AS sm_log_reach
 {%- endset %}
 {%- set aggregates %}
 SUM(sm_in_k * sm_stop * CASE WHEN COALESCE(sm_log_reach, 0) > -707 THEN EXP(COALESCE(sm_log_reach, 0)) ELSE 0 END

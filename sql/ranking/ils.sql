@@ -12,7 +12,8 @@ WITH sm_top AS (
 sm_similar AS (
   SELECT sm_x, sm_y,
          CASE WHEN MIN(sm_s) < MAX(sm_s)
-              THEN {{ sqlmetrics.invalid_value('the similarity table gives a pair with this item two different similarities (either direction is the same pair)', 'sm_x') }}
+              THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the similarity table gives a pair with this item two different similarities (either direction is the same pair)',
+                                                                    'sm_x', 'MIN(sm_s) < MAX(sm_s)')) }}
               ELSE MAX(sm_s) END AS sm_s
   FROM (
     SELECT item_a AS sm_x, item_b AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}

@@ -7,10 +7,12 @@
     (grades over ~1900 apart) fails the query rather than losing its digits. -#}
 {% macro ndcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
               relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
+{%- set lost %}sm_n_relevant > 0 AND NOT (sm_idcg > 1e-290){% endset %}
 {%- set value %}
 {%- if gain == 'exponential' -%}
-CASE WHEN sm_n_relevant > 0 AND NOT (sm_idcg > 1e-290)
-     THEN {{ sqlmetrics.invalid_value('exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query', 'sm_queries.' ~ sqlmetrics.ident(query)) }}
+CASE WHEN {{ lost }}
+     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query',
+                                                           'sm_queries.' ~ sqlmetrics.ident(query), lost)) }}
      ELSE sm_dcg / NULLIF(sm_idcg, 0) END
 {%- else -%}
 sm_dcg / NULLIF(sm_idcg, 0)

@@ -7,7 +7,8 @@
       sm_rows     the run ranked by score descending, ties broken by the item id as text
                   (`item_desc`: exactly trec_eval; `item_asc`; `average`: any order, the metric
                   then averages over each tie group), with relevance 0 for unjudged items;
-      sm_grades   (with `grades`, or `scaled_gain`) sm_top, the largest relevance of the judgments;
+      sm_grades   (with `grades`, or `scaled_gain`) sm_top, the largest relevance of the judgments,
+                  sm_top_unit = 2^-sm_top, the shift S below and sm_unit = 2^-S;
       sm_ranked   + sm_relevant (0/1), sm_gain (linear: rel; exponential: 2^rel - 1; with
                   `scaled_gain` 2^-S*(2^rel - 1), S = max(0, sm_top - 960), so that no gain nor
                   sum of them overflows a double: for metrics that are ratios of gains),
@@ -31,9 +32,7 @@
 {%- if gain == 'linear' %}
 {%- set gain_of_rel = 'sm_rel' %}
 {%- elif scaled_gain %}
-{%- set shift %}(CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END){% endset %}
-{%- set exponent %}sm_rel - {{ shift }}{% endset %}
-{%- set gain_of_rel %}({{ sqlmetrics.pow2(exponent) }} - {{ sqlmetrics.pow2('-' ~ shift) }}){% endset %}
+{%- set gain_of_rel %}({{ sqlmetrics.pow2('sm_rel - sm_grades.sm_shift') }} - sm_grades.sm_unit){% endset %}
 {%- else %}
 {%- set gain_of_rel = '(POWER(2, sm_rel) - 1)' %}
 {%- endif %}
@@ -45,8 +44,11 @@ WITH sm_judged AS (
   FROM {{ qrels if qrels else relation }}
 ),
 {%- if grades %}
+{%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
 sm_grades AS (
-  SELECT MAX(sm_rel) AS sm_top FROM sm_judged
+  SELECT MAX(sm_rel) AS sm_top, {{ sqlmetrics.pow2('-MAX(sm_rel)') }} AS sm_top_unit,
+         {{ shift }} AS sm_shift, {{ sqlmetrics.pow2('-' ~ shift) }} AS sm_unit
+  FROM sm_judged
 ),
 {%- endif %}
 sm_queries AS (

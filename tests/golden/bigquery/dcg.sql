@@ -6,9 +6,12 @@ WITH sm_judged AS (
     CASE
       WHEN NOT `relevance` IS NULL
       THEN CAST(`relevance` AS FLOAT64)
-      ELSE ERROR(
-        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST(`relevance` AS STRING), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE(`relevance` IS NULL, TRUE)
+        THEN ERROR(
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST(`relevance` AS STRING), 'NULL')
+        )
+      END AS FLOAT64)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -88,9 +91,12 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= CAST('inf' AS FLOAT64)
-      THEN ERROR(
-        'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries.`query_id` AS STRING), 'NULL')
-      )
+      THEN CAST(CASE
+        WHEN COALESCE(sm_dcg >= CAST('inf' AS FLOAT64), TRUE)
+        THEN ERROR(
+          'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries.`query_id` AS STRING), 'NULL')
+        )
+      END AS FLOAT64)
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

@@ -63,9 +63,14 @@ FROM (
               THEN 1
               WHEN `clicked` = 0
               THEN 0
-              ELSE ERROR(
-                'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
-              )
+              ELSE CASE
+                WHEN COALESCE(NOT (
+                  `clicked` = 1 OR `clicked` = 0
+                ), TRUE)
+                THEN ERROR(
+                  'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+                )
+              END
             END AS sm_pos
           FROM (
             SELECT

@@ -6,9 +6,12 @@ WITH sm_judged AS (
     CASE
       WHEN NOT `relevance` IS NULL
       THEN CAST(`relevance` AS FLOAT64)
-      ELSE ERROR(
-        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST(`relevance` AS STRING), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE(`relevance` IS NULL, TRUE)
+        THEN ERROR(
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST(`relevance` AS STRING), 'NULL')
+        )
+      END AS FLOAT64)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

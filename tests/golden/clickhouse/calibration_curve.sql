@@ -6,14 +6,24 @@ WITH sm_rows AS (
         "pctr" IS NULL
       )
       THEN CAST("pctr" AS Nullable(Float64))
-      ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("pctr" IS NULL, TRUE)
+        THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL')
+        ELSE '0'
+      END AS Int64) AS Nullable(Float64))
     END AS sm_p,
     CASE
       WHEN "clicked" = 1
       THEN 1
       WHEN "clicked" = 0
       THEN 0
-      ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      ELSE CAST(CASE
+        WHEN COALESCE(NOT (
+          "clicked" = 1 OR "clicked" = 0
+        ), TRUE)
+        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL')
+        ELSE '0'
+      END AS Int64)
     END AS sm_y,
     CAST("impressions" AS Nullable(Float64)) AS sm_w
   FROM analytics.preds

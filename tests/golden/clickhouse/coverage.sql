@@ -29,11 +29,19 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN CAST('sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
-      SELECT
-        sm_unlisted
-      FROM sm_catalogue
-    ) AS Nullable(String)), 'NULL') AS Nullable(Int64))
+    THEN CAST(CAST(CASE
+      WHEN COALESCE((
+        SELECT
+          sm_unlisted
+        FROM sm_catalogue
+      ) > 0, TRUE)
+      THEN 'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+        SELECT
+          sm_unlisted
+        FROM sm_catalogue
+      ) AS Nullable(String)), 'NULL')
+      ELSE '0'
+    END AS Int64) AS Nullable(Float64))
     WHEN (
       SELECT
         sm_run_items
@@ -43,14 +51,29 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN CAST('sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(
-      CAST((
-        SELECT
-          sm_run_items
-        FROM sm_catalogue
-      ) AS Nullable(String)),
-      'NULL'
-    ) AS Nullable(Int64))
+    THEN CAST(CAST(CASE
+      WHEN COALESCE(
+        (
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
+      )
+      THEN 'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(
+        CAST((
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) AS Nullable(String)),
+        'NULL'
+      )
+      ELSE '0'
+    END AS Int64) AS Nullable(Float64))
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS Nullable(Float64)) / nullIf(CAST((
         SELECT

@@ -8,7 +8,11 @@ WITH sm_judged AS (
         "relevance" IS NULL
       )
       THEN CAST("relevance" AS Nullable(Float64))
-      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL')
+        ELSE '0'
+      END AS Int64) AS Nullable(Float64))
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -88,7 +92,11 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= CAST('inf' AS Nullable(Float64))
-      THEN CAST('sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(sm_dcg >= CAST('inf' AS Nullable(Float64)), TRUE)
+        THEN 'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS Nullable(String)), 'NULL')
+        ELSE '0'
+      END AS Int64) AS Nullable(Float64))
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

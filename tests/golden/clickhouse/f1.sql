@@ -49,14 +49,30 @@ FROM (
           THEN 1
           WHEN "clicked" = 0
           THEN 0
-          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL')
+            ELSE '0'
+          END AS Int64)
         END AS sm_y,
         CASE
           WHEN "pctr" >= CAST(0.5 AS Nullable(Float64))
           THEN 1
           WHEN "pctr" < CAST(0.5 AS Nullable(Float64))
           THEN 0
-          ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+          ELSE CAST(CASE
+            WHEN COALESCE(
+              NOT (
+                "pctr" >= CAST(0.5 AS Nullable(Float64))
+                OR "pctr" < CAST(0.5 AS Nullable(Float64))
+              ),
+              TRUE
+            )
+            THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS Nullable(String)), 'NULL')
+            ELSE '0'
+          END AS Int64)
         END AS sm_hat,
         CAST("impressions" AS Nullable(Float64)) AS sm_w
       FROM analytics.preds

@@ -8,7 +8,11 @@ WITH sm_judged AS (
         "relevance" IS NULL
       )
       THEN CAST("relevance" AS Nullable(Float64))
-      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL') AS Nullable(Int64))
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS Nullable(String)), 'NULL')
+        ELSE '0'
+      END AS Int64) AS Nullable(Float64))
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

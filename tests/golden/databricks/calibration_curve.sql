@@ -4,18 +4,26 @@ WITH sm_rows AS (
     CASE
       WHEN NOT `pctr` IS NULL
       THEN CAST(`pctr` AS DOUBLE)
-      ELSE RAISE_ERROR(
-        'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE(`pctr` IS NULL, TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+        )
+      END AS DOUBLE)
     END AS sm_p,
     CASE
       WHEN `clicked` = 1
       THEN 1
       WHEN `clicked` = 0
       THEN 0
-      ELSE RAISE_ERROR(
-        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
-      )
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          `clicked` = 1 OR `clicked` = 0
+        ), TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END
     END AS sm_y,
     CAST(`impressions` AS DOUBLE) AS sm_w
   FROM analytics.preds

@@ -29,13 +29,20 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN RAISE_ERROR(
-      'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+    THEN CAST(CASE
+      WHEN COALESCE((
         SELECT
           sm_unlisted
         FROM sm_catalogue
-      ) AS STRING), 'NULL')
-    )
+      ) > 0, TRUE)
+      THEN RAISE_ERROR(
+        'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+          SELECT
+            sm_unlisted
+          FROM sm_catalogue
+        ) AS STRING), 'NULL')
+      )
+    END AS DOUBLE)
     WHEN (
       SELECT
         sm_run_items
@@ -45,13 +52,27 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN RAISE_ERROR(
-      'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
-        SELECT
-          sm_run_items
-        FROM sm_catalogue
-      ) AS STRING), 'NULL')
-    )
+    THEN CAST(CASE
+      WHEN COALESCE(
+        (
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
+      )
+      THEN RAISE_ERROR(
+        'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) AS STRING), 'NULL')
+      )
+    END AS DOUBLE)
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS DOUBLE) / NULLIF(CAST((
         SELECT

@@ -6,9 +6,12 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE ERROR(
-        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN ERROR(
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+        )
+      END AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

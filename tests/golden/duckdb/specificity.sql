@@ -32,18 +32,28 @@ FROM (
         THEN 1
         WHEN "clicked" = 0
         THEN 0
-        ELSE ERROR(
-          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
-        )
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            "clicked" = 1 OR "clicked" = 0
+          ), TRUE)
+          THEN ERROR(
+            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+          )
+        END
       END AS sm_y,
       CASE
         WHEN "pctr" >= CAST(0.5 AS DOUBLE)
         THEN 1
         WHEN "pctr" < CAST(0.5 AS DOUBLE)
         THEN 0
-        ELSE ERROR(
-          'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
-        )
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            "pctr" >= CAST(0.5 AS DOUBLE) OR "pctr" < CAST(0.5 AS DOUBLE)
+          ), TRUE)
+          THEN ERROR(
+            'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+          )
+        END
       END AS sm_hat,
       CAST("impressions" AS DOUBLE) AS sm_w
     FROM analytics.preds

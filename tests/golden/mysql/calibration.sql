@@ -21,26 +21,34 @@ FROM (
       CASE
         WHEN NOT `pctr` IS NULL
         THEN CAST(`pctr` AS DOUBLE)
-        ELSE JSON_EXTRACT(
-          '{}',
-          CONCAT(
-            'sqlmetrics: a probability must be a number; found ',
-            COALESCE(CAST(`pctr` AS CHAR), 'NULL')
+        ELSE CAST(CASE
+          WHEN COALESCE(`pctr` IS NULL, TRUE)
+          THEN JSON_EXTRACT(
+            '{}',
+            CONCAT(
+              'sqlmetrics: a probability must be a number; found ',
+              COALESCE(CAST(`pctr` AS CHAR), 'NULL')
+            )
           )
-        )
+        END AS DOUBLE)
       END AS sm_p,
       CASE
         WHEN `clicked` = 1
         THEN 1
         WHEN `clicked` = 0
         THEN 0
-        ELSE JSON_EXTRACT(
-          '{}',
-          CONCAT(
-            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
-            COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            `clicked` = 1 OR `clicked` = 0
+          ), TRUE)
+          THEN JSON_EXTRACT(
+            '{}',
+            CONCAT(
+              'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+              COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+            )
           )
-        )
+        END
       END AS sm_y,
       CAST(`impressions` AS DOUBLE) AS sm_w
     FROM analytics.preds

@@ -29,17 +29,24 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN JSON_EXTRACT(
-      '{}',
-      CONCAT(
-        'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ',
-        COALESCE(CAST((
-          SELECT
-            sm_unlisted
-          FROM sm_catalogue
-        ) AS CHAR), 'NULL')
+    THEN CAST(CASE
+      WHEN COALESCE((
+        SELECT
+          sm_unlisted
+        FROM sm_catalogue
+      ) > 0, TRUE)
+      THEN JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ',
+          COALESCE(CAST((
+            SELECT
+              sm_unlisted
+            FROM sm_catalogue
+          ) AS CHAR), 'NULL')
+        )
       )
-    )
+    END AS DOUBLE)
     WHEN (
       SELECT
         sm_run_items
@@ -49,17 +56,31 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN JSON_EXTRACT(
-      '{}',
-      CONCAT(
-        'sqlmetrics: n_items is below the number of distinct items in the run; found ',
-        COALESCE(CAST((
+    THEN CAST(CASE
+      WHEN COALESCE(
+        (
           SELECT
             sm_run_items
           FROM sm_catalogue
-        ) AS CHAR), 'NULL')
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
       )
-    )
+      THEN JSON_EXTRACT(
+        '{}',
+        CONCAT(
+          'sqlmetrics: n_items is below the number of distinct items in the run; found ',
+          COALESCE(CAST((
+            SELECT
+              sm_run_items
+            FROM sm_catalogue
+          ) AS CHAR), 'NULL')
+        )
+      )
+    END AS DOUBLE)
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS DOUBLE) / NULLIF(CAST((
         SELECT

@@ -6,13 +6,16 @@ WITH sm_judged AS (
     CASE
       WHEN NOT `relevance` IS NULL
       THEN CAST(`relevance` AS DOUBLE)
-      ELSE JSON_EXTRACT(
-        '{}',
-        CONCAT(
-          'sqlmetrics: a relevance must be a number; found ',
-          COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+      ELSE CAST(CASE
+        WHEN COALESCE(`relevance` IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          CONCAT(
+            'sqlmetrics: a relevance must be a number; found ',
+            COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+          )
         )
-      )
+      END AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -92,13 +95,16 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= 1.7976931348623157e308
-      THEN JSON_EXTRACT(
-        '{}',
-        CONCAT(
-          'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ',
-          COALESCE(CAST(sm_queries.`query_id` AS CHAR), 'NULL')
+      THEN CAST(CASE
+        WHEN COALESCE(sm_dcg >= 1.7976931348623157e308, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          CONCAT(
+            'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ',
+            COALESCE(CAST(sm_queries.`query_id` AS CHAR), 'NULL')
+          )
         )
-      )
+      END AS DOUBLE)
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

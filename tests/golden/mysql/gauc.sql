@@ -67,13 +67,18 @@ FROM (
               THEN 1
               WHEN `clicked` = 0
               THEN 0
-              ELSE JSON_EXTRACT(
-                '{}',
-                CONCAT(
-                  'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
-                  COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+              ELSE CASE
+                WHEN COALESCE(NOT (
+                  `clicked` = 1 OR `clicked` = 0
+                ), TRUE)
+                THEN JSON_EXTRACT(
+                  '{}',
+                  CONCAT(
+                    'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+                    COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+                  )
                 )
-              )
+              END
             END AS sm_pos
           FROM (
             SELECT

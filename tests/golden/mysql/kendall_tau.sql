@@ -6,13 +6,16 @@ WITH sm_judged AS (
     CASE
       WHEN NOT `relevance` IS NULL
       THEN CAST(`relevance` AS DOUBLE)
-      ELSE JSON_EXTRACT(
-        '{}',
-        CONCAT(
-          'sqlmetrics: a relevance must be a number; found ',
-          COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+      ELSE CAST(CASE
+        WHEN COALESCE(`relevance` IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          CONCAT(
+            'sqlmetrics: a relevance must be a number; found ',
+            COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+          )
         )
-      )
+      END AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

@@ -6,7 +6,11 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE PRECISION)
-      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL') AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE PRECISION)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -86,7 +90,11 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= CAST('inf' AS DOUBLE PRECISION)
-      THEN CAST('sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL') AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(sm_dcg >= CAST('inf' AS DOUBLE PRECISION), TRUE)
+        THEN 'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE PRECISION)
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

@@ -49,14 +49,29 @@ FROM (
           THEN 1
           WHEN "clicked" = 0
           THEN 0
-          ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL') AS BIGINT)
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+            ELSE '0'
+          END AS BIGINT)
         END AS sm_y,
         CASE
           WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION)
           THEN 1
           WHEN "pctr" < CAST(0.5 AS DOUBLE PRECISION)
           THEN 0
-          ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL') AS BIGINT)
+          ELSE CAST(CASE
+            WHEN COALESCE(
+              NOT (
+                "pctr" >= CAST(0.5 AS DOUBLE PRECISION) OR "pctr" < CAST(0.5 AS DOUBLE PRECISION)
+              ),
+              TRUE
+            )
+            THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+            ELSE '0'
+          END AS BIGINT)
         END AS sm_hat,
         CAST("impressions" AS DOUBLE PRECISION) AS sm_w
       FROM analytics.preds

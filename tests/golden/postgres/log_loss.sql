@@ -45,14 +45,24 @@ FROM (
       CASE
         WHEN NOT "pctr" IS NULL
         THEN CAST("pctr" AS DOUBLE PRECISION)
-        ELSE CAST('sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL') AS BIGINT)
+        ELSE CAST(CAST(CASE
+          WHEN COALESCE("pctr" IS NULL, TRUE)
+          THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+          ELSE '0'
+        END AS BIGINT) AS DOUBLE PRECISION)
       END AS sm_p,
       CASE
         WHEN "clicked" = 1
         THEN 1
         WHEN "clicked" = 0
         THEN 0
-        ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL') AS BIGINT)
+        ELSE CAST(CASE
+          WHEN COALESCE(NOT (
+            "clicked" = 1 OR "clicked" = 0
+          ), TRUE)
+          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+          ELSE '0'
+        END AS BIGINT)
       END AS sm_y,
       CAST("impressions" AS DOUBLE PRECISION) AS sm_w
     FROM analytics.preds

@@ -20,7 +20,11 @@ WITH sm_top AS (
     sm_y,
     CASE
       WHEN MIN(sm_s) < MAX(sm_s)
-      THEN CAST('sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS VARCHAR(MAX)), 'NULL') AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(MIN(sm_s) < MAX(sm_s), TRUE)
+        THEN 'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS VARCHAR(MAX)), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE PRECISION)
       ELSE MAX(sm_s)
     END AS sm_s
   FROM (

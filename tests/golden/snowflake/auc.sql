@@ -56,7 +56,13 @@ FROM (
             THEN 1
             WHEN "clicked" = 0
             THEN 0
-            ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS BIGINT)
+            ELSE CAST(CASE
+              WHEN COALESCE(NOT (
+                "clicked" = 1 OR "clicked" = 0
+              ), TRUE)
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+              ELSE '0'
+            END AS BIGINT)
           END AS sm_pos
         FROM (
           SELECT

@@ -29,11 +29,19 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN CAST('sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
-      SELECT
-        sm_unlisted
-      FROM sm_catalogue
-    ) AS VARCHAR), 'NULL') AS BIGINT)
+    THEN CAST(CAST(CASE
+      WHEN COALESCE((
+        SELECT
+          sm_unlisted
+        FROM sm_catalogue
+      ) > 0, TRUE)
+      THEN 'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+        SELECT
+          sm_unlisted
+        FROM sm_catalogue
+      ) AS VARCHAR), 'NULL')
+      ELSE '0'
+    END AS BIGINT) AS DOUBLE)
     WHEN (
       SELECT
         sm_run_items
@@ -43,11 +51,26 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN CAST('sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
-      SELECT
-        sm_run_items
-      FROM sm_catalogue
-    ) AS VARCHAR), 'NULL') AS BIGINT)
+    THEN CAST(CAST(CASE
+      WHEN COALESCE(
+        (
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
+      )
+      THEN 'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
+        SELECT
+          sm_run_items
+        FROM sm_catalogue
+      ) AS VARCHAR), 'NULL')
+      ELSE '0'
+    END AS BIGINT) AS DOUBLE)
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS DOUBLE) / NULLIF(CAST((
         SELECT

@@ -6,12 +6,33 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_grades AS (
   SELECT
-    MAX(sm_rel) AS sm_top
+    MAX(sm_rel) AS sm_top,
+    CASE WHEN (
+      -MAX(sm_rel)
+    ) > -1022 THEN POWER(2, -MAX(sm_rel)) ELSE 0 END AS sm_top_unit,
+    (
+      CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+    ) AS sm_shift,
+    CASE
+      WHEN (
+        -(
+          CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+        )
+      ) > -1022
+      THEN POWER(2, -(
+        CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+      ))
+      ELSE 0
+    END AS sm_unit
   FROM sm_judged
 ), sm_queries AS (
   SELECT
@@ -63,40 +84,20 @@ WITH sm_judged AS (
     CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k,
     CASE
       WHEN sm_rel > sm_grades.sm_top
-      THEN CAST('sqlmetrics: max_grade must be at least every relevance grade; found ' || COALESCE(CAST(sm_rel AS VARCHAR), 'NULL') AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(sm_rel > sm_grades.sm_top, TRUE)
+        THEN 'sqlmetrics: max_grade must be at least every relevance grade; found ' || COALESCE(CAST(sm_rel AS VARCHAR), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
       ELSE CASE
         WHEN (
           sm_rel - sm_grades.sm_top
         ) > -1022
         THEN POWER(2, sm_rel - sm_grades.sm_top)
         ELSE 0
-      END - CASE
-        WHEN (
-          -sm_grades.sm_top
-        ) > -1022
-        THEN POWER(2, -sm_grades.sm_top)
-        ELSE 0
-      END
+      END - sm_grades.sm_top_unit
     END AS sm_stop,
-    CASE
-      WHEN sm_rel >= sm_grades.sm_top
-      THEN -sm_grades.sm_top * LN(2)
-      ELSE LN(
-        1 - CASE
-          WHEN (
-            sm_rel - sm_grades.sm_top
-          ) > -1022
-          THEN POWER(2, sm_rel - sm_grades.sm_top)
-          ELSE 0
-        END + CASE
-          WHEN (
-            -sm_grades.sm_top
-          ) > -1022
-          THEN POWER(2, -sm_grades.sm_top)
-          ELSE 0
-        END
-      )
-    END AS sm_log_stay
+    sm_grades.sm_top AS sm_max_grade
   FROM sm_rows
   CROSS JOIN sm_grades
 ), sm_ranked AS (
@@ -104,7 +105,9 @@ WITH sm_judged AS (
     sm_marked.*,
     sm_gain AS sm_eff_gain,
     sm_relevant AS sm_eff_relevant,
-    SUM(sm_log_stay) OVER (
+    SUM(
+      CASE WHEN sm_rel >= sm_max_grade THEN -sm_max_grade * LN(2) ELSE LN(1 - sm_stop) END
+    ) OVER (
       PARTITION BY "country", "query_id"
       ORDER BY sm_pos
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING

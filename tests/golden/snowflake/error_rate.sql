@@ -32,14 +32,26 @@ FROM (
         THEN 1
         WHEN "clicked" = 0
         THEN 0
-        ELSE CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS BIGINT)
+        ELSE CAST(CASE
+          WHEN COALESCE(NOT (
+            "clicked" = 1 OR "clicked" = 0
+          ), TRUE)
+          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+          ELSE '0'
+        END AS BIGINT)
       END AS sm_y,
       CASE
         WHEN "pctr" >= CAST(0.5 AS DOUBLE)
         THEN 1
         WHEN "pctr" < CAST(0.5 AS DOUBLE)
         THEN 0
-        ELSE CAST('sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR), 'NULL') AS BIGINT)
+        ELSE CAST(CASE
+          WHEN COALESCE(NOT (
+            "pctr" >= CAST(0.5 AS DOUBLE) OR "pctr" < CAST(0.5 AS DOUBLE)
+          ), TRUE)
+          THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR), 'NULL')
+          ELSE '0'
+        END AS BIGINT)
       END AS sm_hat,
       CAST("impressions" AS DOUBLE) AS sm_w
     FROM analytics.preds

@@ -6,7 +6,11 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE CAST('sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

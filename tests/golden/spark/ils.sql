@@ -20,9 +20,12 @@ WITH sm_top AS (
     sm_y,
     CASE
       WHEN MIN(sm_s) < MAX(sm_s)
-      THEN RAISE_ERROR(
-        'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS STRING), 'NULL')
-      )
+      THEN CAST(CASE
+        WHEN COALESCE(MIN(sm_s) < MAX(sm_s), TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS STRING), 'NULL')
+        )
+      END AS DOUBLE)
       ELSE MAX(sm_s)
     END AS sm_s
   FROM (

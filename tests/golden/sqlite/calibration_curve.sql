@@ -4,20 +4,28 @@ WITH sm_rows AS (
     CASE
       WHEN NOT "pctr" IS NULL
       THEN CAST("pctr" AS REAL)
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE("pctr" IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+        )
+      END AS REAL)
     END AS sm_p,
     CASE
       WHEN "clicked" = 1
       THEN 1
       WHEN "clicked" = 0
       THEN 0
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
-      )
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          "clicked" = 1 OR "clicked" = 0
+        ), TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+        )
+      END
     END AS sm_y,
     CAST("impressions" AS REAL) AS sm_w
   FROM analytics.preds

@@ -21,20 +21,30 @@ FROM (
       THEN 1
       WHEN "clicked" = 0
       THEN 0
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
-      )
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          "clicked" = 1 OR "clicked" = 0
+        ), TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+        )
+      END
     END AS sm_y,
     CASE
       WHEN "pctr" >= CAST(0.5 AS REAL)
       THEN 1
       WHEN "pctr" < CAST(0.5 AS REAL)
       THEN 0
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
-      )
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          "pctr" >= CAST(0.5 AS REAL) OR "pctr" < CAST(0.5 AS REAL)
+        ), TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+        )
+      END
     END AS sm_hat,
     CAST("impressions" AS REAL) AS sm_w
   FROM analytics.preds

@@ -29,14 +29,21 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN JSON_EXTRACT(
-      '{}',
-      'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+    THEN CAST(CASE
+      WHEN COALESCE((
         SELECT
           sm_unlisted
         FROM sm_catalogue
-      ) AS TEXT), 'NULL')
-    )
+      ) > 0, TRUE)
+      THEN JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' || COALESCE(CAST((
+          SELECT
+            sm_unlisted
+          FROM sm_catalogue
+        ) AS TEXT), 'NULL')
+      )
+    END AS REAL)
     WHEN (
       SELECT
         sm_run_items
@@ -46,14 +53,28 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN JSON_EXTRACT(
-      '{}',
-      'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
-        SELECT
-          sm_run_items
-        FROM sm_catalogue
-      ) AS TEXT), 'NULL')
-    )
+    THEN CAST(CASE
+      WHEN COALESCE(
+        (
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
+      )
+      THEN JSON_EXTRACT(
+        '{}',
+        'sqlmetrics: n_items is below the number of distinct items in the run; found ' || COALESCE(CAST((
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) AS TEXT), 'NULL')
+      )
+    END AS REAL)
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS REAL) / NULLIF(CAST((
         SELECT

@@ -6,10 +6,13 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS REAL)
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+        )
+      END AS REAL)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -89,10 +92,13 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= 9e999
-      THEN JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL')
-      )
+      THEN CAST(CASE
+        WHEN COALESCE(sm_dcg >= 9e999, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL')
+        )
+      END AS REAL)
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

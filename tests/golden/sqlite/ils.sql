@@ -20,10 +20,13 @@ WITH sm_top AS (
     sm_y,
     CASE
       WHEN MIN(sm_s) < MAX(sm_s)
-      THEN JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS TEXT), 'NULL')
-      )
+      THEN CAST(CASE
+        WHEN COALESCE(MIN(sm_s) < MAX(sm_s), TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' || COALESCE(CAST(sm_x AS TEXT), 'NULL')
+        )
+      END AS REAL)
       ELSE MAX(sm_s)
     END AS sm_s
   FROM (

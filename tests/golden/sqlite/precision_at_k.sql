@@ -6,10 +6,13 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS REAL)
-      ELSE JSON_EXTRACT(
-        '{}',
-        'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
-      )
+      ELSE CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+        )
+      END AS REAL)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

@@ -42,10 +42,16 @@ FROM (
           THEN 1
           WHEN "clicked" = 0
           THEN 0
-          ELSE CAST(CONCAT(
-            CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
-            CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
-          ) AS BIGINT)
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN CONCAT(
+              CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+              CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
+            )
+            ELSE '0'
+          END AS BIGINT)
         END AS sm_pos
       FROM (
         SELECT

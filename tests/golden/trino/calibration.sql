@@ -21,20 +21,30 @@ FROM (
       CASE
         WHEN NOT "pctr" IS NULL
         THEN CAST("pctr" AS DOUBLE)
-        ELSE CAST(CONCAT(
-          CAST('sqlmetrics: a probability must be a number; found ' AS VARCHAR),
-          CAST(COALESCE(CAST("pctr" AS VARCHAR), 'NULL') AS VARCHAR)
-        ) AS BIGINT)
+        ELSE CAST(CAST(CASE
+          WHEN COALESCE("pctr" IS NULL, TRUE)
+          THEN CONCAT(
+            CAST('sqlmetrics: a probability must be a number; found ' AS VARCHAR),
+            CAST(COALESCE(CAST("pctr" AS VARCHAR), 'NULL') AS VARCHAR)
+          )
+          ELSE '0'
+        END AS BIGINT) AS DOUBLE)
       END AS sm_p,
       CASE
         WHEN "clicked" = 1
         THEN 1
         WHEN "clicked" = 0
         THEN 0
-        ELSE CAST(CONCAT(
-          CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
-          CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
-        ) AS BIGINT)
+        ELSE CAST(CASE
+          WHEN COALESCE(NOT (
+            "clicked" = 1 OR "clicked" = 0
+          ), TRUE)
+          THEN CONCAT(
+            CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+            CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
+          )
+          ELSE '0'
+        END AS BIGINT)
       END AS sm_y,
       CAST("impressions" AS DOUBLE) AS sm_w
     FROM analytics.preds

@@ -29,14 +29,22 @@ SELECT
         sm_unlisted
       FROM sm_catalogue
     ) > 0
-    THEN CAST(CONCAT(
-      CAST('sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' AS VARCHAR),
-      CAST(COALESCE(CAST((
+    THEN CAST(CAST(CASE
+      WHEN COALESCE((
         SELECT
           sm_unlisted
         FROM sm_catalogue
-      ) AS VARCHAR), 'NULL') AS VARCHAR)
-    ) AS BIGINT)
+      ) > 0, TRUE)
+      THEN CONCAT(
+        CAST('sqlmetrics: items of the run are missing from the catalogue (items); how many; found ' AS VARCHAR),
+        CAST(COALESCE(CAST((
+          SELECT
+            sm_unlisted
+          FROM sm_catalogue
+        ) AS VARCHAR), 'NULL') AS VARCHAR)
+      )
+      ELSE '0'
+    END AS BIGINT) AS DOUBLE)
     WHEN (
       SELECT
         sm_run_items
@@ -46,14 +54,29 @@ SELECT
         sm_size
       FROM sm_catalogue
     )
-    THEN CAST(CONCAT(
-      CAST('sqlmetrics: n_items is below the number of distinct items in the run; found ' AS VARCHAR),
-      CAST(COALESCE(CAST((
-        SELECT
-          sm_run_items
-        FROM sm_catalogue
-      ) AS VARCHAR), 'NULL') AS VARCHAR)
-    ) AS BIGINT)
+    THEN CAST(CAST(CASE
+      WHEN COALESCE(
+        (
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) > (
+          SELECT
+            sm_size
+          FROM sm_catalogue
+        ),
+        TRUE
+      )
+      THEN CONCAT(
+        CAST('sqlmetrics: n_items is below the number of distinct items in the run; found ' AS VARCHAR),
+        CAST(COALESCE(CAST((
+          SELECT
+            sm_run_items
+          FROM sm_catalogue
+        ) AS VARCHAR), 'NULL') AS VARCHAR)
+      )
+      ELSE '0'
+    END AS BIGINT) AS DOUBLE)
     ELSE (
       CAST(COUNT(DISTINCT sm_item) AS DOUBLE) / NULLIF(CAST((
         SELECT

@@ -6,10 +6,14 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE CAST(CONCAT(
-        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
-        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+          CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
@@ -89,10 +93,14 @@ WITH sm_judged AS (
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
       WHEN sm_dcg >= INFINITY()
-      THEN CAST(CONCAT(
-        CAST('sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' AS VARCHAR),
-        CAST(COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(sm_dcg >= INFINITY(), TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' AS VARCHAR),
+          CAST(COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
       ELSE sm_dcg
     END AS sm_value
   FROM sm_queries

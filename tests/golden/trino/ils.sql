@@ -20,10 +20,14 @@ WITH sm_top AS (
     sm_y,
     CASE
       WHEN MIN(sm_s) < MAX(sm_s)
-      THEN CAST(CONCAT(
-        CAST('sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' AS VARCHAR),
-        CAST(COALESCE(CAST(sm_x AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(MIN(sm_s) < MAX(sm_s), TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: the similarity table gives a pair with this item two different similarities (either direction is the same pair); found ' AS VARCHAR),
+          CAST(COALESCE(CAST(sm_x AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
       ELSE MAX(sm_s)
     END AS sm_s
   FROM (

@@ -6,15 +6,36 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE CAST(CONCAT(
-        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
-        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+          CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_grades AS (
   SELECT
-    MAX(sm_rel) AS sm_top
+    MAX(sm_rel) AS sm_top,
+    CASE WHEN (
+      -MAX(sm_rel)
+    ) > -1022 THEN POWER(2, -MAX(sm_rel)) ELSE 0 END AS sm_top_unit,
+    (
+      CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+    ) AS sm_shift,
+    CASE
+      WHEN (
+        -(
+          CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+        )
+      ) > -1022
+      THEN POWER(2, -(
+        CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+      ))
+      ELSE 0
+    END AS sm_unit
   FROM sm_judged
 ), sm_queries AS (
   SELECT
@@ -27,28 +48,11 @@ WITH sm_judged AS (
         THEN CAST((
           CASE
             WHEN (
-              sm_rel - (
-                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-              )
+              sm_rel - sm_grades.sm_shift
             ) > -1022
-            THEN POWER(
-              2,
-              sm_rel - (
-                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-              )
-            )
+            THEN POWER(2, sm_rel - sm_grades.sm_shift)
             ELSE 0
-          END - CASE
-            WHEN (
-              -(
-                CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-              )
-            ) > -1022
-            THEN POWER(2, -(
-              CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-            ))
-            ELSE 0
-          END
+          END - sm_grades.sm_unit
         ) AS DOUBLE) / (
           CAST(LN(sm_ideal_pos + 1) AS DOUBLE) / LN(2)
         )
@@ -85,28 +89,11 @@ WITH sm_judged AS (
     (
       CASE
         WHEN (
-          sm_rel - (
-            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-          )
+          sm_rel - sm_grades.sm_shift
         ) > -1022
-        THEN POWER(
-          2,
-          sm_rel - (
-            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-          )
-        )
+        THEN POWER(2, sm_rel - sm_grades.sm_shift)
         ELSE 0
-      END - CASE
-        WHEN (
-          -(
-            CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-          )
-        ) > -1022
-        THEN POWER(2, -(
-          CASE WHEN sm_grades.sm_top > 960 THEN sm_grades.sm_top - 960 ELSE 0 END
-        ))
-        ELSE 0
-      END
+      END - sm_grades.sm_unit
     ) AS sm_gain,
     CAST(1 AS DOUBLE) / (
       CAST(LN(sm_pos + 1) AS DOUBLE) / LN(2)
@@ -148,10 +135,16 @@ WITH sm_judged AS (
       WHEN sm_n_relevant > 0 AND NOT (
         sm_idcg > 1e-290
       )
-      THEN CAST(CONCAT(
-        CAST('sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' AS VARCHAR),
-        CAST(COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      THEN CAST(CAST(CASE
+        WHEN COALESCE(sm_n_relevant > 0 AND NOT (
+          sm_idcg > 1e-290
+        ), TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' AS VARCHAR),
+          CAST(COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
       ELSE CAST(sm_dcg AS DOUBLE) / NULLIF(sm_idcg, 0)
     END AS sm_value
   FROM sm_queries

@@ -6,10 +6,14 @@ WITH sm_judged AS (
     CASE
       WHEN NOT "relevance" IS NULL
       THEN CAST("relevance" AS DOUBLE)
-      ELSE CAST(CONCAT(
-        CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
-        CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
-      ) AS BIGINT)
+      ELSE CAST(CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN CONCAT(
+          CAST('sqlmetrics: a relevance must be a number; found ' AS VARCHAR),
+          CAST(COALESCE(CAST("relevance" AS VARCHAR), 'NULL') AS VARCHAR)
+        )
+        ELSE '0'
+      END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (

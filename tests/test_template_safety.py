@@ -1,0 +1,439 @@
+"""The templates themselves, run directly (``sm.render``'s SQL, as dbt runs the macros): no column of
+the data beyond the metric's own, and no invalid value that slipped past the Python layer's
+checks, can make a metric return a wrong number.
+
+1. Every registered metric (and the variants that take another SQL path) gives the same result on
+   its tables with and without extra columns named like every ``sm_*`` identifier of the templates
+   and every output column, holding garbage.
+2. A NULL or non-0/1 label or prediction, a NULL score at a threshold, a NULL probability and a
+   NULL relevance make the rendered query fail (or give NULL) on DuckDB, SQLite, PostgreSQL,
+   ClickHouse (chDB) and Spark: never a number. The rows are in the table the SQL reads, as if
+   inserted between the input checks and the metric.
+3. Data that the parameters cannot describe: a catalogue (coverage) that lacks items of the run or
+   is smaller than the run's items, and similarities that give a pair two values (ils), are refused
+   by ``sqlmetrics.consistency`` (Python) and by the SQL itself.
+4. The engine spellings of a failing value (``dialects.adapt``).
+"""
+from __future__ import annotations
+
+import math
+import os
+import re
+import sqlite3
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+import sqlglot
+
+import sqlmetrics as sm
+from conftest import make_binary_frame, make_ranking_frames
+from sqlmetrics import consistency
+from sqlmetrics.dialects import adapt
+from sqlmetrics.engine import connect
+from sqlmetrics.errors import ColumnError, EngineError, ParameterError
+from sqlmetrics.registry import METRICS
+from sqlmetrics.templates import SQL_DIR
+from test_common import ALL, args
+
+# -- the data ------------------------------------------------------------------------------------
+
+BINARY = make_binary_frame(n=400, seed=31)
+RUN, QRELS = make_ranking_frames(n_queries=20, seed=12)
+RUN_REL = RUN.merge(QRELS[["query", "item", "relevance"]], on=["query", "item"], how="left").fillna({"relevance": 0})
+_ITEMS = sorted(set(RUN["item"]))
+SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a in enumerate(_ITEMS)
+                           for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
+                          columns=["item_a", "item_b", "similarity"])
+ITEMS = pd.DataFrame({"item": _ITEMS + ["x1", "x2"]})
+HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
+TABLES = {"preds": BINARY, "run": RUN, "run_rel": RUN_REL, "qrels": QRELS, "similarity": SIMILARITY,
+          "items": ITEMS, "histogram": HISTOGRAM}
+RELATIONS = ("qrels", "similarity", "items")
+
+
+def identifiers() -> list[str]:
+    """Every sm_* identifier of the templates, and every output column of a metric."""
+    names = set()
+    for path in SQL_DIR.rglob("*.sql"):
+        names |= {n.lower() for n in re.findall(r"\bsm_[A-Za-z0-9_]+\b", path.read_text())}
+    names |= {c for m in METRICS.values() for c in m.outputs + m.query_columns}
+    return sorted(names)
+
+
+IDENTIFIERS = identifiers()
+
+
+def with_garbage(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """`frame` plus a column of random numbers (some NULL) for every identifier it does not have."""
+    rng = np.random.default_rng(seed)
+    own = {c.lower() for c in frame.columns}
+    extra = {name: np.where(rng.random(len(frame)) < 0.1, np.nan, rng.integers(-3, 4, len(frame)) * 0.7)
+             for name in IDENTIFIERS if name not in own}
+    return pd.concat([frame.reset_index(drop=True), pd.DataFrame(extra)], axis=1)
+
+
+def calls():
+    """(id, metric, table, params): every metric, and each option that switches to another SQL path."""
+    out = []
+    for name in sorted(METRICS):
+        m = METRICS[name]
+        names = {p.name for p in m.params}
+        if name in ALL:
+            base = args(name, weight="weight" in names)
+            variants = {"": base, "-by": dict(base, by=["c"])}
+            if "prediction" in names and m.param("prediction").role == "binary":
+                variants["-prediction"] = {**{k: v for k, v in base.items() if k != "score"}, "prediction": "hat"}
+            if name == "auc":
+                variants["-bins"] = dict(base, bins=7)
+                variants["-bins-by"] = dict(base, bins=7, by=["c"])
+            for p in m.params:
+                if p.kind == "choice":
+                    for choice in p.choices:
+                        if choice != p.default:
+                            variants[f"-{p.name}={choice}"] = dict(base, **{p.name: choice})
+            out += [(name + suffix, name, "preds", params) for suffix, params in variants.items()]
+        elif name == "histogram_auc":
+            out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]
+        elif name == "coverage":
+            out += [(name, name, "run", {"k": 3, "n_items": 100}),
+                    (f"{name}-items-by", name, "run", {"k": 3, "items": "items", "by": ["c"]})]
+        elif name == "ils":
+            out += [(name, name, "run", {"similarity": "similarity", "k": 4}),
+                    (f"{name}-by-per-query", name, "run", {"similarity": "similarity", "k": 4, "by": ["c"],
+                                                           "per_query": True})]
+        else:
+            k = {"k": 5} if "k" in names else {}
+            out.append((name, name, "run", {"qrels": "qrels", **k}))
+            out.append((f"{name}-no-qrels-by", name, "run_rel", {**k, "by": ["c"]}))
+            out.append((f"{name}-per-query", name, "run", {"qrels": "qrels", "per_query": True, **k}))
+            for p in m.params:
+                if p.kind == "choice" and p.name not in ("missing", "empty"):
+                    for choice in p.choices:
+                        if choice != p.default:
+                            out.append((f"{name}-{p.name}={choice}", name, "run", {"qrels": "qrels", **k,
+                                                                                    p.name: choice}))
+            if name == "err":
+                out.append(("err-max_grade", name, "run", {"qrels": "qrels", "max_grade": 3, **k}))
+    return out
+
+
+CALLS = calls()
+
+
+def _duckdb(tables: dict[str, pd.DataFrame]) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    for name, frame in tables.items():
+        con.register(f"{name}_frame", frame)
+        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM "{name}_frame"')
+        con.unregister(f"{name}_frame")
+    return con
+
+
+@pytest.fixture(scope="module")
+def clean():
+    return _duckdb(TABLES)
+
+
+@pytest.fixture(scope="module")
+def dirty():
+    return _duckdb({name: with_garbage(frame, seed) for seed, (name, frame) in enumerate(TABLES.items())})
+
+
+def test_the_garbage_covers_the_templates_identifiers():
+    for must in ("sm_bucket", "sm_lo", "sm_hi", "sm_pos", "sm_w", "sm_rel", "sm_item", "threshold", "n"):
+        assert must in IDENTIFIERS
+    assert len(IDENTIFIERS) > 80
+
+
+def _sorted(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.sort_values(list(frame.columns), na_position="last", kind="stable").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("case, metric, table, params", CALLS, ids=[c[0] for c in CALLS])
+def test_extra_columns_named_like_ours_change_nothing(clean, dirty, case, metric, table, params):
+    sql = sm.render(metric, table, dialect="duckdb", **params)
+    # rows in one order: the slices of a scalar metric come in no defined order
+    want = clean.execute(sql).df().pipe(_sorted)
+    got = dirty.execute(sql).df().pipe(_sorted)
+    assert len(want) > 0, case
+    pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=1e-12, atol=1e-15, obj=case)
+
+
+# -- 2. invalid values reaching the metric's SQL ---------------------------------------------------
+
+SMALL = make_binary_frame(n=60, seed=5)[["y", "s", "s2", "w", "g", "c", "hat"]]
+SMALL_RUN, SMALL_QRELS = make_ranking_frames(n_queries=6, seed=3)
+
+
+def _spoil(frame: pd.DataFrame, column: str, value) -> pd.DataFrame:
+    """`frame` with `value` in `column` of its fourth row, in a nullable dtype (NULL, not NaN)."""
+    out = frame.copy()
+    kind = "Int64" if out[column].dtype.kind in "iub" and (value is None or float(value).is_integer()) else "Float64"
+    out[column] = out[column].astype(kind)
+    out.loc[3, column] = pd.NA if value is None else value
+    return out
+
+
+BAD_TABLES = {
+    "null_label": _spoil(SMALL, "y", None),
+    "label_two": _spoil(SMALL, "y", 2),
+    "label_half": _spoil(SMALL, "y", 0.5),
+    "null_prediction": _spoil(SMALL, "hat", None),
+    "null_score": _spoil(SMALL, "s", None),
+    "run": SMALL_RUN,
+    "null_relevance": _spoil(SMALL_QRELS, "relevance", None),
+}
+
+_LABELLED = [m for m in ALL if any(p.name == "label" for p in METRICS[m].params)]
+_PROBABILITY = [m for m in ALL if any(p.role == "probability" for p in METRICS[m].params)]
+_CONFUSION = [m for m in ALL if any(p.name == "prediction" and p.role == "binary" for p in METRICS[m].params)]
+_RELEVANCE = [m for m in sorted(METRICS) if any(p.name == "relevance" for p in METRICS[m].params)]
+
+
+def bad_calls():
+    """(id, metric, table, params, plan): each invalid value for every metric that reads it."""
+    out = []
+    for name in _LABELLED:
+        base = args(name)
+        for table in ("null_label", "label_two", "label_half"):
+            out.append((f"{name}-{table}", name, table, base, "aggregate"))
+        if METRICS[name].adaptive:
+            out.append((f"{name}-null_label-rank", name, "null_label", base, "rank"))
+    out.append(("auc-bins-null_label", "auc", "null_label", dict(args("auc"), bins=5), "aggregate"))
+    for name in _CONFUSION:
+        prediction = {k: v for k, v in args(name).items() if k != "score"}
+        out.append((f"{name}-null_prediction", name, "null_prediction", dict(prediction, prediction="hat"),
+                    "aggregate"))
+        out.append((f"{name}-null_score", name, "null_score", args(name), "aggregate"))
+    for name in _PROBABILITY:
+        out.append((f"{name}-null_probability", name, "null_score", args(name), "aggregate"))
+    for name in _RELEVANCE:
+        k = {"k": 3} if "k" in {p.name for p in METRICS[name].params} else {}
+        out.append((f"{name}-null_relevance", name, "run", {"qrels": "null_relevance", **k}, "aggregate"))
+    return out
+
+
+BAD_CALLS = bad_calls()
+
+
+def _sql(metric, table, params, dialect, plan):
+    if plan == "aggregate":
+        return sm.render(metric, table, dialect=dialect, **params)
+    # the rank plan is the Python layer's choice on DuckDB alone; rendered here for every engine
+    from sqlmetrics import api
+    from sqlmetrics.sources import static_source
+    m = api.metric(metric)
+    return api._sql(m, api.validate(m, params), {"data": static_source(table, dialect)}, dialect, plan, False)
+
+
+def unreachable(engine: str, error: Exception):
+    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
+    pytest.skip(f"{reason}; .ci/run installs it")
+
+
+def _load_duckdb():
+    con = _duckdb(BAD_TABLES)
+    return con, con.close
+
+
+def _load_sqlite():
+    con = sqlite3.connect(":memory:")
+    for name, frame in BAD_TABLES.items():
+        frame.astype(object).where(frame.notna(), None).to_sql(name, con, index=False)
+    return con, con.close
+
+
+def _load_postgres():
+    try:
+        import psycopg
+        con = psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5,
+                              autocommit=True)
+    except Exception as e:  # no driver or no server
+        unreachable("PostgreSQL", e)
+    schema = f"sqlmetrics_safety_{os.getpid()}"
+    con.execute(f'CREATE SCHEMA "{schema}"')
+    con.execute(f'SET search_path TO "{schema}"')
+    for name, frame in BAD_TABLES.items():
+        types = {"f": "double precision", "i": "bigint", "u": "bigint", "b": "boolean"}
+        columns = ", ".join(f'"{c}" {types.get(frame[c].dtype.kind, "text")}' for c in frame.columns)
+        con.execute(f'CREATE TABLE "{name}" ({columns})')
+        with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
+            for row in frame.astype(object).itertuples(index=False):
+                copy.write_row([None if v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v for v in row])
+    return con, lambda: (con.execute(f'DROP SCHEMA "{schema}" CASCADE'), con.close())
+
+
+def _load_clickhouse():
+    try:
+        from chdb import session
+        con = session.Session()
+    except Exception as e:  # no chdb
+        unreachable("ClickHouse (chDB)", e)
+    for name, frame in BAD_TABLES.items():
+        frame = frame.copy()
+        for column in frame.columns:
+            if frame[column].dtype.kind in "iu":
+                frame[column] = frame[column].astype("Int64")
+            elif frame[column].dtype.kind == "f":
+                frame[column] = frame[column].astype("Float64")
+        con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
+    return con, con.close
+
+
+def _load_spark():
+    try:
+        from pyspark.sql import SparkSession
+        spark = (SparkSession.builder.master("local[2]").appName("sqlmetrics-tests")
+                 .config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false")
+                 .config("spark.driver.memory", "1g").getOrCreate())
+    except Exception as e:  # no pyspark, or no Java
+        unreachable("Spark", e)
+    spark.sparkContext.setLogLevel("ERROR")
+    for name, frame in BAD_TABLES.items():
+        rows = [[None if v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v for v in row]
+                for row in frame.astype(object).itertuples(index=False)]
+        types = {"f": "double", "i": "bigint", "b": "boolean"}
+        schema = ", ".join(f"`{c}` {types.get(frame[c].dtype.kind, 'string')}" for c in frame.columns)
+        spark.createDataFrame(rows, schema).createOrReplaceTempView(name)
+    return spark, spark.stop
+
+
+ENGINES = {"duckdb": _load_duckdb, "sqlite": _load_sqlite, "postgres": _load_postgres,
+           "clickhouse": _load_clickhouse, "spark": _load_spark}
+
+
+@pytest.fixture(scope="module", params=list(ENGINES))
+def bad_engine(request):
+    con, close = ENGINES[request.param]()
+    yield connect(con)
+    close()
+
+
+#: the first engines' failures: what each gets to say (Spark and PostgreSQL keep only the first line)
+WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|score|probability|relevance) must be|"
+                         r"invalid input syntax for type|Cannot parse string|JSON path error")
+
+
+@pytest.mark.parametrize("case, metric, table, params, plan", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+def test_an_invalid_value_never_gives_a_number(bad_engine, case, metric, table, params, plan):
+    sql = _sql(metric, table, params, bad_engine.dialect, plan)
+    try:
+        with bad_engine.call():
+            result = bad_engine.execute(sql)
+    except Exception as e:  # EngineError; on Spark, a failure in two tasks at once still escapes as Py4JJavaError
+        assert isinstance(e, EngineError) or bad_engine.dialect == "spark", (case, repr(e))
+        assert WHAT_FAILED.search(str(e)), (case, str(e))
+        if bad_engine.dialect == "clickhouse":
+            # chDB 4.4 hands the output a query left when it failed to the next query: drain it
+            bad_engine.con.query("SELECT 1", "CSV")
+        return
+    values = result[list(METRICS[metric].value_columns)]
+    assert values.isna().all().all(), (case, result)  # an engine without a way to fail: NULL at least
+
+
+def test_the_clean_tables_give_numbers(bad_engine):
+    """The failures above come from the one spoiled row: the same calls run on the clean tables."""
+    for metric, table, params in [("auc", "null_score", {"label": "y", "score": "w"}),
+                                  ("log_loss", "null_prediction", {"label": "y", "score": "s"}),
+                                  ("precision", "null_score", {"label": "y", "prediction": "hat"}),
+                                  ("ndcg", "run", {"qrels": "run", "relevance": "score", "k": 3})]:
+        with bad_engine.call():
+            result = bad_engine.execute(sm.render(metric, table, dialect=bad_engine.dialect, **params))
+        assert not result[metric].isna().any(), (metric, result)
+
+
+# -- 3. coverage and ils: inputs the parameters cannot describe ----------------------------------
+
+def _rows(con):
+    return lambda sql: con.execute(sql).fetchall()
+
+
+@pytest.fixture
+def ranking_con():
+    con = duckdb.connect()
+    run = pd.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["a", "b", "c", "a", "d"], "score": [3, 2, 1, 2, 1]})
+    con.execute("CREATE TABLE run AS SELECT * FROM run")
+    con.execute("CREATE TABLE catalogue AS SELECT * FROM (VALUES ('a'), ('b'), ('c'), ('z')) AS t(item)")
+    con.execute("CREATE TABLE full_catalogue AS SELECT * FROM (VALUES ('a'), ('b'), ('c'), ('d'), ('z')) AS t(item)")
+    con.execute("CREATE TABLE sim_conflict AS SELECT * FROM (VALUES ('a', 'b', 0.5), ('b', 'a', 0.7), "
+                "('a', 'c', 0.1), ('c', 'd', 0.2), ('d', 'c', 0.3)) AS t(item_a, item_b, similarity)")
+    con.execute("CREATE TABLE sim_repeats AS SELECT * FROM (VALUES ('a', 'b', 0.5), ('b', 'a', 0.5), "
+                "('a', 'b', 0.5), ('a', 'c', 0.1)) AS t(item_a, item_b, similarity)")
+    return con
+
+
+def _check(con, metric, **values):
+    relations = {"data": '"run"'} | {k: f'"{values[k]}"' for k in RELATIONS if values.get(k)}
+    consistency.check(metric, {"item": "item", **values}, relations, _rows(con))
+
+
+def test_coverage_with_n_items_below_the_runs_items_is_refused(ranking_con):
+    with pytest.raises(ParameterError, match=r"n_items=3 is below the 4 distinct items of the run"):
+        _check(ranking_con, "coverage", n_items=3)
+    _check(ranking_con, "coverage", n_items=4)
+    # the SQL refuses it too (dbt, render): the share would be 4/3 with k=3
+    with pytest.raises(duckdb.Error, match="n_items is below the number of distinct items in the run; found 4"):
+        ranking_con.execute(sm.render("coverage", "run", k=3, n_items=3)).fetchall()
+    assert ranking_con.execute(sm.render("coverage", "run", k=3, n_items=4)).fetchall()[0][0] == 1.0
+
+
+def test_coverage_with_a_catalogue_lacking_run_items_is_refused(ranking_con):
+    with pytest.raises(ColumnError, match=r"1 item of the run is not in the catalogue \(items\), e.g. 'd'"):
+        _check(ranking_con, "coverage", items="catalogue")
+    _check(ranking_con, "coverage", items="full_catalogue")
+    with pytest.raises(duckdb.Error, match="items of the run are missing from the catalogue .*; found 1"):
+        ranking_con.execute(sm.render("coverage", "run", k=3, items="catalogue")).fetchall()
+    assert ranking_con.execute(sm.render("coverage", "run", k=3, items="full_catalogue")).fetchall()[0][0] == 0.8
+
+
+def test_ils_with_conflicting_similarities_is_refused_naming_the_pair(ranking_con):
+    with pytest.raises(ColumnError, match=r"similarity gives the pair \('a', 'b'\) two different similarities, "
+                                          r"0.5 and 0.7 .*\(2 pairs have conflicting rows\)"):
+        _check(ranking_con, "ils", similarity="sim_conflict")
+    with pytest.raises(duckdb.Error, match="two different similarities"):
+        ranking_con.execute(sm.render("ils", "run", similarity="sim_conflict")).fetchall()
+
+
+def test_ils_with_exact_repeats_is_the_plain_definition(ranking_con):
+    _check(ranking_con, "ils", similarity="sim_repeats")
+    # query 1: pairs (a,b)=0.5, (a,c)=0.1, (b,c)=0 -> 0.2; query 2: (a,d)=0 -> 0; mean 0.1
+    value = ranking_con.execute(sm.render("ils", "run", similarity="sim_repeats")).fetchall()[0][0]
+    assert value == pytest.approx(0.1, abs=1e-15)
+
+
+def test_other_metrics_have_no_consistency_checks():
+    assert consistency.consistency_checks("auc", {}, {"data": "t"}) == []
+
+
+# -- 4. the spellings of a failing value -----------------------------------------------------------
+
+FAILING = ("SELECT CASE WHEN y = 1 THEN 1 WHEN y = 0 THEN 0 ELSE CASE WHEN COALESCE(NOT (y = 1 OR y = 0), TRUE) "
+           "THEN error('sqlmetrics: bad; found ' || CAST(y AS VARCHAR)) END END FROM t")
+_TEXT = "'sqlmetrics: bad; found ' || CAST(y AS {})"
+
+
+@pytest.mark.parametrize("dialect, spelling", [
+    ("duckdb", f"THEN ERROR({_TEXT.format('TEXT')}) END"),
+    ("spark", f"THEN RAISE_ERROR({_TEXT.format('STRING')}) END"),
+    ("databricks", f"THEN RAISE_ERROR({_TEXT.format('STRING')}) END"),
+    ("bigquery", f"THEN ERROR({_TEXT.format('STRING')}) END"),
+    ("sqlite", f"THEN JSON_EXTRACT('{{}}', {_TEXT.format('TEXT')}) END"),
+    ("mysql", "THEN JSON_EXTRACT('{}', CONCAT('sqlmetrics: bad; found ', CAST(y AS CHAR))) END"),
+    # a cast of the text to an integer, of '0' on the rows that do not fail
+    ("postgres", f"THEN {_TEXT.format('TEXT')} ELSE '0' END AS BIGINT)"),
+    ("redshift", f"THEN {_TEXT.format('VARCHAR(MAX)')} ELSE '0' END AS BIGINT)"),
+    ("snowflake", f"THEN {_TEXT.format('VARCHAR')} ELSE '0' END AS BIGINT)"),
+    ("trino", "ELSE '0' END AS BIGINT)"),
+    ("clickhouse", f"THEN {_TEXT.format('Nullable(String)')} ELSE '0' END AS Int64)")])
+def test_a_failing_value_is_spelled_for_each_engine(dialect, spelling):
+    sql = adapt(sqlglot.parse_one(FAILING, read="duckdb"), dialect).sql(dialect)
+    assert spelling in sql, sql
+
+
+def test_a_boolean_label_is_its_own_test_for_both_values():
+    sql = adapt(sqlglot.parse_one(FAILING, read="duckdb"), "postgres", frozenset({"y"})).sql("postgres")
+    assert "WHEN y THEN 1 WHEN NOT y THEN 0" in sql and "NOT (y OR NOT y)" in sql, sql

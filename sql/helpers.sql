@@ -85,29 +85,29 @@ CAST({{ x }} AS DOUBLE PRECISION)
 
 {% macro default__is_positive(label) -%}
 {%- set y = sqlmetrics.ident(label) -%}
+{%- set neither %}NOT ({{ y }} = 1 OR {{ y }} = 0){% endset -%}
 CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', y,
-                                      'NOT (' ~ y ~ ' = 1 OR ' ~ y ~ ' = 0)') }} END
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', y, neither) }} END
 {%- endmacro %}
 
 {#- PostgreSQL has no operator boolean = integer, and casting to integer would round 0.4 to 0: the
     value as jsonb compares numbers by value (1.0 = 1) and booleans as themselves:
     https://www.postgresql.org/docs/current/datatype-json.html#JSON-INDEXING -#}
 {% macro postgres__is_positive(label) -%}
-{%- set y = 'to_jsonb(' ~ sqlmetrics.ident(label) ~ ')' -%}
+{%- set y %}to_jsonb({{ sqlmetrics.ident(label) }}){% endset -%}
+{%- set neither %}{{ y }} NOT IN (jsonb '1', jsonb 'true', jsonb '0', jsonb 'false'){% endset -%}
 CASE WHEN {{ y }} IN (jsonb '1', jsonb 'true') THEN 1 WHEN {{ y }} IN (jsonb '0', jsonb 'false') THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label),
-                                      y ~ " NOT IN (jsonb '1', jsonb 'true', jsonb '0', jsonb 'false')") }} END
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label), neither) }} END
 {%- endmacro %}
 
 {#- Redshift falls back to postgres__ macros but has no to_jsonb: a boolean goes through its cast to
     integer (true -> 1). A fractional label is rounded by that cast: test the column with
     accepted_values. https://docs.aws.amazon.com/redshift/latest/dg/r_Boolean_type.html -#}
 {% macro redshift__is_positive(label) -%}
-{%- set y = 'CAST(' ~ sqlmetrics.ident(label) ~ ' AS INTEGER)' -%}
+{%- set y %}CAST({{ sqlmetrics.ident(label) }} AS INTEGER){% endset -%}
+{%- set neither %}NOT ({{ y }} = 1 OR {{ y }} = 0){% endset -%}
 CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
-     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label),
-                                      'NOT (' ~ y ~ ' = 1 OR ' ~ y ~ ' = 0)') }} END
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', sqlmetrics.ident(label), neither) }} END
 {%- endmacro %}
 
 {#- An expression that fails the query, with an error reading "sqlmetrics: <message>; found <value>",
@@ -163,16 +163,18 @@ CASE WHEN COALESCE({{ condition }}, TRUE)
 {#- A predicted probability as DOUBLE; NULL fails the query instead of dropping out of the sums. -#}
 {% macro probability(score) -%}
 {%- set p = sqlmetrics.ident(score) -%}
+{%- set missing %}{{ p }} IS NULL{% endset -%}
 CASE WHEN {{ p }} IS NOT NULL THEN {{ sqlmetrics.as_double(p) }}
-     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a probability must be a number', p, p ~ ' IS NULL')) }} END
+     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a probability must be a number', p, missing)) }} END
 {%- endmacro %}
 
 {#- A relevance grade as DOUBLE; NULL fails the query instead of counting as not relevant.
     `relevance`: a column name, or (quoted=true) an expression such as alias."column". -#}
 {% macro relevance(relevance, quoted=false) -%}
 {%- set r = relevance if quoted else sqlmetrics.ident(relevance) -%}
+{%- set missing %}{{ r }} IS NULL{% endset -%}
 CASE WHEN {{ r }} IS NOT NULL THEN {{ sqlmetrics.as_double(r) }}
-     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a relevance must be a number', r, r ~ ' IS NULL')) }} END
+     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a relevance must be a number', r, missing)) }} END
 {%- endmacro %}
 
 {#- 2^x as a DOUBLE, taken as 0 below 2^-1022 (the smallest normal double): PostgreSQL fails on a

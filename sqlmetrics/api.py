@@ -110,7 +110,9 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     >>> print(sm.render("auc", "analytics.preds", label="clicked", score="pctr", dialect="snowflake"))
     ... # doctest: +ELLIPSIS
     SELECT
-      CAST(sm_u AS DOUBLE) / NULLIF(CAST(sm_w_pos * sm_w_neg AS DOUBLE), 0) AS auc,
+      (
+        CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+      ) AS auc,
     ...
     """
     m = metric(metric_name)

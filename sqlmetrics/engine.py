@@ -337,7 +337,12 @@ class SparkEngine(Engine):
     def __init__(self, con, dialect: str | None = None):
         from pyspark.errors import PySparkException
         super().__init__(con, dialect)
-        self.errors = PySparkException
+        self.errors = (PySparkException,)
+        try:  # a classic session raises Py4J's error when several tasks fail at once
+            from py4j.protocol import Py4JJavaError
+            self.errors += (Py4JJavaError,)
+        except ImportError:  # Spark Connect: no Py4J
+            pass
 
     @contextmanager
     def source(self, data, slot: str = "data"):
@@ -390,7 +395,12 @@ class ClickHouseEngine(Engine):
     errors = RuntimeError
 
     def _fetch(self, sql):
-        table = self.con.query(sql, "ArrowTable")
+        try:
+            table = self.con.query(sql, "ArrowTable")
+        except RuntimeError:
+            # chDB 4.4 hands a failed query's leftover output to the session's next query: drain it
+            self.con.query("SELECT 1", "CSV")
+            raise
         # by column: unaliased expressions may share a name; to_pylist gives None for NULL
         return table.column_names, list(zip(*(column.to_pylist() for column in table.columns)))
 

@@ -121,13 +121,6 @@ ALLOWED_DENOMINATORS = {
         "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision): sm_pos is a "
         "ROW_NUMBER() (>= 1)",
         {"err", "mean_average_precision", "mrr"}),
-    "POWER(2, (SELECT MAX(sm_rel) FROM sm_judged))": (
-        "2^(largest relevance) >= 1: relevance is validated >= 0 (NULL, not 0, without judgments)",
-        {"err"}),
-    "sm_w_pos * sm_w_neg": (
-        "inside CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 (a product of positive weight sums; it could "
-        "only underflow to 0 for total weights below ~1e-154)",
-        {"gauc"}),
     "sm_total": (
         "inside the CASE branch after `sm_constant = 1` (targets of positive weight not all equal), so "
         "the weighted sum of squared deviations is > 0",

@@ -490,4 +490,12 @@ def as_from(relation: exp.Expression) -> exp.Expression:
 
 
 def _first_line(error: Exception) -> str:
-    return str(error).strip().splitlines()[0]
+    """The line of an engine's error that says what happened: our own message where the SQL raised
+    it (helpers.sql invalid_value), else the first line, past Py4J's "An error occurred while calling"."""
+    lines = [line.strip().lstrip(": ") for line in str(error).strip().splitlines() if line.strip()] or [""]
+    ours = next((line[line.index("sqlmetrics:"):] for line in lines if "sqlmetrics:" in line), None)
+    if ours:
+        return ours
+    if lines[0].startswith("An error occurred while calling") and len(lines) > 1:
+        return lines[1]
+    return lines[0]

@@ -195,12 +195,14 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
     for slot, wanted in placement.items():
         for param, col, role in wanted:
             if role == "key":
-                key = "item" if slot in ("similarity", "items") else param
+                # each by column is a key of its own; a catalogue's or similarity's ids are item ids
+                key = "item ids" if slot in ("similarity", "items") else (
+                    f"{col!r} values" if param == "by" else f"{param} ids")
                 family.setdefault(key, []).append((slot, col, _key_class(kinds[slot][col])))
     for key, members in family.items():
         if len({cls for _, _, cls in members}) > 1:
             shown = "; ".join(f"{sources[slot].description} column {col!r} is {cls}" for slot, col, cls in members)
-            raise ColumnError(f"the {key} ids must have the same type in every relation, as they are matched "
+            raise ColumnError(f"the {key} must have the same type in every relation, as they are matched "
                               f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. CAST({col} AS VARCHAR))")
 
 

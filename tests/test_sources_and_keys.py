@@ -96,6 +96,15 @@ def test_query_ids_of_different_types_are_refused():
         sm.ndcg(run, qrels, per_query=True)
 
 
+def test_by_columns_are_keys_each_of_its_own():
+    run = RUN.assign(day=RUN["query"] % 2)
+    qrels = QRELS.assign(day=QRELS["query"] % 2)
+    sliced = sm.ndcg(run, qrels, k=5, by=["c", "day"])  # text and integer slices: each matches itself
+    assert len(sliced) == 4
+    with pytest.raises(sm.ColumnError, match="the 'day' values must have the same type"):
+        sm.ndcg(run, qrels.assign(day=qrels["day"].astype(str)), k=5, by=["c", "day"])
+
+
 def test_catalogue_and_similarity_ids_must_match_the_run():
     run = pd.DataFrame({"query": 1, "item": ["1", "2"], "score": [2.0, 1.0]})
     with pytest.raises(sm.ColumnError, match="item ids must have the same type"):

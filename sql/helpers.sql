@@ -162,19 +162,20 @@ CASE WHEN COALESCE({{ condition }}, TRUE)
 
 {#- A predicted probability as DOUBLE; NULL fails the query instead of dropping out of the sums. -#}
 {% macro probability(score) -%}
-{%- set p = sqlmetrics.ident(score) -%}
-{%- set missing %}{{ p }} IS NULL{% endset -%}
-CASE WHEN {{ p }} IS NOT NULL THEN {{ sqlmetrics.as_double(p) }}
-     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a probability must be a number', p, missing)) }} END
+{{ sqlmetrics.required_number(sqlmetrics.ident(score), 'a probability must be a number') }}
 {%- endmacro %}
 
 {#- A relevance grade as DOUBLE; NULL fails the query instead of counting as not relevant.
     `relevance`: a column name, or (quoted=true) an expression such as alias."column". -#}
 {% macro relevance(relevance, quoted=false) -%}
-{%- set r = relevance if quoted else sqlmetrics.ident(relevance) -%}
-{%- set missing %}{{ r }} IS NULL{% endset -%}
-CASE WHEN {{ r }} IS NOT NULL THEN {{ sqlmetrics.as_double(r) }}
-     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value('a relevance must be a number', r, missing)) }} END
+{{ sqlmetrics.required_number(relevance if quoted else sqlmetrics.ident(relevance), 'a relevance must be a number') }}
+{%- endmacro %}
+
+{#- `x` as DOUBLE, where a NULL fails the query with `message` (invalid_value). -#}
+{% macro required_number(x, message) -%}
+{%- set missing %}{{ x }} IS NULL{% endset -%}
+CASE WHEN {{ x }} IS NOT NULL THEN {{ sqlmetrics.as_double(x) }}
+     ELSE {{ sqlmetrics.as_double(sqlmetrics.invalid_value(message, x, missing)) }} END
 {%- endmacro %}
 
 {#- 2^x as a DOUBLE, taken as 0 below 2^-1022 (the smallest normal double): PostgreSQL fails on a

@@ -46,7 +46,8 @@ def test_extra_columns_named_like_ours_change_nothing_in_ranking():
     run = RUN.assign(**{c: 3 for c in INTERNAL})
     qrels = QRELS.assign(**{c: "x" for c in INTERNAL})
     for metric in ("ndcg", "mean_average_precision", "precision_at_k"):
-        assert getattr(sm, metric)(run, qrels, k=5) == getattr(sm, metric)(RUN, QRELS, k=5)
+        # equal up to the order DuckDB's threads add the per-query values in
+        assert getattr(sm, metric)(run, qrels, k=5) == pytest.approx(getattr(sm, metric)(RUN, QRELS, k=5), rel=1e-12)
 
 
 # -- two columns of one name ---------------------------------------------------------------------

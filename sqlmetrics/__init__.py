@@ -5,7 +5,7 @@ and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the
 """
 from .api import make_function, render
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
-                     SourceError, UndefinedMetricError)
+                     SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
 from .sources import Query
 from .sqltext import DIALECTS
@@ -19,4 +19,5 @@ for _alias, _name in ALIASES.items():
 del _name, _metric, _alias
 
 __all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
-           "ColumnError", "MissingColumnError", "UndefinedMetricError", "EngineError", *METRICS]
+           "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
+           "ALIASES", *METRICS, *ALIASES]

@@ -1,7 +1,6 @@
 """The public entry points: one function per registered metric, and ``render``."""
 from __future__ import annotations
 
-import difflib
 import inspect
 import math
 import warnings
@@ -14,7 +13,7 @@ from . import checks, consistency
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import ALIASES, METRICS, Metric
+from .registry import METRICS, Metric, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .templates import render_macro
@@ -26,17 +25,6 @@ RESERVED = frozenset(c.lower() for m in METRICS.values() for c in m.outputs) | {
 #: on DuckDB, AUC-family metrics rank rows instead of aggregating per distinct score when at
 #: least this share of the scores is distinct (aggregating first then buys nothing)
 RANK_PLAN_DISTINCT_SHARE = 0.5
-
-
-def metric(name: str) -> Metric:
-    if not isinstance(name, str):
-        raise ParameterError(f"the metric name must be a string such as 'auc'; got {name!r}")
-    try:
-        return METRICS[ALIASES.get(name, name)]
-    except KeyError:
-        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise ParameterError(f"unknown metric {name!r}{hint} (known: {', '.join(METRICS)})") from None
 
 
 def validate(m: Metric, given: dict) -> dict:
@@ -115,7 +103,7 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
       ) AS auc,
     ...
     """
-    m = metric(metric_name)
+    m = lookup(metric_name)
     dialect = check_dialect(dialect)
     per_query = bool(params.pop("per_query", False)) if m.per_query else False
     values = validate(m, params)
@@ -246,10 +234,10 @@ def _python(value):
 
 
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
-    numbers = set(m.outputs + m.query_columns)
-    for column in [c for c, dtype in df.dtypes.items() if dtype == object and c in numbers]:
-        df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     by = list(values.get("by") or [])
+    keys = set(by) | ({values["query"]} if per_query else set())
+    for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
+        df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     if per_query:
         return df
     if by:

@@ -27,7 +27,7 @@ from . import __version__, api
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError
 from .output import OutputError, emit, records, silence, text, write
 from .progress import run
-from .registry import METRICS, Metric
+from .registry import METRICS, Metric, lookup
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
           "2 usage error (unknown metric or option, bad parameter, a file, table or column missing or "
@@ -135,7 +135,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
 
 def find_metric(name: str) -> Metric:
     try:
-        return api.metric(name)
+        return lookup(name)
     except ParameterError as e:
         raise UsageError(str(e).split(" (known:")[0] + " (sqlmetrics list shows them all)") from None
 

@@ -2,11 +2,29 @@
 
 
 class MetricError(ValueError):
-    """Base class: something about the input or the parameters is wrong."""
+    """Base class: something about the input or the parameters is wrong.
+
+    ``suggestion`` is what to do about it, when one thing clearly is (a corrected name, say); the
+    message already says it in the terms of the Python call, and an interface with other terms (the
+    command line's flags) can build its own message from this field instead of editing the text."""
+
+    def __init__(self, message: str = "", *, suggestion: str | None = None):
+        super().__init__(message)
+        self.suggestion = suggestion
 
 
 class ParameterError(MetricError):
     """A parameter has the wrong type or range (``k < 1``, ``beta <= 0``, unknown choice...)."""
+
+
+class UnknownMetricError(ParameterError):
+    """No metric has this name; ``suggestion`` is the closest known name (or None)."""
+
+    def __init__(self, name: str, suggestion: str | None, known: tuple[str, ...]):
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        super().__init__(f"unknown metric {name!r}{hint} (known: {', '.join(known)})", suggestion=suggestion)
+        self.name = name
+        self.known = known
 
 
 class ArgumentError(ParameterError, TypeError):

@@ -9,27 +9,49 @@ from __future__ import annotations
 import math
 import numbers
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from .errors import ParameterError
 
 REQUIRED = object()
 
+ParamKind = Literal["column", "columns", "float", "int", "choice", "relation"]
+#: what values a column must hold (checks.column_checks enforces each)
+Role = Literal["label", "binary", "score", "probability", "weight", "count", "numeric", "relevance",
+               "group", "key", "slice"]
+#: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
+Where = Literal["data", "judgments", "both"]
+
+
+def require_word(owner: str, field: str, value, words) -> None:
+    """Fail at import on a registry word outside its Literal (a typo such as role="lable" would
+    otherwise drop the checks that role stands for, silently)."""
+    allowed = get_args(words)
+    if value not in allowed:
+        raise TypeError(f"{owner}: {field}={value!r} is not one of {', '.join(map(repr, allowed))}")
+
 
 @dataclass(frozen=True)
 class Param:
     name: str
-    kind: str  # "column" | "columns" | "float" | "int" | "choice" | "relation"
+    kind: ParamKind
     doc: str
     default: object = REQUIRED
-    role: str | None = None  # for columns: what values the column must hold
+    role: Role | None = None  # for columns: what values the column must hold
     choices: tuple = ()
     low: float | None = None  # for floats: allowed open/closed range
     low_open: bool = False
     high: float | None = None
-    #: where a column must exist: "data", "judgments" (the qrels if given, else data) or "both"
-    where: str = "data"
-    #: for a relation: the columns it must have ("{item}" stands for the item parameter's value)
-    relation_columns: tuple = ()
+    where: Where = "data"  # for columns
+    #: for a relation: (column, role) pairs it must have ("{item}" stands for the item parameter's value)
+    relation_columns: tuple[tuple[str, Role], ...] = ()
+
+    def __post_init__(self):
+        require_word(f"parameter {self.name!r}", "kind", self.kind, ParamKind)
+        require_word(f"parameter {self.name!r}", "where", self.where, Where)
+        roles = ([self.role] if self.kind in ("column", "columns") else []) + [r for _, r in self.relation_columns]
+        for role in roles:
+            require_word(f"parameter {self.name!r}", "role", role, Role)
 
     @property
     def required(self) -> bool:

@@ -6,20 +6,28 @@ its output columns and its reference. The entry drives the public function ``sm.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
+from typing import Literal
 
+from .errors import ParameterError, UnknownMetricError
 from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP, ITEM, K, K_REQUIRED,
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
-                     WEIGHTING, Param)
+                     WEIGHTING, Param, require_word)
 from .params import N_BINS, STRATEGY
+
+#: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
+Kind = Literal["scalar", "record", "curve"]
+#: the plots the command line draws (sqlmetrics.plots), each of one curve metric
+Plot = Literal["roc", "pr", "calibration"]
 
 
 @dataclass(frozen=True)
 class Metric:
     name: str
     template: str  # file under sql/ defining a macro called `name`
-    kind: str  # "scalar" -> float, "record" -> dict, "curve" -> DataFrame
+    kind: Kind
     params: tuple[Param, ...]
     outputs: tuple[str, ...]  # result columns, after the `by` columns
     summary: str
@@ -31,11 +39,13 @@ class Metric:
     adaptive: bool = False  # AUC family: the plan (aggregate-first or rank-sum) is chosen from the data
     per_query: bool = False  # ranking: `per_query=True` returns the value of every query
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
+    aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
+    plot: Plot | None = None  # the plot drawn from this curve
 
-    @property
-    def query_columns(self) -> tuple[str, ...]:
-        """Columns of the per-query DataFrame after the by and query columns."""
-        return (self.name, "n_relevant") if "relevance" in {p.name for p in self.params} else (self.name,)
+    def __post_init__(self):
+        require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
+        if self.plot is not None:
+            require_word(f"metric {self.name!r}", "plot", self.plot, Plot)
 
     @property
     def value_columns(self) -> tuple[str, ...]:
@@ -69,11 +79,11 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
-                    outputs=_QUERY_COUNTS, template=None, one_of=()):
+                    outputs=_QUERY_COUNTS, template=None, one_of=(), aliases=()):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
-        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of)
+        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -157,7 +167,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                         "[[0.75, 0.25]]\n",
         undefined=_ONE_CLASS),
     Metric(
-        name="roc_curve", template="classification/roc_curve.sql", kind="curve",
+        name="roc_curve", template="classification/roc_curve.sql", kind="curve", plot="roc",
         params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
         summary="ROC curve: one point per distinct score (descending) after a first point at +inf.",
         formula="a row is predicted positive iff score >= threshold; fpr = fp/(fp+tn), tpr = tp/(tp+fn).",
@@ -165,7 +175,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         example=_DEMO + ">>> sm.roc_curve(df, label='y', score='s')['tpr'].tolist()\n[0.0, 0.5, 0.5, 1.0, 1.0]\n",
         undefined=_ONE_CLASS),
     Metric(
-        name="pr_curve", template="classification/pr_curve.sql", kind="curve",
+        name="pr_curve", template="classification/pr_curve.sql", kind="curve", plot="pr",
         params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "precision", "recall", "tp", "fp"),
         summary="Precision-recall curve: one point per distinct score (descending) after (recall 0, precision 1).",
         formula="precision = tp/(tp+fp), recall = tp/(tp+fn) with positive iff score >= threshold; the first "
@@ -300,7 +310,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "retrieved or not) or min(k, R); MAP = mean of AP over queries.",
         "Mean average precision (alias sm.map).", "pytrec_eval map, map_cut_k",
         _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
-                       "[0.7556, 0.5]\n"),
+                       "[0.7556, 0.5]\n", aliases=("map",)),
     _ranking_metric(
         "mrr", _RUN + (K, TIES_ORDER) + _POLICIES,
         "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
@@ -388,7 +398,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                  ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"),
         undefined="the catalogue is empty"),
     Metric(
-        name="calibration_curve", template="classification/calibration_curve.sql", kind="curve",
+        name="calibration_curve", template="classification/calibration_curve.sql", kind="curve", plot="calibration",
         params=(LABEL, PROBABILITY, WEIGHT, N_BINS, STRATEGY, BY),
         outputs=("bin", "mean_predicted", "fraction_positive", "n"),
         summary="Calibration (reliability) curve: mean predicted probability and fraction of positives per "
@@ -417,5 +427,18 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="the data has no rows (or zero total weight)"),
 ]}
 
-#: other names a metric answers to
-ALIASES = {"map": "mean_average_precision"}
+#: other names a metric answers to -> its name
+ALIASES = {alias: m.name for m in METRICS.values() for alias in m.aliases}
+#: plot -> the curve metric it draws
+PLOTS = {m.plot: m for m in METRICS.values() if m.plot}
+
+
+def lookup(name: str) -> Metric:
+    """The metric called `name` (or one of its aliases)."""
+    if not isinstance(name, str):
+        raise ParameterError(f"the metric name must be a string such as 'auc'; got {name!r}")
+    try:
+        return METRICS[ALIASES.get(name, name)]
+    except KeyError:
+        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
+        raise UnknownMetricError(name, near[0] if near else None, tuple(METRICS)) from None

@@ -33,7 +33,7 @@ from sqlmetrics import consistency
 from sqlmetrics.dialects import adapt
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
-from sqlmetrics.registry import METRICS
+from sqlmetrics.registry import METRICS, lookup
 from sqlmetrics.templates import SQL_DIR
 from test_common import ALL, args
 
@@ -58,7 +58,7 @@ def identifiers() -> list[str]:
     names = set()
     for path in SQL_DIR.rglob("*.sql"):
         names |= {n.lower() for n in re.findall(r"\bsm_[A-Za-z0-9_]+\b", path.read_text())}
-    names |= {c for m in METRICS.values() for c in m.outputs + m.query_columns}
+    names |= {c for m in METRICS.values() for c in m.outputs} | {"n_relevant"}  # n_relevant: per_query=True
     return sorted(names)
 
 
@@ -224,7 +224,7 @@ def _sql(metric, table, params, dialect, plan):
     # the rank plan is the Python layer's choice on DuckDB alone; rendered here for every engine
     from sqlmetrics import api
     from sqlmetrics.sources import static_source
-    m = api.metric(metric)
+    m = lookup(metric)
     return api._sql(m, api.validate(m, params), {"data": static_source(table, dialect)}, dialect, plan, False)
 
 

@@ -9,7 +9,7 @@
     Exact AUC has error_bound 0. -#}
 {% macro auc(relation, label, score, weight=none, bins=none, by=[], plan='aggregate') %}
 {%- if bins %}
-{%- set source = '(' ~ sqlmetrics.score_buckets(relation, label, score, weight, by, bins) ~ ') AS sm_bucketed' %}
+{%- set source %}({{ sqlmetrics.score_buckets(relation, label, score, weight, by, bins) }}) AS sm_bucketed{% endset %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate'), by, 'auc', exact=false) }}
 {%- else %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(relation, label, score, weight, by, plan), by, 'auc', exact=true) }}
@@ -32,7 +32,7 @@ FROM ({{ parts }}) AS sm_parts
     the columns the metric reads leave `relation` (another one could be named like ours). -#}
 {% macro score_buckets(relation, label, score, weight, by, bins) %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
-{%- set finite = s ~ ' > -' ~ sqlmetrics.infinity() ~ ' AND ' ~ s ~ ' < ' ~ sqlmetrics.infinity() %}
+{%- set finite %}{{ s }} > -{{ sqlmetrics.infinity() }} AND {{ s }} < {{ sqlmetrics.infinity() }}{% endset %}
 {%- set carried = (by + [label] + ([weight] if weight else [])) | unique | list %}
 SELECT {{ sqlmetrics.cols(carried) }}
        CASE WHEN NOT (sm_score > -{{ sqlmetrics.infinity() }} AND sm_score < {{ sqlmetrics.infinity() }})

@@ -15,10 +15,9 @@
 {#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
     to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
-{%- set pos = sqlmetrics.is_positive(label) %}
 {%- if plan == 'rank' and not weight %}
 {%- set s = sqlmetrics.ident(score) %}
-{%- set w = 'OVER (' ~ sqlmetrics.partition_by(keys) ~ ' ORDER BY ' ~ s ~ ')' %}
+{%- set w %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ s }}){% endset %}
 SELECT {{ sqlmetrics.cols(keys) }}
        CAST(SUM(sm_rank_sums.sm_n) AS BIGINT) AS sm_n,
        CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
@@ -33,7 +32,7 @@ FROM (
               ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
   FROM (
     SELECT {{ sqlmetrics.cols(keys) }}
-           {{ pos }} AS sm_pos,
+           {{ sqlmetrics.is_positive(label) }} AS sm_pos,
            ROW_NUMBER() {{ w }} AS sm_rn,
            CASE WHEN LAG({{ s }}) {{ w }} = {{ s }} OR LEAD({{ s }}) {{ w }} = {{ s }} THEN {{ s }} END AS sm_tie
     FROM {{ relation }}
@@ -42,6 +41,7 @@ FROM (
 ) AS sm_rank_sums
 {{ sqlmetrics.group_by(keys) }}
 {%- else %}
+{%- set weight_sum %}{% if weight %}SUM({{ sqlmetrics.row_weight(weight) }}){% else %}COUNT(*){% endif %}{% endset %}
 {%- set sums %}
 SELECT {{ sqlmetrics.cols(keys) }}
        sm_s,
@@ -49,18 +49,7 @@ SELECT {{ sqlmetrics.cols(keys) }}
        SUM(sm_pos * sm_rows) AS sm_n_pos,
        {{ sqlmetrics.as_double('SUM(sm_pos * sm_weight)') }} AS sm_w_pos,
        {{ sqlmetrics.as_double('SUM((1 - sm_pos) * sm_weight)') }} AS sm_w_neg
-FROM (
-  SELECT {{ sqlmetrics.cols(keys) }} sm_s, sm_rows, sm_weight, {{ pos }} AS sm_pos
-  FROM (
-    {#- grouped by label as well: the label's test runs once per group, not once per row #}
-    SELECT {{ sqlmetrics.cols(keys + [label] if label not in keys else keys) }}
-           {{ sqlmetrics.ident(score) }} AS sm_s,
-           COUNT(*) AS sm_rows,
-           {% if weight %}SUM({{ sqlmetrics.row_weight(weight) }}){% else %}COUNT(*){% endif %} AS sm_weight
-    FROM {{ relation }}
-    GROUP BY {{ sqlmetrics.cols(keys) }}{{ sqlmetrics.ident(score) }}, {{ sqlmetrics.ident(label) }}
-  ) AS sm_labelled
-) AS sm_by_label
+FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'sm_s', weight_sum) }}) AS sm_by_label
 GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {%- endset %}
 {{ sqlmetrics.auc_parts_from_sums(sums, keys) }}

@@ -24,13 +24,9 @@
       QUANTILE_CONT is not used: its interpolation (lo + (hi-lo)*gamma only) can differ from numpy's
       in the last bit, which moves probabilities that sit on an edge. -#}
 {% macro calibration_bins(relation, label, score, weight, n_bins, strategy, by) %}
-{%- set step = '(' ~ sqlmetrics.as_double(1) ~ ' / ' ~ sqlmetrics.as_double(n_bins) ~ ')' %}
+{%- set step %}({{ sqlmetrics.as_double(1) }} / {{ sqlmetrics.as_double(n_bins) }}){% endset %}
 sm_rows AS (
-  SELECT {{ sqlmetrics.cols(by) }}
-         {{ sqlmetrics.probability(score) }} AS sm_p,
-         {{ sqlmetrics.is_positive(label) }} AS sm_y,
-         {{ sqlmetrics.row_weight(weight) }} AS sm_w
-  FROM {{ relation }}
+  {{ sqlmetrics.labelled_rows(relation, label, score, weight, by) }}
 ),
 {%- if strategy == 'uniform' %}
 sm_binned AS (
@@ -46,10 +42,11 @@ sm_binned AS (
   ) AS sm_candidates
 ),
 {%- else %}
+{%- set row_index %}ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_p) - 1{% endset %}
 sm_sorted AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_p,
          LEAD(sm_p) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_p) AS sm_next,
-         {{ sqlmetrics.as_double('ROW_NUMBER() OVER (' ~ sqlmetrics.partition_by(by) ~ ' ORDER BY sm_p) - 1') }} AS sm_pos,
+         {{ sqlmetrics.as_double(row_index) }} AS sm_pos,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_count
   FROM sm_rows
 ),

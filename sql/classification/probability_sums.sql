@@ -1,6 +1,6 @@
 {#- Shared frame of the probability metrics, per slice: sm_loss = sum of w*(loss expression),
     sm_weight = sum of w, sm_pos_weight = sum of w*y, and the row counts. `loss` is an expression
-    over sm_p (the probability as DOUBLE) and sm_y (0/1). -#}
+    over labelled_rows' sm_p (the probability as DOUBLE) and sm_y (0/1). -#}
 {% macro probability_sums(relation, label, score, weight, by, loss) %}
 SELECT {{ sqlmetrics.cols(by) }}
        SUM(sm_w * ({{ loss }})) AS sm_loss,
@@ -9,12 +9,6 @@ SELECT {{ sqlmetrics.cols(by) }}
        COUNT(*) AS n,
        CAST(COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_pos,
        CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_neg
-FROM (
-  SELECT {{ sqlmetrics.cols(by) }}
-         {{ sqlmetrics.probability(score) }} AS sm_p,
-         {{ sqlmetrics.is_positive(label) }} AS sm_y,
-         {{ sqlmetrics.row_weight(weight) }} AS sm_w
-  FROM {{ relation }}
-) AS sm_rows
+FROM ({{ sqlmetrics.labelled_rows(relation, label, score, weight, by) }}) AS sm_rows
 {{ sqlmetrics.group_by(by) }}
 {% endmacro %}

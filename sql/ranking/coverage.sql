@@ -6,7 +6,7 @@
                   n_items=none, items=none, by=[]) %}
 {%- if (n_items is none) == (items is none) %}{{ sqlmetrics.fail('coverage needs exactly one of n_items or items') }}{% endif %}
 WITH sm_top AS (
-  {{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}
+  {{ sqlmetrics.ranked_lists(relation=relation, query=query, item=item, score=score, by=by, k=k, ties=ties) }}
 ),
 sm_catalogue AS (
 {%- if n_items is not none %}

@@ -6,7 +6,7 @@
              by=[], per_query=false) %}
 {%- set keys = by + [query] %}
 WITH sm_top AS (
-  {{ sqlmetrics.ranked_lists(relation, query, item, score, by, k, ties) }}
+  {{ sqlmetrics.ranked_lists(relation=relation, query=query, item=item, score=score, by=by, k=k, ties=ties) }}
 ),
 {#- one similarity per pair: rows repeating a pair (in either direction) must agree #}
 sm_similar AS (

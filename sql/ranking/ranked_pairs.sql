@@ -1,5 +1,6 @@
-{#- Pairs (a above b) of the top-k items of each query, from sm_ranked: the correlation metrics'
-    self-join. O(n^2) per query, so meant for ranked lists, not whole catalogues. -#}
+{#- The pairs (a ranked above b) of the top-k rows of each query of sm_ranked (ranked_rows), as a
+    FROM clause of the aliases sm_a and sm_b: the correlation metrics' self-join. O(n^2) per query,
+    so meant for ranked lists, not whole catalogues. -#}
 {% macro ranked_pairs(keys) -%}
 sm_ranked AS sm_a
 JOIN sm_ranked AS sm_b

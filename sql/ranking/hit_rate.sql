@@ -3,6 +3,11 @@
 {% macro hit_rate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1.0, missing='zero',
                   empty='zero', by=[], per_query=false) %}
 {%- if k is none %}{{ sqlmetrics.fail('hit_rate needs k, the cut-off (a positive integer)') }}{% endif %}
-{{ sqlmetrics.ranking_metric('hit_rate', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold, 'linear', missing,
-     empty, per_query, aggregates='MAX(sm_in_k * sm_relevant) AS sm_hit', value=sqlmetrics.as_double('sm_hit')) }}
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+                                   relevance_threshold=relevance_threshold) }},
+{{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
+{{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold) }},
+{{ sqlmetrics.mean_over_queries(name='hit_rate', query=query, by=by, per_query=per_query,
+                                aggregates='MAX(sm_in_k * sm_relevant) AS sm_hit', value=sqlmetrics.as_double('sm_hit'),
+                                missing=missing, empty=empty) }}
 {% endmacro %}

@@ -4,14 +4,22 @@
 {% macro mean_average_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', denominator='r',
                                 relevance_threshold=1.0, missing='zero', empty='zero', by=[],
                                 per_query=false) %}
-{%- set d = 'sm_n_relevant' if denominator == 'r' or not k
-            else 'CASE WHEN sm_n_relevant < ' ~ k ~ ' THEN sm_n_relevant ELSE ' ~ k ~ ' END' %}
-{{ sqlmetrics.ranking_metric('mean_average_precision', relation, qrels, query, item, score, relevance, by, k, ties, relevance_threshold,
-     'linear', missing, empty, per_query,
-     aggregates='SUM(sm_in_k * sm_relevant * ' ~ sqlmetrics.as_double('sm_cum_relevant') ~ ' / sm_pos) AS sm_precisions',
-     value=sqlmetrics.fdiv('sm_precisions', d),
-     windows='SUM(sm_relevant) OVER (' ~ sqlmetrics.partition_by(by + [query])
-             ~ ' ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_cum_relevant') }}
+{#- relevant items at ranks <= r, for P@r -#}
+{%- set cumulative_relevant %}
+SUM(sm_relevant) OVER ({{ sqlmetrics.partition_by(by + [query]) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+  AS sm_cum_relevant
+{%- endset %}
+{%- set precisions %}SUM(sm_in_k * sm_relevant * {{ sqlmetrics.as_double('sm_cum_relevant') }} / sm_pos) AS sm_precisions{% endset %}
+{%- set d %}
+{%- if denominator == 'r' or not k %}sm_n_relevant{% else %}CASE WHEN sm_n_relevant < {{ k }} THEN sm_n_relevant ELSE {{ k }} END{% endif %}
+{%- endset %}
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+                                   relevance_threshold=relevance_threshold) }},
+{{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
+{{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold,
+                          window_columns=cumulative_relevant) }},
+{{ sqlmetrics.mean_over_queries(name='mean_average_precision', query=query, by=by, per_query=per_query, aggregates=precisions,
+                                value=sqlmetrics.fdiv('sm_precisions', d), missing=missing, empty=empty) }}
 {% endmacro %}
 
 {#- map: the short name of mean_average_precision (as sm.map), same arguments. -#}

@@ -5,10 +5,9 @@
     Shared by ranked_run and ranked_lists, so that every ranking metric orders a run alike. -#}
 {% macro rank_in_query(keys, score, item, ties, alias=none) -%}
 {%- set prefix %}{% if alias %}{{ alias }}.{% endif %}{% endset %}
-{%- set item_id %}{{ prefix }}{{ sqlmetrics.ident(item) }}{% endset -%}
-ROW_NUMBER() OVER (
-  PARTITION BY {% if alias %}{{ sqlmetrics.col_list_of(keys, alias) }}{% else %}{{ sqlmetrics.col_list(keys) }}{% endif %}
-  ORDER BY {{ prefix }}{{ sqlmetrics.ident(score) }} DESC
-  {%- if ties != 'average' %}, {{ sqlmetrics.bytewise(item_id) }} {{ 'DESC' if ties == 'item_desc' else 'ASC' }}{% endif %}
-)
+{%- set item_id %}{{ prefix }}{{ sqlmetrics.ident(item) }}{% endset %}
+{%- set partition %}{% if alias %}{{ sqlmetrics.col_list_of(keys, alias) }}{% else %}{{ sqlmetrics.col_list(keys) }}{% endif %}{% endset -%}
+ROW_NUMBER() OVER (PARTITION BY {{ partition }}
+                   ORDER BY {{ prefix }}{{ sqlmetrics.ident(score) }} DESC
+                   {%- if ties != 'average' %}, {{ sqlmetrics.bytewise(item_id) }} {{ 'DESC' if ties == 'item_desc' else 'ASC' }}{% endif %})
 {%- endmacro %}

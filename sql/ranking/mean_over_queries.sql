@@ -1,0 +1,100 @@
+{#- A metric's value per query and its summary over queries: CTEs that follow query_judgments and
+    ranked_rows (they read sm_queries and sm_ranked), then the final SELECT.
+      sm_values     the per-query values: `aggregates` (select items) over each query's rows of
+                    sm_ranked, or `query_values`, a SELECT of keys and value columns that may
+                    leave out queries of the run (a one-item list has no pairs);
+      sm_per_query  every judged query (sm_queries): keys, sm_n_relevant, sm_in_run (1 when the
+                    run has the query, else 0) and sm_value, the query's `value`: an expression
+                    over the columns of sm_values and sm_queries (sm_n_relevant, sm_idcg), NULL
+                    for a query left out of query_values. Aggregating before joining the query
+                    stats keeps the join at one row per query instead of one per ranked item;
+      sm_scored     + sm_included (1 when the query counts) and sm_score_value, its value as
+                    counted.
+    How the queries' values make the metric (`combine`):
+      'mean'             the mean of the counted queries' values. A judged query absent from the
+                         run counts with missing_score (missing='zero', as trec_eval -c) or is
+                         left out ('skip'); a query without relevant items counts with
+                         empty_score (empty='zero') or is left out. NULL when no counted query
+                         has a relevant item.
+      'micro'            the values are numbers of relevant items found: their sum over the
+                         counted queries divided by the sum of those queries' R (per query:
+                         value / R, or empty_score when R = 0). Queries count as for 'mean'.
+      'mean_of_defined'  the mean of the values that are not NULL (as a correlation undefined on
+                         a constant list), over the queries of the run; a value stands whatever
+                         the query's relevance, and missing and empty do not apply.
+    The summary has one row per slice (`by`): the metric as `name`, n_queries (counted), n_missing
+    (judged queries absent from the run) and n_empty (queries without relevant items); with
+    per_query, one row per counted query: keys, `name`, n_relevant. Presence is tested with
+    markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
+    their type's default (0), not NULL. -#}
+{% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
+                           combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0) %}
+{%- if combine not in ('mean', 'micro', 'mean_of_defined') %}{{ sqlmetrics.fail('combine is mean, micro or mean_of_defined') }}{% endif %}
+{%- set keys = by + [query] %}
+{%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
+{%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
+{%- set included_relevant %}SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END){% endset -%}
+sm_values AS (
+  {%- if query_values %}
+  SELECT sm_v.*, 1 AS sm_has_value FROM ({{ query_values }}) AS sm_v
+  {%- else %}
+  SELECT {{ sqlmetrics.cols(keys) }} {{ aggregates }}, 1 AS sm_in_run
+  FROM sm_ranked
+  {{ sqlmetrics.group_by(keys) }}
+  {%- endif %}
+),
+sm_per_query AS (
+  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
+         sm_queries.sm_n_relevant,
+         CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+         {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
+  FROM sm_queries
+  LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
+  {%- if query_values %}
+  LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.col_list(keys) }}, 1 AS sm_in_run FROM sm_ranked) AS sm_seen
+    ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_seen') }}
+  {%- endif %}
+),
+sm_scored AS (
+  SELECT sm_per_query.*,
+  {%- if combine == 'mean_of_defined' %}
+         CASE WHEN sm_in_run = 1 AND sm_value IS NOT NULL THEN 1 ELSE 0 END AS sm_included,
+         sm_value AS sm_score_value
+  {%- else %}
+         CASE WHEN (sm_in_run = 1 OR 1 = {{ 1 if missing == 'zero' else 0 }})
+                   AND (sm_n_relevant > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
+         {#- one WHEN while both scores are the same #}
+         {%- if missing_score == empty_score %}
+         CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
+         {%- else %}
+         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_n_relevant = 0 THEN {{ empty_score }}
+              ELSE sm_value END AS sm_score_value
+         {%- endif %}
+  {%- endif %}
+  FROM sm_per_query
+)
+{%- if per_query %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
+       {%- else %}sm_score_value{% endif %}
+         AS {{ sqlmetrics.ident(name) }},
+       sm_n_relevant AS n_relevant
+FROM sm_scored
+WHERE sm_included = 1
+ORDER BY {{ sqlmetrics.col_list(keys) }}
+{%- else %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {% if combine == 'mean_of_defined' -%}
+       AVG({{ included }})
+       {%- elif combine == 'micro' -%}
+       {{ sqlmetrics.fdiv(included_score, included_relevant) }}
+       {%- else -%}
+       CASE WHEN {{ included_relevant }} > 0 THEN AVG({{ included }}) END
+       {%- endif %} AS {{ sqlmetrics.ident(name) }},
+       CAST(SUM(sm_included) AS BIGINT) AS n_queries,
+       CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
+       CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+FROM sm_scored
+{{ sqlmetrics.group_by(by) }}
+{%- endif %}
+{%- endmacro %}

@@ -1,0 +1,45 @@
+{#- What the judgments say about each query (and slice), as the CTEs
+      sm_judged   keys, sm_item, sm_rel: the judgments, from `qrels`, or from the run itself
+                  (its `relevance` column) when qrels is none; a NULL relevance fails the query;
+      sm_grades   (grades=true) one row of constants of all the judgments: sm_top, the largest
+                  relevance, sm_top_unit = 2^-sm_top, the shift S = max(0, sm_top - 960) and
+                  sm_unit = 2^-S, by which relevance_gain('exponential_scaled') scales gains;
+      sm_queries  keys, sm_n_relevant: R, the judged items with relevance >= relevance_threshold
+                  (retrieved or not), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
+                  judgments sorted by relevance, cut at k.
+    The queries a metric evaluates are those of sm_queries: a run query without judgments is
+    ignored (TREC's convention). -#}
+{% macro query_judgments(relation, qrels, query, item, relevance, by, k, relevance_threshold, gain='linear',
+                         grades=false) %}
+{%- set keys = by + [query] %}
+{%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
+{%- set minus_shift %}-{{ shift }}{% endset -%}
+sm_judged AS (
+  SELECT {{ sqlmetrics.cols(keys) }}
+         {{ sqlmetrics.ident(item) }} AS sm_item,
+         {{ sqlmetrics.relevance(relevance) }} AS sm_rel
+  FROM {{ qrels if qrels else relation }}
+),
+{%- if grades %}
+sm_grades AS (
+  SELECT MAX(sm_rel) AS sm_top, {{ sqlmetrics.pow2('-MAX(sm_rel)') }} AS sm_top_unit,
+         {{ shift }} AS sm_shift, {{ sqlmetrics.pow2(minus_shift) }} AS sm_unit
+  FROM sm_judged
+),
+{%- endif %}
+sm_queries AS (
+  SELECT {{ sqlmetrics.cols(keys) }}
+         SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END) AS sm_n_relevant,
+         SUM(CASE WHEN {% if k %}sm_ideal_pos <= {{ k }} AND {% endif %}sm_rel > 0
+                  THEN {{ sqlmetrics.relevance_gain(gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg
+  FROM (
+    SELECT sm_judged.*,
+           ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_rel DESC) AS sm_ideal_pos
+    FROM sm_judged
+  ) AS sm_ideal
+  {%- if gain == 'exponential_scaled' %}
+  CROSS JOIN sm_grades
+  {%- endif %}
+  {{ sqlmetrics.group_by(keys) }}
+)
+{%- endmacro %}

@@ -70,7 +70,7 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
     """Variants of the canonical calls, checked for hazards (not kept as golden files) in the REMOTE
     dialects: every other value of every choice parameter (except `missing` and `empty`, which only
     flip a literal, and ties='item_asc', which only flips the direction of the tie-break: checked on
-    mrr for ranking_metric.sql and coverage for ranked_lists.sql), and the options that switch to
+    mrr for ranked_run.sql and coverage for ranked_lists.sql), and the options that switch to
     another SQL path."""
     out = {}
     for name in NAMES:
@@ -101,7 +101,7 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
 
 SWEEP = _sweep()
 
-#: the metrics built on sql/ranking/ranking_metric.sql
+#: the metrics composed of sql/ranking/{query_judgments,ranked_run,ranked_rows,mean_over_queries}.sql
 _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k"}
 _AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc"}  # built on sql/classification/auc_parts.sql
@@ -112,10 +112,10 @@ _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/
 #: 0, the metrics allowed to use it). Anything else must be NULLIF(..., 0).
 ALLOWED_DENOMINATORS = {
     "LN(sm_pos + 1) / LN(2)": (
-        "the discount 1/log2(rank + 1) of ranking_metric.sql: sm_pos is a ROW_NUMBER() (>= 1)",
+        "the discount 1/log2(rank + 1) of ranked_rows.sql: sm_pos is a ROW_NUMBER() (>= 1)",
         _RANKING_METRIC),
     "LN(sm_ideal_pos + 1) / LN(2)": (
-        "IDCG's discount in ranking_metric.sql: sm_ideal_pos is a ROW_NUMBER() (>= 1)",
+        "IDCG's discount in query_judgments.sql: sm_ideal_pos is a ROW_NUMBER() (>= 1)",
         _RANKING_METRIC),
     "sm_pos": (
         "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision): sm_pos is a "

@@ -14,8 +14,8 @@
       'mean'             the mean of the counted queries' values. A judged query absent from the
                          run counts with missing_score (missing='zero', as trec_eval -c) or is
                          left out ('skip'); a query without relevant items counts with
-                         empty_score (empty='zero') or is left out. NULL when no counted query
-                         has a relevant item.
+                         empty_score (empty='zero') or is left out (a query that is both counts
+                         with missing_score). NULL when no counted query has a relevant item.
       'micro'            the values are numbers of relevant items found: their sum over the
                          counted queries divided by the sum of those queries' R (per query:
                          value / R, or empty_score when R = 0). Queries count as for 'mean'.

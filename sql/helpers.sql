@@ -3,10 +3,13 @@
     across files go through the package prefix `sqlmetrics.`. Intermediate columns are named sm_*
     (reserved: the Python layer rejects user columns with that prefix).
 
-    The Python layer renders the default__ spellings (DuckDB's) and lets sqlglot transpile them.
-    Inside dbt nothing transpiles, so the few helpers whose spelling differs by engine go through
-    adapter.dispatch (dbt-utils style): <adapter>__<name> where an engine needs its own spelling,
-    default__<name> otherwise. A project can add its own through dbt's `dispatch` config. -#}
+    Every engine difference is a helper that goes through adapter.dispatch (dbt-utils style):
+    <adapter>__<name> where an engine needs its own spelling, default__<name> (portable SQL, in
+    DuckDB's syntax) otherwise. dbt picks the spelling of its adapter; the Python layer picks the
+    same for its target dialect (sqlmetrics/templates.py), reads a default__ spelling as DuckDB SQL
+    and lets sqlglot write it for the target, and reads an <adapter>__ spelling in the target's own
+    syntax. So a dispatched spelling is written for its engine, and its arguments are SQL, column
+    names or message text. A project can add its own through dbt's `dispatch` config. -#}
 
 {#- Stops with `message`: a compilation error naming the model in dbt. The Python layer validates
     every parameter before rendering, so only a call from dbt can get here. -#}
@@ -66,24 +69,67 @@ CAST({{ x }} AS DOUBLE PRECISION)
 {{ return(adapter.dispatch('infinity', 'sqlmetrics')()) }}
 {%- endmacro %}
 
+{#- 'inf': DuckDB, PostgreSQL (which reads 'inf' as 'Infinity':
+    https://www.postgresql.org/docs/current/datatype-numeric.html#DATATYPE-FLOAT), Spark,
+    Snowflake, BigQuery, ClickHouse. -#}
 {% macro default__infinity() -%}
 {{ sqlmetrics.as_double("'inf'") }}
 {%- endmacro %}
 
-{#- 'Infinity': PostgreSQL's documented spelling, and Redshift's (it falls back to postgres__
-    macros), which the Python layer sends it too: https://www.postgresql.org/docs/current/datatype-numeric.html#DATATYPE-FLOAT -#}
-{% macro postgres__infinity() -%}
-{{ sqlmetrics.as_double("'Infinity'") }}
+{#- Redshift reads only 'Infinity': https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html -#}
+{% macro redshift__infinity() -%}
+CAST('Infinity' AS DOUBLE PRECISION)
+{%- endmacro %}
+
+{#- SQLite casts 'inf' to 0.0; a literal beyond the double range reads as +inf. -#}
+{% macro sqlite__infinity() -%}
+9e999
+{%- endmacro %}
+
+{#- Trino rejects the text 'inf'; it has a function: https://trino.io/docs/current/functions/math.html#infinity -#}
+{% macro trino__infinity() -%}
+INFINITY()
+{%- endmacro %}
+
+{#- MySQL has no infinite DOUBLE (nor can it store one as a score): the largest DOUBLE stands in. -#}
+{% macro mysql__infinity() -%}
+1.7976931348623157e308
 {%- endmacro %}
 
 {#- 1 for a positive row, 0 for a negative one; any other value (NULL, 2, 0.5) fails the query
     (invalid_value) instead of counting as a negative. The Python layer checks the column before
-    rendering; in dbt, still test it with accepted_values to learn of such rows before a run. -#}
+    rendering; in dbt, still test it with accepted_values to learn of such rows before a run.
+    Where the column's type is known (column_type: the Python layer asks the engine), a boolean
+    column is its own predicate (`col = 1` is a type error on PostgreSQL, Trino, BigQuery, ...) and
+    a number is compared with 1 and 0; where it is not (dbt), each engine's spelling that takes
+    both (is_positive_of_any_type). -#}
 {% macro is_positive(label) -%}
-{{ return(adapter.dispatch('is_positive', 'sqlmetrics')(label)) }}
+{%- set y = sqlmetrics.ident(label) -%}
+{%- set type = sqlmetrics.column_type(label) -%}
+{%- if type == 'boolean' -%}
+{%- set neither %}NOT ({{ y }} OR NOT {{ y }}){% endset -%}
+CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', y, neither) }} END
+{%- elif type == 'number' -%}
+{{ sqlmetrics.default__is_positive_of_any_type(label) }}
+{%- else -%}
+{{ sqlmetrics.is_positive_of_any_type(label) }}
+{%- endif -%}
 {%- endmacro %}
 
-{% macro default__is_positive(label) -%}
+{#- The type of a column where the caller knows it ('boolean' or 'number'), else none. dbt does
+    not: the Python layer, which has asked the engine, answers in this macro's place. -#}
+{% macro column_type(name) -%}
+{{ return(none) }}
+{%- endmacro %}
+
+{#- is_positive of a column of unknown type, a boolean or a number. -#}
+{% macro is_positive_of_any_type(label) -%}
+{{ return(adapter.dispatch('is_positive_of_any_type', 'sqlmetrics')(label)) }}
+{%- endmacro %}
+
+{#- DuckDB, SQLite, MySQL, ClickHouse, Spark (ANSI off) compare a boolean with 1 and 0 -#}
+{% macro default__is_positive_of_any_type(label) -%}
 {%- set y = sqlmetrics.ident(label) -%}
 {%- set neither %}NOT ({{ y }} = 1 OR {{ y }} = 0){% endset -%}
 CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
@@ -93,7 +139,7 @@ CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
 {#- PostgreSQL has no operator boolean = integer, and casting to integer would round 0.4 to 0: the
     value as jsonb compares numbers by value (1.0 = 1) and booleans as themselves:
     https://www.postgresql.org/docs/current/datatype-json.html#JSON-INDEXING -#}
-{% macro postgres__is_positive(label) -%}
+{% macro postgres__is_positive_of_any_type(label) -%}
 {%- set y %}to_jsonb({{ sqlmetrics.ident(label) }}){% endset -%}
 {%- set neither %}{{ y }} NOT IN (jsonb '1', jsonb 'true', jsonb '0', jsonb 'false'){% endset -%}
 CASE WHEN {{ y }} IN (jsonb '1', jsonb 'true') THEN 1 WHEN {{ y }} IN (jsonb '0', jsonb 'false') THEN 0
@@ -103,7 +149,7 @@ CASE WHEN {{ y }} IN (jsonb '1', jsonb 'true') THEN 1 WHEN {{ y }} IN (jsonb '0'
 {#- Redshift falls back to postgres__ macros but has no to_jsonb: a boolean goes through its cast to
     integer (true -> 1). A fractional label is rounded by that cast: test the column with
     accepted_values. https://docs.aws.amazon.com/redshift/latest/dg/r_Boolean_type.html -#}
-{% macro redshift__is_positive(label) -%}
+{% macro redshift__is_positive_of_any_type(label) -%}
 {%- set y %}CAST({{ sqlmetrics.ident(label) }} AS INTEGER){% endset -%}
 {%- set neither %}NOT ({{ y }} = 1 OR {{ y }} = 0){% endset -%}
 CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
@@ -120,14 +166,14 @@ CASE WHEN {{ y }} = 1 THEN 1 WHEN {{ y }} = 0 THEN 0
     engine can compute it while planning (PostgreSQL folds constant expressions, even in a CASE
     branch no row takes), and it is text only under `condition`, for engines that evaluate a
     branch on rows that do not take it (ClickHouse, in a CASE within a CASE): elsewhere it is '0'.
-    The Python layer renders DuckDB's; sqlmetrics/dialects.py spells it for the target. -#}
+    ClickHouse: Int64, whose cast fails on text that is not a number (a Nullable one gives NULL). -#}
 {% macro invalid_value(message, value, condition) -%}
 {{ return(adapter.dispatch('invalid_value', 'sqlmetrics')(message, value, condition)) }}
 {%- endmacro %}
 
 {% macro default__invalid_value(message, value, condition) -%}
 CAST(CASE WHEN COALESCE({{ condition }}, TRUE)
-          THEN 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL') ELSE '0' END AS INTEGER)
+          THEN 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS VARCHAR), 'NULL') ELSE '0' END AS BIGINT)
 {%- endmacro %}
 
 {% macro duckdb__invalid_value(message, value, condition) -%}
@@ -142,12 +188,12 @@ CASE WHEN COALESCE({{ condition }}, TRUE)
 
 {% macro bigquery__invalid_value(message, value, condition) -%}
 CASE WHEN COALESCE({{ condition }}, TRUE)
-     THEN ERROR(CONCAT('sqlmetrics: {{ message }}; found ', COALESCE(CAST({{ value }} AS STRING), 'NULL'))) END
+     THEN ERROR('sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS STRING), 'NULL')) END
 {%- endmacro %}
 
 {% macro clickhouse__invalid_value(message, value, condition) -%}
 CAST(CASE WHEN COALESCE({{ condition }}, TRUE)
-          THEN concat('sqlmetrics: {{ message }}; found ', COALESCE(toString({{ value }}), 'NULL')) ELSE '0' END AS Int64)
+          THEN 'sqlmetrics: {{ message }}; found ' || COALESCE(CAST({{ value }} AS Nullable(String)), 'NULL') ELSE '0' END AS Int64)
 {%- endmacro %}
 
 {% macro sqlite__invalid_value(message, value, condition) -%}
@@ -196,14 +242,21 @@ CAST({{ x }} AS VARCHAR)
 {#- PostgreSQL compares text in the column's or database's collation, often a linguistic one
     ('a' < 'B'); the "C" collation compares bytes: https://www.postgresql.org/docs/current/collation.html -#}
 {% macro postgres__bytewise(x) -%}
-CAST({{ x }} AS VARCHAR) COLLATE "C"
+CAST({{ x }} AS TEXT) COLLATE "C"
 {%- endmacro %}
 
 {#- Redshift falls back to postgres__ macros but has no COLLATE clause, only a COLLATE(string,
-    'case_sensitive') function: keep the default, as the Python layer's Redshift SQL does.
-    https://docs.aws.amazon.com/redshift/latest/dg/r_COLLATE.html -#}
+    'case_sensitive') function: the default collation, and VARCHAR(MAX), as a VARCHAR without a
+    length holds 256 bytes: https://docs.aws.amazon.com/redshift/latest/dg/r_COLLATE.html,
+    https://docs.aws.amazon.com/redshift/latest/dg/r_Character_types.html -#}
 {% macro redshift__bytewise(x) -%}
-{{ return(sqlmetrics.default__bytewise(x)) }}
+CAST({{ x }} AS VARCHAR(MAX))
+{%- endmacro %}
+
+{#- MySQL compares text case-insensitively by default; utf8mb4_bin compares bytes:
+    https://dev.mysql.com/doc/refman/8.0/en/charset-binary-collations.html -#}
+{% macro mysql__bytewise(x) -%}
+CAST({{ x }} AS CHAR) COLLATE utf8mb4_bin
 {%- endmacro %}
 
 {#- Weight of a row as DOUBLE (1 when unweighted): sums of weights never overflow an integer type. -#}
@@ -236,21 +289,22 @@ CAST({{ x }} AS VARCHAR) COLLATE "C"
 {% for c in names %}{{ alias }}.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
 {%- endmacro %}
 
-{#- Window of the rows sharing `column`'s value within the partition `keys`: the peers of an ORDER BY
-    with a RANGE frame, so one sort per partition (a PARTITION BY the value too would make DuckDB
-    build a partition per distinct value: 1.3x slower for NDCG with ties='average'). -#}
-{% macro peers(keys, column) -%}
-{{ return(adapter.dispatch('peers', 'sqlmetrics')(keys, column)) }}
+{#- The mean of `x` over the rows sharing `column`'s value within the partition `keys` (a window
+    function): the peers of an ORDER BY with a RANGE frame, so one sort per partition (a PARTITION
+    BY the value too would make DuckDB build a partition per distinct value: 1.3x slower for NDCG
+    with ties='average'). -#}
+{% macro peer_mean(x, keys, column) -%}
+{{ return(adapter.dispatch('peer_mean', 'sqlmetrics')(x, keys, column)) }}
 {%- endmacro %}
 
-{% macro default__peers(keys, column) -%}
-{{ sqlmetrics.partition_by(keys) }} ORDER BY {{ column }} RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+{% macro default__peer_mean(x, keys, column) -%}
+AVG({{ x }}) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ column }} RANGE BETWEEN CURRENT ROW AND CURRENT ROW)
 {%- endmacro %}
 
-{#- Redshift's window frames are ROWS only (no RANGE): partition by the value instead, as the
-    Python layer's Redshift SQL does. https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html -#}
-{% macro redshift__peers(keys, column) -%}
-PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {% endfor %}{{ column }}
+{#- Redshift's window frames are ROWS only (no RANGE): partition by the value instead.
+    https://docs.aws.amazon.com/redshift/latest/dg/r_Window_function_synopsis.html -#}
+{% macro redshift__peer_mean(x, keys, column) -%}
+AVG({{ x }}) OVER (PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {% endfor %}{{ column }})
 {%- endmacro %}
 
 {#- The equal-width bucket (0 .. bins-1) of `x` between `lo` and `hi` (hi > lo): below lo counts in

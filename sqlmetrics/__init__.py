@@ -8,7 +8,7 @@ from .errors import (ArgumentError, ColumnError, EngineError, MetricError, Missi
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
 from .sources import Query
-from .sqltext import DIALECTS
+from .target import DIALECTS
 
 __version__ = "0.1.0"
 

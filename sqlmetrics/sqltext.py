@@ -6,6 +6,7 @@ is generated in the target dialect.
 """
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
@@ -16,14 +17,12 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
-from .dialects import adapt
 from .errors import SourceError
+from .target import DIALECTS, Target
+from .templates import NATIVE, placeholder_uses
 
 #: what templates are rendered with in place of the data; replaced by the real source afterwards
 PLACEHOLDER = "sm_source"
-
-DIALECTS = ("duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
-            "bigquery", "snowflake", "trino", "redshift", "mysql")
 
 # Anything that writes, changes the session, or leaves the SELECT world.
 _FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Use, exp.Pragma,
@@ -144,20 +143,19 @@ _FINISHED_MAX = 256
 _FINISHED_LOCK = threading.Lock()  # calls from many threads share the memo
 
 
-def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool = False,
-           booleans: frozenset = frozenset()) -> str:
-    """Parse rendered template SQL, put the sources in place of their placeholder table names, and
-    generate it in `dialect`.
+def finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -> str:
+    """Parse rendered template SQL, put the sources in place of their placeholder table names and
+    the target's own macros in place of their sm_native calls, and generate it for `target`.
 
     Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
     calls, so results are memoised (keyed by the inputs' text, bounded).
     """
-    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), dialect, pretty, booleans)
+    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), target.dialect, target.pretty)
     with _FINISHED_LOCK:
         if key in _FINISHED:
             _FINISHED.move_to_end(key)
             return _FINISHED[key]
-    sql = _finish(rendered, sources, dialect, pretty, booleans)
+    sql = _finish(rendered, sources, target)
     with _FINISHED_LOCK:
         _FINISHED[key] = sql
         if len(_FINISHED) > _FINISHED_MAX:
@@ -165,8 +163,7 @@ def finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pret
     return sql
 
 
-def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pretty: bool,
-            booleans: frozenset) -> str:
+def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -> str:
     tree = parse_select(rendered, "duckdb", "the rendered template")
     for table in list(tree.find_all(exp.Table)):
         if table.name in sources and not table.args.get("db"):
@@ -176,11 +173,43 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], dialect: str, pre
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
-    return adapt(tree, dialect, booleans).sql(dialect=dialect, pretty=pretty)
+    return _natives_in_place(tree).sql(dialect=target.dialect, pretty=target.pretty)
+
+
+def _natives_in_place(tree: exp.Expression) -> exp.Expression:
+    """Replace each sm_native(dialect, text, placeholder, argument, ...) call (templates.py) by its
+    text read in its dialect, with the arguments in the placeholders' place."""
+    calls = [node for node in tree.find_all(exp.Anonymous) if node.name.lower() == NATIVE]
+    for call in reversed(calls):  # innermost first: an argument may hold a native call of its own
+        dialect, text, *pairs = call.expressions
+        native = _native_tree(text.name, dialect.name).copy()
+        arguments = {pairs[i].name: pairs[i + 1] for i in range(0, len(pairs), 2)}
+        uses = placeholder_uses(text.name, dialect.name)
+        for node in list(native.walk()):
+            if isinstance(node, exp.Identifier) and node.name in arguments:
+                if uses[node.name] == "name":
+                    node.replace(exp.to_identifier(arguments[node.name].name, quoted=True))
+                else:
+                    column = node.parent if isinstance(node.parent, exp.Column) else node
+                    column.replace(arguments[node.name].copy())
+            elif isinstance(node, exp.Literal) and node.is_string:
+                value = node.name
+                for name, use in uses.items():
+                    if use == "text":
+                        value = value.replace(name, arguments[name].name)
+                if value != node.name:
+                    node.replace(exp.Literal.string(value))
+        call.replace(native)
+    return tree
+
+
+@functools.lru_cache(maxsize=1024)
+def _native_tree(text: str, dialect: str) -> exp.Expression:
+    return sqlglot.parse_one(text, read=dialect)
 
 
 def transpile(sql: str, dialect: str) -> str:
     """A DuckDB-syntax SELECT of ours (the input checks) in `dialect`."""
     if dialect == "duckdb":
         return sql
-    return adapt(parse_select(sql, "duckdb", "a check query"), dialect).sql(dialect=dialect)
+    return _natives_in_place(parse_select(sql, "duckdb", "a check query")).sql(dialect=dialect)

@@ -1,23 +1,53 @@
-"""Loading and rendering the Jinja macros under ``sql/``.
+"""Loading and rendering the Jinja macros under ``sql/``, for a target dialect, as dbt does.
 
 The macros are written for dbt as much as for us (the repository is also a dbt package whose
 macro path is ``sql/``), so this environment provides the little of dbt's context they use: a
 ``sqlmetrics`` namespace for calls across files (dbt's package prefix), an ``adapter`` with
 ``quote`` and ``dispatch``, ``return``, and ``exceptions.raise_compiler_error``.
+
+Engine differences live in the dispatched macros only (``<adapter>__<name>``, found in dbt's
+order: ``dialects.MACRO_PREFIXES``, then ``default__``). The rest of a template is portable SQL in
+DuckDB's syntax, which sqlglot reads and writes in the target's. A macro written for the target
+(say ``spark__invalid_value``) is in the target's own syntax, which DuckDB's reader cannot be
+trusted with, so it is rendered into the generic text as a *native* call:
+
+    sm_native('<dialect>', '<the macro's text, arguments as placeholders>', '<placeholder>', <argument>, ...)
+
+``sqltext.finish`` reads the text in its own dialect and puts the arguments (read as DuckDB SQL,
+like the rest) in the placeholders' place, as syntax trees. A placeholder the macro quoted as an
+identifier was a column name, one inside a string literal was message text, any other was SQL.
+
+What only the Python layer knows, dbt does not: the column types of the source (``column_type``:
+a label column is boolean, or a number), asked of the engine before rendering. In dbt
+``sqlmetrics.column_type`` is a macro answering "unknown", and the macros take a form that does not
+need the type.
 """
 from __future__ import annotations
 
 import functools
+import re
+from contextvars import ContextVar
 from pathlib import Path
 
 import jinja2
+import sqlglot
 from sqlglot import exp
 
+from .target import MACRO_PREFIXES, Target
 from .errors import ParameterError
 
 _PACKAGE_SQL = Path(__file__).parent / "sql"  # inside an installed wheel
 _REPO_SQL = Path(__file__).parent.parent / "sql"  # in a source checkout / editable install
 SQL_DIR = _PACKAGE_SQL if _PACKAGE_SQL.is_dir() else _REPO_SQL
+
+#: the function call standing for a macro rendered in the target's own syntax
+NATIVE = "sm_native"
+_PLACEHOLDER = "sm_arg_"
+
+#: the target of the macro being rendered (set by render_macro for the duration of one render)
+_TARGET: ContextVar[Target] = ContextVar("sqlmetrics_target", default=Target())
+#: while a native macro renders: its dialect (names are quoted, and nested macros chosen, for it)
+_NATIVE_DIALECT: ContextVar[str | None] = ContextVar("sqlmetrics_native_dialect", default=None)
 
 
 class _Namespace:
@@ -34,18 +64,78 @@ class _Namespace:
 
 
 class _Adapter:
-    """The part of dbt's `adapter` the macros use. SQL is rendered in DuckDB's dialect, then transpiled."""
+    """The part of dbt's `adapter` the macros use."""
 
     def __init__(self, namespace: _Namespace):
         self._namespace = namespace
 
     @staticmethod
     def quote(name: str) -> str:
-        return exp.to_identifier(name, quoted=True).sql("duckdb")
+        return exp.to_identifier(name, quoted=True).sql(_NATIVE_DIALECT.get() or "duckdb")
 
     def dispatch(self, macro_name: str, macro_namespace: str | None = None):
-        macros = self._namespace.macros
-        return macros.get(f"duckdb__{macro_name}") or macros[f"default__{macro_name}"]
+        dialect = _TARGET.get().dialect
+        prefix, macro = resolve(self._namespace.macros, macro_name, dialect)
+        if prefix == "default" or dialect == "duckdb" or _NATIVE_DIALECT.get():
+            return macro  # generic SQL, DuckDB's own, or within a native macro already: inline
+        return functools.partial(_native, macro, dialect)
+
+
+def resolve(macros: dict, macro_name: str, dialect: str) -> tuple[str, object]:
+    """(prefix, macro) of the spelling of `macro_name` for `dialect`: dbt's adapter.dispatch order."""
+    for prefix in MACRO_PREFIXES[dialect] + ("default",):
+        macro = macros.get(f"{prefix}__{macro_name}")
+        if macro is not None:
+            return prefix, macro
+    raise RuntimeError(f"no default__{macro_name} macro under {SQL_DIR}")
+
+
+def _native(macro, dialect: str, *args) -> str:
+    """`macro`(*args) in `dialect`'s syntax, as an sm_native(...) call of the generic text."""
+    values: dict[str, str] = {}
+
+    def placeholder(value):
+        if isinstance(value, str):
+            name = f"{_PLACEHOLDER}{len(values)}"
+            values[name] = value
+            return name
+        if isinstance(value, (list, tuple)):
+            return [placeholder(v) for v in value]
+        return value  # numbers, booleans, None: used by the macro's logic, not as SQL
+
+    placeholders = [placeholder(a) for a in args]
+    token = _NATIVE_DIALECT.set(dialect)
+    try:
+        text = str(macro(*placeholders)).strip()
+    finally:
+        _NATIVE_DIALECT.reset(token)
+    uses = placeholder_uses(text, dialect)
+    parts = [_literal(dialect), _literal(text)]
+    for name, use in uses.items():
+        parts += [_literal(name), values[name] if use == "sql" else _literal(values[name])]
+    return f"{NATIVE}({', '.join(parts)})"
+
+
+@functools.lru_cache(maxsize=1024)
+def placeholder_uses(text: str, dialect: str) -> dict[str, str]:
+    """Each placeholder of a native macro's text -> "name" (quoted as an identifier), "text" (in a
+    string literal) or "sql" (an expression)."""
+    uses: dict[str, str] = {}
+    for node in sqlglot.parse_one(text, read=dialect).walk():
+        if isinstance(node, exp.Identifier) and node.name.startswith(_PLACEHOLDER):
+            found = [(node.name, "name" if node.quoted else "sql")]
+        elif isinstance(node, exp.Literal) and node.is_string and _PLACEHOLDER in node.name:
+            found = [(name, "text") for name in re.findall(rf"{_PLACEHOLDER}\d+", node.name)]
+        else:
+            continue
+        for name, use in found:
+            if uses.setdefault(name, use) != use:
+                raise RuntimeError(f"a native macro uses the argument {name} both as {uses[name]} and as {use}: {text}")
+    return dict(sorted(uses.items()))
+
+
+def _literal(text: str) -> str:
+    return exp.Literal.string(text).sql("duckdb")
 
 
 class _Exceptions:
@@ -60,6 +150,12 @@ def _return(value):
     """dbt's `return`: ends a macro with `value`. Every macro here uses it as its whole body,
     ``{{ return(...) }}``, so emitting the value is the same."""
     return value
+
+
+def _column_type(name: str) -> str:
+    """What the Python layer knows of a label column (in dbt: none, unknown): 'boolean' when the
+    engine said so, else 'number' (`sm.render`, which asks no engine, takes 0/1 numbers)."""
+    return "boolean" if name in _TARGET.get().booleans else "number"
 
 
 @functools.lru_cache(maxsize=None)
@@ -83,9 +179,15 @@ def namespace() -> _Namespace:
                 if name in ns.macros:
                     raise RuntimeError(f"macro {name!r} is defined twice under {SQL_DIR}")
                 ns.macros[name] = macro
+    ns.macros["column_type"] = _column_type
     return ns
 
 
-def render_macro(name: str, **kwargs) -> str:
-    """Call the macro `name` with keyword arguments and return the SQL text (DuckDB dialect)."""
-    return str(getattr(namespace(), name)(**kwargs))
+def render_macro(name: str, target: Target = Target(), /, **kwargs) -> str:
+    """Call the macro `name` with keyword arguments for `target`: SQL text in DuckDB's syntax,
+    with the target's own macros as sm_native(...) calls (sqltext.finish reads them)."""
+    token = _TARGET.set(target)
+    try:
+        return str(getattr(namespace(), name)(**kwargs))
+    finally:
+        _TARGET.reset(token)

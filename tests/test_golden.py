@@ -147,7 +147,7 @@ NEVER_NULL = {
                "requested quantile (calibration bins, strategy='quantile')",
                {"err", "mean_average_precision"} | _CALIBRATION_BINS),
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
-                 "(helpers.sql `peers`, ties='average') does not depend on where NULLs sort",
+                 "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",
                  {"dcg", "ndcg", "precision_at_k", "recall_at_k"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",

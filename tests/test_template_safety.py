@@ -12,7 +12,7 @@ checks, can make a metric return a wrong number.
 3. Data that the parameters cannot describe: a catalogue (coverage) that lacks items of the run or
    is smaller than the run's items, and similarities that give a pair two values (ils), are refused
    by ``sqlmetrics.consistency`` (Python) and by the SQL itself.
-4. The engine spellings of a failing value (``dialects.adapt``).
+4. The engine spellings of a failing value (helpers.sql ``invalid_value``, rendered for each dialect).
 """
 from __future__ import annotations
 
@@ -30,11 +30,12 @@ import sqlglot
 import sqlmetrics as sm
 from conftest import make_binary_frame, make_ranking_frames
 from sqlmetrics import consistency
-from sqlmetrics.dialects import adapt
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
 from sqlmetrics.registry import METRICS, lookup
-from sqlmetrics.templates import SQL_DIR
+from sqlmetrics.sqltext import finish
+from sqlmetrics.target import Target
+from sqlmetrics.templates import SQL_DIR, render_macro
 from test_common import ALL, args
 
 # -- the data ------------------------------------------------------------------------------------
@@ -411,29 +412,35 @@ def test_other_metrics_have_no_consistency_checks():
 
 # -- 4. the spellings of a failing value -----------------------------------------------------------
 
-FAILING = ("SELECT CASE WHEN y = 1 THEN 1 WHEN y = 0 THEN 0 ELSE CASE WHEN COALESCE(NOT (y = 1 OR y = 0), TRUE) "
-           "THEN error('sqlmetrics: bad; found ' || CAST(y AS VARCHAR)) END END FROM t")
-_TEXT = "'sqlmetrics: bad; found ' || CAST(y AS {})"
+def is_positive(dialect: str, booleans=frozenset()) -> str:
+    """The SQL of helpers.sql `is_positive` on column y, as the Python layer generates it for `dialect`."""
+    target = Target(dialect, booleans=frozenset(booleans))
+    return finish(f"SELECT {render_macro('is_positive', target, label='y')} FROM t", {}, target)
+
+
+_TEXT = "'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST({} AS {}), 'NULL')"
+Y, Y_BACKTICKS = '"y"', "`y`"
 
 
 @pytest.mark.parametrize("dialect, spelling", [
-    ("duckdb", f"THEN ERROR({_TEXT.format('TEXT')}) END"),
-    ("spark", f"THEN RAISE_ERROR({_TEXT.format('STRING')}) END"),
-    ("databricks", f"THEN RAISE_ERROR({_TEXT.format('STRING')}) END"),
-    ("bigquery", f"THEN ERROR({_TEXT.format('STRING')}) END"),
-    ("sqlite", f"THEN JSON_EXTRACT('{{}}', {_TEXT.format('TEXT')}) END"),
-    ("mysql", "THEN JSON_EXTRACT('{}', CONCAT('sqlmetrics: bad; found ', CAST(y AS CHAR))) END"),
+    ("duckdb", f"THEN ERROR({_TEXT.format(Y, 'TEXT')}) END"),
+    ("spark", f"THEN RAISE_ERROR({_TEXT.format(Y_BACKTICKS, 'STRING')}) END"),
+    ("databricks", f"THEN RAISE_ERROR({_TEXT.format(Y_BACKTICKS, 'STRING')}) END"),
+    ("bigquery", f"THEN ERROR({_TEXT.format(Y_BACKTICKS, 'STRING')}) END"),
+    ("sqlite", f"THEN JSON_EXTRACT('{{}}', {_TEXT.format(Y, 'TEXT')}) END"),
+    ("mysql", "THEN JSON_EXTRACT('{}', CONCAT('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); "
+              "found ', COALESCE(CAST(`y` AS CHAR), 'NULL'))) END"),
     # a cast of the text to an integer, of '0' on the rows that do not fail
-    ("postgres", f"THEN {_TEXT.format('TEXT')} ELSE '0' END AS BIGINT)"),
-    ("redshift", f"THEN {_TEXT.format('VARCHAR(MAX)')} ELSE '0' END AS BIGINT)"),
-    ("snowflake", f"THEN {_TEXT.format('VARCHAR')} ELSE '0' END AS BIGINT)"),
+    ("postgres", f"THEN {_TEXT.format(Y, 'TEXT')} ELSE '0' END AS BIGINT)"),
+    ("redshift", f"THEN {_TEXT.format(Y, 'VARCHAR(MAX)')} ELSE '0' END AS BIGINT)"),
+    ("snowflake", f"THEN {_TEXT.format(Y, 'VARCHAR')} ELSE '0' END AS BIGINT)"),
     ("trino", "ELSE '0' END AS BIGINT)"),
-    ("clickhouse", f"THEN {_TEXT.format('Nullable(String)')} ELSE '0' END AS Int64)")])
+    ("clickhouse", f"THEN {_TEXT.format(Y, 'Nullable(String)')} ELSE '0' END AS Int64)")])
 def test_a_failing_value_is_spelled_for_each_engine(dialect, spelling):
-    sql = adapt(sqlglot.parse_one(FAILING, read="duckdb"), dialect).sql(dialect)
+    sql = is_positive(dialect)
     assert spelling in sql, sql
 
 
 def test_a_boolean_label_is_its_own_test_for_both_values():
-    sql = adapt(sqlglot.parse_one(FAILING, read="duckdb"), "postgres", frozenset({"y"})).sql("postgres")
-    assert "WHEN y THEN 1 WHEN NOT y THEN 0" in sql and "NOT (y OR NOT y)" in sql, sql
+    sql = is_positive("postgres", {"y"})
+    assert 'WHEN "y" THEN 1 WHEN NOT "y" THEN 0' in sql and 'NOT ("y" OR NOT "y")' in sql, sql

@@ -33,8 +33,8 @@ sm_marked AS (
 sm_ranked AS (
   SELECT sm_marked.*,
   {%- if ties == 'average' %}
-         AVG(sm_gain) OVER ({{ sqlmetrics.peers(keys, 'sm_score') }}) AS sm_eff_gain,
-         AVG({{ sqlmetrics.as_double('sm_relevant') }}) OVER ({{ sqlmetrics.peers(keys, 'sm_score') }}) AS sm_eff_relevant
+         {{ sqlmetrics.peer_mean('sm_gain', keys, 'sm_score') }} AS sm_eff_gain,
+         {{ sqlmetrics.peer_mean(sqlmetrics.as_double('sm_relevant'), keys, 'sm_score') }} AS sm_eff_relevant
   {%- else %}
          sm_gain AS sm_eff_gain,
          sm_relevant AS sm_eff_relevant

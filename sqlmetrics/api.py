@@ -5,6 +5,7 @@ import inspect
 import math
 import warnings
 from contextlib import ExitStack
+from dataclasses import dataclass
 
 import pandas as pd
 from sqlglot import exp
@@ -13,19 +14,11 @@ from . import checks, consistency
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import METRICS, Metric, lookup
+from .registry import RESERVED_COLUMNS, Metric, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
+from .target import Target
 from .templates import render_macro
-
-#: names a `by`/`group` column may not have: they are output or intermediate columns of the templates
-RESERVED = frozenset(c.lower() for m in METRICS.values() for c in m.outputs) | {
-    "threshold", "tp", "fp", "tn", "fn"}
-
-#: on DuckDB, AUC-family metrics rank rows instead of aggregating per distinct score when at
-#: least this share of the scores is distinct (aggregating first then buys nothing)
-RANK_PLAN_DISTINCT_SHARE = 0.5
-
 
 def validate(m: Metric, given: dict) -> dict:
     """Check every parameter of `m` (names, types, ranges, reserved column names)."""
@@ -42,7 +35,7 @@ def validate(m: Metric, given: dict) -> dict:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
     keys = list(values.get("by") or []) + [values[k] for k in ("group", "query") if values.get(k)]
     for key in keys:
-        if key.lower() in RESERVED:
+        if key.lower() in RESERVED_COLUMNS:
             raise ParameterError(
                 f"column {key!r} cannot be used in by/group: sqlmetrics names an output column so; "
                 f"rename it, e.g. sqlmetrics.Query('SELECT *, {key} AS {key}_key FROM ...')")
@@ -72,19 +65,19 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     return out
 
 
-def _sql(m: Metric, values: dict, sources: dict[str, Source], dialect: str, plan: str, pretty: bool,
-         per_query: bool = False, booleans: frozenset = frozenset()) -> str:
+def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
+         per_query: bool = False) -> str:
     kwargs = dict(values)
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
-    if m.adaptive:
-        kwargs["plan"] = plan
+    if m.plan:
+        kwargs["plan"] = plan or m.plan.default
     if m.per_query:
         kwargs["per_query"] = per_query
     relations = {PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}": source.relation
                  for slot, source in sources.items()}
-    return finish(render_macro(m.name, relation=PLACEHOLDER, **kwargs), relations, dialect, pretty, booleans)
+    return finish(render_macro(m.name, target, relation=PLACEHOLDER, **kwargs), relations, target)
 
 
 def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = True, **params) -> str:
@@ -109,47 +102,43 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     values = validate(m, params)
     sources = {"data": static_source(data, dialect)}
     sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
-    return _sql(m, values, sources, dialect, "aggregate", pretty, per_query)
+    return _sql(m, values, sources, Target(dialect, pretty), None, per_query)
 
 
 def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
             dropna: bool = False, per_query: bool = False, **params):
-    """Validate, check the data, run the metric on the engine and shape the result."""
+    """Validate, check the sources, choose the plan, render, run on the engine and shape the result."""
     values = validate(m, params)
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
-    booleans: set[str] = set()
+    measured = m.plan.column_to_measure(values, engine.dialect) if m.plan else None
     with engine.call(), ExitStack() as stack:
-        sources = {"data": stack.enter_context(engine.source(data, "data"))}
-        for p in _relation_params(m, values):
-            sources[p.name] = stack.enter_context(engine.source(values[p.name], p.name))
-        plan = "aggregate"
-        kinds = {}
-        for slot, source in list(sources.items()):
-            require_repeatable(source.relation, engine.dialect, source.description)
-            distinct_of = (values.get("score") if slot == "data" and m.adaptive and values.get("weight") is None
-                           and values.get("bins") is None and engine.dialect == "duckdb" else None)
-            sources[slot], share, kinds[slot] = _check_source(engine, source, placement.get(slot, []), distinct_of,
-                                                              dropna, booleans)
-            if share is not None and share >= RANK_PLAN_DISTINCT_SHARE:
-                plan = "rank"
-        _check_key_types(placement, kinds, sources)
-        consistency.check(m.name, values, {slot: _from_sql(source) for slot, source in sources.items()},
-                          lambda sql: engine.rows(transpile(sql, engine.dialect)))
-        for slot in ("data", "qrels"):
-            if m.unique and slot in sources:
-                _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
-        if values.get("max_grade") is not None:
-            _check_max_grade(engine, sources.get("qrels", sources["data"]), values)
-        sql = _sql(m, values, sources, engine.dialect, plan, False, per_query, frozenset(booleans))
-        result = engine.execute(sql)
+        given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
+        opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
+        checked = {}
+        for slot, source in opened.items():
+            checked[slot] = _check_source(engine, source, placement.get(slot, []),
+                                          measured if slot == "data" else None, dropna)
+        sources = {slot: c.source for slot, c in checked.items()}
+        _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
+        _check_across(engine, m, values, sources)
+        plan = m.plan.choose(checked["data"].distinct_share) if m.plan else None
+        booleans = frozenset(col for c in checked.values() for col in c.booleans)
+        result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans), plan, per_query))
     return _shape(m, result, values, details, per_query)
 
 
-def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: bool, booleans: set):
-    """Check one relation's columns; return it reduced to those columns (NULL rows dropped if
-    asked), the share of distinct values of `distinct_of` (None when not asked) and each column's
-    type class. Boolean 0/1 columns go to `booleans`."""
+@dataclass(frozen=True)
+class _Checked:
+    source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna)
+    distinct_share: float | None  # of the measured column's values (None when not asked)
+    kinds: dict[str, str]  # column -> type class
+    booleans: frozenset[str]  # label/prediction columns of boolean type
+
+
+def _check_source(engine, source: Source, wanted: list, measured: str | None, dropna: bool) -> _Checked:
+    """Check one relation's columns and values with one query."""
+    require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
     twice = sorted({col for _, col, _ in wanted if col in schema.duplicated})
@@ -157,11 +146,11 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
         raise ColumnError(f"{source.description} has more than one column named {twice[0]!r} (names that differ "
                           "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
-    booleans.update(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
+    booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
     found = [c for param, col, role in wanted
              for c in checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect)]
     nullable = [col for _, col, role in wanted if role != "slice"]
-    check_sql = checks.check_query(found, _from_sql(source), distinct_of, nullable if dropna else None)
+    check_sql = checks.check_query(found, _from_sql(source), measured, nullable if dropna else None)
     row = engine.first_row(transpile(check_sql, engine.dialect))
     n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
     # Only the columns the metric uses leave the source: no other column of the data (one named like
@@ -172,7 +161,17 @@ def _check_source(engine, source: Source, wanted: list, distinct_of, dropna: boo
         query = query.where(checks.null_filter(nullable), dialect="duckdb")
         warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
                       f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=4)
-    return Source(query, source.description), (distinct / n_rows if distinct and n_rows else None), kinds
+    return _Checked(Source(query, source.description), distinct / n_rows if distinct and n_rows else None,
+                    kinds, booleans)
+
+
+def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
+    """The checks across rows and relations: keys that must be unique, then the metric's own."""
+    for slot in ("data", "qrels"):
+        if m.unique and slot in sources:
+            _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
+    relations = {slot: _from_sql(source) for slot, source in sources.items()}
+    consistency.run(m.checks, values, relations, lambda sql: engine.rows(transpile(sql, engine.dialect)))
 
 
 def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
@@ -207,14 +206,6 @@ def _check_unique(engine, source: Source, keys: list[str]) -> None:
         raise ColumnError(
             f"{source.description} has {n} duplicated ({', '.join(keys)}) combination{'s' if n > 1 else ''}, "
             f"e.g. {example}: each item may appear once per query; deduplicate first")
-
-
-def _check_max_grade(engine, source: Source, values: dict) -> None:
-    column = checks.quote(values["relevance"])
-    top = engine.first_row(transpile(f"SELECT MAX({column}) FROM {_from_sql(source)}", engine.dialect))[0]
-    if top is not None and values["max_grade"] < top:
-        raise ParameterError(f"max_grade={values['max_grade']:g} is below the largest relevance in "
-                             f"{source.description} ({top:g}); it must be the top of the grading scale")
 
 
 def _from_expr(source: Source) -> exp.Expression:

@@ -1,12 +1,14 @@
-"""Checks across a metric's relations, made before it runs: inputs each valid on their own that
-together cannot give a right answer.
+"""Checks across a metric's parameters and relations, made before it runs: inputs each valid on
+their own that together cannot give a right answer. A metric declares its own (the registry's
+``checks=``); each is a function (parameter values, relations) -> the Checks to run.
 
-- coverage: the catalogue must be the run's. With ``n_items`` below the number of distinct items
-  of the run, or an ``items`` table missing some of them, the share of the catalogue that is
-  covered would be of the wrong whole (it could even exceed 1).
-- ils: one similarity per pair of items. Two rows giving the same pair (in either direction,
-  since either is looked up) different similarities leave the value undetermined; exact
-  repeats are harmless.
+- catalogue_holds_the_run (coverage): with ``n_items`` below the number of distinct items of the
+  run, or an ``items`` table missing some of them, the share of the catalogue that is covered
+  would be of the wrong whole (it could even exceed 1).
+- one_similarity_per_pair (ils): two rows giving the same pair (in either direction, since either
+  is looked up) different similarities leave the value undetermined; exact repeats are harmless.
+- max_grade_is_the_top (err): a max_grade below a relevance of the judgments is not the top of
+  the grading scale.
 
 The templates fail on the same inputs (helpers.sql ``invalid_value``), for ``sm.render`` and dbt;
 here they are found first, with a message in the terms of the Python call.
@@ -27,25 +29,40 @@ class Check:
     error: Callable[[list[tuple]], Exception | None]
 
 
-def consistency_checks(metric_name: str, values: dict, relations: dict[str, str]) -> list[Check]:
-    """The checks of `metric_name` with validated parameter `values`; `relations` maps "data" and
-    each relation parameter given ("items", "similarity") to its FROM text in DuckDB syntax."""
-    if metric_name == "coverage":
-        item = quote(values["item"])
-        if values.get("n_items") is not None:
-            return [_n_items_check(item, values["n_items"], relations["data"])]
-        return [_catalogue_check(item, relations["data"], relations["items"])]
-    if metric_name == "ils":
-        return [_similarity_check(relations["similarity"])]
-    return []
+def catalogue_holds_the_run(values: dict, relations: dict[str, str]) -> list[Check]:
+    item = quote(values["item"])
+    if values.get("n_items") is not None:
+        return [_n_items_check(item, values["n_items"], relations["data"])]
+    return [_catalogue_check(item, relations["data"], relations["items"])]
 
 
-def check(metric_name: str, values: dict, relations: dict[str, str], rows: Callable[[str], list[tuple]]) -> None:
-    """Run the checks of `metric_name` with `rows` (SQL -> its rows) and raise the first error."""
-    for c in consistency_checks(metric_name, values, relations):
-        error = c.error(rows(c.sql))
-        if error is not None:
-            raise error
+def one_similarity_per_pair(values: dict, relations: dict[str, str]) -> list[Check]:
+    return [_similarity_check(relations["similarity"])]
+
+
+def max_grade_is_the_top(values: dict, relations: dict[str, str]) -> list[Check]:
+    if values.get("max_grade") is None:
+        return []
+    judgments = relations.get("qrels", relations["data"])
+
+    def error(rows):
+        top = rows[0][0]
+        if top is not None and values["max_grade"] < top:
+            return ParameterError(f"max_grade={values['max_grade']:g} is below the largest relevance in the "
+                                  f"judgments ({top:g}); it must be the top of the grading scale")
+        return None
+    return [Check(f"SELECT MAX({quote(values['relevance'])}) FROM {judgments}", error)]
+
+
+def run(checks: tuple, values: dict, relations: dict[str, str], rows: Callable[[str], list[tuple]]) -> None:
+    """Run the `checks` of a metric (functions as above) with `rows` (SQL -> its rows); raise the
+    first error. `relations` maps "data" and each relation parameter given to its FROM text in
+    DuckDB syntax."""
+    for make in checks:
+        for c in make(values, relations):
+            error = c.error(rows(c.sql))
+            if error is not None:
+                raise error
 
 
 def _n_items_check(item: str, n_items: int, data: str) -> Check:

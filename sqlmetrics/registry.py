@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
+
+from . import consistency
+from .plans import RankWhenScoresDistinct
 
 from .errors import ParameterError, UnknownMetricError
 from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP, ITEM, K, K_REQUIRED,
@@ -36,11 +39,14 @@ class Metric:
     example: str  # doctest, run by the test suite
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
-    adaptive: bool = False  # AUC family: the plan (aggregate-first or rank-sum) is chosen from the data
+    #: how the template's `plan` argument is chosen from the data (AUC family), or None: one plan
+    plan: RankWhenScoresDistinct | None = None
     per_query: bool = False  # ranking: `per_query=True` returns the value of every query
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
     aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
     plot: Plot | None = None  # the plot drawn from this curve
+    #: checks across the parameters and relations, run before the metric (sqlmetrics.consistency)
+    checks: tuple[Callable[[dict, dict], list], ...] = ()
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
@@ -57,6 +63,7 @@ class Metric:
 
 
 _AUC_COUNTS = ("n", "n_pos", "n_neg")
+_AUC_PLAN = RankWhenScoresDistinct()
 _CONFUSION = ("tp", "fp", "tn", "fn", "n")
 _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
 _ONE_CLASS = "it needs both positive and negative labels"
@@ -79,11 +86,12 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
-                    outputs=_QUERY_COUNTS, template=None, one_of=(), aliases=()):
+                    outputs=_QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=()):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
-        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases)
+        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
+        checks=checks)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -105,7 +113,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
             "bins", "int", "approximate in one pass, without sorting: bucket the scores into this many "
             "equal-width bins; details=True gives error_bound, a guaranteed bound on |AUC - exact AUC|.",
             default=None, low=1), BY),
-        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), adaptive=True,
+        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), plan=_AUC_PLAN,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
@@ -117,7 +125,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="gauc", template="classification/gauc.sql", kind="scalar",
         params=(LABEL, SCORE, GROUP, WEIGHT, WEIGHTING, BY),
-        outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS, adaptive=True,
+        outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS, plan=_AUC_PLAN,
         summary="Group AUC: AUC within each group (e.g. user), averaged over groups that have both classes.",
         formula="GAUC = sum_g v_g*AUC_g / sum_g v_g over groups with positives and negatives; v_g = rows "
                 "(or total weight) for 'impressions', positives for 'clicks', 1 for 'uniform'; 'pairs' "
@@ -250,7 +258,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                       "there are no positives and nothing is predicted positive"),
     Metric(
         name="gini", template="classification/gini.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, adaptive=True,
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_AUC_PLAN,
         summary="Gini coefficient (Somers' D) of the score: 2*AUC - 1.",
         formula="Gini = 2*AUC - 1", reference="2*sklearn.metrics.roc_auc_score - 1",
         example=_DEMO + ">>> sm.gini(df, label='y', score='s')\n0.5\n",
@@ -258,10 +266,10 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="rela_impr", template="classification/rela_impr.sql", kind="scalar",
         params=(LABEL, SCORE, BASE_SCORE, WEIGHT, BY), outputs=("rela_impr", "auc", "base_auc") + _AUC_COUNTS,
-        adaptive=True,
+        plan=_AUC_PLAN,
         summary="RelaImpr: relative improvement of a model's AUC over a base model's, both measured above 0.5.",
         formula="RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1",
-        reference="plain definition on sklearn.metrics.roc_auc_score (seed 000)",
+        reference="plain definition (Yan et al. 2014) on sklearn.metrics.roc_auc_score",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
                  ">>> df = pd.DataFrame({'y': [0, 0, 1, 1], 'new': [0.1, 0.2, 0.35, 0.8],\n"
                  "...                    'old': [0.1, 0.4, 0.35, 0.8]})\n"
@@ -290,9 +298,9 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     _ranking_metric(
         "dcg", _RUN + (K, TIES, GAIN) + _POLICIES,
         "DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' = 2^rel - 1 (default, "
-        "as the seeds) or 'linear' = rel; unjudged items have relevance 0.",
+        "as Burges et al. 2005) or 'linear' = rel; unjudged items have relevance 0.",
         "Discounted cumulative gain of each query's ranked list, averaged over queries.",
-        "seed 000 (38.5); sklearn.metrics.dcg_score (linear gain, ties='average')",
+        "Jarvelin & Kekalainen 2002 (exponential gain: Burges et al. 2005); sklearn.metrics.dcg_score (linear gain, ties='average')",
         _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n"),
     _ranking_metric(
         "ndcg", _RUN + (K, TIES, GAIN) + _POLICIES,
@@ -324,10 +332,10 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     _ranking_metric(
         "recall_at_k", _RUN + (K_REQUIRED, TIES, Param(
             "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
-            "relevant items (seed 001's HR@K).", default="macro", choices=("macro", "micro"))) + _POLICIES,
+            "relevant items (the HR@K of recommender papers).", default="macro", choices=("macro", "micro"))) + _POLICIES,
         "R@k = relevant items in the top k / R, R = relevant judged items (retrieved or not); macro: mean over "
         "queries; micro: sum of hits / sum of R.",
-        "Recall at k.", "pytrec_eval recall_k (macro); seed 001 HR@K (micro)",
+        "Recall at k.", "pytrec_eval recall_k (macro); hits over relevant items pooled over users (micro)",
         _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n"),
     _ranking_metric(
         "hit_rate", _RUN + (K_REQUIRED, TIES_ORDER) + _POLICIES,
@@ -347,14 +355,14 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade.",
         "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
         "plain implementation of Chapelle et al. 2009; max_grade=4: ir_measures ERR@k",
-        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n"),
+        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n", checks=(consistency.max_grade_is_the_top,)),
     _ranking_metric(
         "rank_correlation", _RUN + (K, TIES_ORDER, RANKING_BY),
         "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "
         "predicted order pi and the order by relevance pi_l (equal relevance counts 1/2); mean over queries "
         "with at least two items.",
-        "Seed 004's rank correlation: the share of item pairs the ranking orders as the relevance does.",
-        "plain definition (seed 004)",
+        "Rank correlation: the share of item pairs the ranking orders as the relevance does (ties count 1/2).",
+        "plain definition (pairwise concordance, ties 1/2)",
         _RANK_DEMO + ">>> sm.rank_correlation(run, qrels)\n0.85\n",
         undefined="no query has two ranked items"),
     _ranking_metric(
@@ -375,12 +383,13 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                 QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
         "ILS = mean over pairs of items in the query's top k of similarity(a, b); mean over queries with at "
         "least two items. Lower means more diverse lists.",
-        "Intra-list similarity (seed 001): how alike the items of each list are.", "plain definition (seed 001)",
+        "Intra-list similarity (Ziegler et al. 2005): how alike the items of each list are.",
+        "plain definition (Ziegler et al. 2005, mean pairwise similarity)",
         ">>> import pandas as pd, sqlmetrics as sm\n"
         ">>> run = pd.DataFrame({'query': 1, 'item': ['a', 'b', 'c'], 'score': [3, 2, 1]})\n"
         ">>> sim = pd.DataFrame({'item_a': ['a', 'a'], 'item_b': ['b', 'c'], 'similarity': [0.9, 0.3]})\n"
         ">>> round(sm.ils(run, similarity=sim), 4)\n0.4\n",
-        outputs=("n_queries",), undefined="no query has two ranked items"),
+        outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,)),
     Metric(
         name="coverage", template="ranking/coverage.sql", kind="scalar",
         params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER,
@@ -389,6 +398,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                       default=None, relation_columns=(("{item}", "key"),)),
                 BY),
         outputs=("coverage", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
+        checks=(consistency.catalogue_holds_the_run,),
         summary="Catalogue coverage: the share of the catalogue that appears in some top-k list.",
         formula="coverage = distinct items in all top-k lists / catalogue size",
         reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1)",
@@ -429,6 +439,9 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
 
 #: other names a metric answers to -> its name
 ALIASES = {alias: m.name for m in METRICS.values() for alias in m.aliases}
+#: names a `by`/`group`/`query` column may not have: output or intermediate columns of the templates
+RESERVED_COLUMNS = frozenset(c.lower() for m in METRICS.values() for c in m.outputs) | {
+    "threshold", "tp", "fp", "tn", "fn"}
 #: plot -> the curve metric it draws
 PLOTS = {m.plot: m for m in METRICS.values() if m.plot}
 

@@ -357,10 +357,10 @@ def plans(monkeypatch):
     seen = []
     original = sm_api._sql
 
-    def spy(m, values, sources, dialect, plan, *args, **kwargs):
-        if m.adaptive:
+    def spy(m, values, sources, target, plan, *args, **kwargs):
+        if m.plan:
             seen.append(plan)
-        return original(m, values, sources, dialect, plan, *args, **kwargs)
+        return original(m, values, sources, target, plan, *args, **kwargs)
 
     monkeypatch.setattr(sm_api, "_sql", spy)
     return seen

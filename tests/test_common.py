@@ -7,7 +7,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import make_binary_frame
-from sqlmetrics import api
+from sqlmetrics import plans
 from sqlmetrics.registry import METRICS
 from sqlmetrics.templates import SQL_DIR, namespace
 
@@ -103,14 +103,14 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(name, binary_frame):
         assert_same(part.drop(columns=["c", "d"]), alone)
 
 
-@pytest.mark.parametrize("name", [m for m in ALL if METRICS[m].adaptive])
+@pytest.mark.parametrize("name", [m for m in ALL if METRICS[m].plan])
 @pytest.mark.parametrize("ties", [True, False])
 def test_rank_and_aggregate_plans_agree(name, ties, monkeypatch):
     data = pd.concat([pd.DataFrame({"y": [0, 1], "s": [0.5, 0.5], "s2": [0.1, 0.1], "g": [99, 99]})]
                      + [make_binary_frame(n=800, seed=11, ties=ties)]).reset_index(drop=True)
-    monkeypatch.setattr(api, "RANK_PLAN_DISTINCT_SHARE", 0.0)  # always rank
+    monkeypatch.setattr(plans, "RANK_PLAN_DISTINCT_SHARE", 0.0)  # always rank
     ranked = run(name, data)
-    monkeypatch.setattr(api, "RANK_PLAN_DISTINCT_SHARE", 2.0)  # never rank
+    monkeypatch.setattr(plans, "RANK_PLAN_DISTINCT_SHARE", 2.0)  # never rank
     assert_same(ranked, run(name, data))
 
 

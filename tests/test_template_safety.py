@@ -200,7 +200,7 @@ def bad_calls():
         base = args(name)
         for table in ("null_label", "label_two", "label_half"):
             out.append((f"{name}-{table}", name, table, base, "aggregate"))
-        if METRICS[name].adaptive:
+        if METRICS[name].plan:
             out.append((f"{name}-null_label-rank", name, "null_label", base, "rank"))
     out.append(("auc-bins-null_label", "auc", "null_label", dict(args("auc"), bins=5), "aggregate"))
     for name in _CONFUSION:
@@ -226,7 +226,7 @@ def _sql(metric, table, params, dialect, plan):
     from sqlmetrics import api
     from sqlmetrics.sources import static_source
     m = lookup(metric)
-    return api._sql(m, api.validate(m, params), {"data": static_source(table, dialect)}, dialect, plan, False)
+    return api._sql(m, api.validate(m, params), {"data": static_source(table, dialect)}, Target(dialect), plan)
 
 
 def unreachable(engine: str, error: Exception):
@@ -369,7 +369,7 @@ def ranking_con():
 
 def _check(con, metric, **values):
     relations = {"data": '"run"'} | {k: f'"{values[k]}"' for k in RELATIONS if values.get(k)}
-    consistency.check(metric, {"item": "item", **values}, relations, _rows(con))
+    consistency.run(METRICS[metric].checks, {"item": "item", **values}, relations, _rows(con))
 
 
 def test_coverage_with_n_items_below_the_runs_items_is_refused(ranking_con):
@@ -406,8 +406,8 @@ def test_ils_with_exact_repeats_is_the_plain_definition(ranking_con):
     assert value == pytest.approx(0.1, abs=1e-15)
 
 
-def test_other_metrics_have_no_consistency_checks():
-    assert consistency.consistency_checks("auc", {}, {"data": "t"}) == []
+def test_only_coverage_ils_and_err_declare_checks_across_relations():
+    assert {name for name, m in METRICS.items() if m.checks} == {"coverage", "ils", "err"}
 
 
 # -- 4. the spellings of a failing value -----------------------------------------------------------

@@ -4,6 +4,7 @@
     is named in a call of its own: dbt finds the macros a test depends on by reading their calls,
     and a call through a computed name such as sqlmetrics[name](...) would be invisible to it. -#}
 {% macro metric(name, relation) %}
+{%- set name = sqlmetrics.metric_name(name) %}
 {%- if name == 'auc' %}{{ sqlmetrics.auc(relation, **kwargs) }}
 {%- elif name == 'gauc' %}{{ sqlmetrics.gauc(relation, **kwargs) }}
 {%- elif name == 'score_histogram' %}{{ sqlmetrics.score_histogram(relation, **kwargs) }}
@@ -30,7 +31,7 @@
 {%- elif name == 'r2' %}{{ sqlmetrics.r2(relation, **kwargs) }}
 {%- elif name == 'dcg' %}{{ sqlmetrics.dcg(relation, **kwargs) }}
 {%- elif name == 'ndcg' %}{{ sqlmetrics.ndcg(relation, **kwargs) }}
-{%- elif name in ('mean_average_precision', 'map') %}{{ sqlmetrics.mean_average_precision(relation, **kwargs) }}
+{%- elif name == 'mean_average_precision' %}{{ sqlmetrics.mean_average_precision(relation, **kwargs) }}
 {%- elif name == 'mrr' %}{{ sqlmetrics.mrr(relation, **kwargs) }}
 {%- elif name == 'precision_at_k' %}{{ sqlmetrics.precision_at_k(relation, **kwargs) }}
 {%- elif name == 'recall_at_k' %}{{ sqlmetrics.recall_at_k(relation, **kwargs) }}
@@ -46,3 +47,8 @@
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}
+
+{#- The name a metric is known by, for one of its other names (as sqlmetrics.registry's aliases). -#}
+{% macro metric_name(name) -%}
+{{ return({'map': 'mean_average_precision'}.get(name, name)) }}
+{%- endmacro %}

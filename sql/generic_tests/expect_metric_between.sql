@@ -10,7 +10,7 @@
     Written as a test_ macro, dbt's older form of a generic test, rather than a {% test %} block:
     the Python layer reads every file under sql/ with plain jinja2, which has no test blocks. -#}
 {% macro test_expect_metric_between(model, metric, min_value=none, max_value=none) %}
-{%- set value = sqlmetrics.ident('mean_average_precision' if metric == 'map' else metric) %}
+{%- set value = sqlmetrics.ident(sqlmetrics.metric_name(metric)) %}
 SELECT *
 FROM ({{ sqlmetrics.metric(metric, model, **kwargs) }}) AS sm_metric
 WHERE {{ value }} IS NULL

@@ -310,7 +310,7 @@ AVG({{ x }}) OVER (PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {%
 {#- The equal-width bucket (0 .. bins-1) of `x` between `lo` and `hi` (hi > lo): below lo counts in
     the first, hi and above (and whatever float rounding pushes to bins) in the last. -#}
 {% macro equal_width_bucket(x, lo, hi, bins) -%}
-{%- set cell = 'FLOOR((' ~ x ~ ' - ' ~ lo ~ ') / (' ~ hi ~ ' - ' ~ lo ~ ') * ' ~ bins ~ ')' -%}
+{%- set cell %}FLOOR(({{ x }} - {{ lo }}) / ({{ hi }} - {{ lo }}) * {{ bins }}){% endset -%}
 CASE WHEN {{ x }} < {{ lo }} THEN 0
      WHEN {{ x }} >= {{ hi }} OR {{ cell }} >= {{ bins }} THEN {{ bins - 1 }}
      ELSE {{ cell }} END

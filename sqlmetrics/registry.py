@@ -453,5 +453,5 @@ def lookup(name: str) -> Metric:
     try:
         return METRICS[ALIASES.get(name, name)]
     except KeyError:
-        near = difflib.get_close_matches(name, list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
+        near = difflib.get_close_matches(name.lower(), list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
         raise UnknownMetricError(name, near[0] if near else None, tuple(METRICS)) from None

@@ -1,0 +1,53 @@
+"""The registry's words are typed: a word outside its vocabulary fails when the registry loads, and
+each mapping derived from the words (aliases, plots, reserved names) has one source."""
+from __future__ import annotations
+
+import pytest
+
+import sqlmetrics as sm
+from sqlmetrics.params import Param
+from sqlmetrics.registry import ALIASES, METRICS, PLOTS, RESERVED_COLUMNS, Metric, lookup
+
+
+@pytest.mark.parametrize("field, value", [("role", "lable"), ("kind", "colum"), ("where", "qrel")])
+def test_a_misspelt_parameter_word_fails_at_declaration(field, value):
+    words = {"kind": "column", "role": "label", "where": "data"} | {field: value}
+    with pytest.raises(TypeError, match=f"{field}={value!r} is not one of"):
+        Param("y", words["kind"], "a label", role=words["role"], where=words["where"])
+
+
+def test_a_misspelt_relation_column_role_fails_at_declaration():
+    with pytest.raises(TypeError, match="role='nummeric'"):
+        Param("similarity", "relation", "pairs", relation_columns=(("s", "nummeric"),))
+
+
+@pytest.mark.parametrize("field, value", [("kind", "scaler"), ("plot", "rock")])
+def test_a_misspelt_metric_word_fails_at_declaration(field, value):
+    auc = METRICS["auc"]
+    with pytest.raises(TypeError, match=f"{field}={value!r} is not one of"):
+        Metric(**{**{f: getattr(auc, f) for f in auc.__dataclass_fields__}, field: value})
+
+
+def test_aliases_are_declared_on_their_metric_and_exported():
+    assert ALIASES == {"map": "mean_average_precision"}
+    for alias, name in ALIASES.items():
+        assert lookup(alias) is METRICS[name]
+        assert getattr(sm, alias) is getattr(sm, name) and alias in sm.__all__
+
+
+def test_each_plot_is_drawn_from_one_curve():
+    assert {kind: m.name for kind, m in PLOTS.items()} == {
+        "roc": "roc_curve", "pr": "pr_curve", "calibration": "calibration_curve"}
+    assert all(m.kind == "curve" for m in PLOTS.values())
+
+
+def test_an_unknown_name_carries_the_closest_one():
+    with pytest.raises(sm.UnknownMetricError) as caught:
+        lookup("nDCG")
+    assert caught.value.suggestion == "ndcg" and caught.value.name == "nDCG"
+
+
+def test_output_and_intermediate_names_are_reserved_for_keys():
+    assert {"auc", "n_pos", "threshold", "tp"} <= RESERVED_COLUMNS
+    with pytest.raises(sm.ParameterError, match="cannot be used in by/group"):
+        sm.render("auc", "t", label="y", score="s", by=["AUC"])

@@ -1,50 +1,6 @@
-"""``python -m sqlmetrics``: the command line (``sqlmetrics demo`` runs the main job on the sample).
-
-The demo evaluates a click model on sqlmetrics/data/sample.csv (6,000 impressions of 200 users)
-in the embedded DuckDB: the report (AUC, GAUC, log loss, calibration, ...), RelaImpr against an
-older model, AUC per country, and the SQL it would send to Snowflake.
-"""
-from __future__ import annotations
-
-import argparse
+"""``python -m sqlmetrics``: the command line (sqlmetrics.cli)."""
 import sys
-from pathlib import Path
 
-import sqlmetrics as sm
+from .cli import main
 
-SAMPLE = Path(__file__).parent / "data" / "sample.csv"
-
-
-def demo(fmt: str = "table", out=None) -> None:
-    import duckdb
-
-    from .output import emit, write
-    from .progress import run
-    from .report import build_report
-    data = str(SAMPLE)
-    args = argparse.Namespace(source=data, table=None, label="clicked", score="pctr", weight=None,
-                              group="user_id", threshold=0.5, query=None)
-    with duckdb.connect() as con:  # the demo's own, so that Ctrl-C can interrupt its queries
-        report = build_report(data, con, args)
-        rela_impr = run("computing rela_impr", lambda: sm.rela_impr(
-            data, label="clicked", score="pctr", base_score="pctr_base", con=con), interrupt=con.interrupt)
-        by_country = run("computing auc by country", lambda: sm.auc(
-            data, label="clicked", score="pctr", by="country", con=con), interrupt=con.interrupt)
-    if fmt != "table":
-        document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr,
-                                       "auc_by_country": by_country.to_dict("records")}
-        emit(report.table(), fmt, document, out)
-        return
-    write(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
-          f"{report.counts['positives']:,} clicks), in-process DuckDB\n", out)
-    emit(report.table(), "table", {}, out)
-    write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", out)
-    emit(by_country, "table", {}, out)
-    write("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", out)
-    write(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",
-                    dialect="snowflake"), out)
-
-
-if __name__ == "__main__":
-    from .cli import main
-    sys.exit(main())
+sys.exit(main())

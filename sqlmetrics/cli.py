@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import warnings
 from contextlib import contextmanager
@@ -24,10 +25,13 @@ import duckdb
 import pandas as pd
 
 from . import __version__, api
-from .errors import MetricError, MissingColumnError, ParameterError, SourceError
+from .demo import demo
+from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .output import OutputError, emit, records, silence, text, write
+from .plots import check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import run
 from .registry import METRICS, Metric, lookup
+from .report import ReportSpec, build_report, check
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
           "2 usage error (unknown metric or option, bad parameter, a file, table or column missing or "
@@ -125,7 +129,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         parser.add_argument("--per-query", action="store_true", help="the value of every query")
     parser.add_argument("--min", type=float, metavar="X", help="exit 1 unless the value is >= X")
     parser.add_argument("--max", type=float, metavar="X", help="exit 1 unless the value is <= X")
-    if m.kind == "curve" and m.name in ("roc_curve", "pr_curve", "calibration_curve"):
+    if m.plot:
         parser.add_argument("--plot", metavar="FILE", help="save the curve as a PNG")
     _format(parser)
     return parser
@@ -136,8 +140,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
 def find_metric(name: str) -> Metric:
     try:
         return lookup(name)
-    except ParameterError as e:
-        raise UsageError(str(e).split(" (known:")[0] + " (sqlmetrics list shows them all)") from None
+    except UnknownMetricError as e:
+        hint = f"; did you mean {e.suggestion!r}?" if e.suggestion else ""
+        raise UsageError(f"unknown metric {e.name!r}{hint} (sqlmetrics list shows them all)") from None
 
 
 def cmd_list(args) -> int:
@@ -199,7 +204,7 @@ def cmd_compute(argv) -> int:
         if params.get("by"):
             raise UsageError("--plot draws one curve, not one per --by slice: drop --by, or select one slice "
                              "(e.g. with --database and a view)")
-        plots = [f"{m.name.split('_')[0]}={args.plot}"]
+        plots = [f"{m.plot}={args.plot}"]
         prepare_plots(plots)
     with data_source(args) as (data, con):
         options = dict(con=con, details=args.details, dropna=args.dropna) | ({"per_query": True} if per_query else {})
@@ -209,7 +214,7 @@ def cmd_compute(argv) -> int:
     emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows}
          | ({"value": result} if isinstance(result, float) else {}))
     if plots:
-        save_plots(plots, {m.name.split("_")[0]: result})
+        save_plots(plots, {m.plot: result})
     if args.min is None and args.max is None:
         return 0
     if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
@@ -267,15 +272,17 @@ def open_database(path: str):
 
 
 def cmd_report(args) -> int:
-    from .report import build_report, check_options
-    check_options(args)  # before the plots are checked, and anything computed
+    spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=args.score,
+                      weight=args.weight, group=args.group, threshold=args.threshold, query=args.query,
+                      item=args.item, relevance=args.relevance, qrels=args.qrels, k=args.k)
+    check(spec)  # before the plots are checked, and anything computed
     kinds = set()
     if args.plot:
         kinds = {kind for kind, _ in prepare_plots(args.plot)}
         if not (args.label and args.score):
             raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
     with data_source(args) as (data, con):
-        report = build_report(data, con, args)
+        report = build_report(data, con, spec)
         emit(report.table(), args.format, report.as_json())
         curves = report.curves(kinds, data, con) if kinds else {}
     if kinds:
@@ -284,14 +291,12 @@ def cmd_report(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .__main__ import demo
     demo(args.format)
     return 0
 
 
 def prepare_plots(specs: list[str]) -> list:
     """Check --plot before computing anything: the kinds, the files, matplotlib."""
-    from .plots import check_destination, parse_plot_spec, pyplot
     parsed = [parse_plot_spec(spec) for spec in specs]
     for _, path in parsed:
         check_destination(path)
@@ -300,7 +305,6 @@ def prepare_plots(specs: list[str]) -> list:
 
 
 def save_plots(specs: list[str], curves: dict) -> None:
-    from .plots import parse_plot_spec, save_plot
     for spec in specs:
         kind, path = parse_plot_spec(spec)
         save_plot(kind, curves[kind], path)
@@ -372,7 +376,9 @@ def _warning(message, category, filename, lineno, file=None, line=None) -> None:
 
 
 def _flags(message: str) -> str:
-    """The Python API's words for its options, as the command line spells them."""
+    """The Python API's words for its options, as the command line spells them: dropna=True, and
+    the `backquoted` options of a report specification."""
+    message = re.sub(r"`([a-z_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), message)
     return message.replace("dropna=True", "--dropna")
 
 

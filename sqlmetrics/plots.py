@@ -8,8 +8,9 @@ from pathlib import Path
 import pandas as pd
 
 from .errors import ParameterError
+from .registry import PLOTS
 
-KINDS = ("roc", "pr", "calibration")
+KINDS = tuple(PLOTS)
 
 
 def parse_plot_spec(spec: str) -> tuple[str, Path]:

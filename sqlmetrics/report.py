@@ -1,4 +1,7 @@
-"""``sqlmetrics report``: every metric that applies to a source, in one run, with what it rests on."""
+"""``sqlmetrics report``: every metric that applies to a source, in one run, with what it rests on.
+
+What to evaluate is a plain ReportSpec; ``check`` refuses a spec with options that would be ignored,
+naming the options as `backquoted` field names (the command line writes them as its flags)."""
 from __future__ import annotations
 
 import math
@@ -8,12 +11,26 @@ import pandas as pd
 
 import sqlmetrics as sm
 
-from .errors import ColumnError
+from .errors import ColumnError, ParameterError
 from .output import plain
 from .progress import run
-from .registry import METRICS
+from .registry import METRICS, PLOTS
 
-CURVES = {"roc": "roc_curve", "pr": "pr_curve", "calibration": "calibration_curve"}
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """The columns and options of a report: classification (label, score) and/or ranking (query)."""
+    source: str  # the name the report is shown under
+    label: str | None = None
+    score: str | None = None
+    weight: str | None = None
+    group: str | None = None  # adds GAUC
+    threshold: float = 0.5  # of precision, recall, F1 and accuracy
+    query: str | None = None
+    item: str = "item"
+    relevance: str = "relevance"
+    qrels: str | None = None
+    k: int = 10  # cut-off of the ranking metrics
 
 
 @dataclass
@@ -42,8 +59,8 @@ class Report:
         for kind in sorted(kinds):
             if kind not in self.calls:  # calibration, when the scores are not probabilities
                 reason = next(s["reason"] for s in self.skipped if s["metric"] == "calibration")
-                raise ColumnError(f"--plot calibration needs probabilities as scores: {reason}")
-            name = CURVES[kind]
+                raise ColumnError(f"a calibration plot needs probabilities as scores: {reason}")
+            name = PLOTS[kind].name
             out[kind] = run(f"computing {name}", lambda f=getattr(sm, name), p=self.calls[kind]: f(data, con=con, **p),
                             interrupt=con.interrupt)
         return out
@@ -53,28 +70,27 @@ def _counts(row: dict, keys: tuple[str, ...]) -> str:
     return ", ".join(f"{k}={plain(row[k]):,}" for k in keys if k in row and plain(row[k]) is not None)
 
 
-def check_options(args) -> None:
+def check(spec: ReportSpec) -> None:
     """Options that would be ignored are mistakes: say so before computing anything."""
-    from .cli import UsageError
-    if args.label and not args.score:
-        raise UsageError("--label needs --score: the column of the scores to evaluate")
-    if not (args.label and args.score) and not args.query:
-        raise UsageError("report needs --label and --score (classification) and/or --query (ranking)")
+    if spec.label and not spec.score:
+        raise ParameterError("`label` needs `score`: the column of the scores to evaluate")
+    if not (spec.label and spec.score) and not spec.query:
+        raise ParameterError("a report needs `label` and `score` (classification) and/or `query` (ranking)")
     for option in ("weight", "group"):
-        if getattr(args, option, None) and not args.label:
-            raise UsageError(f"--{option} applies to the classification metrics: it needs --label and --score")
-    if getattr(args, "qrels", None) and not args.query:
-        raise UsageError("--qrels applies to the ranking metrics: it needs --query")
+        if getattr(spec, option) and not spec.label:
+            raise ParameterError(f"`{option}` applies to the classification metrics: it needs `label` and `score`")
+    if spec.qrels and not spec.query:
+        raise ParameterError("`qrels` applies to the ranking metrics: it needs `query`")
 
 
-def build_report(data, con, args) -> Report:
-    """Every metric that applies (`args` as checked by check_options); `con` is the DuckDB
-    connection the metrics run on."""
-    report = Report(source=str(args.table or args.source))
-    if args.label and args.score:
-        _classification(report, data, con, args)
-    if args.query:
-        _ranking(report, data, con, args)
+def build_report(data, con, spec: ReportSpec) -> Report:
+    """Every metric that applies (`spec` as checked by `check`); `con` is the DuckDB connection the
+    metrics run on."""
+    report = Report(source=spec.source)
+    if spec.label and spec.score:
+        _classification(report, data, con, spec)
+    if spec.query:
+        _ranking(report, data, con, spec)
     return report
 
 
@@ -93,10 +109,10 @@ def _run(report: Report, name: str, data, con, based_on, **params) -> dict | Non
     return row
 
 
-def _classification(report: Report, data, con, args) -> None:
-    cols = dict(label=args.label, score=args.score)
-    if args.weight:
-        cols["weight"] = args.weight
+def _classification(report: Report, data, con, spec: ReportSpec) -> None:
+    cols = dict(label=spec.label, score=spec.score)
+    if spec.weight:
+        cols["weight"] = spec.weight
     rows = lambda r: _counts(r, ("n", "n_pos", "n_neg"))  # noqa: E731
     first = _run(report, "auc", data, con, rows, **cols)
     if first:
@@ -104,10 +120,10 @@ def _classification(report: Report, data, con, args) -> None:
     report.calls.update(roc=cols, pr=cols)
     _run(report, "gini", data, con, rows, **cols)
     _run(report, "average_precision", data, con, rows, **cols)
-    if args.group:
+    if spec.group:
         _run(report, "gauc", data, con, lambda r: (
             f"{plain(r['n_groups_used']):,} groups used, {plain(r['n_groups_excluded']):,} excluded "
-            "(only one class)"), group=args.group, **cols)
+            "(only one class)"), group=spec.group, **cols)
     try:
         _run(report, "log_loss", data, con, rows, **cols)
     except ColumnError as e:
@@ -121,15 +137,15 @@ def _classification(report: Report, data, con, args) -> None:
         _run(report, "ece", data, con, lambda r: f"10 bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}",
              n_bins=10, **cols)
         report.calls["calibration"] = dict(cols, n_bins=10)
-    at = lambda r: f"score >= {args.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
+    at = lambda r: f"score >= {spec.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
     for name in ("precision", "recall", "f1", "accuracy"):
-        _run(report, name, data, con, at, threshold=args.threshold, **cols)
+        _run(report, name, data, con, at, threshold=spec.threshold, **cols)
 
 
-def _ranking(report: Report, data, con, args) -> None:
-    cols = dict(query=args.query, item=args.item, score=args.score or "score", relevance=args.relevance)
-    qrels = args.qrels
+def _ranking(report: Report, data, con, spec: ReportSpec) -> None:
+    cols = dict(query=spec.query, item=spec.item, score=spec.score or "score", relevance=spec.relevance)
+    qrels = spec.qrels
     queries = lambda r: _counts(r, ("n_queries", "n_missing", "n_empty"))  # noqa: E731
-    k = args.k
+    k = spec.k
     for name in ("ndcg", "mean_average_precision", "mrr", "precision_at_k", "recall_at_k", "hit_rate"):
         _run(report, name, data, con, lambda r: f"@{k}: " + queries(r), qrels=qrels, k=k, **cols)

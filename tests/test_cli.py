@@ -11,7 +11,7 @@ import pytest
 import sqlglot
 
 import sqlmetrics as sm
-from sqlmetrics.__main__ import SAMPLE
+from sqlmetrics.demo import SAMPLE
 from sqlmetrics.registry import METRICS
 
 EXE = shutil.which("sqlmetrics")

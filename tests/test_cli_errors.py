@@ -20,7 +20,7 @@ from sklearn.calibration import calibration_curve
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from sqlmetrics.__main__ import SAMPLE
+from sqlmetrics.demo import SAMPLE
 from sqlmetrics.cli import main
 from sqlmetrics.registry import METRICS
 

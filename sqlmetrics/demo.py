@@ -1,0 +1,42 @@
+"""``sqlmetrics demo``: a click model evaluated on sqlmetrics/data/sample.csv (6,000 impressions of
+200 users) in the embedded DuckDB: the report (AUC, GAUC, log loss, calibration, ...), RelaImpr
+against an older model, AUC per country, and the SQL it would send to Snowflake."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+import sqlmetrics as sm
+
+from .output import emit, write
+from .progress import run
+from .report import ReportSpec, build_report
+
+SAMPLE = Path(__file__).parent / "data" / "sample.csv"
+
+
+def demo(fmt: str = "table", out=None) -> None:
+    """The main job on the bundled sample, written to `out` (stdout) as a table, JSON or CSV."""
+    data = str(SAMPLE)
+    spec = ReportSpec(source=data, label="clicked", score="pctr", group="user_id")
+    with duckdb.connect() as con:  # the demo's own, so that Ctrl-C can interrupt its queries
+        report = build_report(data, con, spec)
+        rela_impr = run("computing rela_impr", lambda: sm.rela_impr(
+            data, label="clicked", score="pctr", base_score="pctr_base", con=con), interrupt=con.interrupt)
+        by_country = run("computing auc by country", lambda: sm.auc(
+            data, label="clicked", score="pctr", by="country", con=con), interrupt=con.interrupt)
+    if fmt != "table":
+        document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr,
+                                       "auc_by_country": by_country.to_dict("records")}
+        emit(report.table(), fmt, document, out)
+        return
+    write(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
+          f"{report.counts['positives']:,} clicks), in-process DuckDB\n", out)
+    emit(report.table(), "table", {}, out)
+    write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", out)
+    emit(by_country, "table", {}, out)
+    write("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", out)
+    write(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",
+                    dialect="snowflake"), out)
+

@@ -9,7 +9,6 @@ so none of them is a dependency.
 """
 from __future__ import annotations
 
-import math
 import re
 import sqlite3
 import threading

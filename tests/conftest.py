@@ -1,6 +1,10 @@
+import os
+
 import numpy as np
 import pandas as pd
 import pytest
+
+from sqlmetrics.registry import METRICS
 
 
 def make_binary_frame(n=600, seed=7, groups=12, ties=True):
@@ -52,3 +56,54 @@ def make_ranking_frames(n_queries=30, seed=5):
 @pytest.fixture
 def ranking_frames():
     return make_ranking_frames()
+
+
+# -- cases shared by several test modules (test modules do not import each other) -----------------
+
+# Metrics of one table of labelled rows (classification, regression); ranking metrics have their own
+# registry-wide tests in test_ranking.py and test_ranking_reference.py.
+# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py.
+ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
+             and m != "histogram_auc")
+
+def args(name, weight=False):
+    """The columns of conftest.make_binary_frame for the metric's required parameters."""
+    m = METRICS[name]
+    out = {}
+    for p in m.params:
+        if p.name == "prediction":
+            if p.role == "numeric":
+                out["prediction"] = "p"
+        elif p.required or p.name == "score" and not m.one_of:
+            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "group": "g", "target": "t"}[p.name]
+    if m.one_of:
+        out["score"] = "s"
+    if weight:
+        out["weight"] = "w"
+    return out
+
+
+def ranking_args(name, variant):
+    """Every column named (odd names, to see them quoted), the options that change the SQL shape."""
+    names = {p.name for p in METRICS[name].params}
+    params = {k: v for k, v in {"query": "qid", "item": "doc no", "score": "Score", "relevance": "rel"}.items()
+              if k in names}
+    if "qrels" in names and variant != "plain":
+        params["qrels"] = "analytics.qrels"
+    if "k" in names:
+        params["k"] = 10
+    if "ties" in names and variant != "plain" and "average" in METRICS[name].param("ties").choices:
+        params["ties"] = "average"
+    if "similarity" in names:
+        params["similarity"] = "analytics.similar_items"
+    if "n_items" in names:
+        params["n_items"] = 1000
+    return params
+
+
+def unreachable(engine: str, error: Exception):
+    """Skip (with the reason) where an engine cannot run; in CI that is a failure."""
+    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
+    pytest.skip(f"{reason}; .ci/run installs it")

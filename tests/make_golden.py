@@ -9,11 +9,11 @@ cross-engine hazards.
 The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
 
 - classification / regression metrics (data ``analytics.preds``): the parameters
-  ``test_common.args(name, weight=True)`` chooses (the required columns, ``score`` for the metrics
+  ``conftest.args(name, weight=True)`` chooses (the required columns, ``score`` for the metrics
   that take a score or a prediction, the weight column wherever the metric takes one), renamed to
   realistic columns by ``COLUMNS`` below; everything else at its default (threshold 0.5, n_bins 5,
   uniform bins, weighting 'impressions', exact AUC without bins);
-- ranking metrics (run ``analytics.run``): the parameters ``test_dialects.ranking_args(name,
+- ranking metrics (run ``analytics.run``): the parameters ``conftest.ranking_args(name,
   "weighted_by")`` chooses (query/item/score/relevance columns, judgments in ``analytics.qrels``,
   k=10 wherever k exists, similarities in ``analytics.similar_items``, a catalogue of 1000 items),
   renamed by ``COLUMNS``; ties at the default 'item_desc' except ``ndcg``, which shows the
@@ -35,8 +35,7 @@ if str(HERE) not in sys.path:  # run as a script, or imported by the tests
 
 import sqlmetrics as sm  # noqa: E402
 from sqlmetrics.registry import METRICS  # noqa: E402
-from test_common import ALL, args  # noqa: E402
-from test_dialects import ranking_args  # noqa: E402
+from conftest import ALL, args, ranking_args  # noqa: E402
 
 GOLDEN = HERE / "golden"
 

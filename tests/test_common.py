@@ -6,37 +6,15 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import make_binary_frame
+from conftest import ALL, args, make_binary_frame
 from sqlmetrics import plans
 from sqlmetrics.registry import METRICS
 from sqlmetrics.templates import SQL_DIR, namespace
 
-# Metrics of one table of labelled rows (classification, regression); ranking metrics have their own
-# registry-wide tests in test_ranking_common.py.
-# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py.
-ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
-             and m != "histogram_auc")
 RANKING = sorted(set(METRICS) - set(ALL))
 WEIGHTED = [m for m in ALL if any(p.name == "weight" for p in METRICS[m].params)]
 RANK_BASED = ["auc", "gauc", "gini", "rela_impr", "average_precision", "roc_curve", "pr_curve"]
 THRESHOLDS = ("threshold",)  # curve columns that a monotone transform of the score changes
-
-
-def args(name, weight=False):
-    """The columns of conftest.make_binary_frame for the metric's required parameters."""
-    m = METRICS[name]
-    out = {}
-    for p in m.params:
-        if p.name == "prediction":
-            if p.role == "numeric":
-                out["prediction"] = "p"
-        elif p.required or p.name == "score" and not m.one_of:
-            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "group": "g", "target": "t"}[p.name]
-    if m.one_of:
-        out["score"] = "s"
-    if weight:
-        out["weight"] = "w"
-    return out
 
 
 def run(name, data, **extra):

@@ -18,7 +18,7 @@ from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
 from sqlmetrics import engine as sm_engine
-from test_engines import unreachable
+from conftest import unreachable
 
 
 def frames(n_frames=8, n=300):

@@ -9,7 +9,7 @@ from sqlglot import exp
 
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
-from test_common import ALL, args
+from conftest import ALL, args, ranking_args
 
 DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
             "bigquery", "snowflake", "trino", "redshift", "mysql"]
@@ -17,24 +17,6 @@ DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
 
 def test_dialect_list_matches_spec():
     assert set(DIALECTS) == set(sm.DIALECTS)
-
-
-def ranking_args(name, variant):
-    """Every column named (odd names, to see them quoted), the options that change the SQL shape."""
-    names = {p.name for p in METRICS[name].params}
-    params = {k: v for k, v in {"query": "qid", "item": "doc no", "score": "Score", "relevance": "rel"}.items()
-              if k in names}
-    if "qrels" in names and variant != "plain":
-        params["qrels"] = "analytics.qrels"
-    if "k" in names:
-        params["k"] = 10
-    if "ties" in names and variant != "plain" and "average" in METRICS[name].param("ties").choices:
-        params["ties"] = "average"
-    if "similarity" in names:
-        params["similarity"] = "analytics.similar_items"
-    if "n_items" in names:
-        params["n_items"] = 1000
-    return params
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)

@@ -15,10 +15,9 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import make_binary_frame, make_ranking_frames
+from conftest import ALL, args, make_binary_frame, make_ranking_frames, unreachable
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
-from test_common import ALL, args
 
 BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool))
 RUN, QRELS = make_ranking_frames(n_queries=25, seed=8)
@@ -89,14 +88,6 @@ def assert_same(got: pd.DataFrame, want: pd.DataFrame, what: str):
                 assert x == pytest.approx(y, rel=1e-9, abs=1e-12), (what, column, x, y)
             else:
                 assert str(x) == str(y), (what, column, x, y)
-
-
-def unreachable(engine: str, error: Exception):
-    """Skip (with the reason) where an engine cannot run; in CI that is a failure."""
-    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
-    if os.environ.get("CI"):
-        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
-    pytest.skip(f"{reason}; .ci/run installs it")
 
 
 # -- the engines, each loaded with TABLES ------------------------------------------------------------

@@ -22,7 +22,6 @@ import sqlglot
 from sqlglot import exp
 
 import sqlmetrics as sm
-from sqlmetrics import api as sm_api
 from sqlmetrics import engine as sm_engine
 from sqlmetrics.registry import RESERVED_COLUMNS
 

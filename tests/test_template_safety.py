@@ -25,10 +25,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 import pytest
-import sqlglot
 
 import sqlmetrics as sm
-from conftest import make_binary_frame, make_ranking_frames
+from conftest import ALL, args, make_binary_frame, make_ranking_frames
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -36,7 +35,6 @@ from sqlmetrics.registry import METRICS, lookup
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
 from sqlmetrics.templates import SQL_DIR, render_macro
-from test_common import ALL, args
 
 # -- the data ------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Every metric renders to one read-only SELECT that parses in every dialect of SPEC §6.
+"""Every metric renders to one read-only SELECT that parses in every dialect (docs/conventions.md#dialects).
 
 Executing on those engines comes with the engines issue; here DuckDB executes (other tests) and
 the rest must at least parse.

@@ -1,4 +1,4 @@
-"""Input validation and safety: SPEC §2 (errors, the data argument) and §7 (safety).
+"""Input validation and safety: docs/conventions.md#errors, #the-data-argument and #safety.
 
 Every bad input must raise a ``ValueError`` subclass from sqlmetrics whose message names the
 offending column or parameter; nothing the user passes may change the database or reach SQL
@@ -130,7 +130,7 @@ def assert_frames_equal(got: pd.DataFrame, want: pd.DataFrame) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# §2 errors: columns
+# errors (docs/conventions.md#errors): columns
 # --------------------------------------------------------------------------------------------
 
 def test_error_classes_are_value_errors():
@@ -201,7 +201,7 @@ def test_label_value_two_is_rejected_and_shown(df):
 
 
 def test_label_example_value_is_shown_as_a_plain_number(df):
-    """SPEC §2's example reads 'found 2'; the message should not show numpy reprs (np.int64(2))."""
+    """docs/conventions.md#errors: the example reads 'found 2'; the message should not show numpy reprs (np.int64(2))."""
     bad = df.assign(clicked=df["clicked"].where(df.index != 5, 2))
     with pytest.raises(sm.ColumnError) as info:
         sm.auc(bad, label="clicked", score="pctr")
@@ -367,7 +367,7 @@ def test_empty_table_with_by_gives_empty_frame(df):
 
 
 # --------------------------------------------------------------------------------------------
-# §2 errors: parameters
+# errors: parameters
 # --------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("threshold", ["0.5", float("nan"), float("inf"), True, None, [0.5]])
@@ -587,7 +587,7 @@ def test_dropna_dropping_every_row(df):
 
 
 # --------------------------------------------------------------------------------------------
-# §2 the data argument
+# the data argument (docs/conventions.md#the-data-argument)
 # --------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -883,7 +883,7 @@ def test_unused_columns_named_like_internals_do_not_interfere(df, plain_results)
 
 
 # --------------------------------------------------------------------------------------------
-# §7 read-only
+# read-only (docs/conventions.md#safety)
 # --------------------------------------------------------------------------------------------
 
 def test_read_only_connection(tmp_path, df):
@@ -924,7 +924,7 @@ def test_read_only_connection(tmp_path, df):
 
 
 # --------------------------------------------------------------------------------------------
-# §7 only read-only SELECTs are ever sent
+# only read-only SELECTs are ever sent
 # --------------------------------------------------------------------------------------------
 
 FORBIDDEN = tuple(getattr(exp, n) for n in (
@@ -1008,7 +1008,7 @@ def test_only_read_only_selects_are_sent(monkeypatch, con, df, files):
 
 
 # --------------------------------------------------------------------------------------------
-# §1/§7 render: one SELECT per dialect, identifiers quoted
+# render: one SELECT per dialect, identifiers quoted
 # --------------------------------------------------------------------------------------------
 
 DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse", "bigquery", "snowflake",

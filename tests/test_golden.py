@@ -5,7 +5,7 @@ For every registered metric x dialect, the canonical call of ``tests/make_golden
 1. renders exactly the text of ``tests/golden/<dialect>/<metric>.sql`` (every change to the
    generated SQL is a visible diff in review; regenerate with ``python tests/make_golden.py``);
 2. parses with sqlglot in that dialect into exactly one SELECT;
-3. is free of the known cross-engine hazards (STYLE.md, metric_conventions.md §20), checked on the
+3. is free of the known cross-engine hazards (docs/conventions.md#hazards), checked on the
    syntax tree parsed *in the target dialect* (so it is the target's meaning that is checked) and,
    where sqlglot would hide a spelling, on the target dialect's tokens:
 

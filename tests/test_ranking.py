@@ -1,4 +1,4 @@
-"""Ranking metrics: the seeds' worked examples, input errors, and registry-wide properties.
+"""Ranking metrics: the worked examples (docs/conventions.md#worked-examples), input errors, and registry-wide properties.
 The comparisons with pytrec_eval, sklearn and scipy are in test_ranking_reference.py."""
 import math
 
@@ -19,7 +19,7 @@ def one_list(relevances, query=1):
                          "relevance": relevances})
 
 
-# -- the seeds' worked examples -------------------------------------------------------------------
+# -- the worked examples -------------------------------------------------------------------
 
 def test_seed000_ndcg_at_5_with_seven_judged_films():
     run = pd.DataFrame({"query": 1, "item": list("ABCDE"), "score": [5, 4, 3, 2, 1]})

@@ -1,4 +1,4 @@
-"""Ranking metrics against their reference implementations (SPEC §5).
+"""Ranking metrics against their reference implementations (docs/conventions.md#ranking).
 
 * pytrec_eval (trec_eval 9) for ndcg, ndcg_cut_k, map, map_cut_k, recip_rank, P_k, recall_k,
   success_k and Rprec, per query and averaged, with linear gain and trec_eval's tie order;
@@ -26,7 +26,7 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
-import pytrec_eval  # the reference for §5; a hard dependency of this file, never skipped
+import pytrec_eval  # the reference of the ranking metrics; a hard dependency of this file, never skipped
 import scipy.stats
 import sklearn.metrics as skm
 
@@ -173,7 +173,7 @@ def test_against_pytrec_eval(seed, level, measure, name, kwargs):
     want = {q: v[measure] for q, v in res.items()}
     if name == "ndcg" and level > 1:
         # trec_eval's ndcg ignores relevance_level entirely (gains are the raw grades, verified: the
-        # values at level 1 and 2 are identical), while SPEC §5 says "a query with no relevant item
+        # values at level 1 and 2 are identical), while docs/conventions.md#ranking says "a query with no relevant item
         # (relevance >= relevance_threshold) scores 0". The two agree on every query with a relevant
         # item; on the others the contract is 0.
         top = qrels.groupby("query")["relevance"].max()
@@ -186,7 +186,7 @@ def test_against_pytrec_eval(seed, level, measure, name, kwargs):
 
 
 def test_ndcg_relevance_threshold_differs_from_trec_eval_only_on_queries_without_relevant():
-    """Documents the one place sqlmetrics (by SPEC §5) and trec_eval part: trec_eval scores the
+    """Documents the one place sqlmetrics (docs/conventions.md#ranking) and trec_eval part: trec_eval scores the
     nDCG of a query whose grades are all below relevance_level, sqlmetrics scores it 0."""
     run, qrels, res = trec_case(404, 2)
     got = per_query(sm.ndcg(run, qrels, gain="linear", missing="skip", relevance_threshold=2,
@@ -472,7 +472,7 @@ def test_kendall_tau_with_qrels_against_scipy():
 
 
 def test_kendall_tau_is_nan_for_a_constant_query_in_every_variant():
-    """SPEC §5: kendall_tau is 'NaN when a query is constant' and the mean is over the queries
+    """docs/conventions.md#ranking: kendall_tau is 'NaN when a query is constant' and the mean is over the queries
     where it is defined; that holds for the textbook tau_a too (scipy returns NaN for any
     variant on constant input)."""
     run = pd.DataFrame({"query": [1, 1, 1, 2, 2, 2], "item": list("abcabc"),
@@ -600,7 +600,7 @@ def test_recall_micro_against_definition(k, missing):
 
 
 def test_recall_micro_per_query_scores_zero_without_relevant():
-    """SPEC §5: 'a query with no relevant item scores 0' (empty='zero'); per_query=True lists that
+    """docs/conventions.md#ranking: 'a query with no relevant item scores 0' (empty='zero'); per_query=True lists that
     query's recall as 0 with average='macro', and the per-query recall does not depend on the
     averaging, so average='micro' must list 0 too (not 0/0 = NaN)."""
     run = pd.DataFrame({"query": ["A", "A", "B", "B"], "item": ["x", "y", "x", "y"], "score": [2, 1, 2, 1]})

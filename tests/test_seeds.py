@@ -1,4 +1,5 @@
-"""The worked examples of the source documents (../shared/seeds), computed by hand there."""
+"""The worked examples of the metric write-ups this project started from, computed by hand there
+(docs/conventions.md#worked-examples)."""
 import math
 
 import pandas as pd

@@ -1,4 +1,4 @@
-{#- RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1 on the same rows (seed 000). -#}
+{#- RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1 on the same rows (Yan et al. 2014). -#}
 {% macro rela_impr(relation, label, score, base_score, weight=none, by=[], plan='aggregate') %}
 SELECT {{ sqlmetrics.cols(by) }}
        (MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) - 0.5)

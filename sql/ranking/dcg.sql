@@ -1,5 +1,5 @@
 {#- DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' (2^rel - 1,
-    default, as the seeds) or 'linear' (rel). ties='average' gives the expected DCG over all orders
+    default, Burges et al. 2005) or 'linear' (rel). ties='average' gives the expected DCG over all orders
     of each tie group (McSherry & Najork 2008): the group's mean gain times its positions' discounts.
     A DCG beyond the largest double (exponential gain of grades near 1024 and above) fails the
     query: no scaling can represent it. -#}

@@ -1,4 +1,4 @@
-{#- Intra-list similarity of each query's top k (seed 001): the mean similarity over pairs of items
+{#- Intra-list similarity of each query's top k (Ziegler et al. 2005): the mean similarity over pairs of items
     in the list, from a similarity table with columns item_a, item_b, similarity (symmetric: either
     direction is looked up; missing pairs count 0; a pair given two different similarities fails
     the query). Mean over queries with at least two items. -#}

@@ -1,6 +1,6 @@
 {#- R@k = relevant items in the top k / R (relevant judged items, retrieved or not).
     average='macro': mean over queries (pytrec_eval recall_k); 'micro': sum of hits / sum of R
-    over queries (seed 001's HR@K). -#}
+    over queries (the HR@K of recommender papers). -#}
 {% macro recall_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', average='macro', relevance_threshold=1.0,
                      missing='zero', empty='zero', by=[], per_query=false) %}
 {%- if k is none %}{{ sqlmetrics.fail('recall_at_k needs k, the cut-off (a positive integer)') }}{% endif %}

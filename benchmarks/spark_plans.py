@@ -20,9 +20,6 @@ import pandas as pd
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
 
-_NODE = re.compile(r"^(?P<indent>[ :|+-]*)(?P<name>[A-Za-z][A-Za-z ]*?)(?: |\(|$)")
-
-
 def tables(seed: int = 0) -> dict[str, pd.DataFrame]:
     rng = np.random.default_rng(seed)
     n = 2000
@@ -74,29 +71,23 @@ def call(name: str) -> tuple[str, dict]:
 
 
 def funnels(plan: str) -> list[str]:
-    """For each Window over an Exchange SinglePartition (no other Exchange between): the operators
-    below that exchange, as one line."""
+    """For each Window with an Exchange SinglePartition below it (no other Exchange between): the
+    operator that exchange gathers, as the plan prints it."""
     lines = [line for line in plan.splitlines() if line.strip()]
     depth = [len(line) - len(line.lstrip(" :|+-")) for line in lines]
     found = []
     for i, line in enumerate(lines):
         if "Exchange SinglePartition" not in line:
             continue
-        # ancestors: walk up to shallower lines
-        level, above = depth[i], []
+        level, chain = depth[i], []
         for j in range(i - 1, -1, -1):
             if depth[j] < level:
-                above.append(lines[j].strip(" :|+-"))
                 level = depth[j]
-        chain = []
-        for node in above:
-            if node.startswith("Exchange"):
-                break
-            chain.append(node.split(" ")[0])
-        if "Window" in chain:
-            below = [re.sub(r"[(\[].*", "", lines[k].strip(" :|+-")) for k in range(i + 1, len(lines))
-                     if depth[k] > depth[i]][:4]
-            found.append(" <- ".join(below))
+                if lines[j].strip(" :|+-").startswith("Exchange"):
+                    break
+                chain.append(lines[j].strip(" :|+-"))
+        if any(node.startswith("Window") for node in chain):
+            found.append(next(lines[k].strip(" :|+-") for k in range(i + 1, len(lines)) if depth[k] > depth[i]))
     return found
 
 
@@ -118,7 +109,7 @@ def main() -> None:
             plan = spark.sql(sql)._jdf.queryExecution().executedPlan().toString()
             found = funnels(plan)
             rows.append({"metric": label, "by": ",".join(by) or "-", "single-task windows": len(found),
-                         "what the exchange gathers": "; ".join(found)})
+                         "what the exchange gathers": "; ".join(re.sub(r"[(\[].*", "", f) for f in found)})
     spark.stop()
     table = pd.DataFrame(rows)
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 120, "display.width", 200):

@@ -72,7 +72,7 @@ def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, pl
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
     if m.plan:
-        kwargs["plan"] = plan or m.plan.default
+        kwargs["plan"] = plan or m.plan.default(target.dialect)
     if m.per_query:
         kwargs["per_query"] = per_query
     relations = {PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}": source.relation
@@ -122,7 +122,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
         _check_across(engine, m, values, sources)
-        plan = m.plan.choose(checked["data"].distinct_share) if m.plan else None
+        plan = m.plan.choose(checked["data"].distinct_share, engine.dialect) if m.plan else None
         booleans = frozenset(col for c in checked.values() for col in c.booleans)
         result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans), plan, per_query))
     return _shape(m, result, values, details, per_query)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .target import Target
+from .templates import render_macro
+
 #: rank the rows instead of aggregating per distinct score first when at least this share of the
 #: scores is distinct (aggregating then buys nothing)
 RANK_PLAN_DISTINCT_SHARE = 0.5
@@ -11,11 +14,19 @@ RANK_PLAN_DISTINCT_SHARE = 0.5
 
 @dataclass(frozen=True)
 class RankWhenScoresDistinct:
-    """AUC family: 'aggregate' (one row per distinct score and label, then sums over them) or
+    """AUC family: 'aggregate' (one row per distinct score and label, then running sums over them),
+    'parallel' (the same, with the running sums split by score buckets: auc_parts_from_buckets) or
     'rank' (one sort of the rows, Mann-Whitney rank sums). On DuckDB an unweighted, unbucketed call
-    ranks when most scores are distinct; elsewhere, and for weights or bins, it aggregates."""
+    ranks when most scores are distinct; otherwise the dialect's default (sql: default_auc_plan),
+    which is 'parallel' on distributed engines for a metric with one order over all its scores
+    (`parallel`; GAUC orders the scores of each group, which spread over the workers anyway)."""
 
-    default: str = "aggregate"
+    parallel: bool = True
+
+    def default(self, dialect: str) -> str:
+        if self.parallel:
+            return render_macro("default_auc_plan", Target(dialect)).strip()
+        return "aggregate"
 
     @staticmethod
     def column_to_measure(values: dict, dialect: str) -> str | None:
@@ -24,7 +35,7 @@ class RankWhenScoresDistinct:
             return values["score"]
         return None
 
-    def choose(self, distinct_share: float | None) -> str:
+    def choose(self, distinct_share: float | None, dialect: str) -> str:
         if distinct_share is not None and distinct_share >= RANK_PLAN_DISTINCT_SHARE:
             return "rank"
-        return self.default
+        return self.default(dialect)

@@ -125,7 +125,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="gauc", template="classification/gauc.sql", kind="scalar",
         params=(LABEL, SCORE, GROUP, WEIGHT, WEIGHTING, BY),
-        outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS, plan=_AUC_PLAN,
+        outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS,
+        plan=RankWhenScoresDistinct(parallel=False),
         summary="Group AUC: AUC within each group (e.g. user), averaged over groups that have both classes.",
         formula="GAUC = sum_g v_g*AUC_g / sum_g v_g over groups with positives and negatives; v_g = rows "
                 "(or total weight) for 'impressions', positives for 'clicks', 1 for 'uniform'; 'pairs' "

@@ -3,7 +3,7 @@
 The macros are written for dbt as much as for us (the repository is also a dbt package whose
 macro path is ``sql/``), so this environment provides the little of dbt's context they use: a
 ``sqlmetrics`` namespace for calls across files (dbt's package prefix), an ``adapter`` with
-``quote`` and ``dispatch``, ``return``, and ``exceptions.raise_compiler_error``.
+``quote`` and ``dispatch``, ``return``, ``exceptions.raise_compiler_error`` and ``target.type``.
 
 Engine differences live in the dispatched macros only (``<adapter>__<name>``, found in dbt's
 order: ``dialects.MACRO_PREFIXES``, then ``default__``). The rest of a template is portable SQL in
@@ -152,6 +152,14 @@ def _return(value):
     return value
 
 
+class _DbtTarget:
+    """dbt's `target`, as far as the macros use it: `type`, the adapter (here the target dialect)."""
+
+    @property
+    def type(self) -> str:
+        return _TARGET.get().dialect
+
+
 def _column_type(name: str) -> str:
     """What the Python layer knows of a label column (in dbt: none, unknown): 'boolean' when the
     engine said so, else 'number' (`sm.render`, which asks no engine, takes 0/1 numbers)."""
@@ -171,6 +179,7 @@ def namespace() -> _Namespace:
     env.globals["adapter"] = _Adapter(ns)
     env.globals["return"] = _return
     env.globals["exceptions"] = _Exceptions()
+    env.globals["target"] = _DbtTarget()
     for path in sorted(SQL_DIR.rglob("*.sql")):
         module = env.get_template(path.relative_to(SQL_DIR).as_posix()).module
         for name in dir(module):

@@ -128,6 +128,10 @@ ALLOWED_DENOMINATORS = {
     "sm_hi - sm_lo": (
         "auc(bins=...): inside CASE WHEN sm_hi > sm_lo (the bucket width of the score range)",
         {"auc"}),
+    "POWER(2, sm_e)": (
+        "monotone_bucket (parallel AUC plan): 2^e for e = binary_exponent, an integer in [-1022, 1023] "
+        "(NULL outside, and the branch is not taken): at least 2^-1022, never 0",
+        {"auc", "gini", "rela_impr"}),
     "sm_n0": (
         "kendall_tau(variant='a'): COUNT(*) of a GROUP BY group (>= 1), inside CASE WHEN sm_tx < sm_n0",
         {"kendall_tau"}),
@@ -149,6 +153,8 @@ NEVER_NULL = {
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",
                  {"dcg", "ndcg", "precision_at_k", "recall_at_k"}),
+    "sm_bucket": ("monotone_bucket of a score (parallel AUC plan): a CASE whose every branch is a "
+                  "number, over scores validated non-NULL", {"auc", "gini", "rela_impr"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
                  _CALIBRATION_BINS),

@@ -200,6 +200,8 @@ def bad_calls():
             out.append((f"{name}-{table}", name, table, base, "aggregate"))
         if METRICS[name].plan:
             out.append((f"{name}-null_label-rank", name, "null_label", base, "rank"))
+        if METRICS[name].plan and METRICS[name].plan.parallel:
+            out.append((f"{name}-null_label-parallel", name, "null_label", base, "parallel"))
     out.append(("auc-bins-null_label", "auc", "null_label", dict(args("auc"), bins=5), "aggregate"))
     for name in _CONFUSION:
         prediction = {k: v for k, v in args(name).items() if k != "score"}
@@ -220,7 +222,7 @@ BAD_CALLS = bad_calls()
 def _sql(metric, table, params, dialect, plan):
     if plan == "aggregate":
         return sm.render(metric, table, dialect=dialect, **params)
-    # the rank plan is the Python layer's choice on DuckDB alone; rendered here for every engine
+    # rank and parallel plans: the Python layer's choice by engine; rendered here for every engine
     from sqlmetrics import api
     from sqlmetrics.sources import static_source
     m = lookup(metric)

@@ -7,7 +7,8 @@
     counts 0, 1/2 or 1, so the exact AUC lies within error_bound = 1/2 * (weight of positive-negative
     pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate.
     Exact AUC has error_bound 0. -#}
-{% macro auc(relation, label, score, weight=none, bins=none, by=[], plan='aggregate') %}
+{% macro auc(relation, label, score, weight=none, bins=none, by=[], plan=none) %}
+{%- set plan = plan or sqlmetrics.default_auc_plan() %}
 {%- if bins %}
 {%- set source %}({{ sqlmetrics.score_buckets(relation, label, score, weight, by, bins) }}) AS sm_bucketed{% endset %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate'), by, 'auc', exact=false) }}

@@ -6,6 +6,8 @@
     sm_ties (aggregate plan): the weight of positive-negative pairs with equal scores, also over sm_w_neg.
     plan='aggregate' (any engine, weights): one row per distinct score, then a running sum of the
       negative weight strictly below it. Cheap when scores repeat: the window sorts distinct scores only.
+    plan='parallel' (any engine, weights): as 'aggregate', but no window spans all the distinct
+      scores of a partition (auc_parts_from_buckets): for distributed engines.
     plan='rank' (unweighted): U = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
       from one sort of the rows; cheaper when nearly every score is distinct. A row's rank is its row
       number unless a neighbour in the sort shares its score (sm_tie): such rows are then grouped
@@ -52,8 +54,63 @@ SELECT {{ sqlmetrics.cols(keys) }}
 FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'sm_s', weight_sum) }}) AS sm_by_label
 GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {%- endset %}
+{%- if plan == 'parallel' %}
+{{ sqlmetrics.auc_parts_from_buckets(sums, keys) }}
+{%- else %}
 {{ sqlmetrics.auc_parts_from_sums(sums, keys) }}
 {%- endif %}
+{%- endif %}
+{% endmacro %}
+
+{#- auc_parts_from_sums in parallel: each distinct score gets its monotone_bucket, and the running sums run within each bucket (a window partitioned by keys and bucket, which a
+    distributed engine spreads over its workers), while the negative weight of the buckets below
+    comes from a window over the small table of one row per bucket. A pair in one bucket is decided
+    by the scores, a pair across buckets by the bucket order. Each term is divided by a weight at
+    least as large as its factor (the bucket's, then the partition's negative weight): no overflow. -#}
+{% macro auc_parts_from_buckets(sums, keys) %}
+{%- set in_bucket = keys + ['sm_bucket'] %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
+       CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
+       SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+       SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
+       SUM(COALESCE(sm_cumulative.sm_wins_in, 0) * (sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0))
+           + sm_cumulative.sm_w_pos * (COALESCE(sm_cumulative.sm_w_neg_before, 0)
+                                       / NULLIF(sm_cumulative.sm_w_neg_all, 0))) AS sm_wins,
+       SUM(COALESCE(sm_cumulative.sm_ties_in, 0)
+           * (sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0))) AS sm_ties
+FROM (
+  SELECT sm_buckets.*,
+         SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_bucket
+                             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_before,
+         SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_w_neg_all
+  FROM (
+    SELECT {{ sqlmetrics.cols(in_bucket) }}
+           SUM(sm_in_bucket.sm_n) AS sm_n,
+           SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+           SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+           SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+           SUM(sm_in_bucket.sm_w_pos * ((COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg)
+                                        / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0))) AS sm_wins_in,
+           SUM(sm_in_bucket.sm_w_pos * (sm_in_bucket.sm_w_neg / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0))) AS sm_ties_in
+    FROM (
+      SELECT sm_by_score.*,
+             SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(in_bucket) }} ORDER BY sm_s
+                                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below,
+             SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(in_bucket) }}) AS sm_w_neg_bucket
+      FROM (
+        SELECT sm_exponents.*, {{ sqlmetrics.monotone_bucket('sm_x', 'sm_e') }} AS sm_bucket
+        FROM (
+          SELECT sm_sums.*, {{ sqlmetrics.as_double('sm_s') }} AS sm_x,
+                 {{ sqlmetrics.binary_exponent(sqlmetrics.as_double('sm_s')) }} AS sm_e
+          FROM ({{ sums }}) AS sm_sums
+        ) AS sm_exponents
+      ) AS sm_by_score
+    ) AS sm_in_bucket
+    {{ sqlmetrics.group_by(in_bucket) }}
+  ) AS sm_buckets
+) AS sm_cumulative
+{{ sqlmetrics.group_by(keys) }}
 {% endmacro %}
 
 {#- auc_parts from `sums`, a SELECT of one row per partition `keys` and distinct score sm_s with
@@ -77,3 +134,11 @@ FROM (
 ) AS sm_cumulative
 {{ sqlmetrics.group_by(keys) }}
 {% endmacro %}
+
+{#- The plan of the AUC family when the caller names none: 'parallel' on the distributed engines
+    (Spark, Databricks, BigQuery, Snowflake, Redshift, Trino, ClickHouse), where one window over all
+    the distinct scores would run in one task; 'aggregate' on the single-machine engines, where that
+    window is the cheapest. `target.type` is dbt's adapter (the Python layer's target dialect). -#}
+{% macro default_auc_plan() -%}
+{{ return('aggregate' if target.type in ('duckdb', 'sqlite', 'postgres', 'mysql') else 'parallel') }}
+{%- endmacro %}

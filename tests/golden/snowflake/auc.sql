@@ -10,78 +10,158 @@ SELECT
 FROM (
   SELECT
     "country",
-    CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
-    CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
-    SUM(sm_w_pos) AS sm_w_pos,
-    SUM(sm_w_neg) AS sm_w_neg,
+    CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
+    CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
+    SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+    SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
     SUM(
-      sm_cumulative.sm_w_pos * (
-        (
-          COALESCE(sm_cumulative.sm_w_neg_below, 0) + 0.5 * sm_cumulative.sm_w_neg
-        ) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      COALESCE(sm_cumulative.sm_wins_in, 0) * (
+        sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      ) + sm_cumulative.sm_w_pos * (
+        COALESCE(sm_cumulative.sm_w_neg_before, 0) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
       )
     ) AS sm_wins,
     SUM(
-      sm_cumulative.sm_w_pos * (
+      COALESCE(sm_cumulative.sm_ties_in, 0) * (
         sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
       )
     ) AS sm_ties
   FROM (
     SELECT
-      sm_by_score.*,
+      sm_buckets.*,
       SUM(sm_w_neg) OVER (
         PARTITION BY "country"
-        ORDER BY sm_s
+        ORDER BY sm_bucket
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_w_neg_below,
+      ) AS sm_w_neg_before,
       SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
     FROM (
       SELECT
         "country",
-        sm_s,
-        SUM(sm_rows) AS sm_n,
-        SUM(sm_pos * sm_rows) AS sm_n_pos,
-        CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS sm_w_pos,
-        CAST(SUM((
-          1 - sm_pos
-        ) * sm_weight) AS DOUBLE) AS sm_w_neg
+        "sm_bucket",
+        SUM(sm_in_bucket.sm_n) AS sm_n,
+        SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+        SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+        SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            (
+              COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg
+            ) / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_wins_in,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            sm_in_bucket.sm_w_neg / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_ties_in
       FROM (
         SELECT
-          "country",
-          sm_s,
-          sm_rows,
-          sm_weight,
-          CASE
-            WHEN "clicked" = 1
-            THEN 1
-            WHEN "clicked" = 0
-            THEN 0
-            ELSE CAST(CASE
-              WHEN COALESCE(NOT (
-                "clicked" = 1 OR "clicked" = 0
-              ), TRUE)
-              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
-              ELSE '0'
-            END AS BIGINT)
-          END AS sm_pos
+          sm_by_score.*,
+          SUM(sm_w_neg) OVER (
+            PARTITION BY "country", "sm_bucket"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ) AS sm_w_neg_below,
+          SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_bucket") AS sm_w_neg_bucket
         FROM (
           SELECT
-            "country",
-            "clicked",
-            "pctr" AS sm_s,
-            COUNT(*) AS sm_rows,
-            SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
-          FROM analytics.preds
-          GROUP BY
-            "country",
-            "pctr",
-            "clicked"
-        ) AS sm_labelled
-      ) AS sm_by_label
+            sm_exponents.*,
+            CAST(CASE
+              WHEN sm_x = 0
+              THEN 0
+              WHEN NOT (
+                ABS(sm_x) < CAST('inf' AS DOUBLE)
+              )
+              THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+              WHEN sm_e IS NULL
+              THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+              WHEN sm_x > 0
+              THEN (
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  ABS(sm_x) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+              ELSE -(
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  ABS(sm_x) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+            END AS BIGINT) AS sm_bucket
+          FROM (
+            SELECT
+              sm_sums.*,
+              CAST(sm_s AS DOUBLE) AS sm_x,
+              CAST(CASE
+                WHEN NOT (
+                  ABS(CAST(sm_s AS DOUBLE)) >= 2.2250738585072014e-308
+                  AND ABS(CAST(sm_s AS DOUBLE)) < CAST('inf' AS DOUBLE)
+                )
+                THEN NULL
+                WHEN ABS(CAST(sm_s AS DOUBLE)) >= 8.98846567431158e307
+                THEN 1023
+                ELSE FLOOR((
+                  LN(ABS(CAST(sm_s AS DOUBLE))) / LN(2)
+                ))
+              END AS DOUBLE) AS sm_e
+            FROM (
+              SELECT
+                "country",
+                sm_s,
+                SUM(sm_rows) AS sm_n,
+                SUM(sm_pos * sm_rows) AS sm_n_pos,
+                CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS sm_w_pos,
+                CAST(SUM((
+                  1 - sm_pos
+                ) * sm_weight) AS DOUBLE) AS sm_w_neg
+              FROM (
+                SELECT
+                  "country",
+                  sm_s,
+                  sm_rows,
+                  sm_weight,
+                  CASE
+                    WHEN "clicked" = 1
+                    THEN 1
+                    WHEN "clicked" = 0
+                    THEN 0
+                    ELSE CAST(CASE
+                      WHEN COALESCE(NOT (
+                        "clicked" = 1 OR "clicked" = 0
+                      ), TRUE)
+                      THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+                      ELSE '0'
+                    END AS BIGINT)
+                  END AS sm_pos
+                FROM (
+                  SELECT
+                    "country",
+                    "clicked",
+                    "pctr" AS sm_s,
+                    COUNT(*) AS sm_rows,
+                    SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+                  FROM analytics.preds
+                  GROUP BY
+                    "country",
+                    "pctr",
+                    "clicked"
+                ) AS sm_labelled
+              ) AS sm_by_label
+              GROUP BY
+                "country",
+                sm_s
+            ) AS sm_sums
+          ) AS sm_exponents
+        ) AS sm_by_score
+      ) AS sm_in_bucket
       GROUP BY
         "country",
-        sm_s
-    ) AS sm_by_score
+        "sm_bucket"
+    ) AS sm_buckets
   ) AS sm_cumulative
   GROUP BY
     "country"

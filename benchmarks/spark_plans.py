@@ -109,7 +109,7 @@ def main() -> None:
             plan = spark.sql(sql)._jdf.queryExecution().executedPlan().toString()
             found = funnels(plan)
             rows.append({"metric": label, "by": ",".join(by) or "-", "single-task windows": len(found),
-                         "what the exchange gathers": "; ".join(re.sub(r"[(\[].*", "", f) for f in found)})
+                         "what the exchange gathers": "; ".join(re.sub(r"#\d+L?", "", f)[:48] for f in found)})
     spark.stop()
     table = pd.DataFrame(rows)
     with pd.option_context("display.max_rows", None, "display.max_colwidth", 120, "display.width", 200):

@@ -1,18 +1,22 @@
-"""Which metrics funnel rows through one Spark task: an audit of the physical plans.
+"""Which metrics funnel rows through one Spark task: an audit from Spark's own task metrics.
 
-    python benchmarks/spark_plans.py [--master local[2]]
+    python benchmarks/spark_plans.py [--master local[2]] [--rows 50000] [--partitions 8]
 
-Every registered metric (with and without a `by` slice) is rendered for Spark, planned on small
-seeded tables, and its physical plan read: a `Window` with no `Exchange` between it and an
-`Exchange SinglePartition` below runs in one task, over everything that exchange gathers. The table
-says, per metric, how many such windows the plan has and what they sit on (the operators between
-the exchange and the rows it gathers), so that a plan over a small per-bucket table can be told
-from one over row-level data by reading it.
+Every registered metric (with and without a `by` slice of two values) runs on Spark over seeded
+tables of --rows rows whose values are all distinct (scores, probabilities and targets in [0.5, 1),
+one power-of-two range: the parallel plan's buckets then number at most 1024), with
+--partitions shuffle partitions and adaptive execution off (it would merge small partitions into
+one task, and so hide the plan's own spread). Spark's status store then gives, for every task
+that read shuffled data, how many rows it read: the table shows the most any one task read, as a
+share of the rows. A step that funnels the rows (a window with no PARTITION BY, or one partitioned
+by a slice with two values) reads them all (or half) in one task; a parallel plan spreads them over
+the partitions (about 1/partitions each) and only small tables (one row per bucket, per slice)
+reach one task.
 """
 from __future__ import annotations
 
 import argparse
-import re
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -20,15 +24,23 @@ import pandas as pd
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
 
-def tables(seed: int = 0) -> dict[str, pd.DataFrame]:
+_RUNS = itertools.count()
+
+
+def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
+    """Seeded tables of n rows; the scores, probabilities and targets are distinct, in [0.5, 1)."""
     rng = np.random.default_rng(seed)
-    n = 2000
-    preds = pd.DataFrame({"y": rng.integers(0, 2, n), "s": rng.random(n), "s2": rng.random(n),
-                          "w": rng.random(n), "g": rng.integers(0, 50, n), "t": rng.normal(size=n),
+
+    def distinct() -> np.ndarray:
+        return 0.5 + rng.permutation(n) / (2.0 * n)
+
+    preds = pd.DataFrame({"y": rng.integers(0, 2, n), "s": distinct(), "s2": distinct(),
+                          "w": rng.random(n), "g": rng.integers(0, n // 40, n), "t": distinct(),
                           "p": rng.normal(size=n), "c": rng.choice(["a", "b"], n)})
-    run = pd.DataFrame({"query": np.repeat(np.arange(100), 10), "item": np.tile(np.arange(10), 100).astype(str),
-                        "score": rng.random(1000), "relevance": rng.integers(0, 3, 1000),
-                        "c": np.repeat(rng.choice(["a", "b"], 100), 10)})
+    queries = n // 10
+    run = pd.DataFrame({"query": np.repeat(np.arange(queries), 10), "item": np.tile(np.arange(10), queries).astype(str),
+                        "score": rng.random(n), "relevance": rng.integers(0, 3, n),
+                        "c": np.repeat(rng.choice(["a", "b"], queries), 10)})
     similar = pd.DataFrame({"item_a": [str(i) for i in range(9)], "item_b": [str(i + 1) for i in range(9)],
                             "similarity": rng.random(9)})
     histogram = sm.score_histogram(preds, label="y", score="s", bins=50, by="c")
@@ -70,52 +82,61 @@ def call(name: str) -> tuple[str, dict]:
     return "preds", params
 
 
-def funnels(plan: str) -> list[str]:
-    """For each Window with an Exchange SinglePartition below it (no other Exchange between): the
-    operator that exchange gathers, as the plan prints it."""
-    lines = [line for line in plan.splitlines() if line.strip()]
-    depth = [len(line) - len(line.lstrip(" :|+-")) for line in lines]
-    found = []
-    for i, line in enumerate(lines):
-        if "Exchange SinglePartition" not in line:
-            continue
-        level, chain = depth[i], []
-        for j in range(i - 1, -1, -1):
-            if depth[j] < level:
-                level = depth[j]
-                if lines[j].strip(" :|+-").startswith("Exchange"):
-                    break
-                chain.append(lines[j].strip(" :|+-"))
-        if any(node.startswith("Window") for node in chain):
-            found.append(next(lines[k].strip(" :|+-") for k in range(i + 1, len(lines)) if depth[k] > depth[i]))
-    return found
+def largest_task_read(spark, sql: str) -> int:
+    """Run `sql` and return the most shuffled rows any one of its tasks read (Spark's task metrics)."""
+    sc = spark.sparkContext
+    group = f"sqlmetrics-audit-{next(_RUNS)}"
+    sc.setJobGroup(group, group)
+    spark.sql(sql).collect()
+    jsc = sc._jsc.sc()
+    jsc.listenerBus().waitUntilEmpty()  # the status store is filled from the listener bus
+    store, most = jsc.statusStore(), 0
+    for job in sc.statusTracker().getJobIdsForGroup(group):
+        for stage in sc.statusTracker().getJobInfo(job).stageIds:
+            info = sc.statusTracker().getStageInfo(stage)
+            if info is None:  # skipped: its output was reused
+                continue
+            tasks = store.taskList(stage, info.currentAttemptId, 100_000)
+            for i in range(tasks.size()):
+                metrics = tasks.apply(i).taskMetrics()
+                if metrics.isDefined():
+                    most = max(most, metrics.get().shuffleReadMetrics().recordsRead())
+    return most
+
+
+def session(master: str, partitions: int):
+    """A Spark session for the audit: `partitions` shuffle partitions, adaptive execution off."""
+    from pyspark.sql import SparkSession
+    spark = (SparkSession.builder.master(master).appName("sqlmetrics-plans")
+             .config("spark.sql.shuffle.partitions", str(partitions)).config("spark.sql.adaptive.enabled", "false")
+             .config("spark.ui.enabled", "false").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--master", default="local[2]")
+    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--partitions", type=int, default=8)
     args = parser.parse_args()
-    from pyspark.sql import SparkSession
-    spark = (SparkSession.builder.master(args.master).appName("sqlmetrics-plans")
-             .config("spark.sql.shuffle.partitions", "8").config("spark.ui.enabled", "false").getOrCreate())
-    spark.sparkContext.setLogLevel("ERROR")
-    for name, frame in tables().items():
+    spark = session(args.master, args.partitions)
+    data = tables(args.rows)
+    for name, frame in data.items():
         spark.createDataFrame(frame).createOrReplaceTempView(name)
     rows = []
     for label, table, params in calls():
         name = label.split(" ")[0]
         for by in ([], ["c"]):
             sql = sm.render(name, table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
-            plan = spark.sql(sql)._jdf.queryExecution().executedPlan().toString()
-            found = funnels(plan)
-            rows.append({"metric": label, "by": ",".join(by) or "-", "single-task windows": len(found),
-                         "what the exchange gathers": "; ".join(re.sub(r"#\d+L?", "", f)[:48] for f in found)})
+            most = largest_task_read(spark, sql)
+            rows.append({"metric": label, "by": ",".join(by) or "-", "rows": len(data[table]),
+                         "most rows one task read": most, "share": f"{most / len(data[table]):.1%}"})
     spark.stop()
-    table = pd.DataFrame(rows)
-    with pd.option_context("display.max_rows", None, "display.max_colwidth", 120, "display.width", 200):
-        print(table[table["single-task windows"] > 0].to_string(index=False))
-        print(f"\n{len(table)} plans read; the others have no window over an Exchange SinglePartition. With by=, "
-              "a window is partitioned by the slices: as many tasks as slices.")
+    with pd.option_context("display.max_rows", None, "display.width", 200):
+        print(pd.DataFrame(rows).to_string(index=False))
+    print(f"\n{args.partitions} shuffle partitions: a spread plan's tasks read about 1/{args.partitions} = "
+          f"{1 / args.partitions:.1%} of the rows each; a step that funnels them reads 100% (50% with by: two slices).")
 
 
 if __name__ == "__main__":

@@ -230,6 +230,20 @@ CASE WHEN {{ x }} IS NOT NULL THEN {{ sqlmetrics.as_double(x) }}
 CASE WHEN ({{ x }}) > -1022 THEN POWER(2, {{ x }}) ELSE 0 END
 {%- endmacro %}
 
+{#- a = b, where NULL equals NULL (a slice may be NULL): a join's equality that engines can hash. -#}
+{% macro null_safe_equal(a, b) -%}
+{{ return(adapter.dispatch('null_safe_equal', 'sqlmetrics')(a, b)) }}
+{%- endmacro %}
+
+{% macro default__null_safe_equal(a, b) -%}
+({{ a }} IS NOT DISTINCT FROM {{ b }})
+{%- endmacro %}
+
+{#- Redshift has no IS NOT DISTINCT FROM: https://docs.aws.amazon.com/redshift/latest/dg/r_comparison_condition.html -#}
+{% macro redshift__null_safe_equal(a, b) -%}
+({{ a }} = {{ b }} OR ({{ a }} IS NULL AND {{ b }} IS NULL))
+{%- endmacro %}
+
 {#- x as text that sorts byte by byte, as trec_eval's strcmp breaks score ties between item ids. -#}
 {% macro bytewise(x) -%}
 {{ return(adapter.dispatch('bytewise', 'sqlmetrics')(x)) }}
@@ -314,38 +328,4 @@ AVG({{ x }}) OVER (PARTITION BY {% for c in keys %}{{ sqlmetrics.ident(c) }}, {%
 CASE WHEN {{ x }} < {{ lo }} THEN 0
      WHEN {{ x }} >= {{ hi }} OR {{ cell }} >= {{ bins }} THEN {{ bins - 1 }}
      ELSE {{ cell }} END
-{%- endmacro %}
-
-{#- A bucket of `x` (a DOUBLE) that no larger value can precede: the bucket number never decreases as x
-    grows, whatever the distribution, so that a global order splits into independent ordered parts.
-    `e` is binary_exponent(x), computed once beforehand. Each power-of-two range [2^e, 2^(e+1)) of
-    |x| is cut into 1024 equal parts (the top ten bits of the mantissa): a range holding a share q of
-    the values gives parts of about q/1024 each, on uniform, log-normal or bimodal scores alike; 0,
-    subnormals and the infinities have buckets of their own, and a negative x mirrors its absolute
-    value's bucket below 0. Exactly monotone: e may be off by one next to a power of two (LN rounds),
-    but |x| / 2^e, its distance to 1 and the product by 1024 are exact in binary floating point, so an
-    e one too small or too large gives the true bucket (|x| / 2^e then just reaches 2, or stays
-    below 1). -#}
-{% macro monotone_bucket(x, e) -%}
-{%- set level %}(({{ e }} + 1025) * 1024 + FLOOR((ABS({{ x }}) / POWER(2, {{ e }}) - 1) * 1024)){% endset -%}
-{#- one integer type for every branch (ClickHouse would make a Variant of mixed types, which it
-    refuses to group by) -#}
-CAST(CASE WHEN {{ x }} = 0 THEN 0
-          WHEN NOT (ABS({{ x }}) < {{ sqlmetrics.infinity() }}) THEN CASE WHEN {{ x }} > 0 THEN 2100000 ELSE -2100000 END
-          WHEN {{ e }} IS NULL THEN CASE WHEN {{ x }} > 0 THEN 1 ELSE -1 END
-          WHEN {{ x }} > 0 THEN {{ level }}
-          ELSE -{{ level }} END AS BIGINT)
-{%- endmacro %}
-
-{#- FLOOR(log2 |x|) as a DOUBLE for a finite, normal x (|x| >= 2^-1022), at most 1023 (so that
-    2^e is finite even where the logarithm rounds up); NULL for 0, subnormals and the infinities,
-    whose logarithm some engines refuse. -#}
-{% macro binary_exponent(x) -%}
-{%- set magnitude %}ABS({{ x }}){% endset -%}
-{%- set exponent -%}
-CASE WHEN NOT ({{ magnitude }} >= 2.2250738585072014e-308 AND {{ magnitude }} < {{ sqlmetrics.infinity() }}) THEN NULL
-     WHEN {{ magnitude }} >= 8.98846567431158e307 THEN 1023
-     ELSE FLOOR({{ sqlmetrics.log2(magnitude) }}) END
-{%- endset -%}
-{{ sqlmetrics.as_double(exponent) }}
 {%- endmacro %}

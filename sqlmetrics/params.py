@@ -179,6 +179,10 @@ EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and co
               "out ('skip').", default="zero", choices=("zero", "skip"))
 
 # Calibration bins (calibration_curve, ece), as sklearn.calibration.calibration_curve.
+MAX_POINTS = Param(
+    "max_points", "int", "at most this many points (>= 2): the first point, the last, and those where the "
+    "rows at or above the threshold first reach evenly spaced shares of the rows (evenly spaced in rank; "
+    "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

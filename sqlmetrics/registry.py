@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from typing import Callable, Literal
 
 from . import consistency
-from .plans import RankWhenScoresDistinct
+from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 
 from .errors import ParameterError, UnknownMetricError
 from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP, ITEM, K, K_REQUIRED,
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
                      WEIGHTING, Param, require_word)
-from .params import N_BINS, STRATEGY
+from .params import MAX_POINTS, N_BINS, STRATEGY
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
 Kind = Literal["scalar", "record", "curve"]
@@ -39,8 +39,9 @@ class Metric:
     example: str  # doctest, run by the test suite
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
-    #: how the template's `plan` argument is chosen from the data (AUC family), or None: one plan
-    plan: RankWhenScoresDistinct | None = None
+    #: how the template's `plan` argument is chosen (a parallel plan on distributed engines, and
+    #: for the AUC family from the data too), or None: one plan
+    plan: ParallelWhenDistributed | None = None
     per_query: bool = False  # ranking: `per_query=True` returns the value of every query
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
     aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
@@ -64,6 +65,7 @@ class Metric:
 
 _AUC_COUNTS = ("n", "n_pos", "n_neg")
 _AUC_PLAN = RankWhenScoresDistinct()
+_PARALLEL = ParallelWhenDistributed()
 _CONFUSION = ("tp", "fp", "tn", "fn", "n")
 _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
 _ONE_CLASS = "it needs both positive and negative labels"
@@ -177,7 +179,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined=_ONE_CLASS),
     Metric(
         name="roc_curve", template="classification/roc_curve.sql", kind="curve", plot="roc",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
+        params=(LABEL, SCORE, WEIGHT, MAX_POINTS, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
+        plan=_PARALLEL,
         summary="ROC curve: one point per distinct score (descending) after a first point at +inf.",
         formula="a row is predicted positive iff score >= threshold; fpr = fp/(fp+tn), tpr = tp/(tp+fn).",
         reference="sklearn.metrics.roc_curve(y, s, sample_weight=w, drop_intermediate=False)",
@@ -185,7 +188,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined=_ONE_CLASS),
     Metric(
         name="pr_curve", template="classification/pr_curve.sql", kind="curve", plot="pr",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "precision", "recall", "tp", "fp"),
+        params=(LABEL, SCORE, WEIGHT, MAX_POINTS, BY), outputs=("threshold", "precision", "recall", "tp", "fp"),
+        plan=_PARALLEL,
         summary="Precision-recall curve: one point per distinct score (descending) after (recall 0, precision 1).",
         formula="precision = tp/(tp+fp), recall = tp/(tp+fn) with positive iff score >= threshold; the first "
                 "row (threshold +inf) is sklearn's final point (precision 1, recall 0).",
@@ -195,7 +199,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="it needs at least one positive label"),
     Metric(
         name="average_precision", template="classification/average_precision.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("average_precision",) + _AUC_COUNTS,
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("average_precision",) + _AUC_COUNTS, plan=_PARALLEL,
         summary="Average precision: the step-wise area under the precision-recall curve (no interpolation).",
         formula="AP = sum_n (R_n - R_(n-1)) * P_n over distinct thresholds, descending.",
         reference="sklearn.metrics.average_precision_score(y, s, sample_weight=w)",
@@ -278,7 +282,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="it needs both classes and a base AUC different from 0.5"),
     *[Metric(
         name=name, template=f"regression/{name}.sql", kind="scalar",
-        params=(TARGET, PREDICTION, WEIGHT, BY), outputs=(name, "n"),
+        params=(TARGET, PREDICTION, WEIGHT, BY), outputs=(name, "n"), plan=_PARALLEL if name == "r2" else None,
         summary=summary, formula=formula, reference=f"sklearn.metrics.{ref}(y, y_pred, sample_weight=w)",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
                  ">>> df = pd.DataFrame({'y': [3.0, -0.5, 2.0, 7.0], 'p': [2.5, 0.0, 2.0, 8.0]})\n"
@@ -410,6 +414,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="the catalogue is empty"),
     Metric(
         name="calibration_curve", template="classification/calibration_curve.sql", kind="curve", plot="calibration",
+        plan=_PARALLEL,
         params=(LABEL, PROBABILITY, WEIGHT, N_BINS, STRATEGY, BY),
         outputs=("bin", "mean_predicted", "fraction_positive", "n"),
         summary="Calibration (reliability) curve: mean predicted probability and fraction of positives per "
@@ -426,7 +431,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                         "'fraction_positive': [0.0, 0.5, 1.0], 'n': [1, 2, 1]}\n",
         undefined="the data has no rows (or zero total weight)"),
     Metric(
-        name="ece", template="classification/ece.sql", kind="scalar",
+        name="ece", template="classification/ece.sql", kind="scalar", plan=_PARALLEL,
         params=(LABEL, PROBABILITY, WEIGHT, N_BINS, STRATEGY, BY), outputs=("ece", "n", "n_bins_used"),
         summary="Expected calibration error: the weighted mean gap between fraction of positives and mean "
                 "predicted probability over the bins of calibration_curve.",

@@ -848,6 +848,46 @@ def test_curve_by_slices(name, by, weighted):
         assert_columns_close(got[mask].reset_index(drop=True), ref(sub, weighted), f"{name} slice {key}")
 
 
+def evenly_spaced(reference: dict, scores: np.ndarray, max_points: int) -> dict:
+    """The points of a full reference curve that max_points keeps, from its definition: the point
+    at +inf, then each point where the rows scored at or above its threshold first reach a multiple
+    of N/(max_points - 1) (N: the rows of all the curve's scores), in exact integer arithmetic."""
+    thresholds = reference["threshold"]
+    at_or_above = [int((scores >= t).sum()) for t in thresholds[1:]]
+    n, keep = at_or_above[-1], [0]
+    for i, (before, here) in enumerate(zip([0] + at_or_above, at_or_above), start=1):
+        if here * (max_points - 1) // n > before * (max_points - 1) // n:
+            keep.append(i)
+    return {column: np.asarray(values)[keep] for column, values in reference.items()}
+
+
+@pytest.mark.parametrize("max_points", [2, 3, 11, 100, 10**6])
+@pytest.mark.parametrize("case", ["cont500", "round1_800", "inf400", "round2_20k"])
+@pytest.mark.parametrize("name", list(CURVES))
+def test_curve_max_points_keeps_evenly_spaced_exact_points(name, case, max_points):
+    d = positive_weight_frame(case)
+    ref, columns = CURVES[name]
+    got = call_curve(name, d, case_label(case), True, max_points=max_points)
+    want = evenly_spaced(ref(d, True), d["s"].to_numpy(), max_points)
+    assert len(got) <= max_points
+    assert got["threshold"].iloc[0] == np.inf and got["threshold"].iloc[-1] == d["s"].min()
+    assert_columns_close(got, want, f"{name} {case} max_points={max_points}")
+
+
+def test_curve_max_points_by_slice_and_zero_weight_scores():
+    """Per slice; a score carried only by zero-weight rows is no point and adds no rows."""
+    d = pd.DataFrame({"y": [0, 1, 0, 1, 0, 1, 0, 1], "s": [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
+                      "w": [1, 1, 1, 1, 1, 1, 1, 0.0], "c": ["a"] * 8})
+    got = sm.roc_curve(d, label="y", score="s", weight="w", max_points=3, by="c")
+    assert got["threshold"].tolist() == [np.inf, 0.6, 0.3]
+    assert got["tpr"].tolist() == [0.0, 2 / 3, 1.0]
+
+
+def test_curve_max_points_below_two_is_an_error():
+    with pytest.raises(ValueError, match="max_points"):
+        sm.roc_curve(pd.DataFrame({"y": [0, 1], "s": [0.1, 0.2]}), label="y", score="s", max_points=1)
+
+
 @pytest.mark.parametrize("labels, name", [([1, 1, 1], "roc_curve"), ([0, 0, 0], "roc_curve"),
                                           ([0, 0, 0], "pr_curve")])
 def test_curve_undefined_raises(labels, name):

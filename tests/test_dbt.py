@@ -41,7 +41,7 @@ TOLERANCE = 1e-9
 #: generic tests of integration_tests/seeds/schema.yml that must fail (severity warn): 1 row each
 MUST_FAIL = {"expect_auc_above_in_every_country_fails", "expect_ndcg_above_0_9_fails"}
 #: macro parameters the Python layer sets itself (api._sql), with defaults right for a dbt call
-#: (plan none: the dispatched default_auc_plan, or 'aggregate' where the macro has no parallel plan)
+#: (plan none: the dispatched default_plan, or 'aggregate' where the macro has no parallel plan)
 PYTHON_ONLY = {"plan": ("aggregate", None), "per_query": (False,)}
 
 

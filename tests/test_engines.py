@@ -16,6 +16,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import ALL, args, make_binary_frame, make_ranking_frames, unreachable
+from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
 
@@ -65,6 +66,12 @@ def calls():
     out.append(("ndcg-average-ties", "ndcg", "run", {"qrels": "qrels", "k": 5, "ties": "average"}))
     out.append(("ndcg-per-query", "ndcg", "run", {"qrels": "qrels", "k": 5, "per_query": True}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
+    for name in ("calibration_curve", "ece"):
+        quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)
+        out.append((f"{name}-quantile", name, "preds", quantile))
+        out.append((f"{name}-quantile-by", name, "preds", dict(quantile, by="c")))
+    for name in ("roc_curve", "pr_curve"):
+        out.append((f"{name}-max-points", name, "preds", dict(args(name), max_points=9, by="c")))
     return out
 
 
@@ -184,6 +191,21 @@ def con(request):
 def test_matches_duckdb(con, case, metric, table, params):
     got = getattr(sm, metric)(table, con=con, details=True, **params)
     assert_same(got, reference(metric, table, params), case)
+
+
+PLANNED = [c for c in CALLS if METRICS[c[1]].plan and METRICS[c[1]].plan.parallel]
+
+
+@pytest.mark.parametrize("case, metric, table, params", PLANNED, ids=[c[0] for c in PLANNED])
+def test_the_other_plan_matches_duckdb(con, monkeypatch, case, metric, table, params):
+    """Each engine also runs the plan it does not run by default (the parallel plan on SQLite and
+    PostgreSQL, the single-window one on Spark and ClickHouse), against DuckDB's default."""
+    want = reference(metric, table, params)
+    default = plans.ParallelWhenDistributed.default
+    monkeypatch.setattr(plans.ParallelWhenDistributed, "default",
+                        lambda self, dialect: {"parallel": "aggregate", "aggregate": "parallel"}[default(self, dialect)])
+    got = getattr(sm, metric)(table, con=con, details=True, **params)
+    assert_same(got, want, case)
 
 
 def test_scalars_come_back_as_python_types(con):

@@ -106,6 +106,7 @@ _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_averag
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k"}
 _AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc"}  # built on sql/classification/auc_parts.sql
 _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
+_PARALLEL = {m for m in METRICS if METRICS[m].plan and METRICS[m].plan.parallel}  # built on sql/parallel.sql
 
 #: The exceptions to the division rule (``guard_problem``): denominators that are not NULLIF'd but
 #: cannot be 0, as text with CASTs and parentheses removed, in DuckDB's spelling -> (why it is never
@@ -129,9 +130,9 @@ ALLOWED_DENOMINATORS = {
         "auc(bins=...): inside CASE WHEN sm_hi > sm_lo (the bucket width of the score range)",
         {"auc"}),
     "POWER(2, sm_e)": (
-        "monotone_bucket (parallel AUC plan): 2^e for e = binary_exponent, an integer in [-1022, 1023] "
+        "monotone_bucket (parallel plans): 2^e for e = binary_exponent, an integer in [-1022, 1023] "
         "(NULL outside, and the branch is not taken): at least 2^-1022, never 0",
-        {"auc", "gini", "rela_impr"}),
+        _PARALLEL),
     "sm_n0": (
         "kendall_tau(variant='a'): COUNT(*) of a GROUP BY group (>= 1), inside CASE WHEN sm_tx < sm_n0",
         {"kendall_tau"}),
@@ -153,11 +154,21 @@ NEVER_NULL = {
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",
                  {"dcg", "ndcg", "precision_at_k", "recall_at_k"}),
-    "sm_bucket": ("monotone_bucket of a score (parallel AUC plan): a CASE whose every branch is a "
-                  "number, over scores validated non-NULL", {"auc", "gini", "rela_impr"}),
+    "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
+                  "number, over values validated non-NULL", _PARALLEL),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
                  _CALIBRATION_BINS),
+    "sm_p": ("a probability, validated non-NULL (strategy='quantile' in parallel: the order inside a bucket)",
+             _CALIBRATION_BINS),
+    "sm_at": ("strategy='quantile' in parallel: a position in the sorted rows, a FLOOR of a number or a "
+              "COALESCE(running count, 0)", _CALIBRATION_BINS),
+    "sm_start": ("strategy='quantile' in parallel: a running count less the row's own, or a position "
+                 "less its bucket's first", _CALIBRATION_BINS),
+    "sm_b": ("strategy='quantile' in parallel: the monotone_bucket of a probability or of an edge",
+             _CALIBRATION_BINS),
+    "sm_stage": ("the literal 0 (a bucket's edges below) or 1 (a probability or an edge) of "
+                 "calibration_bins.sql", _CALIBRATION_BINS),
 }
 
 #: dialect -> the window frame kinds it has, where not both ROWS and RANGE

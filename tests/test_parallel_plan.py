@@ -12,7 +12,6 @@ the distinct scores on a distributed engine.
 from __future__ import annotations
 
 import importlib.util
-import re
 from pathlib import Path
 
 import duckdb
@@ -22,12 +21,17 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import make_binary_frame, unreachable
+from conftest import args, make_binary_frame, unreachable
+from sqlmetrics.registry import METRICS
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
 from sqlmetrics.templates import render_macro
 
-PARALLEL = ["auc", "gini", "rela_impr"]
+#: every metric with a parallel plan, and the parameters that reach it
+PARALLEL = [(name, extra) for name in sorted(METRICS)
+            if METRICS[name].plan and METRICS[name].plan.parallel
+            for extra in ([{}, {"strategy": "quantile", "n_bins": 7}] if "strategy" in {p.name for p in METRICS[name].params}
+                          else [{}, {"bins": 9}] if name == "auc" else [{}])]
 
 
 def buckets(con, table: str = "t") -> str:
@@ -83,27 +87,31 @@ def run_plan(con, name: str, plan: str, **params) -> list:
     return con.execute(sql).fetchall()
 
 
-@pytest.mark.parametrize("name", PARALLEL)
+@pytest.mark.parametrize("name, extra", PARALLEL, ids=[f"{n}-{'-'.join(map(str, e.values())) or 'exact'}" for n, e in PARALLEL])
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("by", [[], ["c"]])
 @pytest.mark.parametrize("ties", [True, False])
-def test_the_parallel_plan_equals_the_aggregate_plan(name, weighted, by, ties):
+def test_the_parallel_plan_equals_the_aggregate_plan(name, extra, weighted, by, ties):
     df = make_binary_frame(n=3000, seed=21, ties=ties)
-    df["s"] = df["s"] * 10.0 ** np.random.default_rng(2).integers(-3, 3, len(df))
-    df.loc[:20, "s"] = np.inf
-    df.loc[20:40, "s"] = -np.inf
+    df.loc[::7, "c"] = None  # a NULL slice
+    magnitude = 10.0 ** np.random.default_rng(2).integers(-3, 3, len(df))
+    df["t"] = df["t"] * magnitude
+    if "strategy" not in {p.name for p in METRICS[name].params}:  # else probabilities, in [0, 1]
+        df["s"] = df["s"] * magnitude
+        df.loc[:20, "s"] = np.inf
+        df.loc[20:40, "s"] = -np.inf
     df.loc[40:60, "s"] = 0.0
-    params = dict(label="y", score="s", weight="w" if weighted else None, by=by)
-    if name == "rela_impr":
-        params["base_score"] = "s2"
+    df.loc[60:900, "t"] = 2.5  # a spike of equal targets
+    params = dict(args(name, weight=weighted and "weight" in {p.name for p in METRICS[name].params}), by=by, **extra)
     con = duckdb.connect()
     con.register("df", df)
     got, want = run_plan(con, name, "parallel", **params), run_plan(con, name, "aggregate", **params)
     assert len(got) == len(want)
     for g, w in zip(sorted(got, key=str), sorted(want, key=str)):
-        numbers = [i for i, v in enumerate(w) if not isinstance(v, str)]
+        numbers = [i for i, v in enumerate(w) if isinstance(v, float)]
         assert [g[i] for i in range(len(g)) if i not in numbers] == [w[i] for i in range(len(w)) if i not in numbers]
-        assert [g[i] for i in numbers] == pytest.approx([w[i] for i in numbers], rel=1e-12, abs=1e-15)
+        # abs: a difference of two weight sums of ~3000 (tn = neg - fp) is a rounding residue of ~1e-12
+        assert [g[i] for i in numbers] == pytest.approx([w[i] for i in numbers], rel=1e-12, abs=1e-9, nan_ok=True)
 
 
 def test_the_parallel_plan_keeps_huge_and_tiny_weights_in_range():
@@ -117,35 +125,51 @@ def test_the_parallel_plan_keeps_huge_and_tiny_weights_in_range():
         assert got == pytest.approx(roc_auc_score(df.y, df.s, sample_weight=df.w / scale), rel=1e-12)
 
 
-@pytest.fixture(scope="module")
-def spark():
-    try:
-        from pyspark.sql import SparkSession
-        session = (SparkSession.builder.master("local[2]").appName("sqlmetrics-parallel-plan")
-                   .config("spark.sql.shuffle.partitions", "4").config("spark.ui.enabled", "false").getOrCreate())
-    except Exception as e:  # no PySpark or no Java
-        unreachable("Spark", e)
-    session.createDataFrame(make_binary_frame(n=2000, seed=4)).createOrReplaceTempView("preds")
-    yield session
-
-
-def single_task_windows(plan: str) -> list[str]:
-    """The operators that windows running in one task read (benchmarks/spark_plans.py's reader)."""
+def _audit():
+    """benchmarks/spark_plans.py: its tables, calls and reader of Spark's task metrics."""
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "spark_plans.py"
     spec = importlib.util.spec_from_file_location("spark_plans", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.funnels(plan)
+    return module
 
 
-@pytest.mark.parametrize("name", PARALLEL)
-def test_on_spark_no_window_spans_the_distinct_scores(spark, name):
-    params = dict(label="y", score="s") | ({"base_score": "s2"} if name == "rela_impr" else {})
-    sql = sm.render(name, "preds", dialect="spark", pretty=False, **params)
-    plan = spark.sql(sql)._jdf.queryExecution().executedPlan().toString()
-    gathered = single_task_windows(plan)
-    assert gathered, "expected the window over the per-bucket table"
-    for operator in gathered:
-        assert re.match(r"(Hash|Sort|ObjectHash)Aggregate\(keys?=\[sm_bucket", operator), (operator, plan)
+AUDIT = _audit()
+AUDIT_ROWS, PARTITIONS = 20_000, 8
+
+
+@pytest.fixture(scope="module")
+def spark():
+    try:
+        session = AUDIT.session("local[2]", PARTITIONS)
+    except Exception as e:  # no PySpark or no Java
+        unreachable("Spark", e)
+    session.conf.set("spark.sql.shuffle.partitions", str(PARTITIONS))
+    session.conf.set("spark.sql.adaptive.enabled", "false")
+    for name, frame in AUDIT.tables(AUDIT_ROWS).items():
+        session.createDataFrame(frame).createOrReplaceTempView(name)
+    yield session
+
+
+AUDITED = [(label, table, params, by) for label, table, params in AUDIT.calls() for by in ([], ["c"])
+           if table != "histogram"]  # histogram_auc reads 50 stored buckets, not rows
+
+
+@pytest.mark.parametrize("label, table, params, by", AUDITED, ids=[f"{a[0]}-{'by' if a[3] else 'all'}" for a in AUDITED])
+def test_on_spark_no_task_reads_more_than_its_share_of_the_rows(spark, label, table, params, by):
+    """Spark's task metrics: with 8 shuffle partitions, a spread step's tasks read about 1/8 of the
+    rows each (the values are distinct, in one power-of-two range: at most 1024 buckets, so that the
+    tables of one row per bucket, which one task may read, stay far below 30% of 20,000 rows). A
+    step that gathers all the rows, or a slice of two (by), reads 100% (50%) in one task."""
+    sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
+    assert AUDIT.largest_task_read(spark, sql) <= 0.3 * AUDIT_ROWS
+
+
+@pytest.mark.parametrize("name", ["auc", "roc_curve", "r2"])
+def test_on_spark_the_single_window_plan_is_caught(spark, name):
+    """The measure above sees the funnel of the plan the parallel one replaces."""
+    params = dict(AUDIT.call(name)[1])
+    sql = finish(render_macro(name, Target("spark"), relation="preds", plan="aggregate", **params), {}, Target("spark"))
+    assert AUDIT.largest_task_read(spark, sql) >= AUDIT_ROWS
     assert sm.auc(spark.table("preds"), label="y", score="s") == pytest.approx(
-        roc_auc_score(*make_binary_frame(n=2000, seed=4)[["y", "s"]].T.values), rel=1e-12)
+        roc_auc_score(*AUDIT.tables(AUDIT_ROWS)["preds"][["y", "s"]].T.values), rel=1e-12)

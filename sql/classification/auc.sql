@@ -8,9 +8,9 @@
     pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate.
     Exact AUC has error_bound 0. -#}
 {% macro auc(relation, label, score, weight=none, bins=none, by=[], plan=none) %}
-{%- set plan = plan or sqlmetrics.default_auc_plan() %}
+{%- set plan = plan or sqlmetrics.default_plan() %}
 {%- if bins %}
-{%- set source %}({{ sqlmetrics.score_buckets(relation, label, score, weight, by, bins) }}) AS sm_bucketed{% endset %}
+{%- set source %}({{ sqlmetrics.score_buckets(relation, label, score, weight, by, bins, plan) }}) AS sm_bucketed{% endset %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(source, label, 'sm_bucket', weight, by, 'aggregate'), by, 'auc', exact=false) }}
 {%- else %}
 {{ sqlmetrics.auc_result(sqlmetrics.auc_parts(relation, label, score, weight, by, plan), by, 'auc', exact=true) }}
@@ -30,8 +30,10 @@ FROM ({{ parts }}) AS sm_parts
 
 {#- The slice columns, label and weight with sm_bucket: the equal-width bin (0 .. bins-1) of the
     score between the slice's smallest and largest finite score; -1 for -inf, bins for +inf. Only
-    the columns the metric reads leave `relation` (another one could be named like ours). -#}
-{% macro score_buckets(relation, label, score, weight, by, bins) %}
+    the columns the metric reads leave `relation` (another one could be named like ours). The range
+    of a slice reaches its rows by a window over the slice, or with plan='parallel' by a join with
+    the table of slice ranges (a window would gather each slice in one task). -#}
+{% macro score_buckets(relation, label, score, weight, by, bins, plan) %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 {%- set finite %}{{ s }} > -{{ sqlmetrics.infinity() }} AND {{ s }} < {{ sqlmetrics.infinity() }}{% endset %}
 {%- set carried = (by + [label] + ([weight] if weight else [])) | unique | list %}
@@ -41,15 +43,27 @@ SELECT {{ sqlmetrics.cols(carried) }}
             WHEN sm_hi > sm_lo THEN {{ sqlmetrics.equal_width_bucket('sm_score', 'sm_lo', 'sm_hi', bins) }}
             ELSE 0 END AS sm_bucket
 FROM (
-  SELECT {{ sqlmetrics.cols(carried) }}
+  SELECT {% for c in carried %}sm_input.{{ sqlmetrics.ident(c) }}, {% endfor %}
          {{ s }} AS sm_score,
-  {%- if by %}
+  {%- if by and plan == 'parallel' %}
+         sm_ranges.sm_lo, sm_ranges.sm_hi
+  FROM {{ relation }} AS sm_input
+  JOIN (
+    SELECT {{ sqlmetrics.cols(by) }}
+           MIN(CASE WHEN {{ finite }} THEN {{ s }} END) AS sm_lo,
+           MAX(CASE WHEN {{ finite }} THEN {{ s }} END) AS sm_hi
+    FROM {{ relation }}
+    {{ sqlmetrics.group_by(by) }}
+  ) AS sm_ranges
+    ON {% for c in by %}{{ sqlmetrics.null_safe_equal('sm_input.' ~ sqlmetrics.ident(c), 'sm_ranges.' ~ sqlmetrics.ident(c)) }}{{ " AND " if not loop.last }}{% endfor %}
+  {%- elif by %}
          MIN(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_lo,
          MAX(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_hi
+  FROM {{ relation }} AS sm_input
   {%- else %}
          (SELECT MIN(CASE WHEN {{ finite }} THEN {{ s }} END) FROM {{ relation }}) AS sm_lo,
          (SELECT MAX(CASE WHEN {{ finite }} THEN {{ s }} END) FROM {{ relation }}) AS sm_hi
+  FROM {{ relation }} AS sm_input
   {%- endif %}
-  FROM {{ relation }}
 ) AS sm_ranged
 {% endmacro %}

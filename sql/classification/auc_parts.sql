@@ -134,11 +134,3 @@ FROM (
 ) AS sm_cumulative
 {{ sqlmetrics.group_by(keys) }}
 {% endmacro %}
-
-{#- The plan of the AUC family when the caller names none: 'parallel' on the distributed engines
-    (Spark, Databricks, BigQuery, Snowflake, Redshift, Trino, ClickHouse), where one window over all
-    the distinct scores would run in one task; 'aggregate' on the single-machine engines, where that
-    window is the cheapest. `target.type` is dbt's adapter (the Python layer's target dialect). -#}
-{% macro default_auc_plan() -%}
-{{ return('aggregate' if target.type in ('duckdb', 'sqlite', 'postgres', 'mysql') else 'parallel') }}
-{%- endmacro %}

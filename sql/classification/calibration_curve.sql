@@ -5,8 +5,9 @@
     rows all weigh 0 is empty. n: rows in the bin when unweighted, its total weight when weighted.
     Reference: sklearn.calibration.calibration_curve(y, p, n_bins=n_bins, strategy=strategy), whose
     prob_pred / prob_true are mean_predicted / fraction_positive. -#}
-{% macro calibration_curve(relation, label, score, weight=none, n_bins=5, strategy='uniform', by=[]) %}
-WITH {{ sqlmetrics.calibration_bins(relation, label, score, weight, n_bins, strategy, by) }}
+{% macro calibration_curve(relation, label, score, weight=none, n_bins=5, strategy='uniform', by=[], plan=none) %}
+WITH {{ sqlmetrics.calibration_bins(relation, label, score, weight, n_bins, strategy, by,
+                                   plan or sqlmetrics.default_plan()) }}
 SELECT {{ sqlmetrics.cols(by) }}
        sm_bin AS bin,
        {{ sqlmetrics.fdiv('sm_wp', 'sm_weight') }} AS mean_predicted,

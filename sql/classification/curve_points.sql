@@ -1,23 +1,30 @@
-{#- One row per (slice, distinct score), descending: the confusion counts when every row with
-    score >= threshold is predicted positive. tp/fp are cumulative, sm_tp_at/sm_fp_at belong to this score,
-    pos/neg are the slice totals. Counts when unweighted, weight sums otherwise. -#}
-{% macro curve_points(relation, label, score, weight=none, keys=[]) %}
+{#- CTE definitions (to follow a WITH) ending in sm_points: one row per (slice, distinct score), the
+    confusion counts when every row with score >= threshold is predicted positive. sm_n_at, sm_n_pos_at,
+    sm_tp_at, sm_fp_at belong to this score (rows, positive rows, then the positive and negative
+    weight: counts when unweighted); tp/fp are cumulative, pos/neg the slice totals; sm_n_kept_run
+    and sm_n_kept_all count the rows of the scores that are points of a curve (non-zero weight), up
+    to this one and in the slice. `plan`: running_sums'. -#}
+{% macro curve_points(relation, label, score, weight, keys, plan) %}
 {%- set weight_sum %}SUM({{ sqlmetrics.row_weight(weight) }}){% endset %}
-SELECT sm_at.*,
-       SUM(sm_tp_at) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY threshold DESC
-                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS tp,
-       SUM(sm_fp_at) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY threshold DESC
-                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS fp,
-       SUM(sm_tp_at) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_pos,
-       SUM(sm_fp_at) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_neg
-FROM (
-  SELECT {{ sqlmetrics.cols(keys) }}
-         threshold,
-         SUM(sm_rows) AS sm_n_at,
-         SUM(sm_pos * sm_rows) AS sm_n_pos_at,
-         SUM(sm_pos * sm_weight) AS sm_tp_at,
-         SUM((1 - sm_pos) * sm_weight) AS sm_fp_at
-  FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'threshold', weight_sum) }}) AS sm_by_label
-  GROUP BY {{ sqlmetrics.cols(keys) }}threshold
-) AS sm_at
+sm_at AS (
+  SELECT sm_sums.*, CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept
+  FROM (
+    SELECT {{ sqlmetrics.cols(keys) }}
+           threshold,
+           SUM(sm_rows) AS sm_n_at,
+           SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+           SUM(sm_pos * sm_weight) AS sm_tp_at,
+           SUM((1 - sm_pos) * sm_weight) AS sm_fp_at
+    FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'threshold', weight_sum) }}) AS sm_by_label
+    GROUP BY {{ sqlmetrics.cols(keys) }}threshold
+  ) AS sm_sums
+),
+{{ sqlmetrics.running_sums('sm_running', 'sm_at', keys, 'threshold', true,
+                           ['sm_n_at', 'sm_n_pos_at', 'sm_tp_at', 'sm_fp_at', 'sm_n_kept'], plan) }},
+sm_points AS (
+  SELECT {{ sqlmetrics.cols(keys) }} threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
+         sm_tp_at_run AS tp, sm_fp_at_run AS fp, sm_tp_at_all AS sm_pos, sm_fp_at_all AS sm_neg,
+         sm_n_kept, sm_n_kept_run, sm_n_kept_all
+  FROM sm_running
+)
 {% endmacro %}

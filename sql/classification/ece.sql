@@ -2,8 +2,9 @@
     ECE = sum over bins of (W_bin / W) * |fraction_positive_bin - mean_predicted_bin|, W = total weight
     (row counts when unweighted). n: rows; n_bins_used: bins with positive weight. NULL without rows
     (or with zero total weight). -#}
-{% macro ece(relation, label, score, weight=none, n_bins=5, strategy='uniform', by=[]) %}
-WITH {{ sqlmetrics.calibration_bins(relation, label, score, weight, n_bins, strategy, by) }}
+{% macro ece(relation, label, score, weight=none, n_bins=5, strategy='uniform', by=[], plan=none) %}
+WITH {{ sqlmetrics.calibration_bins(relation, label, score, weight, n_bins, strategy, by,
+                                   plan or sqlmetrics.default_plan()) }}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv('SUM(sm_weight * ABS(sm_fraction_positive - sm_mean_predicted))', 'SUM(sm_weight)') }}
            AS ece,

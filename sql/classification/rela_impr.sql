@@ -1,6 +1,6 @@
 {#- RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1 on the same rows (Yan et al. 2014). -#}
 {% macro rela_impr(relation, label, score, base_score, weight=none, by=[], plan=none) %}
-{%- set plan = plan or sqlmetrics.default_auc_plan() %}
+{%- set plan = plan or sqlmetrics.default_plan() %}
 SELECT {{ sqlmetrics.cols(by) }}
        (MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) - 0.5)
          / NULLIF(MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) - 0.5, 0) - 1 AS rela_impr,

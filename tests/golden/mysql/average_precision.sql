@@ -1,26 +1,7 @@
-SELECT
-  `country`,
-  SUM(sm_tp_at * (
-    CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
-  )) / NULLIF(MAX(sm_pos), 0) AS average_precision,
-  CAST(COALESCE(SUM(sm_n_at), 0) AS SIGNED) AS n,
-  CAST(COALESCE(SUM(sm_n_pos_at), 0) AS SIGNED) AS n_pos,
-  CAST(COALESCE(SUM(sm_n_at - sm_n_pos_at), 0) AS SIGNED) AS n_neg
-FROM (
+WITH sm_at AS (
   SELECT
-    sm_at.*,
-    SUM(sm_tp_at) OVER (
-      PARTITION BY `country`
-      ORDER BY threshold DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(sm_fp_at) OVER (
-      PARTITION BY `country`
-      ORDER BY threshold DESC
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(sm_tp_at) OVER (PARTITION BY `country`) AS sm_pos,
-    SUM(sm_fp_at) OVER (PARTITION BY `country`) AS sm_neg
+    sm_sums.*,
+    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept
   FROM (
     SELECT
       `country`,
@@ -72,7 +53,72 @@ FROM (
     GROUP BY
       `country`,
       threshold
-  ) AS sm_at
-) AS sm_points
+  ) AS sm_sums
+), sm_running AS (
+  SELECT
+    `country`,
+    threshold,
+    sm_n_at,
+    SUM(sm_n_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_n_at_run,
+    SUM(sm_n_at) OVER (PARTITION BY `country`) AS sm_n_at_all,
+    sm_n_pos_at,
+    SUM(sm_n_pos_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_n_pos_at_run,
+    SUM(sm_n_pos_at) OVER (PARTITION BY `country`) AS sm_n_pos_at_all,
+    sm_tp_at,
+    SUM(sm_tp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_tp_at_run,
+    SUM(sm_tp_at) OVER (PARTITION BY `country`) AS sm_tp_at_all,
+    sm_fp_at,
+    SUM(sm_fp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_fp_at_run,
+    SUM(sm_fp_at) OVER (PARTITION BY `country`) AS sm_fp_at_all,
+    sm_n_kept,
+    SUM(sm_n_kept) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_n_kept_run,
+    SUM(sm_n_kept) OVER (PARTITION BY `country`) AS sm_n_kept_all
+  FROM sm_at
+), sm_points AS (
+  SELECT
+    `country`,
+    threshold,
+    sm_n_at,
+    sm_n_pos_at,
+    sm_tp_at,
+    sm_fp_at,
+    sm_tp_at_run AS tp,
+    sm_fp_at_run AS fp,
+    sm_tp_at_all AS sm_pos,
+    sm_fp_at_all AS sm_neg,
+    sm_n_kept,
+    sm_n_kept_run,
+    sm_n_kept_all
+  FROM sm_running
+)
+SELECT
+  `country`,
+  SUM(sm_tp_at * (
+    CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
+  )) / NULLIF(MAX(sm_pos), 0) AS average_precision,
+  CAST(COALESCE(SUM(sm_n_at), 0) AS SIGNED) AS n,
+  CAST(COALESCE(SUM(sm_n_pos_at), 0) AS SIGNED) AS n_pos,
+  CAST(COALESCE(SUM(sm_n_at - sm_n_pos_at), 0) AS SIGNED) AS n_neg
+FROM sm_points
 GROUP BY
   `country`

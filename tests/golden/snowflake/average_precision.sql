@@ -1,26 +1,7 @@
-SELECT
-  "country",
-  SUM(sm_tp_at * (
-    CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
-  )) / NULLIF(MAX(sm_pos), 0) AS average_precision,
-  CAST(COALESCE(SUM(sm_n_at), 0) AS BIGINT) AS n,
-  CAST(COALESCE(SUM(sm_n_pos_at), 0) AS BIGINT) AS n_pos,
-  CAST(COALESCE(SUM(sm_n_at - sm_n_pos_at), 0) AS BIGINT) AS n_neg
-FROM (
+WITH sm_at AS (
   SELECT
-    sm_at.*,
-    SUM(sm_tp_at) OVER (
-      PARTITION BY "country"
-      ORDER BY threshold DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS tp,
-    SUM(sm_fp_at) OVER (
-      PARTITION BY "country"
-      ORDER BY threshold DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS fp,
-    SUM(sm_tp_at) OVER (PARTITION BY "country") AS sm_pos,
-    SUM(sm_fp_at) OVER (PARTITION BY "country") AS sm_neg
+    sm_sums.*,
+    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept
   FROM (
     SELECT
       "country",
@@ -67,7 +48,237 @@ FROM (
     GROUP BY
       "country",
       threshold
-  ) AS sm_at
-) AS sm_points
+  ) AS sm_sums
+), sm_running_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS DOUBLE)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(threshold AS DOUBLE) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(threshold AS DOUBLE)) >= 2.2250738585072014e-308
+          AND ABS(CAST(threshold AS DOUBLE)) < CAST('inf' AS DOUBLE)
+        )
+        THEN NULL
+        WHEN ABS(CAST(threshold AS DOUBLE)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(threshold AS DOUBLE))) / LN(2)
+        ))
+      END AS DOUBLE) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_at
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_running_offsets AS (
+  SELECT
+    "country",
+    "sm_bucket",
+    SUM(sm_bucket_sm_n_at) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_bucket DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_n_at,
+    SUM(sm_bucket_sm_n_at) OVER (PARTITION BY "country") AS sm_total_sm_n_at,
+    SUM(sm_bucket_sm_n_pos_at) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_bucket DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_n_pos_at,
+    SUM(sm_bucket_sm_n_pos_at) OVER (PARTITION BY "country") AS sm_total_sm_n_pos_at,
+    SUM(sm_bucket_sm_tp_at) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_bucket DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_tp_at,
+    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+    SUM(sm_bucket_sm_fp_at) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_bucket DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_fp_at,
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at,
+    SUM(sm_bucket_sm_n_kept) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_bucket DESC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_n_kept,
+    SUM(sm_bucket_sm_n_kept) OVER (PARTITION BY "country") AS sm_total_sm_n_kept
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_n_at) AS sm_bucket_sm_n_at,
+      SUM(sm_n_pos_at) AS sm_bucket_sm_n_pos_at,
+      SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
+      SUM(sm_fp_at) AS sm_bucket_sm_fp_at,
+      SUM(sm_n_kept) AS sm_bucket_sm_n_kept
+    FROM sm_running_bucketed
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_per_bucket
+), sm_running AS (
+  SELECT
+    "country",
+    threshold,
+    sm_n_at,
+    sm_n_at_run,
+    sm_n_at_all,
+    sm_n_pos_at,
+    sm_n_pos_at_run,
+    sm_n_pos_at_all,
+    sm_tp_at,
+    sm_tp_at_run,
+    sm_tp_at_all,
+    sm_fp_at,
+    sm_fp_at_run,
+    sm_fp_at_all,
+    sm_n_kept,
+    sm_n_kept_run,
+    sm_n_kept_all
+  FROM (
+    SELECT
+      "country",
+      sm_kind,
+      threshold,
+      sm_n_at,
+      SUM(sm_add_sm_n_at) OVER (
+        PARTITION BY "country", "sm_bucket"
+        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_n_at_run,
+      MAX(sm_slice_sm_n_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_at_all,
+      sm_n_pos_at,
+      SUM(sm_add_sm_n_pos_at) OVER (
+        PARTITION BY "country", "sm_bucket"
+        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_n_pos_at_run,
+      MAX(sm_slice_sm_n_pos_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_pos_at_all,
+      sm_tp_at,
+      SUM(sm_add_sm_tp_at) OVER (
+        PARTITION BY "country", "sm_bucket"
+        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_tp_at_run,
+      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+      sm_fp_at,
+      SUM(sm_add_sm_fp_at) OVER (
+        PARTITION BY "country", "sm_bucket"
+        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_fp_at_run,
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all,
+      sm_n_kept,
+      SUM(sm_add_sm_n_kept) OVER (
+        PARTITION BY "country", "sm_bucket"
+        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_n_kept_run,
+      MAX(sm_slice_sm_n_kept) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_kept_all
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        0 AS sm_kind,
+        threshold,
+        sm_n_at,
+        sm_n_at AS sm_add_sm_n_at,
+        NULL AS sm_slice_sm_n_at,
+        sm_n_pos_at,
+        sm_n_pos_at AS sm_add_sm_n_pos_at,
+        NULL AS sm_slice_sm_n_pos_at,
+        sm_tp_at,
+        sm_tp_at AS sm_add_sm_tp_at,
+        NULL AS sm_slice_sm_tp_at,
+        sm_fp_at,
+        sm_fp_at AS sm_add_sm_fp_at,
+        NULL AS sm_slice_sm_fp_at,
+        sm_n_kept,
+        sm_n_kept AS sm_add_sm_n_kept,
+        NULL AS sm_slice_sm_n_kept
+      FROM sm_running_bucketed
+      UNION ALL
+      SELECT
+        "country",
+        "sm_bucket",
+        1 AS sm_kind,
+        NULL AS threshold,
+        NULL AS sm_n_at,
+        sm_before_sm_n_at AS sm_add_sm_n_at,
+        sm_total_sm_n_at AS sm_slice_sm_n_at,
+        NULL AS sm_n_pos_at,
+        sm_before_sm_n_pos_at AS sm_add_sm_n_pos_at,
+        sm_total_sm_n_pos_at AS sm_slice_sm_n_pos_at,
+        NULL AS sm_tp_at,
+        sm_before_sm_tp_at AS sm_add_sm_tp_at,
+        sm_total_sm_tp_at AS sm_slice_sm_tp_at,
+        NULL AS sm_fp_at,
+        sm_before_sm_fp_at AS sm_add_sm_fp_at,
+        sm_total_sm_fp_at AS sm_slice_sm_fp_at,
+        NULL AS sm_n_kept,
+        sm_before_sm_n_kept AS sm_add_sm_n_kept,
+        sm_total_sm_n_kept AS sm_slice_sm_n_kept
+      FROM sm_running_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
+), sm_points AS (
+  SELECT
+    "country",
+    threshold,
+    sm_n_at,
+    sm_n_pos_at,
+    sm_tp_at,
+    sm_fp_at,
+    sm_tp_at_run AS tp,
+    sm_fp_at_run AS fp,
+    sm_tp_at_all AS sm_pos,
+    sm_fp_at_all AS sm_neg,
+    sm_n_kept,
+    sm_n_kept_run,
+    sm_n_kept_all
+  FROM sm_running
+)
+SELECT
+  "country",
+  SUM(sm_tp_at * (
+    CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
+  )) / NULLIF(MAX(sm_pos), 0) AS average_precision,
+  CAST(COALESCE(SUM(sm_n_at), 0) AS BIGINT) AS n,
+  CAST(COALESCE(SUM(sm_n_pos_at), 0) AS BIGINT) AS n_pos,
+  CAST(COALESCE(SUM(sm_n_at - sm_n_pos_at), 0) AS BIGINT) AS n_neg
+FROM sm_points
 GROUP BY
   "country"

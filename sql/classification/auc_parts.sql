@@ -51,7 +51,8 @@ SELECT {{ sqlmetrics.cols(keys) }}
        SUM(sm_pos * sm_rows) AS sm_n_pos,
        {{ sqlmetrics.as_double('SUM(sm_pos * sm_weight)') }} AS sm_w_pos,
        {{ sqlmetrics.as_double('SUM((1 - sm_pos) * sm_weight)') }} AS sm_w_neg
-FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'sm_s', weight_sum) }}) AS sm_by_label
+FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'sm_s', weight_sum,
+                                  sqlmetrics.row_weight(weight) if plan == 'parallel' else none) }}) AS sm_by_label
 GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {%- endset %}
 {%- if plan == 'parallel' %}
@@ -62,7 +63,7 @@ GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {%- endif %}
 {% endmacro %}
 
-{#- auc_parts_from_sums in parallel: each distinct score gets its monotone_bucket, and the running sums run within each bucket (a window partitioned by keys and bucket, which a
+{#- auc_parts_from_sums in parallel: each distinct score gets its monotone_bucket (with_bucket), and the running sums run within each bucket (a window partitioned by keys and bucket, which a
     distributed engine spreads over its workers), while the negative weight of the buckets below
     comes from a window over the small table of one row per bucket. A pair in one bucket is decided
     by the scores, a pair across buckets by the bucket order. Each term is divided by a weight at
@@ -98,14 +99,7 @@ FROM (
              SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(in_bucket) }} ORDER BY sm_s
                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_w_neg_below,
              SUM(sm_w_neg) OVER ({{ sqlmetrics.partition_by(in_bucket) }}) AS sm_w_neg_bucket
-      FROM (
-        SELECT sm_exponents.*, {{ sqlmetrics.monotone_bucket('sm_x', 'sm_e') }} AS sm_bucket
-        FROM (
-          SELECT sm_sums.*, {{ sqlmetrics.as_double('sm_s') }} AS sm_x,
-                 {{ sqlmetrics.binary_exponent(sqlmetrics.as_double('sm_s')) }} AS sm_e
-          FROM ({{ sums }}) AS sm_sums
-        ) AS sm_exponents
-      ) AS sm_by_score
+      FROM ({{ sqlmetrics.with_bucket(sums, 'sm_s') }}) AS sm_by_score
     ) AS sm_in_bucket
     {{ sqlmetrics.group_by(in_bucket) }}
   ) AS sm_buckets

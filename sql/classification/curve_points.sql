@@ -15,7 +15,8 @@ sm_at AS (
            SUM(sm_pos * sm_rows) AS sm_n_pos_at,
            SUM(sm_pos * sm_weight) AS sm_tp_at,
            SUM((1 - sm_pos) * sm_weight) AS sm_fp_at
-    FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'threshold', weight_sum) }}) AS sm_by_label
+    FROM ({{ sqlmetrics.labelled_groups(relation, label, score, keys, 'threshold', weight_sum,
+                                      sqlmetrics.row_weight(weight) if plan == 'parallel' else none) }}) AS sm_by_label
     GROUP BY {{ sqlmetrics.cols(keys) }}threshold
   ) AS sm_sums
 ),

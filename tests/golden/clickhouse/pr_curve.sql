@@ -36,13 +36,9 @@ WITH sm_at AS (
           "country",
           "clicked",
           "pctr" AS threshold,
-          COUNT(*) AS sm_rows,
-          SUM(CAST("impressions" AS Nullable(Float64))) AS sm_weight
+          1 AS sm_rows,
+          CAST("impressions" AS Nullable(Float64)) AS sm_weight
         FROM analytics.preds
-        GROUP BY
-          "country",
-          "pctr",
-          "clicked"
       ) AS sm_labelled
     ) AS sm_by_label
     GROUP BY

@@ -101,7 +101,7 @@ FROM (
               END AS BIGINT) AS sm_bucket
             FROM (
               SELECT
-                sm_sums.*,
+                sm_valued.*,
                 CAST(sm_s AS DOUBLE) AS sm_x,
                 CAST(CASE
                   WHEN NOT (
@@ -149,19 +149,15 @@ FROM (
                       "country",
                       "clicked",
                       "pctr" AS sm_s,
-                      COUNT(*) AS sm_rows,
-                      SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+                      1 AS sm_rows,
+                      CAST("impressions" AS DOUBLE) AS sm_weight
                     FROM analytics.preds
-                    GROUP BY
-                      "country",
-                      "pctr",
-                      "clicked"
                   ) AS sm_labelled
                 ) AS sm_by_label
                 GROUP BY
                   "country",
                   sm_s
-              ) AS sm_sums
+              ) AS sm_valued
             ) AS sm_exponents
           ) AS sm_by_score
         ) AS sm_in_bucket

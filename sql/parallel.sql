@@ -66,7 +66,7 @@ FROM (
     of one row per bucket gives; that offset enters each bucket's window as a first row (sm_kind 1)
     and leaves with it. Distinct output names: ClickHouse resolves a bare name to an alias of the
     same SELECT. -#}
-{% macro running_sums(name, rows, keys, order, descending, columns, plan) %}
+{% macro running_sums(name, rows, keys, order, descending, carried, columns, plan) %}
 {%- set direction = 'DESC' if descending else 'ASC' %}
 {%- set in_bucket = keys + ['sm_bucket'] %}
 {%- if plan == 'parallel' %}
@@ -91,9 +91,11 @@ FROM (
 ),
 {{ name }} AS (
   SELECT {{ sqlmetrics.cols(keys) }} {{ order }}
+         {%- for c in carried %}, {{ c }}{% endfor %}
          {%- for c in columns %}, {{ c }}, {{ c }}_run, {{ c }}_all{% endfor %}
   FROM (
     SELECT {{ sqlmetrics.cols(keys) }} sm_kind, {{ order }}
+           {%- for c in carried %}, {{ c }}{% endfor %}
            {%- for c in columns %},
            {{ c }},
            SUM(sm_add_{{ c }}) OVER ({{ sqlmetrics.partition_by(in_bucket) }}
@@ -103,10 +105,12 @@ FROM (
            {%- endfor %}
     FROM (
       SELECT {{ sqlmetrics.cols(in_bucket) }} 0 AS sm_kind, {{ order }}
+             {%- for c in carried %}, {{ c }}{% endfor %}
              {%- for c in columns %}, {{ c }}, {{ c }} AS sm_add_{{ c }}, NULL AS sm_slice_{{ c }}{% endfor %}
       FROM {{ name }}_bucketed
       UNION ALL
       SELECT {{ sqlmetrics.cols(in_bucket) }} 1 AS sm_kind, NULL AS {{ order }}
+             {%- for c in carried %}, NULL AS {{ c }}{% endfor %}
              {%- for c in columns %}, NULL AS {{ c }}, sm_before_{{ c }} AS sm_add_{{ c }}, sm_total_{{ c }} AS sm_slice_{{ c }}{% endfor %}
       FROM {{ name }}_offsets
     ) AS sm_with_offsets
@@ -116,6 +120,7 @@ FROM (
 {%- else %}
 {{ name }} AS (
   SELECT {{ sqlmetrics.cols(keys) }} {{ order }}
+         {%- for c in carried %}, {{ c }}{% endfor %}
          {%- for c in columns %},
          {{ c }},
          SUM({{ c }}) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ order }} {{ direction }}

@@ -10,7 +10,7 @@
     rank as the thresholds of BigQuery ML's ML.ROC_CURVE are. A tie group holding more rows than one
     step is one point. `plan`: running_sums'. -#}
 {% macro threshold_curve(relation, label, score, weight, by, columns, max_points, plan) %}
-WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan) }}
+WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan, counted=max_points) }}
 SELECT {{ sqlmetrics.cols(by) }} threshold{% for name, at_infinity, at_score in columns %}, {{ name }}{% endfor %}
 FROM (
   SELECT {{ sqlmetrics.cols(by) }}

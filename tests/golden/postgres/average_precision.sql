@@ -1,7 +1,6 @@
 WITH sm_at AS (
   SELECT
-    sm_sums.*,
-    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept
+    sm_sums.*
   FROM (
     SELECT
       "country",
@@ -54,19 +53,7 @@ WITH sm_at AS (
     "country",
     threshold,
     sm_n_at,
-    SUM(sm_n_at) OVER (
-      PARTITION BY "country"
-      ORDER BY threshold DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS sm_n_at_run,
-    SUM(sm_n_at) OVER (PARTITION BY "country") AS sm_n_at_all,
     sm_n_pos_at,
-    SUM(sm_n_pos_at) OVER (
-      PARTITION BY "country"
-      ORDER BY threshold DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS sm_n_pos_at_run,
-    SUM(sm_n_pos_at) OVER (PARTITION BY "country") AS sm_n_pos_at_all,
     sm_tp_at,
     SUM(sm_tp_at) OVER (
       PARTITION BY "country"
@@ -80,14 +67,7 @@ WITH sm_at AS (
       ORDER BY threshold DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_fp_at_run,
-    SUM(sm_fp_at) OVER (PARTITION BY "country") AS sm_fp_at_all,
-    sm_n_kept,
-    SUM(sm_n_kept) OVER (
-      PARTITION BY "country"
-      ORDER BY threshold DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) AS sm_n_kept_run,
-    SUM(sm_n_kept) OVER (PARTITION BY "country") AS sm_n_kept_all
+    SUM(sm_fp_at) OVER (PARTITION BY "country") AS sm_fp_at_all
   FROM sm_at
 ), sm_points AS (
   SELECT
@@ -100,10 +80,7 @@ WITH sm_at AS (
     sm_tp_at_run AS tp,
     sm_fp_at_run AS fp,
     sm_tp_at_all AS sm_pos,
-    sm_fp_at_all AS sm_neg,
-    sm_n_kept,
-    sm_n_kept_run,
-    sm_n_kept_all
+    sm_fp_at_all AS sm_neg
   FROM sm_running
 )
 SELECT

@@ -1,7 +1,6 @@
 WITH sm_at AS (
   SELECT
-    sm_sums.*,
-    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept
+    sm_sums.*
   FROM (
     SELECT
       "country",
@@ -101,18 +100,6 @@ WITH sm_at AS (
   SELECT
     "country",
     "sm_bucket",
-    SUM(sm_bucket_sm_n_at) OVER (
-      PARTITION BY "country"
-      ORDER BY sm_bucket DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ) AS sm_before_sm_n_at,
-    SUM(sm_bucket_sm_n_at) OVER (PARTITION BY "country") AS sm_total_sm_n_at,
-    SUM(sm_bucket_sm_n_pos_at) OVER (
-      PARTITION BY "country"
-      ORDER BY sm_bucket DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ) AS sm_before_sm_n_pos_at,
-    SUM(sm_bucket_sm_n_pos_at) OVER (PARTITION BY "country") AS sm_total_sm_n_pos_at,
     SUM(sm_bucket_sm_tp_at) OVER (
       PARTITION BY "country"
       ORDER BY sm_bucket DESC NULLS LAST
@@ -124,22 +111,13 @@ WITH sm_at AS (
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_fp_at,
-    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at,
-    SUM(sm_bucket_sm_n_kept) OVER (
-      PARTITION BY "country"
-      ORDER BY sm_bucket DESC NULLS LAST
-      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ) AS sm_before_sm_n_kept,
-    SUM(sm_bucket_sm_n_kept) OVER (PARTITION BY "country") AS sm_total_sm_n_kept
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
   FROM (
     SELECT
       "country",
       "sm_bucket",
-      SUM(sm_n_at) AS sm_bucket_sm_n_at,
-      SUM(sm_n_pos_at) AS sm_bucket_sm_n_pos_at,
       SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
-      SUM(sm_fp_at) AS sm_bucket_sm_fp_at,
-      SUM(sm_n_kept) AS sm_bucket_sm_n_kept
+      SUM(sm_fp_at) AS sm_bucket_sm_fp_at
     FROM sm_running_bucketed
     GROUP BY
       "country",
@@ -150,39 +128,20 @@ WITH sm_at AS (
     "country",
     threshold,
     sm_n_at,
-    sm_n_at_run,
-    sm_n_at_all,
     sm_n_pos_at,
-    sm_n_pos_at_run,
-    sm_n_pos_at_all,
     sm_tp_at,
     sm_tp_at_run,
     sm_tp_at_all,
     sm_fp_at,
     sm_fp_at_run,
-    sm_fp_at_all,
-    sm_n_kept,
-    sm_n_kept_run,
-    sm_n_kept_all
+    sm_fp_at_all
   FROM (
     SELECT
       "country",
       sm_kind,
       threshold,
       sm_n_at,
-      SUM(sm_add_sm_n_at) OVER (
-        PARTITION BY "country", "sm_bucket"
-        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS sm_n_at_run,
-      MAX(sm_slice_sm_n_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_at_all,
       sm_n_pos_at,
-      SUM(sm_add_sm_n_pos_at) OVER (
-        PARTITION BY "country", "sm_bucket"
-        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS sm_n_pos_at_run,
-      MAX(sm_slice_sm_n_pos_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_pos_at_all,
       sm_tp_at,
       SUM(sm_add_sm_tp_at) OVER (
         PARTITION BY "country", "sm_bucket"
@@ -196,14 +155,7 @@ WITH sm_at AS (
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_fp_at_run,
-      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all,
-      sm_n_kept,
-      SUM(sm_add_sm_n_kept) OVER (
-        PARTITION BY "country", "sm_bucket"
-        ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS sm_n_kept_run,
-      MAX(sm_slice_sm_n_kept) OVER (PARTITION BY "country", "sm_bucket") AS sm_n_kept_all
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
     FROM (
       SELECT
         "country",
@@ -211,20 +163,13 @@ WITH sm_at AS (
         0 AS sm_kind,
         threshold,
         sm_n_at,
-        sm_n_at AS sm_add_sm_n_at,
-        NULL AS sm_slice_sm_n_at,
         sm_n_pos_at,
-        sm_n_pos_at AS sm_add_sm_n_pos_at,
-        NULL AS sm_slice_sm_n_pos_at,
         sm_tp_at,
         sm_tp_at AS sm_add_sm_tp_at,
         NULL AS sm_slice_sm_tp_at,
         sm_fp_at,
         sm_fp_at AS sm_add_sm_fp_at,
-        NULL AS sm_slice_sm_fp_at,
-        sm_n_kept,
-        sm_n_kept AS sm_add_sm_n_kept,
-        NULL AS sm_slice_sm_n_kept
+        NULL AS sm_slice_sm_fp_at
       FROM sm_running_bucketed
       UNION ALL
       SELECT
@@ -233,20 +178,13 @@ WITH sm_at AS (
         1 AS sm_kind,
         NULL AS threshold,
         NULL AS sm_n_at,
-        sm_before_sm_n_at AS sm_add_sm_n_at,
-        sm_total_sm_n_at AS sm_slice_sm_n_at,
         NULL AS sm_n_pos_at,
-        sm_before_sm_n_pos_at AS sm_add_sm_n_pos_at,
-        sm_total_sm_n_pos_at AS sm_slice_sm_n_pos_at,
         NULL AS sm_tp_at,
         sm_before_sm_tp_at AS sm_add_sm_tp_at,
         sm_total_sm_tp_at AS sm_slice_sm_tp_at,
         NULL AS sm_fp_at,
         sm_before_sm_fp_at AS sm_add_sm_fp_at,
-        sm_total_sm_fp_at AS sm_slice_sm_fp_at,
-        NULL AS sm_n_kept,
-        sm_before_sm_n_kept AS sm_add_sm_n_kept,
-        sm_total_sm_n_kept AS sm_slice_sm_n_kept
+        sm_total_sm_fp_at AS sm_slice_sm_fp_at
       FROM sm_running_offsets
     ) AS sm_with_offsets
   ) AS sm_running
@@ -263,10 +201,7 @@ WITH sm_at AS (
     sm_tp_at_run AS tp,
     sm_fp_at_run AS fp,
     sm_tp_at_all AS sm_pos,
-    sm_fp_at_all AS sm_neg,
-    sm_n_kept,
-    sm_n_kept_run,
-    sm_n_kept_all
+    sm_fp_at_all AS sm_neg
   FROM sm_running
 )
 SELECT

@@ -1,13 +1,14 @@
-"""The parallel plan of the AUC family (auc, gini, rela_impr): exact, and with no window over all
-the distinct scores on a distributed engine.
+"""The parallel plans (every metric whose plan has a parallel form): exact, and with no step that
+reads all the rows in one task on a distributed engine.
 
 1. monotone_bucket never puts a larger score in a lower bucket (powers of two and their neighbours,
-   subnormals, +-0, the largest doubles, infinities, random magnitudes over 600 decades), and keeps
-   the largest bucket small on the score distributions of real models.
+   subnormals, +-0, the largest doubles, infinities, random magnitudes over 600 decades), gives the
+   same bucket on Spark as on DuckDB, and keeps the largest bucket small on the score distributions
+   of real models.
 2. The parallel plan gives the aggregate plan's value (itself checked against scikit-learn
    elsewhere) on ties, weights, slices, infinities and weights near the double's limits.
-3. Spark's physical plan: every window over an Exchange SinglePartition reads the table of one row
-   per bucket, never the rows or the distinct scores.
+3. Spark's task metrics: with 8 shuffle partitions no task reads more than its share of the rows,
+   and the single-window plan the parallel one replaces is caught reading them all.
 """
 from __future__ import annotations
 
@@ -34,22 +35,32 @@ PARALLEL = [(name, extra) for name in sorted(METRICS)
                           else [{}, {"bins": 9}] if name == "auc" else [{}])]
 
 
-def buckets(con, table: str = "t") -> str:
-    e = render_macro("binary_exponent", x="x")
-    return f"SELECT x, {render_macro('monotone_bucket', x='x', e='e')} AS b FROM (SELECT x, {e} AS e FROM {table})"
+def buckets(target: Target = Target(), table: str = "t") -> str:
+    e = render_macro("binary_exponent", target, x="x")
+    return f"SELECT x, {render_macro('monotone_bucket', target, x='x', e='e')} AS b FROM (SELECT x, {e} AS e FROM {table}) AS xe"
 
 
-def test_a_larger_score_never_has_a_lower_bucket():
+def awkward_scores() -> np.ndarray:
+    """Powers of two and their neighbours, subnormals, +-0, the largest doubles, infinities, random
+    magnitudes over 600 decades, and their negatives."""
     rng = np.random.default_rng(0)
     powers = [2.0 ** k for k in range(-1022, 1024)]
     x = np.concatenate([
         powers, [np.nextafter(v, -np.inf) for v in powers], [np.nextafter(v, np.inf) for v in powers],
         [0.0, -0.0, 5e-324, 1e-310, 1.7976931348623157e308, np.inf, -np.inf],
         rng.standard_normal(20000) * 10.0 ** rng.integers(-300, 300, 20000), rng.random(20000)])
-    x = np.concatenate([x, -x])
+    return np.concatenate([x, -x])
+
+
+def duckdb_buckets(x: np.ndarray) -> list[tuple[float, int]]:
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT unnest(?::DOUBLE[]) AS x", [list(map(float, x))])
-    rows = con.execute(buckets(con) + " ORDER BY x").fetchall()
+    return con.execute(buckets() + " ORDER BY x, b").fetchall()
+
+
+def test_a_larger_score_never_has_a_lower_bucket():
+    x = awkward_scores()
+    rows = duckdb_buckets(x)
     assert len(rows) == len(x)
     for (x1, b1), (x2, b2) in zip(rows, rows[1:]):
         assert b1 <= b2 and (x1 != x2 or b1 == b2), (x1, b1, x2, b2)
@@ -78,7 +89,7 @@ def test_no_bucket_holds_more_than_2_percent_of_the_distinct_scores(name):
     share = con.execute(f"""
         SELECT MAX(distinct_scores) / SUM(distinct_scores), MAX(rows_beyond_largest_tie) / {N}
         FROM (SELECT b, COUNT(*) AS distinct_scores, SUM(n) - MAX(n) AS rows_beyond_largest_tie
-              FROM ({buckets(con)}) AS bx JOIN t USING (x) GROUP BY b)""").fetchone()
+              FROM ({buckets()}) AS bx JOIN t USING (x) GROUP BY b)""").fetchone()
     assert share[0] <= 0.02 and share[1] <= 0.02, share
 
 
@@ -163,6 +174,14 @@ def test_on_spark_no_task_reads_more_than_its_share_of_the_rows(spark, label, ta
     step that gathers all the rows, or a slice of two (by), reads 100% (50%) in one task."""
     sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
     assert AUDIT.largest_task_read(spark, sql) <= 0.3 * AUDIT_ROWS
+
+
+def test_on_spark_every_score_gets_the_bucket_it_gets_on_duckdb(spark):
+    """So the balance measured above on DuckDB holds on Spark: the same bucket for every value."""
+    x = awkward_scores()
+    spark.createDataFrame(pd.DataFrame({"x": x})).createOrReplaceTempView("awkward")
+    got = [tuple(r) for r in spark.sql(buckets(Target("spark"), "awkward") + " ORDER BY x, b").collect()]
+    assert got == duckdb_buckets(x)
 
 
 @pytest.mark.parametrize("name", ["auc", "roc_curve", "r2"])

@@ -6,13 +6,14 @@ import math
 import warnings
 from contextlib import ExitStack
 from dataclasses import dataclass
+from typing import Callable
 
 import pandas as pd
 from sqlglot import exp
 
-from . import checks, consistency
+from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
-from .errors import ArgumentError, ColumnError, ParameterError, UndefinedMetricError
+from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import RESERVED_COLUMNS, Metric, lookup
 from .sources import Source, static_source
@@ -111,33 +112,42 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     values = validate(m, params)
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
-    measured = m.plan.column_to_measure(values, engine.dialect) if m.plan else None
+    measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
-        checked = {}
-        for slot, source in opened.items():
-            checked[slot] = _check_source(engine, source, placement.get(slot, []),
-                                          measured if slot == "data" else None, dropna)
+        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna)
+                   for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
-        _check_across(engine, m, values, sources)
-        plan = m.plan.choose(checked["data"].distinct_share, engine.dialect) if m.plan else None
-        booleans = frozenset(col for c in checked.values() for col in c.booleans)
-        result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans), plan, per_query))
+        try:
+            _check_across(engine, m, values, sources)
+            share = (plans.distinct_share(engine.rows, _from_sql(opened["data"]), measured, checked["data"].n_rows)
+                     if measured else None)
+            plan = m.plan.choose(share, engine.dialect) if m.plan else None
+            booleans = frozenset(col for c in checked.values() for col in c.booleans)
+            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans), plan,
+                                         per_query))
+        except EngineError:
+            for c in checked.values():
+                c.explain()  # a guard failed: its checks say which value, and how often
+            raise
     return _shape(m, result, values, details, per_query)
 
 
 @dataclass(frozen=True)
 class _Checked:
-    source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna)
-    distinct_share: float | None  # of the measured column's values (None when not asked)
+    source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna), guarded
     kinds: dict[str, str]  # column -> type class
     booleans: frozenset[str]  # label/prediction columns of boolean type
+    n_rows: int | None  # of the source as given (None where the checks are guards: not counted)
+    explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
 
-def _check_source(engine, source: Source, wanted: list, measured: str | None, dropna: bool) -> _Checked:
-    """Check one relation's columns and values with one query."""
+def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checked:
+    """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
+    fires, the query that says what failed; or, where the engine can fail a query from a row
+    (dialects.guards_rows), as guards in the metric's own query (one read of the input)."""
     require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
@@ -147,22 +157,38 @@ def _check_source(engine, source: Source, wanted: list, measured: str | None, dr
                           "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
     booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
-    found = [c for param, col, role in wanted
-             for c in checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect)]
+    found = {}
+    for param, col, role in wanted:
+        found.setdefault(col, []).extend(
+            checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+    everything = [c for column_checks in found.values() for c in column_checks]
     nullable = [col for _, col, role in wanted if role != "slice"]
-    check_sql = checks.check_query(found, _from_sql(source), measured, nullable if dropna else None)
-    row = engine.first_row(transpile(check_sql, engine.dialect))
-    n_rows, distinct, null_rows = checks.interpret(found, row, dropna)
+
+    def run_checks() -> tuple[int, int]:
+        check_sql = checks.check_query(everything, _from_sql(source), nullable if dropna else None)
+        return checks.interpret(everything, engine.first_row(transpile(check_sql, engine.dialect)), dropna)
+
+    guards = dialects.guards_rows(engine.dialect) and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
-    query = exp.select(*(exp.column(col, quoted=True) for col in dict.fromkeys(col for _, col, _ in wanted))
-                       ).from_(_from_expr(source))
-    if dropna and null_rows:
-        query = query.where(checks.null_filter(nullable), dialect="duckdb")
-        warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
-                      f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=4)
-    return _Checked(Source(query, source.description), distinct / n_rows if distinct and n_rows else None,
-                    kinds, booleans)
+    columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb").as_(col, quoted=True)
+               if guards else exp.column(col, quoted=True) for col in found]
+    query = exp.select(*columns).from_(_from_expr(source))
+    if dropna:
+        n_rows, null_rows = run_checks()
+        if null_rows:
+            query = query.where(checks.null_filter(nullable), dialect="duckdb")
+            warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
+                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=5)
+    elif not guards:
+        n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),
+                                                       engine.dialect))
+        if any(screened):
+            run_checks()  # raises, unless the screen fired on a clean column
+    else:
+        n_rows = None
+    return _Checked(Source(query, source.description), kinds, booleans, n_rows,
+                    run_checks if guards else lambda: None)
 
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:

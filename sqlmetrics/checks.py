@@ -1,11 +1,15 @@
 """Input validation: columns exist and have usable types and values, before a metric runs.
 
-All value checks run as one aggregate SELECT (one scan of the data), so a bad table fails with a
-sentence naming the column and the problem instead of a wrong number.
+Where the engine can fail a query from a row (dialects.guards_rows) the checks ride along in the
+metric's own query as guards on each value, so the input is read once, and the aggregate SELECT
+that counts what each check finds runs only once a guard has failed, to say which check and how
+often. Elsewhere that SELECT runs before the metric. Either way a bad table fails with a sentence
+naming the column and the problem instead of a wrong number.
 """
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -13,6 +17,8 @@ from sqlglot import exp
 
 from . import dialects
 from .errors import ColumnError, MissingColumnError
+from .target import Target
+from .templates import render_macro
 
 
 @dataclass(frozen=True)
@@ -22,9 +28,16 @@ class Check:
     message: Callable[[int, object], str]  # (count, example) -> sentence
     is_null_check: bool = False
     count: str | None = None  # SQL aggregate counting the offending rows, if cheaper than SUM(CASE ...)
+    screen: str | None = None  # SQL aggregate, nonzero whenever the check may fail, if cheaper than the count
 
     def count_sql(self) -> str:
         return self.count or f"SUM(CASE WHEN {self.condition} THEN 1 ELSE 0 END)"
+
+    def screen_sql(self) -> str:
+        return self.screen or self.count_sql()
+
+
+_INTEGER = re.compile(r"U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?\d*\Z", re.I)  # DuckDB's, PostgreSQL's, Spark's, ClickHouse's
 
 
 def quote(name: str) -> str:
@@ -77,31 +90,34 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     special = kind == "float" or (dialect == "postgres" and type_name == "numeric")
     nan = dialects.is_nan(q, dialect, decimal) if special else None
     if nan:
-        checks.append(Check(nan, None, lambda n, _: (
-            f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use: remove or replace them")))
         by_sums = dialects.nan_by_sums(q, dialect) if kind == "float" else None
-        if by_sums:  # the engine may fold the test of each value away; it computes a sum from the rows
-            checks.append(Check(None, None, lambda n, _: (
-                f"{desc} has NaN values (the engine's own NaN test skips them, trusting file statistics "
-                "that leave NaN out, as Parquet writers do); NaN is not a number a metric can use: remove "
-                "or replace them"), count=f"CASE WHEN {by_sums} THEN 1 ELSE 0 END"))
+        checks.append(Check(nan, None, lambda n, _: (
+            f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use: remove or replace them"),
+            screen=f"CASE WHEN {by_sums} THEN 1 ELSE 0 END" if by_sums else None))
+    # Screens by the extremes: a minimum and a maximum cost a fraction of a count of conditions
+    below_0, above_1 = f"MIN({q}) < 0", f"MAX({q}) > 1"
     if binary:
         # SQLite's BOOLEAN is a number like any other: 2 or 0.5 would count as true
         if kind != "boolean" or dialect == "sqlite":
+            # in [0, 1], x(1 - x) >= 0 with equality only at 0 and 1 (no rounding reaches 0 elsewhere)
+            fraction = "" if _INTEGER.match(type_name) else f" OR SUM({q} * (1 - {q})) <> 0"
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
-                f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}")))
+                f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
+                screen=None if dialect == "sqlite" else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END"))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
-            f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
+            f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}"),
+            screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     if role == "probability":  # the range also excludes infinities
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} {'is' if n == 1 else 'are'} outside, "
-            f"e.g. {ex!r}")))
+            f"e.g. {ex!r}"), screen=f"CASE WHEN {below_0} OR {above_1} THEN 1 ELSE 0 END"))
     if role in ("weight", "count"):  # a sample weight, or a count/weight total of a stored summary
         what = "weights" if role == "weight" else "counts"
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
-            f"{what} must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}")))
+            f"{what} must be non-negative; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}"),
+            screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
     if role in ("weight", "count", "relevance", "numeric") and (special or dialect == "sqlite"):
@@ -111,34 +127,53 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     return checks
 
 
+def screen_query(checks: list[Check], source_sql: str) -> str:
+    """One aggregate SELECT, cheaper than check_query: the row count, then per check a value that is
+    nonzero whenever the check may fail (a screen may fire on a clean column, never miss a bad
+    one): check_query then says whether and how it failed."""
+    return f"SELECT {', '.join(['COUNT(*)'] + [c.screen_sql() for c in checks])} FROM {source_sql}"
+
+
 def null_filter(columns: list[str]) -> str:
     """SQL predicate: none of `columns` is NULL."""
     return " AND ".join(f"{quote(c)} IS NOT NULL" for c in columns)
 
 
-def check_query(checks: list[Check], source_sql: str, distinct_of: str | None, columns: list[str] | None) -> str:
-    """One aggregate SELECT: row count, approx distinct count of `distinct_of`, rows with a NULL in
-    any of `columns` (counted only when given: for dropna), then per check the offending count and
-    an example value."""
-    items = ["COUNT(*)", f"APPROX_COUNT_DISTINCT({quote(distinct_of)})" if distinct_of else "NULL",
-             f"SUM(CASE WHEN {null_filter(columns)} THEN 0 ELSE 1 END)" if columns else "0"]
+def check_query(checks: list[Check], source_sql: str, columns: list[str] | None) -> str:
+    """One aggregate SELECT: row count, rows with a NULL in any of `columns` (counted only when
+    given: for dropna), then per check the offending count and an example value."""
+    items = ["COUNT(*)", f"SUM(CASE WHEN {null_filter(columns)} THEN 0 ELSE 1 END)" if columns else "0"]
     for c in checks:
         items.append(c.count_sql())
         items.append(f"MIN(CASE WHEN {c.condition} THEN {quote(c.column)} END)" if c.column else "NULL")
     return f"SELECT {', '.join(items)} FROM {source_sql}"
 
 
-def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int | None, int]:
-    """Raise ColumnError for the first failed check; return (rows, approx distinct, rows with NULLs).
+def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int]:
+    """Raise ColumnError for the first failed check; return (rows, rows with NULLs).
 
     With dropna=True the NULL checks do not raise: those rows are to be dropped instead.
     """
-    n_rows, distinct, null_rows = int(row[0]), (None if row[1] is None else int(row[1])), int(row[2] or 0)
     for i, c in enumerate(checks):
-        count, example = row[3 + 2 * i] or 0, row[4 + 2 * i]
+        count, example = row[2 + 2 * i] or 0, row[3 + 2 * i]
         if count and not (c.is_null_check and dropna):
             raise ColumnError(c.message(int(count), example))
-    return n_rows, distinct, null_rows
+    return int(row[0]), int(row[1] or 0)
+
+
+def guarded(checks: list[Check], column: str, dialect: str) -> str:
+    """`column` as the metric reads it when the checks run as guards (dialects.guards_rows): the
+    value itself, or the query fails on a row that a check of `checks` (the column's own) finds.
+    The caller then runs check_query to say which check failed, how often and on what value."""
+    q = quote(column)
+    found = [f"({c.condition})" for c in checks if c.condition]
+    if not found:
+        return q
+    # a check's condition may be NULL where the row is fine (see Check); invalid_value fails on NULL
+    condition = f"COALESCE({' OR '.join(found)}, FALSE)"
+    fail = render_macro("invalid_value", Target(dialect), value=q, condition=condition,
+                        message="an input value failed a check (NULL, NaN, out of range)")
+    return f"COALESCE({fail}, {q})"
 
 
 def duplicates_query(keys: list[str], source_sql: str, count: bool = False) -> str:

@@ -22,6 +22,11 @@ def is_nan(column_sql: str, dialect: str, decimal: bool = False) -> str | None:
         return f"{column_sql} = CAST('NaN' AS DECIMAL)" if dialect == "postgres" else None
     if dialect in ("postgres", "redshift"):
         return f"{column_sql} = CAST('NaN' AS DOUBLE)"  # NaN equals NaN there
+    if dialect == "duckdb":
+        # DuckDB folds isnan(col) to false where a Parquet file's min/max statistics (which leave NaN
+        # out) bound the column, and any expression whose statistics it derives from them (col + 0,
+        # abs(col), COALESCE(col, ...)); NULLIF has none, and is col itself except at 0
+        return f"isnan(NULLIF({column_sql}, 0))"
     return f"isnan({column_sql})"
 
 
@@ -35,6 +40,18 @@ def nan_by_sums(column_sql: str, dialect: str) -> str | None:
     if dialect != "duckdb":
         return None  # the others test each value as it is
     return f"isnan(SUM(ABS({column_sql})))"
+
+
+def guards_rows(dialect: str) -> bool:
+    """Whether the input checks can run as guards on each row of the metric's own query, failing
+    it (helpers.sql invalid_value) on a value a check finds, so the input is read once: where a
+    passing invalid_value is a typeless NULL that COALESCE with the column leaves the column as it
+    was (Spark's raise_error()): a cluster then reads the input once instead of twice. Elsewhere the
+    checks run as a query of their own before the metric, screened cheaply (checks.screen_query):
+    on DuckDB that costs less than a guard on each value (13 ms against 30 ms on 10M rows in
+    memory, 35 against 43 ms from Parquet), and where a passing invalid_value is a failing cast
+    (which passes as a number) a guard cannot leave the column as it was."""
+    return dialect in ("spark", "databricks")
 
 
 def is_infinite(column_sql: str, dialect: str, decimal: bool = False) -> str:

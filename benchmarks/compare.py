@@ -14,11 +14,16 @@ polars. Defaults: 10M impressions (label ~5% positives, a continuous score and t
 Cases and tools (every tool computes the same number; |difference| to sqlmetrics is printed):
   AUC (continuous, tied)  sklearn roc_auc_score on numpy arrays (reference); polars rank-sum with
                           rank('average'); sm.auc.
-  GAUC (100k, 1M users)   pandas groupby(user).apply(roc_auc_score) (reference; timed on the users
+  GAUC (100k, 1M users;   pandas groupby(user).apply(roc_auc_score) (reference; timed on the users
+   continuous, tied)
                           with id < --pandas-users and extrapolated linearly in the number of users;
                           its value is compared with sm.gauc on that subset); polars rank().over(user);
                           sm.gauc. GAUC = impressions-weighted mean of the per-user AUC over the users
                           having both classes (sqlmetrics' default weighting).
+  ROC curve, AP           on the first --curve-rows rows (2M): sklearn roc_curve(drop_intermediate=False)
+                          and average_precision_score on numpy arrays (reference); sm.roc_curve (every
+                          threshold, the curve as a DataFrame) and sm.average_precision. The curves are
+                          compared by the trapezoid area under their points.
   NDCG@10                 ranx evaluate on its Qrels/Run objects (reference; the objects are built once,
                           the build time is reported separately); ranx on pre-sorted numpy arrays (its
                           numba kernel alone); sklearn ndcg_score and a vectorised numpy version on the
@@ -61,6 +66,7 @@ import ctypes
 import gc
 import importlib.metadata
 import importlib.util
+import itertools
 import json
 import os
 import platform
@@ -286,6 +292,27 @@ def roc_auc_score(y, s) -> float:
     return roc_auc_score(y, s)
 
 
+def roc_curve(y, s):
+    from sklearn.metrics import roc_curve
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    return fpr, tpr
+
+
+def sm_roc(frame: pd.DataFrame):
+    curve = sm.roc_curve(frame, label="label", score="score")
+    return curve["fpr"].to_numpy(), curve["tpr"].to_numpy()
+
+
+def curve_area(fpr, tpr) -> float:
+    """The trapezoid area under the points: one number that any difference between curves moves."""
+    return float(np.trapezoid(tpr, fpr))
+
+
+def average_precision_score(y, s) -> float:
+    from sklearn.metrics import average_precision_score
+    return average_precision_score(y, s)
+
+
 def ndcg_score(*args, **kwargs) -> float:
     from sklearn.metrics import ndcg_score
     return ndcg_score(*args, **kwargs)
@@ -410,25 +437,41 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
                  lambda score=score: (lambda f=d.clicks: sm.auc(f, label="label", score=score))),
             *floors(d, "clicks", rows, scan=score, sort=score, group=score)]))
 
-    for users in args.users:
+    scores = {"score": "continuous scores", "score_r3": "scores rounded to 3 decimals"}
+    for score, users in itertools.product(scores, args.users):
         user = synthetic.user_column(users)
         subset_users = min(50 if small else args.pandas_users, users)
         reference = Tool("pandas `groupby.apply(roc_auc_score)` ‡", "reference", scale=users / subset_users)
 
-        def prepare_pandas(tool=reference, user=user, subset_users=subset_users):
+        def prepare_pandas(tool=reference, user=user, subset_users=subset_users, score=score):
             subset = d.clicks[d.clicks[user] < subset_users]
             tool.note = (f"timed on the {subset_users:,} users with the lowest ids ({len(subset):,} rows), "
                          f"times × {tool.scale:,.0f}; its value is compared with sm.gauc on that subset")
-            tool.expected = lambda: sm.gauc(subset, label="label", score="score", group=user)
-            return lambda: gauc_pandas(subset, user, "score")
+            tool.expected = lambda: sm.gauc(subset, label="label", score=score, group=user)
+            return lambda: gauc_pandas(subset, user, score)
         reference.prepare = prepare_pandas
-        cases.append(Case(f"GAUC, {args.rows:,} rows, {users:,} users", [
+        cases.append(Case(f"GAUC, {args.rows:,} rows, {users:,} users, {scores[score]}", [
             reference,
             Tool("polars `rank('average').over(user)`", "competitor",
-                 lambda user=user: (lambda f=d.clicks_pl: gauc_polars(f, user, "score"))),
+                 lambda user=user, score=score: (lambda f=d.clicks_pl: gauc_polars(f, user, score))),
             Tool("sqlmetrics `sm.gauc`", "sqlmetrics",
-                 lambda user=user: (lambda f=d.clicks: sm.gauc(f, label="label", score="score", group=user))),
-            *floors(d, "clicks", rows, scan=None, sort=f"{user}, score", group=user)]))
+                 lambda user=user, score=score: (
+                     lambda f=d.clicks: sm.gauc(f, label="label", score=score, group=user))),
+            *floors(d, "clicks", rows, scan=None, sort=f"{user}, {score}", group=user)]))
+
+    # The curve and average precision: one sort and running sums, as AUC, but every threshold out
+    curve_rows = min(rows, args.curve_rows)
+    head = lambda: d.clicks.head(curve_rows)  # noqa: E731
+    cases.append(Case(f"ROC curve, {curve_rows:,} rows, continuous scores (every threshold)", [
+        Tool("sklearn `roc_curve(drop_intermediate=False)` (numpy arrays)", "reference",
+             lambda: (lambda f=head(): curve_area(*roc_curve(f["label"].to_numpy(), f["score"].to_numpy())))),
+        Tool("sqlmetrics `sm.roc_curve`", "sqlmetrics",
+             lambda: (lambda f=head(): curve_area(*sm_roc(f))))]))
+    cases.append(Case(f"Average precision, {curve_rows:,} rows, continuous scores", [
+        Tool("sklearn `average_precision_score` (numpy arrays)", "reference",
+             lambda: (lambda f=head(): average_precision_score(f["label"].to_numpy(), f["score"].to_numpy()))),
+        Tool("sqlmetrics `sm.average_precision`", "sqlmetrics",
+             lambda: (lambda f=head(): sm.average_precision(f, label="label", score="score")))]))
 
     tools = []
     if HAVE_RANX:
@@ -574,6 +617,8 @@ def main():
                         help="users the pandas GAUC reference is timed on before extrapolation")
     parser.add_argument("--sklearn-tied-queries", type=int, default=100_000,
                         help="queries sklearn's tie-averaged ndcg_score is timed on before extrapolation")
+    parser.add_argument("--curve-rows", type=int, default=2_000_000,
+                        help="rows of the ROC curve and average precision cases (the first rows of the clicks)")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
                         help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
     parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")
@@ -681,7 +726,7 @@ def main():
               + ("; the numbers are noisy." if busy and statistics.mean(busy) > 0.25 else "."))
     md = table(cases)
     footnotes = [
-        "‡ extrapolated: " + "; ".join(f"{c.name.split(', ')[-1]}: {t.note}" for c in cases for t in c.tools if t.note)
+        "‡ extrapolated: " + "; ".join(f"{c.name.split(', ', 1)[-1]}: {t.note}" for c in cases for t in c.tools if t.note)
         + ". Its peak RSS is that of the subset.",
         "† ranx: numba JIT compilation excluded (warm-up call); inputs built once, not timed: "
         + "; ".join(f"{t.name.rstrip(' †')} {t.build_seconds:.1f} s" for c in cases for t in c.tools

@@ -2,6 +2,7 @@
 one (the registry's ``plan=``): the words a metric gives ``api.compute``, which knows no metric."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -41,18 +42,19 @@ class ParallelWhenDistributed:
 
 @dataclass(frozen=True)
 class RankWhenScoresDistinct(ParallelWhenDistributed):
-    """AUC family: 'aggregate' (one row per distinct score and label, then running sums over them),
-    'parallel' (the same, with the running sums split by score buckets: auc_parts_from_buckets) or
-    'rank' (one sort of the rows, Mann-Whitney rank sums). On DuckDB an unweighted, unbucketed call
-    ranks when most scores are distinct; otherwise the dialect's default plan, 'parallel' on the
-    distributed engines for a metric with one order over all its scores (GAUC orders the scores of
-    each group: parallel=False)."""
+    """AUC family, curves and average precision: 'aggregate' (one row per distinct score and label,
+    then running sums over them), 'parallel' (the same, with the running sums split by score
+    buckets) or 'rank' (one sort of the rows: Mann-Whitney rank sums, running sums over the rows).
+    On DuckDB an unweighted, unbucketed call (every point of a curve: no max_points) ranks when most
+    (slice, score) combinations are distinct; otherwise the dialect's default plan, 'parallel' on
+    the distributed engines for a metric with one order over all its scores (GAUC orders the scores
+    of each group: parallel=False)."""
 
     @staticmethod
     def columns_to_measure(values: dict, dialect: str) -> list[str] | None:
         """The slice and group columns with the score: GAUC ranks within each group, so a score
         repeated across groups but not within one is as good as distinct."""
-        if values.get("weight") is None and values.get("bins") is None and dialect == "duckdb":
+        if all(values.get(p) is None for p in ("weight", "bins", "max_points")) and dialect == "duckdb":
             keys = list(values.get("by") or []) + ([values["group"]] if values.get("group") else [])
             return list(dict.fromkeys(keys + [values["score"]]))
         return None
@@ -64,20 +66,24 @@ class RankWhenScoresDistinct(ParallelWhenDistributed):
 
 
 def distinct_share(rows: Callable[[str], list[tuple]], source_sql: str, columns: list[str], n: int) -> float | None:
-    """The share of distinct `columns` combinations among the rows of `source_sql` (DuckDB), cheaply:
-    exact up to EXACT_ROWS rows; above, from a sample of whole vectors of about EXACT_ROWS rows, where
-    a combination seen twice is a collision and d = m^2 / (2 * collisions) estimates the number of
-    distinct combinations (the birthday estimate: m rows drawn from d equally common values collide
-    about m^2 / 2d times). `n`: the rows of the source. Only the speed of the plan depends on it,
-    never a value. None: no rows."""
+    """The share of distinct `columns` combinations among the `n` rows of `source_sql` (DuckDB),
+    cheaply: exact up to EXACT_ROWS rows; above, from a sample of whole vectors of about EXACT_ROWS
+    rows, as the number d of equally common values of which m rows drawn without replacement (a
+    share f = m/n) would show D: D = d (1 - (1 - f)^(n/d)).
+    Only the speed of the plan depends on it, never a value. None: no rows."""
     cols = ", ".join(exp.to_identifier(c, quoted=True).sql("duckdb") for c in columns)
     if not n:
         return None
-    sample = "" if n <= EXACT_ROWS else f" USING SAMPLE {100 * EXACT_ROWS / n:.6f} PERCENT (system)"
-    m, distinct = rows(f"SELECT COUNT(*), COUNT(DISTINCT ({cols})) FROM (SELECT {cols} FROM {source_sql}{sample})")[0]
-    if not m:
-        return 1.0  # a sample that missed every vector: so many rows that distinct scores are the norm
+    # seeded: the same data gets the same plan
+    sample = "" if n <= EXACT_ROWS else f" USING SAMPLE {100 * EXACT_ROWS / n:.6f} PERCENT (system, 42)"
+    m, seen = rows(f"SELECT COUNT(*), COUNT(DISTINCT ({cols})) FROM (SELECT {cols} FROM {source_sql}{sample})")[0]
     if n <= EXACT_ROWS:
-        return distinct / n
-    collisions = m - distinct
-    return 1.0 if collisions == 0 else min(1.0, m * m / (2 * collisions) / n)
+        return seen / n
+    if not m or seen == m:
+        return 1.0  # no value seen twice: as good as distinct
+    unseen = math.log1p(-m / n)  # log of the chance that one row is not drawn
+    low, high = float(seen), float(n)  # the expected D grows with d: bisect (in ratio) for the observed one
+    for _ in range(60):
+        d = math.sqrt(low * high)
+        low, high = (d, high) if d * -math.expm1(n / d * unseen) < seen else (low, d)
+    return min(1.0, high / n)

@@ -64,7 +64,7 @@ class Metric:
 
 
 _AUC_COUNTS = ("n", "n_pos", "n_neg")
-_AUC_PLAN = RankWhenScoresDistinct()
+_RANK_WHEN_DISTINCT = RankWhenScoresDistinct()
 _PARALLEL = ParallelWhenDistributed()
 _CONFUSION = ("tp", "fp", "tn", "fn", "n")
 _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
@@ -115,7 +115,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
             "bins", "int", "approximate in one pass, without sorting: bucket the scores into this many "
             "equal-width bins; details=True gives error_bound, a guaranteed bound on |AUC - exact AUC|.",
             default=None, low=1), BY),
-        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), plan=_AUC_PLAN,
+        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), plan=_RANK_WHEN_DISTINCT,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
@@ -180,7 +180,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="roc_curve", template="classification/roc_curve.sql", kind="curve", plot="roc",
         params=(LABEL, SCORE, WEIGHT, MAX_POINTS, BY), outputs=("threshold", "fpr", "tpr", "tp", "fp", "tn", "fn"),
-        plan=_PARALLEL,
+        plan=_RANK_WHEN_DISTINCT,
         summary="ROC curve: one point per distinct score (descending) after a first point at +inf.",
         formula="a row is predicted positive iff score >= threshold; fpr = fp/(fp+tn), tpr = tp/(tp+fn).",
         reference="sklearn.metrics.roc_curve(y, s, sample_weight=w, drop_intermediate=False)",
@@ -189,7 +189,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="pr_curve", template="classification/pr_curve.sql", kind="curve", plot="pr",
         params=(LABEL, SCORE, WEIGHT, MAX_POINTS, BY), outputs=("threshold", "precision", "recall", "tp", "fp"),
-        plan=_PARALLEL,
+        plan=_RANK_WHEN_DISTINCT,
         summary="Precision-recall curve: one point per distinct score (descending) after (recall 0, precision 1).",
         formula="precision = tp/(tp+fp), recall = tp/(tp+fn) with positive iff score >= threshold; the first "
                 "row (threshold +inf) is sklearn's final point (precision 1, recall 0).",
@@ -199,7 +199,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="it needs at least one positive label"),
     Metric(
         name="average_precision", template="classification/average_precision.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("average_precision",) + _AUC_COUNTS, plan=_PARALLEL,
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("average_precision",) + _AUC_COUNTS, plan=_RANK_WHEN_DISTINCT,
         summary="Average precision: the step-wise area under the precision-recall curve (no interpolation).",
         formula="AP = sum_n (R_n - R_(n-1)) * P_n over distinct thresholds, descending.",
         reference="sklearn.metrics.average_precision_score(y, s, sample_weight=w)",
@@ -263,7 +263,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                       "there are no positives and nothing is predicted positive"),
     Metric(
         name="gini", template="classification/gini.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_AUC_PLAN,
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_RANK_WHEN_DISTINCT,
         summary="Gini coefficient (Somers' D) of the score: 2*AUC - 1.",
         formula="Gini = 2*AUC - 1", reference="2*sklearn.metrics.roc_auc_score - 1",
         example=_DEMO + ">>> sm.gini(df, label='y', score='s')\n0.5\n",
@@ -271,7 +271,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="rela_impr", template="classification/rela_impr.sql", kind="scalar",
         params=(LABEL, SCORE, BASE_SCORE, WEIGHT, BY), outputs=("rela_impr", "auc", "base_auc") + _AUC_COUNTS,
-        plan=_AUC_PLAN,
+        plan=_RANK_WHEN_DISTINCT,
         summary="RelaImpr: relative improvement of a model's AUC over a base model's, both measured above 0.5.",
         formula="RelaImpr = (AUC(score) - 0.5) / (AUC(base_score) - 0.5) - 1",
         reference="plain definition (Yan et al. 2014) on sklearn.metrics.roc_auc_score",

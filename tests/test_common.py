@@ -1,6 +1,7 @@
 """Registry-wide properties every metric must have (in the spirit of sklearn's common tests)."""
 import doctest
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -103,3 +104,21 @@ def test_boolean_labels_equal_integer_labels(binary_frame):
     for name in ALL:
         if any(p.role == "label" for p in METRICS[name].params):
             assert_same(run(name, binary_frame), run(name, as_bool))
+
+
+@pytest.mark.parametrize("repeats, low, high", [(1, 0.9, 1.0), (4, 0.1, 0.45), (10, 0.04, 0.25), (2000, 0.0, 0.002)])
+def test_the_plan_measure_estimates_the_share_of_distinct_scores(repeats, low, high):
+    """Above plans.EXACT_ROWS rows the share comes from a sample of the rows: on the right side of
+    plans.RANK_PLAN_DISTINCT_SHARE, and near the exact share counted here by DuckDB, whatever the
+    number of repeats of each score."""
+    con = duckdb.connect()
+    n = 2_000_000
+    # i * 7919 mod n is a permutation of 0..n-1 (7919 is prime): every score exactly `repeats` times
+    con.execute(f"CREATE TABLE t AS SELECT ((i * 7919) % {n} % {n // repeats})::DOUBLE AS s, i // 2 AS g "
+                f"FROM range({n}) AS r(i)")
+    exact = con.execute("SELECT COUNT(DISTINCT s) FROM t").fetchone()[0] / n
+    share = plans.distinct_share(lambda sql: con.execute(sql).fetchall(), "t", ["s"], n)
+    assert low <= exact <= high and low <= share <= high, (exact, share)
+    # in groups of two rows, whose scores differ: a score repeated across groups only is as good as distinct
+    if repeats == 2000:
+        assert plans.distinct_share(lambda sql: con.execute(sql).fetchall(), "t", ["g", "s"], n) >= 0.5

@@ -27,7 +27,7 @@ FROM (
          {{ at_score }} AS {{ name }}
          {%- endfor %}
   FROM sm_points
-  WHERE sm_tp_at + sm_fp_at > 0
+  WHERE sm_point = 1
   {%- if max_points %}
     {#- k * (max_points - 1) / n rounds to the right side of an integer: below 2^53 both are exact
         and the quotient is correctly rounded #}

@@ -80,7 +80,8 @@ WITH sm_at AS (
     sm_tp_at_run AS tp,
     sm_fp_at_run AS fp,
     sm_tp_at_all AS sm_pos,
-    sm_fp_at_all AS sm_neg
+    sm_fp_at_all AS sm_neg,
+    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
   FROM sm_running
 )
 SELECT
@@ -125,7 +126,7 @@ FROM (
     sm_pos - tp AS fn
   FROM sm_points
   WHERE
-    sm_tp_at + sm_fp_at > 0
+    sm_point = 1
 ) AS sm_curve
 ORDER BY
   "country",

@@ -137,7 +137,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
 
 @dataclass(frozen=True)
 class _Checked:
-    source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna), guarded
+    source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna; guarded on Spark)
     kinds: dict[str, str]  # column -> type class
     booleans: frozenset[str]  # label/prediction columns of boolean type
     n_rows: int | None  # of the source as given (None where the checks are guards: not counted)

@@ -1,10 +1,11 @@
 """Input validation: columns exist and have usable types and values, before a metric runs.
 
-Where the engine can fail a query from a row (dialects.guards_rows) the checks ride along in the
-metric's own query as guards on each value, so the input is read once, and the aggregate SELECT
-that counts what each check finds runs only once a guard has failed, to say which check and how
-often. Elsewhere that SELECT runs before the metric. Either way a bad table fails with a sentence
-naming the column and the problem instead of a wrong number.
+The values are screened by one cheap aggregate SELECT (screen_query: the row count, minima and
+maxima, NaN by sums), and only where a screen fires does check_query count how many rows fail each
+check and fetch an example. Where the engine can fail a query from a row (dialects.guards_rows:
+Spark) the checks instead ride along in the metric's own query as guards on each value (guarded),
+so a cluster reads the input once, and check_query runs only once a guard has failed. Either way a
+bad table fails with a sentence naming the column and the problem instead of a wrong number.
 """
 from __future__ import annotations
 

@@ -43,7 +43,12 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
 Timing, in this process: an untimed warm-up call of every tool on a small slice (imports, numba JIT
 compilation, first DuckDB connection), then --rounds interleaved rounds: each round runs every case,
 and every tool of a case once, in turn (the order rotates by one each round). Reported: median and
-min-max seconds, and the ratio of medians to the case's reference. sqlmetrics runs as users call it
+min-max seconds, and the ratio of medians to the case's reference. In the same rounds, right after
+each in-memory call, the tools users would run on a file are timed once more from the Parquet file
+("from the Parquet file"): pandas/polars reading the columns and building the tool's input (numpy
+arrays, the dense matrices, ranx's pre-sorted arrays) and then the call; sqlmetrics given the
+file's path (DuckDB reads it). Extrapolated references, ranx's Qrels/Run objects (their build time
+is reported), the curves and the floors have no such column. sqlmetrics runs as users call it
 (its default DuckDB connection); the floors on another connection with DuckDB's defaults.
 
 Peak memory, measured separately: each tool runs once more in a fresh process of its own (this
@@ -274,8 +279,10 @@ class Tool:
     note: str = ""
     expected: Callable | None = None  # sqlmetrics' value on this tool's input, when not the case's input
     build_seconds: float | None = None
+    from_file: Callable | None = None  # the same call from the Parquet file: read into the tool's input form, then call
     fn: Callable | None = None
     seconds: list = field(default_factory=list)
+    file_seconds: list = field(default_factory=list)
     value: float | None = None
     peak: int | None = None        # bytes, from the memory probe
     probe: dict | None = None
@@ -357,6 +364,17 @@ def dense(ranking: pd.DataFrame):
     return tuple(ranking[c].to_numpy().reshape(q, K) for c in ("score", "relevance", "item"))
 
 
+def arrays(path: Path, *columns: str) -> list[np.ndarray]:
+    """Columns of a Parquet file as numpy arrays, the way scikit-learn takes them."""
+    frame = pd.read_parquet(path, columns=list(columns))
+    return [frame[c].to_numpy() for c in columns]
+
+
+def ndcg_dense(ranking: pd.DataFrame) -> float:
+    scores, relevance, _ = dense(ranking)
+    return ndcg_score(relevance, scores, k=K, ignore_ties=True)
+
+
 def ndcg_numpy(ranking: pd.DataFrame) -> float:
     scores, relevance, _ = dense(ranking)
     discount = 1 / np.log2(np.arange(2, K + 2))
@@ -430,11 +448,15 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         cases.append(Case(f"AUC, {args.rows:,} rows, {label}", [
             Tool("sklearn `roc_auc_score` (numpy arrays)", "reference",
                  lambda score=score: (lambda y=d.clicks["label"].to_numpy(), s=d.clicks[score].to_numpy():
-                                      roc_auc_score(y, s))),
+                                      roc_auc_score(y, s)),
+                 from_file=lambda score=score: roc_auc_score(*arrays(d.clicks_path, "label", score))),
             Tool("polars rank-sum, `rank('average')`", "competitor",
-                 lambda score=score: (lambda f=d.clicks_pl: auc_polars(f, score))),
+                 lambda score=score: (lambda f=d.clicks_pl: auc_polars(f, score)),
+                 from_file=lambda score=score: auc_polars(pl.read_parquet(d.clicks_path, columns=["label", score]),
+                                                          score)),
             Tool("sqlmetrics `sm.auc`", "sqlmetrics",
-                 lambda score=score: (lambda f=d.clicks: sm.auc(f, label="label", score=score))),
+                 lambda score=score: (lambda f=d.clicks: sm.auc(f, label="label", score=score)),
+                 from_file=lambda score=score: sm.auc(str(d.clicks_path), label="label", score=score)),
             *floors(d, "clicks", rows, scan=score, sort=score, group=score)]))
 
     scores = {"score": "continuous scores", "score_r3": "scores rounded to 3 decimals"}
@@ -453,10 +475,14 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         cases.append(Case(f"GAUC, {args.rows:,} rows, {users:,} users, {scores[score]}", [
             reference,
             Tool("polars `rank('average').over(user)`", "competitor",
-                 lambda user=user, score=score: (lambda f=d.clicks_pl: gauc_polars(f, user, score))),
+                 lambda user=user, score=score: (lambda f=d.clicks_pl: gauc_polars(f, user, score)),
+                 from_file=lambda user=user, score=score: gauc_polars(
+                     pl.read_parquet(d.clicks_path, columns=["label", score, user]), user, score)),
             Tool("sqlmetrics `sm.gauc`", "sqlmetrics",
                  lambda user=user, score=score: (
-                     lambda f=d.clicks: sm.gauc(f, label="label", score=score, group=user))),
+                     lambda f=d.clicks: sm.gauc(f, label="label", score=score, group=user)),
+                 from_file=lambda user=user, score=score: sm.gauc(str(d.clicks_path), label="label", score=score,
+                                                                  group=user)),
             *floors(d, "clicks", rows, scan=None, sort=f"{user}, {score}", group=user)]))
 
     # The curve and average precision: one sort and running sums, as AUC, but every threshold out
@@ -481,17 +507,21 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
                 lambda qr=timed_build(t, lambda: ranx_objects(d.ranking)):
                 ranx_ndcg(qr[0], qr[1], save_results_in_run=False))
             tools.append(objects)
-        arrays = Tool("ranx `evaluate` on pre-sorted numpy arrays †", "competitor" if tools else "reference")
-        arrays.prepare = lambda t=arrays: (
+        presorted = Tool("ranx `evaluate` on pre-sorted numpy arrays †", "competitor" if tools else "reference",
+                         from_file=lambda: ranx_ndcg(*ranx_arrays(pd.read_parquet(d.ranking_path))))
+        presorted.prepare = lambda t=presorted: (
             lambda qr=timed_build(t, lambda: ranx_arrays(d.ranking)): ranx_ndcg(qr[0], qr[1]))
-        tools.append(arrays)
+        tools.append(presorted)
     tools += [
         Tool("sklearn `ndcg_score(ignore_ties=True)`, dense matrix", "competitor" if tools else "reference",
-             lambda: (lambda f=d.ranking: ndcg_score(dense(f)[1], dense(f)[0], k=K, ignore_ties=True))),
+             lambda: (lambda f=d.ranking: ndcg_dense(f)),
+             from_file=lambda: ndcg_dense(pd.read_parquet(d.ranking_path))),
         Tool("numpy, vectorised argsort on the dense matrix", "competitor",
-             lambda: (lambda f=d.ranking: ndcg_numpy(f))),
+             lambda: (lambda f=d.ranking: ndcg_numpy(f)),
+             from_file=lambda: ndcg_numpy(pd.read_parquet(d.ranking_path))),
         Tool("sqlmetrics `sm.ndcg(gain='linear')`", "sqlmetrics",
-             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K, gain="linear"))),
+             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K, gain="linear")),
+             from_file=lambda: sm.ndcg(str(d.ranking_path), k=K, gain="linear")),
         *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
     cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
 
@@ -591,9 +621,23 @@ def diff(tool: Tool, ours: float) -> str:
     return "0" if d == 0 else f"{d:.0e}"
 
 
+def from_file(tool: Tool, reference: Tool) -> str:
+    """Median seconds from the Parquet file, and the ratio to the reference's where it has one."""
+    if not tool.file_seconds:
+        return "n/a"
+    med = statistics.median(tool.file_seconds)
+    shown = f"{med:.{1 if med >= 10 else 2 if med >= 0.1 else 3}f}"
+    if tool is reference or not reference.file_seconds:
+        return shown
+    r = statistics.median(reference.file_seconds) / med
+    x = r if r >= 1 else 1 / r
+    return f"{shown} ({x:.1f}× {'faster' if r >= 1 else 'slower'})"
+
+
 def table(cases: list[Case]) -> str:
-    lines = ["| case | tool | seconds: median (min–max) | vs reference | peak RSS, MB | \\|Δ\\| vs sqlmetrics |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| case | tool | seconds: median (min–max) | vs reference | from the Parquet file, s | peak RSS, MB "
+             "| \\|Δ\\| vs sqlmetrics |",
+             "|---|---|---|---|---|---|---|"]
     for case in cases:
         reference = next(t for t in case.tools if t.role == "reference")
         ours = next(t.value for t in case.tools if t.role == "sqlmetrics")
@@ -601,7 +645,7 @@ def table(cases: list[Case]) -> str:
             peak = "n/a" if t.peak is None else f"{t.peak / 2**20:,.0f}"
             name = f"**{t.name}**" if t.role == "sqlmetrics" else t.name
             lines.append(f"| {case.name if i == 0 else ''} | {name} | {fmt_seconds(t)} | {ratio(t, reference)} "
-                         f"| {peak} | {diff(t, ours)} |")
+                         f"| {from_file(t, reference)} | {peak} | {diff(t, ours)} |")
     return "\n".join(lines)
 
 
@@ -688,6 +732,12 @@ def main():
                     start = time.perf_counter()
                     tool.value = tool.fn()
                     tool.seconds.append(time.perf_counter() - start)
+                    if tool.from_file:
+                        gc.collect()
+                        start = time.perf_counter()
+                        value = tool.from_file()
+                        tool.file_seconds.append(time.perf_counter() - start)
+                        assert abs(value - tool.value) <= 1e-9 * max(1.0, abs(tool.value)), (tool.name, value)
             others.append(load.stop())
             print(f"round {r + 1}/{args.rounds} done ({time.perf_counter() - started:.0f} s since start; other "
                   f"processes busy {others[-1] if others[-1] is not None else float('nan'):.2f} cores on average)")
@@ -752,6 +802,7 @@ def main():
             "data": data, "warm_up_seconds": t_warm,
             "cases": [{"case": c.name, "tools": [{
                 "tool": t.name, "role": t.role, "seconds": t.seconds, "time_scale": t.scale,
+                "seconds_from_parquet": t.file_seconds,
                 "median_seconds": median_seconds(t), "value": None if t.value is None else float(t.value),
                 "sqlmetrics_value_on_same_input": t.expected() if t.expected else None,
                 "input_build_seconds": t.build_seconds, "note": t.note,

@@ -224,6 +224,9 @@ def _key_class(kind: str) -> str:
 
 
 def _check_unique(engine, source: Source, keys: list[str]) -> None:
+    screen = checks.duplicates_screen(keys, _from_sql(source), engine.dialect)
+    if screen and not engine.first_row(screen)[0]:
+        return
     rows = engine.rows(transpile(checks.duplicates_query(keys, _from_sql(source)), engine.dialect))
     if rows:
         n = engine.first_row(transpile(checks.duplicates_query(keys, _from_sql(source), count=True),

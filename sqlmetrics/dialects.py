@@ -54,6 +54,12 @@ def guards_rows(dialect: str) -> bool:
     return dialect in ("spark", "databricks")
 
 
+def row_hash(columns_sql: list[str], dialect: str) -> str | None:
+    """A 64-bit hash of a combination of values, where the engine has one whose distinct count is
+    cheaper than grouping by the columns (checks.duplicates_screen); None elsewhere."""
+    return f"hash({', '.join(columns_sql)})" if dialect == "duckdb" else None
+
+
 def is_infinite(column_sql: str, dialect: str, decimal: bool = False) -> str:
     """A DuckDB-syntax predicate true for +inf and -inf; `decimal` as for is_nan."""
     if decimal and dialect == "postgres":

@@ -22,9 +22,10 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     outcome: dict = {}
     # An event, not Thread.join: a join interrupted by Ctrl-C can take the thread for ended (CPython
     # before 3.12), and closing the connection under a running query aborts the process.
-    done = threading.Event()
+    began, done = threading.Event(), threading.Event()
 
     def work():
+        began.set()
         try:
             outcome["value"] = fn()
         except BaseException as e:  # raised in the main thread, never printed by the thread
@@ -36,8 +37,8 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     show = _is_terminal(stream)
     shown = 0  # width of the spinner line on screen
     start = time.perf_counter()
-    worker.start()
     try:
+        worker.start()  # inside: a Ctrl-C while it waits for the thread must stop the thread too
         frame = 0
         while not done.wait(interval):
             if show:
@@ -45,8 +46,9 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
                 show = _write(stream, "\r" + line)
                 shown = max(shown, len(line)) if show else 0
                 frame += 1
+        worker.join()
     except KeyboardInterrupt:
-        _stop(done, interrupt)
+        _stop(began, done, interrupt, worker)
         raise
     finally:
         if shown:
@@ -56,11 +58,16 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     return outcome["value"]
 
 
-def _stop(done: threading.Event, interrupt) -> None:
+def _stop(began: threading.Event, done: threading.Event, interrupt, worker: threading.Thread) -> None:
     """Interrupt until the worker has ended (`done`): an interrupt that lands between two of its
     queries stops nothing, the next query has to be interrupted too; without `interrupt`, wait.
     Another Ctrl-C meanwhile changes nothing: the worker's query must end before its connection
-    is closed and the process exits."""
+    is closed and the process exits, and the worker thread itself too (joined once `done`): a
+    thread still unwinding out of DuckDB when the interpreter exits aborts the process ("FATAL:
+    exception not rethrown"). A worker that has not begun within a second never will (Ctrl-C
+    came before its thread was created): there is nothing to stop."""
+    if not began.wait(1.0):
+        return
     while True:
         try:
             if interrupt is not None:
@@ -69,6 +76,7 @@ def _stop(done: threading.Event, interrupt) -> None:
                 except Exception:  # e.g. the connection is gone: nothing left to stop but the worker
                     interrupt = None
             if done.wait(0.05):
+                worker.join()
                 return
         except KeyboardInterrupt:
             continue

@@ -496,6 +496,30 @@ def run_interrupted(code: str, marker: str):
     return proc.wait(timeout=120), rest
 
 
+def test_ctrl_c_while_the_worker_thread_starts_still_stops_its_query(monkeypatch):
+    """Ctrl-C can land while Thread.start() waits for the new thread, its query already running:
+    the query must still be interrupted and the worker ended before run() lets the connection go
+    (closed under a running query, DuckDB refuses, then aborts the process at exit)."""
+    from sqlmetrics import progress
+    con = duckdb.connect()
+    running, start = threading.Event(), threading.Thread.start
+
+    def start_then_ctrl_c(self):
+        start(self)
+        running.wait(5)
+        raise KeyboardInterrupt
+
+    def endless():
+        running.set()
+        con.execute("SELECT SUM(i % 7) FROM range(1000000000000) r(i)").fetchall()
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        progress.run("endless", endless, interrupt=con.interrupt)
+    assert not [t for t in threading.enumerate() if t.name == "sqlmetrics endless"]
+    con.close()  # no query left running on it
+
+
 def test_ctrl_c_in_the_demo():
     # the demo's first metric replaced by a query that would run for hours
     code = ("import sys, sqlmetrics as sm\n"

@@ -20,8 +20,9 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     """``fn()``, in a worker thread; its exception, if any, is raised here."""
     stream = stream or sys.stderr
     outcome: dict = {}
-    # An event, not Thread.join: a join interrupted by Ctrl-C can take the thread for ended (CPython
-    # before 3.12), and closing the connection under a running query aborts the process.
+    # Waited for by an event, not Thread.join: a join interrupted by Ctrl-C can take the thread for
+    # ended (CPython before 3.12), and closing the connection under a running query aborts the
+    # process. The join once the event is set only waits for the thread's last instructions.
     began, done = threading.Event(), threading.Event()
 
     def work():
@@ -62,9 +63,8 @@ def _stop(began: threading.Event, done: threading.Event, interrupt, worker: thre
     """Interrupt until the worker has ended (`done`): an interrupt that lands between two of its
     queries stops nothing, the next query has to be interrupted too; without `interrupt`, wait.
     Another Ctrl-C meanwhile changes nothing: the worker's query must end before its connection
-    is closed and the process exits, and the worker thread itself too (joined once `done`): a
-    thread still unwinding out of DuckDB when the interpreter exits aborts the process ("FATAL:
-    exception not rethrown"). A worker that has not begun within a second never will (Ctrl-C
+    is closed (DuckDB refuses, and the process aborts at exit); joined once `done`, so the thread
+    has ended when run() raises. A worker that has not begun within a second never will (Ctrl-C
     came before its thread was created): there is nothing to stop."""
     if not began.wait(1.0):
         return

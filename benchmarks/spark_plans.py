@@ -73,7 +73,7 @@ def call(name: str) -> tuple[str, dict]:
         if "n_items" in names:
             params["n_items"] = 10
         return "run", params
-    columns = {"label": "y", "score": "s", "base_score": "s2", "group": "g", "target": "t"}
+    columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if m.one_of:
         params["score"] = "s"

@@ -8,7 +8,8 @@
   alphabetical order: 'B' < 'a', 'd10' < 'd9', 'é' last).
 - ``seeds/expected/expected_<model>.csv``: for each model under ``models/``, the values the
   reference libraries give on those inputs (scikit-learn for classification and regression,
-  pytrec_eval, i.e. trec_eval, for ranking). sqlmetrics is never called here: the
+  MLstatkit's DeLong test for the AUC intervals and the paired test, pytrec_eval, i.e. trec_eval,
+  for ranking). sqlmetrics is never called here: the
   ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
 
 Each expected file has the model's key columns (``by`` columns, thresholds, bins, queries) and
@@ -23,6 +24,7 @@ import numpy as np
 import pandas as pd
 import pytrec_eval
 import sklearn.metrics as skm
+from MLstatkit import Delong_test
 from sklearn.calibration import calibration_curve
 from sklearn.exceptions import UndefinedMetricWarning
 
@@ -91,6 +93,15 @@ def auc_of(frame, score="pctr", weight=None):
     if y.nunique() < 2:
         return np.nan
     return skm.roc_auc_score(y, frame[score], sample_weight=None if weight is None else frame[weight])
+
+
+def delong_rows(frame) -> dict:
+    """pctr against pctr_baseline by MLstatkit's DeLong test: both AUCs, pctr's 95% interval, z, p."""
+    if frame["clicked"].nunique() < 2:
+        return {"auc": np.nan, "ci_low": np.nan, "ci_high": np.nan, "other_auc": np.nan, "z": np.nan, "p_value": np.nan}
+    z, p, _, ci, other_auc, auc, _ = Delong_test(frame["clicked"].to_numpy(), frame["pctr_baseline"].to_numpy(),
+                                                 frame["pctr"].to_numpy(), alpha=0.95)
+    return {"auc": auc, "ci_low": ci[0], "ci_high": ci[1], "other_auc": other_auc, "z": z, "p_value": p}
 
 
 def by_country(frame: pd.DataFrame, row) -> pd.DataFrame:
@@ -174,6 +185,9 @@ def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "auc": one(auc=auc_of(p), **counts(p)),
         "auc_boolean_label": one(auc=auc_of(p), **counts(p, "clicked_flag")),
         "auc_weighted_by_country": by_country(p, lambda part: {"auc": auc_of(part, weight="weight"), **counts(part)}),
+        "auc_ci_by_country": by_country(p, lambda part: {k: v for k, v in delong_rows(part).items()
+                                                         if k in ("auc", "ci_low", "ci_high")}),
+        "auc_compare": one(**{k: v for k, v in delong_rows(p).items() if k not in ("ci_low", "ci_high")}),
         "gauc": one(**gauc_row(p, "impressions")),
         "gauc_clicks_by_country": by_country(p, lambda part: gauc_row(part, "clicks")),
         "gini": one(gini=2 * auc_of(p) - 1),

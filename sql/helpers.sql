@@ -244,6 +244,11 @@ CASE WHEN ({{ x }}) > -1022 THEN POWER(2, {{ x }}) ELSE 0 END
 ({{ a }} = {{ b }} OR ({{ a }} IS NULL AND {{ b }} IS NULL))
 {%- endmacro %}
 
+{#- `l."a" <=> r."a" AND ...` over `names` (null_safe_equal): join slices, where NULL is a slice. -#}
+{% macro null_safe_join_on(names, left, right) -%}
+{% for c in names %}{{ sqlmetrics.null_safe_equal(left ~ '.' ~ sqlmetrics.ident(c), right ~ '.' ~ sqlmetrics.ident(c)) }}{{ " AND " if not loop.last }}{% endfor %}
+{%- endmacro %}
+
 {#- x as text that sorts byte by byte, as trec_eval's strcmp breaks score ties between item ids. -#}
 {% macro bytewise(x) -%}
 {{ return(adapter.dispatch('bytewise', 'sqlmetrics')(x)) }}

@@ -6,6 +6,8 @@
 {% macro metric(name, relation) %}
 {%- set name = sqlmetrics.metric_name(name) %}
 {%- if name == 'auc' %}{{ sqlmetrics.auc(relation, **kwargs) }}
+{%- elif name == 'auc_ci' %}{{ sqlmetrics.auc_ci(relation, **kwargs) }}
+{%- elif name == 'auc_compare' %}{{ sqlmetrics.auc_compare(relation, **kwargs) }}
 {%- elif name == 'gauc' %}{{ sqlmetrics.gauc(relation, **kwargs) }}
 {%- elif name == 'score_histogram' %}{{ sqlmetrics.score_histogram(relation, **kwargs) }}
 {%- elif name == 'histogram_auc' %}{{ sqlmetrics.histogram_auc(relation, **kwargs) }}

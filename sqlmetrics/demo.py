@@ -1,6 +1,7 @@
 """``sqlmetrics demo``: a click model evaluated on sqlmetrics/data/sample.csv (6,000 impressions of
 200 users) in the embedded DuckDB: the report (AUC, GAUC, log loss, calibration, ...), RelaImpr
-against an older model, AUC per country, and the SQL it would send to Snowflake."""
+against an older model and whether it is really better (DeLong's paired test), AUC per country
+with its confidence interval, and the SQL it would send to Snowflake."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,17 +25,23 @@ def demo(fmt: str = "table", out=None) -> None:
         report = build_report(data, con, spec)
         rela_impr = run("computing rela_impr", lambda: sm.rela_impr(
             data, label="clicked", score="pctr", base_score="pctr_base", con=con), interrupt=con.interrupt)
-        by_country = run("computing auc by country", lambda: sm.auc(
+        compared = run("computing auc_compare", lambda: sm.auc_compare(
+            data, label="clicked", score="pctr", other_score="pctr_base", con=con), interrupt=con.interrupt)
+        by_country = run("computing auc_ci by country", lambda: sm.auc_ci(
             data, label="clicked", score="pctr", by="country", con=con), interrupt=con.interrupt)
     if fmt != "table":
-        document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr,
-                                       "auc_by_country": by_country.to_dict("records")}
+        document = report.as_json() | {"rela_impr_vs_pctr_base": rela_impr, "auc_compare_vs_pctr_base": compared,
+                                       "auc_ci_by_country": by_country.to_dict("records")}
         emit(report.table(), fmt, document, out)
         return
     write(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
           f"{report.counts['positives']:,} clicks), in-process DuckDB\n", out)
     emit(report.table(), "table", {}, out)
-    write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}\n\nAUC per country:", out)
+    write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}", out)
+    write(f"Is pctr really better? AUC {compared['auc']:.4f} against {compared['other_auc']:.4f}: difference "
+          f"{compared['difference']:+.4f} (95% CI {compared['ci_low']:+.4f} to {compared['ci_high']:+.4f}), "
+          f"p = {compared['p_value']:.2g} (DeLong's paired test; sqlmetrics compute auc_compare)", out)
+    write("\nAUC per country, with its 95% confidence interval (DeLong):", out)
     emit(by_country, "table", {}, out)
     write("\nThe same GAUC as one SELECT for Snowflake (sqlmetrics render gauc ... --dialect snowflake):", out)
     write(sm.render("gauc", "analytics.impressions", label="clicked", score="pctr", group="user_id",

@@ -42,6 +42,7 @@ class Param:
     low: float | None = None  # for floats: allowed open/closed range
     low_open: bool = False
     high: float | None = None
+    high_open: bool = False
     where: Where = "data"  # for columns
     #: for a relation: (column, role) pairs it must have ("{item}" stands for the item parameter's value)
     relation_columns: tuple[tuple[str, Role], ...] = ()
@@ -97,8 +98,9 @@ class Param:
         if self.low is not None and (value < self.low or (self.low_open and value == self.low)):
             op = ">" if self.low_open else ">="
             raise ParameterError(f"{self.name} must be {op} {self.low:g}; got {value:g}")
-        if self.high is not None and value > self.high:
-            raise ParameterError(f"{self.name} must be <= {self.high:g}; got {value:g}")
+        if self.high is not None and (value > self.high or (self.high_open and value == self.high)):
+            op = "<" if self.high_open else "<="
+            raise ParameterError(f"{self.name} must be {op} {self.high:g}; got {value:g}")
         return value
 
     def _check_int(self, value):
@@ -183,6 +185,8 @@ MAX_POINTS = Param(
     "max_points", "int", "at most this many points (>= 2): the first point, the last, and those where the "
     "rows at or above the threshold first reach evenly spaced shares of the rows (evenly spaced in rank; "
     "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
+CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, between 0 and 1.", default=0.95,
+                   low=0, low_open=True, high=1, high_open=True)
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

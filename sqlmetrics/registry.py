@@ -18,7 +18,7 @@ from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
                      WEIGHTING, Param, require_word)
-from .params import MAX_POINTS, N_BINS, STRATEGY
+from .params import CONFIDENCE, MAX_POINTS, N_BINS, STRATEGY
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
 Kind = Literal["scalar", "record", "curve"]
@@ -38,6 +38,8 @@ class Metric:
     reference: str
     example: str  # doctest, run by the test suite
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
+    defined_by: tuple[str, ...] = ()  # a record's columns whose NULL means it is undefined
+    across_slices: tuple[str, ...] = ()  # columns only a result with `by` has, computed across its slices
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
     #: how the template's `plan` argument is chosen (a parallel plan on distributed engines, and
     #: for the AUC family from the data too), or None: one plan
@@ -57,7 +59,7 @@ class Metric:
     @property
     def value_columns(self) -> tuple[str, ...]:
         """Columns whose NULL means 'undefined' (raised for an unsliced call)."""
-        return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": ()}[self.kind]
+        return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": self.defined_by}[self.kind]
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -123,6 +125,42 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                 "positive-negative pairs sharing a bucket) / (W_pos*W_neg).",
         reference="sklearn.metrics.roc_auc_score(y, s, sample_weight=w)",
         example=_DEMO + ">>> sm.auc(df, label='y', score='s')\n0.75\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="auc_ci", template="classification/auc_ci.sql", kind="record",
+        params=(LABEL, SCORE, WEIGHT, CONFIDENCE, BY),
+        outputs=("auc", "std_error", "ci_low", "ci_high", "n_pos", "n_neg"), defined_by=("auc",), plan=_PARALLEL,
+        summary="AUC with its DeLong standard error and confidence interval.",
+        formula="DeLong et al. (1988) from placement values (Sun & Xu 2014; no pair enumerated): a positive's "
+                "V10 = (negative weight below its score + 1/2 at it) / W_neg, a negative's V01 = (positive "
+                "weight above + 1/2 at) / W_pos; Var(AUC) = S10/W_pos + S01/W_neg with S10, S01 the sample "
+                "variances of V10 over the positives and V01 over the negatives (weights count as repeated "
+                "rows); interval AUC -/+ z*std_error, z the normal quantile of (1 + confidence)/2, clipped to "
+                "[0, 1]. std_error is NaN when a class weighs 1 or less.",
+        reference="pROC ci.auc(method='delong'); MLstatkit Delong_test",
+        example=_DEMO + ">>> r = sm.auc_ci(df, label='y', score='s')\n"
+                        ">>> round(r['auc'], 4), round(r['std_error'], 4), round(r['ci_low'], 4), r['ci_high']\n"
+                        "(0.75, 0.3536, 0.057, 1.0)\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="auc_compare", template="classification/auc_compare.sql", kind="record",
+        params=(LABEL, SCORE, Param("other_score", "column", "the score column of the model compared with `score`.",
+                                    role="score"), WEIGHT, CONFIDENCE, BY),
+        outputs=("auc", "other_auc", "difference", "std_error", "z", "p_value", "ci_low", "ci_high", "n_pos", "n_neg"),
+        defined_by=("auc", "other_auc"), across_slices=("p_value_holm",), plan=_PARALLEL,
+        summary="Paired DeLong test: is the AUC of one score different from another's on the same rows?",
+        formula="difference = AUC(score) - AUC(other_score); its variance is DeLong et al.'s (1988) for two "
+                "correlated AUCs, from each row's placements under both scores (Sun & Xu 2014); z = difference "
+                "/ std_error, p_value = 2 P(Z > |z|), interval difference -/+ z_c*std_error (z_c the normal "
+                "quantile of (1 + confidence)/2). With by=, one test per slice and p_value_holm, Holm's "
+                "adjustment over the slices.",
+        reference="pROC roc.test(paired=TRUE, method='delong'); MLstatkit Delong_test",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'y': [0, 0, 0, 1, 1, 1], 'a': [0.1, 0.4, 0.2, 0.35, 0.8, 0.7],\n"
+                 "...                    'b': [0.3, 0.2, 0.1, 0.25, 0.5, 0.15]})\n"
+                 ">>> r = sm.auc_compare(df, label='y', score='a', other_score='b')\n"
+                 ">>> round(r['auc'], 4), round(r['other_auc'], 4), round(r['p_value'], 4)\n"
+                 "(0.8889, 0.6667, 0.4795)\n"),
         undefined=_ONE_CLASS),
     Metric(
         name="gauc", template="classification/gauc.sql", kind="scalar",

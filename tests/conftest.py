@@ -75,7 +75,8 @@ def args(name, weight=False):
             if p.role == "numeric":
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:
-            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "group": "g", "target": "t"}[p.name]
+            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g",
+                          "target": "t"}[p.name]
     if m.one_of:
         out["score"] = "s"
     if weight:

@@ -189,7 +189,9 @@ def test_plot_without_matplotlib_says_what_to_install(tmp_path):
 
 def test_demo_runs_the_main_job():
     out = cli("demo", ok=0).stdout
-    assert "gauc" in out and "RelaImpr" in out and "SELECT" in out
+    assert "gauc" in out and "RelaImpr" in out and "SELECT" in out and "ci_low" in out and "DeLong" in out
     document = json.loads(cli("demo", "--format", "json", ok=0).stdout)
     assert document["counts"] == {"rows": 6000, "positives": 546}
+    compared = document["auc_compare_vs_pctr_base"]
+    assert compared["ci_low"] < compared["difference"] < compared["ci_high"] and 0 <= compared["p_value"] <= 1
     assert subprocess.run([sys.executable, "-m", "sqlmetrics", "demo"], capture_output=True).returncode == 0

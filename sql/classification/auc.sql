@@ -55,7 +55,7 @@ FROM (
     FROM {{ relation }}
     {{ sqlmetrics.group_by(by) }}
   ) AS sm_ranges
-    ON {% for c in by %}{{ sqlmetrics.null_safe_equal('sm_input.' ~ sqlmetrics.ident(c), 'sm_ranges.' ~ sqlmetrics.ident(c)) }}{{ " AND " if not loop.last }}{% endfor %}
+    ON {{ sqlmetrics.null_safe_join_on(by, 'sm_input', 'sm_ranges') }}
   {%- elif by %}
          MIN(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_lo,
          MAX(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_hi

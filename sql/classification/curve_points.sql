@@ -7,11 +7,12 @@
     sm_n_kept_run and sm_n_kept_all, the rows of the score, up to it and in the slice, counting only
     the scores that are points of a curve.
     plan='aggregate' or 'parallel' (running_sums'): one row per (slice, distinct score).
+    `prefix` names the CTEs (prefix_at, prefix_running, prefix_points): two curves in one query.
     plan='rank' (unweighted, not counted): one row per input row, from one sort of the rows (ranked_scores),
       cheaper when nearly every score is distinct: the point of a score is its last row in the
       sort, whose running sums take in all the rows of its score; tp and fp are the point's on that
       row only. -#}
-{% macro curve_points(relation, label, score, weight, keys, plan, counted=false) %}
+{% macro curve_points(relation, label, score, weight, keys, plan, counted=false, prefix='sm') %}
 {%- if plan == 'rank' and not weight and not counted %}
 sm_points AS (
   SELECT {{ sqlmetrics.cols(keys) }} threshold, 1 AS sm_n_at, sm_y AS sm_n_pos_at, sm_y AS sm_tp_at, 1 - sm_y AS sm_fp_at,
@@ -21,7 +22,7 @@ sm_points AS (
 )
 {%- else %}
 {%- set weight_sum %}SUM({{ sqlmetrics.row_weight(weight) }}){% endset %}
-sm_at AS (
+{{ prefix }}_at AS (
   SELECT sm_sums.*{% if counted %}, CASE WHEN sm_tp_at + sm_fp_at > 0 THEN sm_n_at ELSE 0 END AS sm_n_kept{% endif %}
   FROM (
     SELECT {{ sqlmetrics.cols(keys) }}
@@ -35,14 +36,14 @@ sm_at AS (
     GROUP BY {{ sqlmetrics.cols(keys) }}threshold
   ) AS sm_sums
 ),
-{{ sqlmetrics.running_sums('sm_running', 'sm_at', keys, 'threshold', true, ['sm_n_at', 'sm_n_pos_at'],
+{{ sqlmetrics.running_sums(prefix ~ '_running', prefix ~ '_at', keys, 'threshold', true, ['sm_n_at', 'sm_n_pos_at'],
                            ['sm_tp_at', 'sm_fp_at'] + (['sm_n_kept'] if counted else []), plan) }},
-sm_points AS (
+{{ prefix }}_points AS (
   SELECT {{ sqlmetrics.cols(keys) }} threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
          sm_tp_at_run AS tp, sm_fp_at_run AS fp, sm_tp_at_all AS sm_pos, sm_fp_at_all AS sm_neg,
          CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
          {%- if counted %}, sm_n_kept, sm_n_kept_run, sm_n_kept_all{% endif %}
-  FROM sm_running
+  FROM {{ prefix }}_running
 )
 {%- endif %}
 {% endmacro %}

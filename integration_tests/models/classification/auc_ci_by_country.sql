@@ -1,0 +1,1 @@
+{{ sqlmetrics.auc_ci(ref('predictions'), label='clicked', score='pctr', by=['country']) }}

@@ -4,6 +4,7 @@ Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process Du
 and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
 """
 from .api import make_function, render
+from .bootstrap import bootstrap
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
@@ -18,6 +19,6 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
+__all__ = ["render", "bootstrap", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
            "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

@@ -30,6 +30,7 @@ SPELLINGS = {name: re.match(r"(\w+?)__(\w+)", name).groups() for name in namespa
 #: an argument of each kind a dispatched helper takes: SQL (plain names, read alike by every
 #: dialect), column names (quoted by the macro) and message text
 ARGUMENTS = {"x": "s", "value": "y", "condition": "y IS NULL", "column": "s", "label": "y", "keys": ["g", "h"],
+             "columns": ["g", "h"],
              "message": "a value is wrong", "a": "s", "b": "y"}
 
 

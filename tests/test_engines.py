@@ -216,6 +216,19 @@ def test_scalars_come_back_as_python_types(con):
     assert {type(v) for v in counts.values()} == {int}
 
 
+def test_bootstrap_on_the_engine(con):
+    """The engine's own hash draws the replicate weights, so its interval differs from DuckDB's by
+    Monte-Carlo error only; the estimate is the metric's, and a second call gives the same numbers."""
+    params = dict(label="y", score="s", weight="w", n_boot=300, seed=3)
+    got = sm.bootstrap("auc", "preds", con=con, **params)
+    want = sm.bootstrap("auc", BINARY, **params)
+    assert got["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and got["n_boot"] == 300
+    assert got["std_error"] == pytest.approx(want["std_error"], rel=0.2)
+    assert sm.bootstrap("auc", "preds", con=con, **params) == got
+    sliced = sm.bootstrap("gauc", "preds", con=con, label="y", score="s", group="g", by="c", n_boot=100)
+    assert list(sliced.columns) == ["c", "estimate", "std_error", "ci_low", "ci_high", "n_boot"]
+
+
 def test_errors_name_the_problem(con):
     name = connect(con).name
     with pytest.raises(sm.SourceError, match=f"does not exist on {name}"):

@@ -1,0 +1,143 @@
+"""sm.bootstrap: the Poisson bootstrap in SQL.
+
+References: a numpy Poisson bootstrap of the same data (scikit-learn's metric with Poisson(1)
+sample weights), whose standard error the SQL one must match within 10%; coverage of the intervals
+on simulated binormal data; determinism; the units (rows, clusters, GAUC's groups).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+from sklearn.metrics import log_loss, roc_auc_score
+
+import sqlmetrics as sm
+from sqlmetrics.errors import ParameterError
+
+
+def frame(rng, n, ties=False):
+    y = rng.integers(0, 2, n)
+    s = rng.normal(y * 0.7, 1.0)
+    return pd.DataFrame({"y": y, "s": np.round(s, 1) if ties else s, "p": 1 / (1 + np.exp(-s)),
+                         "w": rng.integers(1, 3, n).astype(float), "user": rng.integers(0, n // 8, n)})
+
+
+def numpy_bootstrap(statistic, n_units, n_boot, seed, unit_of_row=None):
+    """Standard error of `statistic(weights)` over Poisson(1) weights per unit."""
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(n_boot):
+        k = rng.poisson(1.0, n_units)
+        weights = k if unit_of_row is None else k[unit_of_row]
+        try:
+            values.append(statistic(weights))
+        except ValueError:  # a replicate with one class
+            pass
+    return np.std(values, ddof=1)
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["continuous", "ties"])
+def test_standard_error_matches_a_numpy_poisson_bootstrap(ties):
+    df = frame(np.random.default_rng(4 + ties), 3000, ties=ties)
+    got = sm.bootstrap("auc", df, label="y", score="s", weight="w", n_boot=1000)
+    assert got["estimate"] == pytest.approx(roc_auc_score(df.y, df.s, sample_weight=df.w), abs=1e-12)
+    want = numpy_bootstrap(lambda k: roc_auc_score(df.y, df.s, sample_weight=df.w * k), len(df), 1000, 1)
+    assert got["std_error"] == pytest.approx(want, rel=0.10)
+    assert got["n_boot"] == 1000
+    assert got["ci_low"] < got["estimate"] < got["ci_high"]
+
+
+def test_a_metric_other_than_auc_and_its_cluster():
+    df = frame(np.random.default_rng(8), 4000)
+    got = sm.bootstrap("log_loss", df, label="y", score="p", cluster="user", n_boot=800)
+    users, row_user = np.unique(df.user, return_inverse=True)
+    want = numpy_bootstrap(lambda k: log_loss(df.y, df.p, sample_weight=k), len(users), 800, 2, row_user)
+    assert got["std_error"] == pytest.approx(want, rel=0.10)
+    by_row = sm.bootstrap("log_loss", df, label="y", score="p", n_boot=800)
+    assert by_row["estimate"] == got["estimate"] == pytest.approx(log_loss(df.y, df.p), rel=1e-12)
+
+
+def test_gauc_resamples_groups():
+    df = frame(np.random.default_rng(9), 6000)
+    got = sm.bootstrap("gauc", df, label="y", score="s", group="user", n_boot=600)
+    groups = [(g.y.to_numpy(), g.s.to_numpy()) for _, g in df.groupby("user") if g.y.nunique() == 2]
+    aucs = np.array([roc_auc_score(y, s) for y, s in groups])
+    sizes = np.array([len(y) for y, _ in groups])
+    assert got["estimate"] == pytest.approx((aucs * sizes).sum() / sizes.sum(), rel=1e-12)
+    want = numpy_bootstrap(lambda k: (k * sizes * aucs).sum() / (k * sizes).sum(), len(groups), 2000, 3)
+    assert got["std_error"] == pytest.approx(want, rel=0.10)
+    with pytest.raises(ParameterError, match="weighting 'impressions' or 'clicks'"):
+        sm.bootstrap("gauc", df, label="y", score="s", group="user", weighting="uniform")
+
+
+def test_same_seed_same_interval_other_seed_other_interval():
+    df = frame(np.random.default_rng(1), 500)
+    a = sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7)
+    assert sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7) == a
+    b = sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=8)
+    assert b["estimate"] == a["estimate"] and b["std_error"] != a["std_error"]
+    # the order of the rows does not matter (identical rows are exchangeable)
+    assert sm.bootstrap("auc", df.iloc[::-1], label="y", score="s", n_boot=200, seed=7) == pytest.approx(a)
+
+
+def test_identical_rows_resample_on_their_own():
+    """Ten copies of each row: resampled as ten rows each, so the standard error is that of the
+    tenfold data (1/sqrt(10) of the original's), not the original's."""
+    df = frame(np.random.default_rng(2), 400, ties=True)[["y", "s"]]
+    once = sm.bootstrap("auc", df, label="y", score="s", n_boot=1000)
+    tenfold = sm.bootstrap("auc", pd.concat([df] * 10), label="y", score="s", n_boot=1000)
+    assert tenfold["std_error"] == pytest.approx(once["std_error"] / math.sqrt(10), rel=0.15)
+
+
+def test_slices_and_replicates_without_a_value():
+    df = frame(np.random.default_rng(3), 2000)
+    df["c"] = np.where(df.index < 1990, "big", "tiny")
+    got = sm.bootstrap("auc", df, label="y", score="s", by="c", n_boot=300).set_index("c")
+    big = df[df.c == "big"]
+    want = numpy_bootstrap(lambda k: roc_auc_score(big.y, big.s, sample_weight=k), len(big), 1000, 5)
+    assert got.loc["big", "std_error"] == pytest.approx(want, rel=0.10)
+    assert got.loc["big", "n_boot"] == 300
+    assert 0 < got.loc["tiny", "n_boot"] < 300  # 10 rows: some replicates lose a class
+
+
+def test_intervals_cover_the_true_auc():
+    """400 binormal samples of 300 rows (400 slices of one call), 95% percentile intervals of 300
+    replicates: they must cover the true AUC, Phi(1/sqrt(2)), in 93-97% of the samples."""
+    rng = np.random.default_rng(77)
+    sims, n = 400, 300
+    y = rng.integers(0, 2, sims * n)
+    df = pd.DataFrame({"sim": np.repeat(np.arange(sims), n), "y": y, "s": rng.normal(y * 1.0, 1.0)})
+    got = sm.bootstrap("auc", df, label="y", score="s", by="sim", n_boot=300)
+    truth = norm.cdf(1 / math.sqrt(2))
+    coverage = ((got.ci_low <= truth) & (truth <= got.ci_high)).mean()
+    assert 0.93 <= coverage <= 0.97, coverage
+
+
+def test_gauc_intervals_cover_the_true_value():
+    """400 samples of 80 users with 4 binormal impressions each: every user's AUC estimates
+    Phi(1/sqrt(2)) without bias, so GAUC does too; the 95% intervals from resampling users must cover
+    it in 93-97% of the samples."""
+    rng = np.random.default_rng(78)
+    sims, users, per = 400, 80, 4
+    y = rng.integers(0, 2, sims * users * per)
+    df = pd.DataFrame({"sim": np.repeat(np.arange(sims), users * per), "u": np.repeat(np.arange(sims * users), per),
+                       "y": y, "s": rng.normal(y * 1.0, 1.0)})
+    got = sm.bootstrap("gauc", df, label="y", score="s", group="u", by="sim", n_boot=200)
+    truth = norm.cdf(1 / math.sqrt(2))
+    coverage = ((got.ci_low <= truth) & (truth <= got.ci_high)).mean()
+    assert 0.93 <= coverage <= 0.97, coverage
+
+
+def test_what_it_does_not_take():
+    df = frame(np.random.default_rng(0), 50)
+    with pytest.raises(ParameterError, match="ranking metric"):
+        sm.bootstrap("ndcg", df, k=10)
+    with pytest.raises(ParameterError, match="one value that takes a weight"):
+        sm.bootstrap("roc_curve", df, label="y", score="s")
+    with pytest.raises(ParameterError, match="n_boot must be >= 2"):
+        sm.bootstrap("auc", df, label="y", score="s", n_boot=1)
+    with pytest.raises(ParameterError, match="unknown metric|Unknown metric|no metric"):
+        sm.bootstrap("no_such_metric", df)

@@ -20,6 +20,10 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           its value is compared with sm.gauc on that subset); polars rank().over(user);
                           sm.gauc. GAUC = impressions-weighted mean of the per-user AUC over the users
                           having both classes (sqlmetrics' default weighting).
+  Paired DeLong test      the continuous score against the one rounded to 3 decimals: MLstatkit's
+                          Delong_test on numpy arrays (reference; timed on the first --delong-rows
+                          rows and extrapolated linearly, its z compared with sm.auc_compare's on
+                          that subset) and sm.auc_compare; the value is z.
   ROC curve, AP           on the first --curve-rows rows (2M): sklearn roc_curve(drop_intermediate=False)
                           and average_precision_score on numpy arrays (reference); sm.roc_curve (every
                           threshold, the curve as a DataFrame) and sm.average_precision. The curves are
@@ -325,6 +329,12 @@ def ndcg_score(*args, **kwargs) -> float:
     return ndcg_score(*args, **kwargs)
 
 
+def delong_z(frame: pd.DataFrame, score: str, other: str) -> float:
+    """MLstatkit's paired DeLong test of `score` against `other`: its z, (AUC_score - AUC_other) / SE."""
+    from MLstatkit import Delong_test
+    return Delong_test(frame["label"].to_numpy(), frame[other].to_numpy(), frame[score].to_numpy())[0]
+
+
 def auc_polars(frame: pl.DataFrame, score: str) -> float:
     """Mann-Whitney: (sum of the positives' average ranks - P(P+1)/2) / (P N)."""
     out = frame.select(
@@ -459,6 +469,24 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
                  from_file=lambda score=score: sm.auc(str(d.clicks_path), label="label", score=score)),
             *floors(d, "clicks", rows, scan=score, sort=score, group=score)]))
 
+    # DeLong's paired test of the continuous score against the rounded one (pROC's roc.test)
+    subset_rows = min(rows, args.delong_rows)
+    delong = Tool("MLstatkit `Delong_test` (numpy arrays) ‡", "reference", scale=rows / subset_rows)
+
+    def prepare_delong(tool=delong):
+        subset = d.clicks.head(subset_rows)
+        tool.note = (f"timed on the first {subset_rows:,} rows, times × {tool.scale:,.0f}; its z is compared with "
+                     "sm.auc_compare's on that subset")
+        tool.expected = lambda: sm.auc_compare(subset, label="label", score="score", other_score="score_r3")["z"]
+        return lambda: delong_z(subset, "score", "score_r3")
+    delong.prepare = prepare_delong
+    cases.append(Case(f"Paired DeLong test (z), {args.rows:,} rows, continuous vs rounded scores", [
+        delong,
+        Tool("sqlmetrics `sm.auc_compare`", "sqlmetrics",
+             lambda: (lambda f=d.clicks: sm.auc_compare(f, label="label", score="score", other_score="score_r3")["z"]),
+             from_file=lambda: sm.auc_compare(str(d.clicks_path), label="label", score="score",
+                                              other_score="score_r3")["z"])]))
+
     scores = {"score": "continuous scores", "score_r3": "scores rounded to 3 decimals"}
     for score, users in itertools.product(scores, args.users):
         user = synthetic.user_column(users)
@@ -554,7 +582,7 @@ def probe_command(args, case: int, tool: int) -> list[str]:
             "--data-dir", str(args.data_dir), "--rows", str(args.rows), "--queries", str(args.queries),
             "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
             "--sklearn-tied-queries", str(args.sklearn_tied_queries),
-            "--ranx-max-queries", str(args.ranx_max_queries)]
+            "--ranx-max-queries", str(args.ranx_max_queries), "--delong-rows", str(args.delong_rows)]
 
 
 def memory_probe(args, paths):
@@ -661,6 +689,8 @@ def main():
                         help="users the pandas GAUC reference is timed on before extrapolation")
     parser.add_argument("--sklearn-tied-queries", type=int, default=100_000,
                         help="queries sklearn's tie-averaged ndcg_score is timed on before extrapolation")
+    parser.add_argument("--delong-rows", type=int, default=1_000_000,
+                        help="rows MLstatkit's Delong_test is timed on before extrapolation")
     parser.add_argument("--curve-rows", type=int, default=2_000_000,
                         help="rows of the ROC curve and average precision cases (the first rows of the clicks)")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,

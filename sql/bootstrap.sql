@@ -10,20 +10,44 @@
     The unit: the `cluster` column when given (rows of a user resample together), else the row: a
     row is its columns and its place among the rows equal to it (identical rows are exchangeable,
     so which of them is first does not matter, and each resamples on its own; the numbering's ORDER
-    BY, which Spark requires, orders equal values). Every replicate reads
-    every row: n_boot times the metric's work. The other keywords are the metric's own. -#}
+    BY, which Spark requires, orders equal values). Every replicate reads every row: n_boot times
+    the metric's work. For a ranking metric the unit is the query: the metric runs once, per query
+    (mean_over_queries' per_query='parts'), and each replicate recombines the queries' parts with
+    their weights (n_boot times the number of queries, not of rows). The other keywords are the
+    metric's own. -#}
 {% macro bootstrap(metric, relation, n_boot=1000, confidence=0.95, seed=0, cluster=none, weight=none, by=[]) %}
 {%- set read = namespace(columns=by + ([weight] if weight else []) + ([cluster] if cluster else [])) %}
 {%- for p in ('label', 'score', 'prediction', 'target', 'group', 'base_score', 'other_score') %}
 {%- if kwargs.get(p) %}{% set read.columns = read.columns + [kwargs[p]] %}{% endif %}
 {%- endfor %}
 {%- set carried = read.columns | unique | list %}
+{%- set ranking = metric in ('dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate',
+                             'r_precision', 'err', 'rank_correlation', 'kendall_tau', 'ils') %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set tail = (1 - confidence) / 2 %}
 {%- set resampled_by = by + ['sm_replicate'] %}
 WITH sm_replicates AS (
   {{ sqlmetrics.replicate_numbers(n_boot) }}
 ),
+{%- if ranking %}
+sm_parts AS (
+  {{ sqlmetrics.metric(metric, relation, by=by, per_query='parts', **kwargs) }}
+),
+sm_units AS (
+  SELECT sm_parts.*, {{ sqlmetrics.unit_hash(by + [kwargs.get('query', 'query')]) }} AS sm_unit FROM sm_parts
+),
+sm_replicated AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
+         CASE WHEN MAX(sm_relevant_rule) = 0 OR SUM(sm_k * sm_n_relevant) > 0
+              THEN {{ sqlmetrics.fdiv('SUM(sm_k * sm_numerator)', 'SUM(sm_k * sm_denominator)') }} END
+           AS {{ sqlmetrics.ident(metric) }}
+  FROM (
+    SELECT sm_drawn.*, {{ sqlmetrics.poisson_one('sm_uniform') }} AS sm_k
+    FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
+  ) AS sm_weighted
+  {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
+),
+{%- else %}
 sm_units AS (
   SELECT sm_occurrences.*, {{ sqlmetrics.unit_hash(unit) }} AS sm_unit
   FROM (
@@ -42,8 +66,13 @@ sm_resampled AS (
 sm_replicated AS (
   {{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=resampled_by, **kwargs) }}
 ),
+{%- endif %}
 sm_estimated AS (
+  {%- if ranking %}
+  {{ sqlmetrics.metric(metric, relation, by=by, **kwargs) }}
+  {%- else %}
   {{ sqlmetrics.metric(metric, relation, weight=weight, by=by, **kwargs) }}
+  {%- endif %}
 ),
 sm_ordered AS (
   SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.ident(metric) }} AS sm_value,

@@ -4,7 +4,7 @@ Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process Du
 and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
 """
 from .api import make_function, render
-from .bootstrap import bootstrap
+from .resampling import bootstrap
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS

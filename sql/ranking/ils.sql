@@ -30,7 +30,12 @@ sm_values AS (
   LEFT JOIN sm_similar ON sm_similar.sm_x = sm_a.sm_item AND sm_similar.sm_y = sm_b.sm_item
   GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_a') }}
 )
-{%- if per_query %}
+{%- if per_query == 'parts' %}
+{#- a query's share of the mean, for a bootstrap over queries (as mean_over_queries' parts) #}
+SELECT {{ sqlmetrics.cols(keys) }} sm_value AS sm_numerator, 1 AS sm_denominator, 0 AS sm_n_relevant,
+       0 AS sm_relevant_rule
+FROM sm_values
+{%- elif per_query %}
 SELECT {{ sqlmetrics.cols(keys) }} sm_value AS ils FROM sm_values ORDER BY {{ sqlmetrics.col_list(keys) }}
 {%- else %}
 SELECT {{ sqlmetrics.cols(by) }} AVG(sm_value) AS ils, COUNT(*) AS n_queries

@@ -24,7 +24,11 @@
                          the query's relevance, and missing and empty do not apply.
     The summary has one row per slice (`by`): the metric as `name`, n_queries (counted), n_missing
     (judged queries absent from the run) and n_empty (queries without relevant items); with
-    per_query, one row per counted query: keys, `name`, n_relevant. Presence is tested with
+    per_query, one row per counted query: keys, `name`, n_relevant; with per_query='parts' (for a
+    bootstrap over queries), the query's share of the metric instead: sm_numerator and
+    sm_denominator, whose sums over the counted queries divide into the metric, and sm_n_relevant
+    for the rule that makes it NULL (sm_relevant_rule = 1: when no counted query has a relevant
+    item). Presence is tested with
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
     their type's default (0), not NULL. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
@@ -73,7 +77,15 @@ sm_scored AS (
   {%- endif %}
   FROM sm_per_query
 )
-{%- if per_query %}
+{%- if per_query == 'parts' %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       {% if combine == 'micro' %}sm_score_value{% else %}{{ sqlmetrics.as_double('sm_score_value') }}{% endif %} AS sm_numerator,
+       {% if combine == 'micro' %}sm_n_relevant{% else %}1{% endif %} AS sm_denominator,
+       sm_n_relevant,
+       {{ 1 if combine == 'mean' else 0 }} AS sm_relevant_rule
+FROM sm_scored
+WHERE sm_included = 1
+{%- elif per_query %}
 SELECT {{ sqlmetrics.cols(keys) }}
        {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
        {%- else %}sm_score_value{% endif %}

@@ -188,6 +188,8 @@ def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "auc_ci_by_country": by_country(p, lambda part: {k: v for k, v in delong_rows(part).items()
                                                          if k in ("auc", "ci_low", "ci_high")}),
         "auc_compare": one(**{k: v for k, v in delong_rows(p).items() if k not in ("ci_low", "ci_high")}),
+        # the interval's replicates are the engine's draws: the estimate is the metric's
+        "bootstrap_auc_by_country": by_country(p, lambda part: {"estimate": auc_of(part)}),
         "gauc": one(**gauc_row(p, "impressions")),
         "gauc_clicks_by_country": by_country(p, lambda part: gauc_row(part, "clicks")),
         "gini": one(gini=2 * auc_of(p) - 1),

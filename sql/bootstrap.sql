@@ -132,7 +132,7 @@ WHERE sm_replicate <= {{ n }}
     of each other. -#}
 {% macro unit_uniform(units, replicates, seed) -%}
 {%- set m = 2147483647 -%}
-SELECT sm_second.*, CAST(MOD(MOD(sm_r3 * sm_r3 + 54321, {{ m }}) * 48271, {{ m }}) AS DOUBLE) / {{ m }} AS sm_uniform
+SELECT sm_second.*, {{ sqlmetrics.as_double('MOD(MOD(sm_r3 * sm_r3 + 54321, ' ~ m ~ ') * 48271, ' ~ m ~ ')') }} / {{ m }} AS sm_uniform
 FROM (
   SELECT sm_first.*, MOD(MOD(sm_r1 * sm_r1 + 12345, {{ m }}) * 16807 + sm_unit, {{ m }}) AS sm_r3
   FROM (

@@ -255,13 +255,21 @@ def assert_same_table(got: pd.DataFrame, want: pd.DataFrame, keys: list[str], wh
             assert a.astype(str).tolist() == b.astype(str).tolist(), f"{what}.{column} differs"
 
 
-def compare_with_python(project: Path, read_model):
+#: a bootstrap's replicate weights come from the engine's own hash: these columns equal the Python
+#: API's (on DuckDB) only when dbt ran on DuckDB too
+ENGINE_DRAWN = ("std_error", "ci_low", "ci_high")
+
+
+def compare_with_python(project: Path, read_model, same_engine: bool = True):
     frames, calls = seed_frames(project), model_calls(project)
     for model, call in calls.items():
         want = python_value(call, frames, calls)
         keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", call[2].get("query"))
                                                  if c in want]
-        assert_same_table(read_model(model), want, keys, model)
+        got = read_model(model)
+        if call[0] == "bootstrap" and not same_engine:
+            got, want = got.drop(columns=list(ENGINE_DRAWN)), want.drop(columns=list(ENGINE_DRAWN))
+        assert_same_table(got, want, keys, model)
     return len(calls)
 
 
@@ -324,4 +332,4 @@ def test_dbt_models_on_postgres_equal_the_python_api(project, postgres_build):
         cursor = con.execute(f'SELECT * FROM "{schema}"."{model}"')
         return pd.DataFrame(cursor.fetchall(), columns=[c.name for c in cursor.description])
 
-    assert compare_with_python(project, read) >= 30
+    assert compare_with_python(project, read, same_engine=False) >= 30

@@ -3,10 +3,11 @@
     unit weighs k ~ Poisson(1), drawn from the unit and (b, seed) by arithmetic, with no random state,
     so the same call gives the same interval; the `metric` (a macro with frequency weights) then runs
     once over the replicates, as a slice of its own each (`by` + sm_replicate), with the row weights
-    times k. Returned per slice `by`: estimate (the metric on the data), std_error (the replicates'
-    standard deviation), the percentile interval ci_low, ci_high (numpy's linear interpolation
-    between order statistics), and n_boot (the replicates that gave a value: a replicate that leaves
-    a slice without one class gives none).
+    times k; replicate 0, every unit weighing 1, gives the metric on the data (so the metric is called
+    once, and its CTEs appear once). Returned per slice `by`: estimate (the metric on the data),
+    std_error (the replicates' standard deviation), the percentile interval ci_low, ci_high (numpy's
+    linear interpolation between order statistics), and n_boot (the replicates that gave a value: a
+    replicate that leaves a slice without one class gives none).
     The unit: the `cluster` column when given (rows of a user resample together), else the row: a
     row is its columns and its place among the rows equal to it (identical rows are exchangeable,
     so which of them is first does not matter, and each resamples on its own; the numbering's ORDER
@@ -26,6 +27,8 @@
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set tail = (1 - confidence) / 2 %}
 {%- set resampled_by = by + ['sm_replicate'] %}
+{#- replicate 0 weighs every unit 1: the metric on the data, from the same (one) call of it #}
+{%- set draw %}CASE WHEN sm_replicate = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_uniform') }} END{% endset %}
 WITH sm_replicates AS (
   {{ sqlmetrics.replicate_numbers(n_boot) }}
 ),
@@ -42,7 +45,7 @@ sm_replicated AS (
               THEN {{ sqlmetrics.fdiv('SUM(sm_k * sm_numerator)', 'SUM(sm_k * sm_denominator)') }} END
            AS {{ sqlmetrics.ident(metric) }}
   FROM (
-    SELECT sm_drawn.*, {{ sqlmetrics.poisson_one('sm_uniform') }} AS sm_k
+    SELECT sm_drawn.*, {{ draw }} AS sm_k
     FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
   ) AS sm_weighted
   {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
@@ -60,7 +63,7 @@ sm_units AS (
 ),
 sm_resampled AS (
   SELECT {{ sqlmetrics.cols(carried) }} sm_replicate,
-         {{ sqlmetrics.poisson_one('sm_uniform') }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
+         {{ draw }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
 ),
 sm_replicated AS (
@@ -68,11 +71,7 @@ sm_replicated AS (
 ),
 {%- endif %}
 sm_estimated AS (
-  {%- if ranking %}
-  {{ sqlmetrics.metric(metric, relation, by=by, **kwargs) }}
-  {%- else %}
-  {{ sqlmetrics.metric(metric, relation, weight=weight, by=by, **kwargs) }}
-  {%- endif %}
+  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.ident(metric) }} FROM sm_replicated WHERE sm_replicate = 0
 ),
 sm_ordered AS (
   SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.ident(metric) }} AS sm_value,
@@ -80,7 +79,7 @@ sm_ordered AS (
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_n,
          AVG({{ sqlmetrics.ident(metric) }}) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_mean
   FROM sm_replicated
-  WHERE {{ sqlmetrics.ident(metric) }} IS NOT NULL
+  WHERE sm_replicate > 0 AND {{ sqlmetrics.ident(metric) }} IS NOT NULL
 ),
 sm_spread AS (
   SELECT {{ sqlmetrics.cols(by) }}
@@ -112,12 +111,12 @@ LEFT JOIN sm_spread
       - MAX(CASE WHEN sm_rank = {{ floor_h }} + 1 THEN sm_value END)))
 {%- endmacro %}
 
-{#- One row per replicate, sm_replicate = 1 .. n: crossed tables of the ten digits (no series
+{#- One row per replicate, sm_replicate = 0 .. n: crossed tables of the ten digits (no series
     function is common to every engine). -#}
 {% macro replicate_numbers(n) %}
 {%- set places = (n | string) | length %}
 SELECT sm_replicate FROM (
-  SELECT {% for i in range(places) %}sm_d{{ i }}.sm_digit * {{ 10 ** i }} + {% endfor %}1 AS sm_replicate
+  SELECT {% for i in range(places) %}sm_d{{ i }}.sm_digit * {{ 10 ** i }}{{ " + " if not loop.last }}{% endfor %} AS sm_replicate
   FROM {% for i in range(places) %}(SELECT 0 AS sm_digit{% for d in range(1, 10) %} UNION ALL SELECT {{ d }}{% endfor %}) AS sm_d{{ i }}
        {{- " CROSS JOIN " if not loop.last }}{% endfor %}
 ) AS sm_numbers

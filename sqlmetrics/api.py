@@ -15,7 +15,7 @@ from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import RESERVED_COLUMNS, Metric, lookup
+from .registry import RESERVED_COLUMNS, Metric, bootstrap_of, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
@@ -97,7 +97,12 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
       ) AS auc,
     ...
     """
-    m = lookup(metric_name)
+    if metric_name == "bootstrap":  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL
+        if "metric" not in params:
+            raise ParameterError("render('bootstrap', ...) needs metric=, the name of the metric bootstrapped")
+        m, params = bootstrap_of(params.pop("metric"), params)
+    else:
+        m = lookup(metric_name)
     dialect = check_dialect(dialect)
     per_query = bool(params.pop("per_query", False)) if m.per_query else False
     values = validate(m, params)

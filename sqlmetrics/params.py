@@ -187,6 +187,12 @@ MAX_POINTS = Param(
     "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
 CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, between 0 and 1.", default=0.95,
                    low=0, low_open=True, high=1, high_open=True)
+N_BOOT = Param("n_boot", "int", "number of bootstrap replicates (each reads every row once more).", default=1000,
+               low=2)
+SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, the same interval.", default=0, low=0)
+CLUSTER = Param("cluster", "column", "resample the rows of each value of this column together (the user, say, "
+                "so that correlated impressions stay together) instead of each row on its own.", default=None,
+                role="group")
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

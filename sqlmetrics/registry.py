@@ -7,7 +7,7 @@ its output columns and its reference. The entry drives the public function ``sm.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
 from . import consistency
@@ -18,7 +18,7 @@ from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
                      WEIGHTING, Param, require_word)
-from .params import CONFIDENCE, MAX_POINTS, N_BINS, STRATEGY
+from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, SEED, STRATEGY
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
 Kind = Literal["scalar", "record", "curve"]
@@ -499,3 +499,42 @@ def lookup(name: str) -> Metric:
     except KeyError:
         near = difflib.get_close_matches(name.lower(), list(METRICS) + list(ALIASES), n=1, cutoff=0.5)
         raise UnknownMetricError(name, near[0] if near else None, tuple(METRICS)) from None
+
+
+#: GAUC weightings under which a group drawn k times weighs k times as much when its rows weigh k
+_GAUC_BOOTSTRAP_WEIGHTINGS = ("impressions", "clicks")
+
+
+def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
+    """The bootstrap of metric `name` (sql/bootstrap.sql), as a record metric of its own, and the call's
+    parameters: over rows (or clusters) for a metric of one value with frequency weights, over queries
+    for a ranking metric, over groups for gauc."""
+    m = lookup(name)
+    params = dict(params)
+    if m.per_query:
+        extra = (N_BOOT, CONFIDENCE, SEED)
+        if params.get("cluster") is not None:
+            raise ParameterError(f"bootstrap of {m.name} resamples queries: it takes no cluster")
+    elif m.kind == "scalar" and any(p.name == "weight" for p in m.params):
+        extra = (N_BOOT, CONFIDENCE, SEED, CLUSTER)
+    else:
+        raise ParameterError(f"bootstrap needs a ranking metric or a metric of one value that takes a weight "
+                             f"parameter (the replicates are frequency weights); {m.name} is neither")
+    if m.name == "gauc":
+        weighting = params.get("weighting", "impressions")
+        if weighting not in _GAUC_BOOTSTRAP_WEIGHTINGS:
+            raise ParameterError(f"bootstrap of gauc takes weighting "
+                                 f"{' or '.join(map(repr, _GAUC_BOOTSTRAP_WEIGHTINGS))}, not {weighting!r}: a group "
+                                 "drawn k times must weigh k times as much")
+        params["cluster"] = params.get("cluster") or params.get("group")
+    if params.get("cluster") is None:
+        params.pop("cluster", None)
+    plan = ParallelWhenDistributed(parallel=m.plan.parallel) if m.plan else None
+    derived = replace(
+        m, name="bootstrap", template="bootstrap.sql", kind="record",
+        params=(Param("metric", "choice", "the metric bootstrapped.", default=m.name, choices=(m.name,)),)
+        + m.params + extra,
+        outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot"), defined_by=("estimate",), plan=plan,
+        per_query=False, across_slices=())
+    return derived, params
+

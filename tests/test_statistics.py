@@ -142,6 +142,23 @@ def test_against_mlstatkit(ties):
         assert (single["ci_low"], single["ci_high"]) == (pytest.approx(ci[0], rel=1e-9), pytest.approx(ci[1], rel=1e-9))
 
 
+def test_a_small_difference_keeps_its_digits():
+    """A score against itself rounded to 3 decimals: AUCs equal to ~1e-5. The difference is summed
+    from the placements' differences, not as AUC - other AUC, so its z does not depend on the order
+    the engine sums the rows in (here: the rows shuffled)."""
+    rng = np.random.default_rng(21)
+    y = rng.integers(0, 2, 400_000)
+    df = pd.DataFrame({"y": y, "s": rng.normal(y * 0.7, 1.0)}).assign(s2=lambda f: f.s.round(3))
+    got = sm.auc_compare(df, label="y", score="s", other_score="s2")
+    shuffled = sm.auc_compare(df.sample(frac=1, random_state=3), label="y", score="s", other_score="s2")
+    assert abs(got["difference"]) < 1e-4
+    assert shuffled["z"] == pytest.approx(got["z"], rel=1e-9)
+    small = df.iloc[:3000]
+    auc_a, auc_b, se = paired_oracle(small.y.values, small.s.values, small.s2.values)
+    assert sm.auc_compare(small, label="y", score="s", other_score="s2")["z"] == pytest.approx((auc_a - auc_b) / se,
+                                                                                               rel=1e-9)
+
+
 def test_slices_and_holm():
     rng = np.random.default_rng(9)
     df = frame(rng, 3000, ties=True, slices=6)

@@ -6,8 +6,11 @@
     its score values, and the variance of the difference is that of the difference of placements:
       Var = sum over positives of w (D10 - difference)^2 / ((W_pos - 1) W_pos) + the same over the
             negatives with D01 and W_neg,  D10 = V10(score) - V10(other_score), D01 likewise,
-    which equals DeLong's S_AA + S_BB - 2 S_AB, without its cancellation. The slice's difference
-    comes from the placement tables (one row per distinct score), so the rows are read once.
+    which equals DeLong's S_AA + S_BB - 2 S_AB, without its cancellation. The difference itself is
+    the positives' mean D10, summed directly (not AUC - other AUC: two nearly equal sums whose
+    rounding would dominate a small difference and its z). The squares are taken about the
+    difference of the AUCs (from the placement tables, one row per distinct score), which is the
+    mean up to rounding, and corrected by it, so the rows are read once.
     std_error, z, p_value and the interval are NULL when a class weighs 1 or less, and z and p_value
     when std_error is 0 and the AUCs differ (every placement moves alike: no variance to test
     against); equal AUCs with std_error 0 give z = 0 and p_value = 1.
@@ -45,11 +48,17 @@ sm_spread AS (
   SELECT {{ sqlmetrics.cols(by) }}
          MAX(sm_auc) AS sm_estimate, MAX(sm_other_auc) AS sm_other_estimate,
          MAX(sm_pos) AS sm_w_pos, MAX(sm_neg) AS sm_w_neg, MAX(sm_n_pos) AS sm_positives, MAX(sm_n_neg) AS sm_negatives,
-         SUM(CASE WHEN sm_y = 1 THEN {{ sqlmetrics.fdiv('sm_w', 'sm_pos') }} * (sm_d10 - (sm_auc - sm_other_auc))
-                                                    * (sm_d10 - (sm_auc - sm_other_auc)) ELSE 0 END) AS sm_ss10,
-         SUM(CASE WHEN sm_y = 0 THEN {{ sqlmetrics.fdiv('sm_w', 'sm_neg') }} * (sm_d01 - (sm_auc - sm_other_auc))
-                                                    * (sm_d01 - (sm_auc - sm_other_auc)) ELSE 0 END) AS sm_ss01
-  FROM sm_paired
+         SUM(CASE WHEN sm_y = 1 THEN sm_share * sm_d10 ELSE 0 END) AS sm_mean10,
+         SUM(CASE WHEN sm_y = 0 THEN sm_share * sm_d01 ELSE 0 END) AS sm_mean01,
+         SUM(CASE WHEN sm_y = 1 THEN sm_share * (sm_d10 - sm_centre) * (sm_d10 - sm_centre) ELSE 0 END) AS sm_ss10,
+         SUM(CASE WHEN sm_y = 0 THEN sm_share * (sm_d01 - sm_centre) * (sm_d01 - sm_centre) ELSE 0 END) AS sm_ss01,
+         MAX(sm_centre) AS sm_shift
+  FROM (
+    SELECT sm_paired.*, sm_auc - sm_other_auc AS sm_centre,
+           CASE WHEN sm_y = 1 THEN {{ sqlmetrics.fdiv('sm_w', 'sm_pos') }} ELSE {{ sqlmetrics.fdiv('sm_w', 'sm_neg') }} END
+             AS sm_share
+    FROM sm_paired
+  ) AS sm_shared
   {{ sqlmetrics.group_by(by) }}
 ),
 sm_tested AS (
@@ -58,9 +67,11 @@ sm_tested AS (
               WHEN sm_se = 0 AND sm_difference = 0 THEN 0 END AS sm_z
   FROM (
     SELECT {{ sqlmetrics.cols(by) }} sm_estimate, sm_other_estimate, sm_positives, sm_negatives,
-           sm_estimate - sm_other_estimate AS sm_difference,
+           sm_mean10 AS sm_difference,
            CASE WHEN sm_w_pos > 1 AND sm_w_neg > 1
-                THEN SQRT({{ sqlmetrics.fdiv('sm_ss10', 'sm_w_pos - 1') }} + {{ sqlmetrics.fdiv('sm_ss01', 'sm_w_neg - 1') }}) END AS sm_se
+                THEN SQRT({{ sqlmetrics.fdiv('sm_ss10 - (sm_mean10 - sm_shift) * (sm_mean10 - sm_shift)', 'sm_w_pos - 1') }}
+                          + {{ sqlmetrics.fdiv('sm_ss01 - (sm_mean01 - sm_shift) * (sm_mean01 - sm_shift)', 'sm_w_neg - 1') }})
+           END AS sm_se
     FROM sm_spread
   ) AS sm_tested_se
 ),

@@ -541,19 +541,15 @@ WITH sm_a_at AS (
     MAX(sm_neg) AS sm_w_neg,
     MAX(sm_n_pos) AS sm_positives,
     MAX(sm_n_neg) AS sm_negatives,
+    SUM(CASE WHEN sm_y = 1 THEN sm_share * sm_d10 ELSE 0 END) AS sm_mean10,
+    SUM(CASE WHEN sm_y = 0 THEN sm_share * sm_d01 ELSE 0 END) AS sm_mean01,
     SUM(
       CASE
         WHEN sm_y = 1
-        THEN (
-          CAST(sm_w AS DOUBLE) / NULLIF(CAST(sm_pos AS DOUBLE), 0)
+        THEN sm_share * (
+          sm_d10 - sm_centre
         ) * (
-          sm_d10 - (
-            sm_auc - sm_other_auc
-          )
-        ) * (
-          sm_d10 - (
-            sm_auc - sm_other_auc
-          )
+          sm_d10 - sm_centre
         )
         ELSE 0
       END
@@ -561,21 +557,30 @@ WITH sm_a_at AS (
     SUM(
       CASE
         WHEN sm_y = 0
-        THEN (
-          CAST(sm_w AS DOUBLE) / NULLIF(CAST(sm_neg AS DOUBLE), 0)
+        THEN sm_share * (
+          sm_d01 - sm_centre
         ) * (
-          sm_d01 - (
-            sm_auc - sm_other_auc
-          )
-        ) * (
-          sm_d01 - (
-            sm_auc - sm_other_auc
-          )
+          sm_d01 - sm_centre
         )
         ELSE 0
       END
-    ) AS sm_ss01
-  FROM sm_paired
+    ) AS sm_ss01,
+    MAX(sm_centre) AS sm_shift
+  FROM (
+    SELECT
+      sm_paired.*,
+      sm_auc - sm_other_auc AS sm_centre,
+      CASE
+        WHEN sm_y = 1
+        THEN (
+          CAST(sm_w AS DOUBLE) / NULLIF(CAST(sm_pos AS DOUBLE), 0)
+        )
+        ELSE (
+          CAST(sm_w AS DOUBLE) / NULLIF(CAST(sm_neg AS DOUBLE), 0)
+        )
+      END AS sm_share
+    FROM sm_paired
+  ) AS sm_shared
   GROUP BY
     "country"
 ), sm_tested AS (
@@ -596,14 +601,22 @@ WITH sm_a_at AS (
       sm_other_estimate,
       sm_positives,
       sm_negatives,
-      sm_estimate - sm_other_estimate AS sm_difference,
+      sm_mean10 AS sm_difference,
       CASE
         WHEN sm_w_pos > 1 AND sm_w_neg > 1
         THEN SQRT(
           (
-            CAST(sm_ss10 AS DOUBLE) / NULLIF(CAST(sm_w_pos - 1 AS DOUBLE), 0)
+            CAST(sm_ss10 - (
+              sm_mean10 - sm_shift
+            ) * (
+              sm_mean10 - sm_shift
+            ) AS DOUBLE) / NULLIF(CAST(sm_w_pos - 1 AS DOUBLE), 0)
           ) + (
-            CAST(sm_ss01 AS DOUBLE) / NULLIF(CAST(sm_w_neg - 1 AS DOUBLE), 0)
+            CAST(sm_ss01 - (
+              sm_mean01 - sm_shift
+            ) * (
+              sm_mean01 - sm_shift
+            ) AS DOUBLE) / NULLIF(CAST(sm_w_neg - 1 AS DOUBLE), 0)
           )
         )
       END AS sm_se

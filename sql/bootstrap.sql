@@ -158,9 +158,10 @@ CASE
   ELSE 13 END
 {%- endmacro %}
 
-{#- A resampling unit (the `columns` of a row) as an integer in [0, 2^31 - 1): the engine's own hash
-    of the values, so that it is computed row by row, in parallel; the unit's draws are the same on
-    every run of one engine, not across engines (their hash functions differ). -#}
+{#- A resampling unit (the `columns` of a row; a slice column may be NULL) as an integer in
+    [0, 2^31 - 1): the engine's own hash of the values, so that it is computed row by row, in
+    parallel; the unit's draws are the same on every run of one engine, not across engines (their
+    hash functions differ). -#}
 {% macro unit_hash(columns) -%}
 {{ return(adapter.dispatch('unit_hash', 'sqlmetrics')(columns)) }}
 {%- endmacro %}
@@ -173,8 +174,9 @@ CAST(hash({{ sqlmetrics.col_list(columns) }}) % 2147483647 AS BIGINT)
 pmod(xxhash64({{ sqlmetrics.col_list(columns) }}), 2147483647)
 {%- endmacro %}
 
+{#- ClickHouse's hash of a NULL argument is NULL; of a tuple holding one, a number. -#}
 {% macro clickhouse__unit_hash(columns) -%}
-CAST(cityHash64({{ sqlmetrics.col_list(columns) }}) % 2147483647 AS BIGINT)
+CAST(cityHash64(tuple({{ sqlmetrics.col_list(columns) }})) % 2147483647 AS BIGINT)
 {%- endmacro %}
 
 {#- PostgreSQL (and Redshift) hash text: the values joined with a separator no value has. -#}
@@ -185,7 +187,7 @@ MOD(MOD(hashtextextended(CONCAT_WS(CHR(31){% for c in columns %}, CAST({{ sqlmet
 {#- SQLite has no hash function: a unit's rank among the distinct units instead (a sort of the
     units, which a single-machine engine can afford). -#}
 {% macro sqlite__unit_hash(columns) -%}
-DENSE_RANK() OVER (ORDER BY {{ sqlmetrics.col_list(columns) }})
+DENSE_RANK() OVER (ORDER BY {% for c in columns %}{{ sqlmetrics.ident(c) }} NULLS LAST{{ ", " if not loop.last }}{% endfor %})
 {%- endmacro %}
 
 {% macro bigquery__unit_hash(columns) -%}
@@ -200,10 +202,13 @@ ABS(MOD(HASH({{ sqlmetrics.col_list(columns) }}), 2147483647))
 ABS(MOD(from_big_endian_64(xxhash64(to_utf8(CONCAT_WS(CHR(31){% for c in columns %}, CAST({{ sqlmetrics.ident(c) }} AS VARCHAR){% endfor %})))), 2147483647))
 {%- endmacro %}
 
-{#- Redshift's FNV_HASH takes one value and chains: FNV_HASH(b, FNV_HASH(a)). -#}
+{#- Redshift's FNV_HASH takes one value and chains: FNV_HASH(b, FNV_HASH(a)); each value as text,
+    '' for NULL (a slice may be NULL; FNV_HASH of NULL is not documented). -#}
 {% macro redshift__unit_hash(columns) -%}
-{%- set chain = namespace(hash='FNV_HASH(' ~ sqlmetrics.ident(columns[0]) ~ ')') %}
-{%- for c in columns[1:] %}{% set chain.hash = 'FNV_HASH(' ~ sqlmetrics.ident(c) ~ ', ' ~ chain.hash ~ ')' %}{% endfor -%}
+{%- set text = [] %}
+{%- for c in columns %}{% set _ = text.append('NVL(CAST(' ~ sqlmetrics.ident(c) ~ ' AS VARCHAR(MAX)), \'\')') %}{% endfor %}
+{%- set chain = namespace(hash='FNV_HASH(' ~ text[0] ~ ')') %}
+{%- for t in text[1:] %}{% set chain.hash = 'FNV_HASH(' ~ t ~ ', ' ~ chain.hash ~ ')' %}{% endfor -%}
 ABS(MOD({{ chain.hash }}, 2147483647))
 {%- endmacro %}
 

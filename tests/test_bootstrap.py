@@ -84,7 +84,8 @@ def test_gauc_resamples_groups():
 def test_same_seed_same_interval_other_seed_other_interval():
     df = frame(np.random.default_rng(1), 500)
     a = sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7)
-    assert sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7) == a
+    # the same draws; the engine's parallel sums may differ in the last bit
+    assert sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7) == pytest.approx(a, rel=1e-12)
     b = sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=8)
     assert b["estimate"] == a["estimate"] and b["std_error"] != a["std_error"]
     # the order of the rows does not matter (identical rows are exchangeable)

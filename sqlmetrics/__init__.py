@@ -19,6 +19,6 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "bootstrap", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError", "SourceError",
-           "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
+__all__ = ["render", "bootstrap", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
+           "SourceError", "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

@@ -129,7 +129,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
         name="auc_ci", template="classification/auc_ci.sql", kind="record",
         params=(LABEL, SCORE, WEIGHT, CONFIDENCE, BY),
-        outputs=("auc", "std_error", "ci_low", "ci_high", "n_pos", "n_neg"), defined_by=("auc",), plan=_PARALLEL,
+        outputs=("auc", "std_error", "ci_low", "ci_high", "n_pos", "n_neg"), defined_by=("auc",),
+        plan=_RANK_WHEN_DISTINCT,
         summary="AUC with its DeLong standard error and confidence interval.",
         formula="DeLong et al. (1988) from placement values (Sun & Xu 2014; no pair enumerated): a positive's "
                 "V10 = (negative weight below its score + 1/2 at it) / W_neg, a negative's V01 = (positive "

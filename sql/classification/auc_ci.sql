@@ -8,13 +8,63 @@
     Weights are frequency weights (a row of weight 3 counts as three rows); ties count 1/2, as in the
     Mann-Whitney statistic. The rows of one score share their placements: the sums run over one row
     per distinct score, whose running sums of weight come from curve_points, by its 'parallel' plan
-    or else its 'aggregate' one (never 'rank': its rows are the input's). The squares are of deviations from the slice's AUC, joined back (a second pass: no
+    or else its 'aggregate' one; plan='rank' (unweighted: one sort of the rows) is below. The squares are of deviations from the slice's AUC, joined back (a second pass: no
     difference of large sums), and each term is divided by its class weight first (no overflow).
     Interval: AUC -/+ z * std_error clipped to [0, 1], z the normal quantile of (1 + confidence) / 2.
     std_error and the interval are NULL when a class weighs 1 or less (no degree of freedom). -#}
 {% macro auc_ci(relation, label, score, weight=none, confidence=0.95, by=[], plan=none) %}
-{%- set plan = 'parallel' if (plan or sqlmetrics.default_plan()) == 'parallel' else 'aggregate' %}
 {%- set z = sqlmetrics.normal_quantile((1 - confidence) / 2) %}
+{%- if plan == 'rank' and not weight %}
+{#- One sort of the rows (ranked_scores, descending). A row no neighbour ties with is its own unit:
+    a positive's V10 = (N_neg - negatives before it) / N_neg, a negative's V01 = (positives before
+    it) / N_pos; the rows of a tie group are one unit, read off the group's last row (its running
+    sums) and counts. The placements' sums and sums of squares per slice then give S10 and S01 (the
+    one-pass form: placements lie in [0, 1], so the cancellation costs at most the digits of a
+    variance below 1e-16 of their squares). -#}
+{%- set n_neg = 'MAX(sm_rows_all - sm_pos)' %}
+{%- set v10_group %}{{ sqlmetrics.fdiv(n_neg ~ ' - MAX(sm_row - sm_tp_run) + 0.5 * (COUNT(*) - SUM(sm_y))', n_neg) }}{% endset %}
+{%- set v01_group %}{{ sqlmetrics.fdiv('MAX(sm_tp_run) - 0.5 * SUM(sm_y)', 'MAX(sm_pos)') }}{% endset %}
+WITH sm_units AS (
+  SELECT {{ sqlmetrics.cols(by) }}
+         CASE WHEN sm_tie IS NULL THEN SUM(sm_y * sm_v10) ELSE SUM(sm_y) * {{ v10_group }} END AS sm_v10_sum,
+         CASE WHEN sm_tie IS NULL THEN SUM(sm_y * sm_v10 * sm_v10)
+              ELSE SUM(sm_y) * {{ v10_group }} * {{ v10_group }} END AS sm_v10_squares,
+         CASE WHEN sm_tie IS NULL THEN SUM((1 - sm_y) * sm_v01) ELSE (COUNT(*) - SUM(sm_y)) * {{ v01_group }} END AS sm_v01_sum,
+         CASE WHEN sm_tie IS NULL THEN SUM((1 - sm_y) * sm_v01 * sm_v01)
+              ELSE (COUNT(*) - SUM(sm_y)) * {{ v01_group }} * {{ v01_group }} END AS sm_v01_squares,
+         SUM(sm_y) AS sm_n_pos_at, COUNT(*) AS sm_n_at
+  FROM (
+    SELECT sm_ranked.*,
+           {{ sqlmetrics.fdiv('sm_rows_all - sm_pos - (sm_row - sm_tp_run)', 'sm_rows_all - sm_pos') }} AS sm_v10,
+           {{ sqlmetrics.fdiv('sm_tp_run', 'sm_pos') }} AS sm_v01
+    FROM ({{ sqlmetrics.ranked_scores(relation, label, score, by) }}) AS sm_ranked
+  ) AS sm_placed_rows
+  GROUP BY {{ sqlmetrics.cols(by) }}sm_tie
+),
+sm_spread AS (
+  SELECT sm_totals.*,
+         sm_v10_squares_all - sm_w_pos * sm_estimate * sm_estimate AS sm_ss10_raw,
+         sm_v01_squares_all - sm_w_neg * sm_estimate * sm_estimate AS sm_ss01_raw
+  FROM (
+    SELECT {{ sqlmetrics.cols(by) }}
+           {{ sqlmetrics.fdiv('SUM(sm_v10_sum)', 'SUM(sm_n_pos_at)') }} AS sm_estimate,
+           CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_positives, CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_negatives,
+           {{ sqlmetrics.as_double('SUM(sm_n_pos_at)') }} AS sm_w_pos, {{ sqlmetrics.as_double('SUM(sm_n_at - sm_n_pos_at)') }} AS sm_w_neg,
+           SUM(sm_v10_squares) AS sm_v10_squares_all, SUM(sm_v01_squares) AS sm_v01_squares_all
+    FROM sm_units
+    {{ sqlmetrics.group_by(by) }}
+  ) AS sm_totals
+),
+sm_error AS (
+  SELECT sm_spread.*,
+         CASE WHEN sm_w_pos > 1 AND sm_w_neg > 1
+              THEN SQRT({{ sqlmetrics.fdiv('CASE WHEN sm_ss10_raw > 0 THEN sm_ss10_raw ELSE 0 END', '(sm_w_pos - 1) * sm_w_pos') }}
+                        + {{ sqlmetrics.fdiv('CASE WHEN sm_ss01_raw > 0 THEN sm_ss01_raw ELSE 0 END', '(sm_w_neg - 1) * sm_w_neg') }})
+         END AS sm_se
+  FROM sm_spread
+)
+{%- else %}
+{%- set plan = 'parallel' if (plan or sqlmetrics.default_plan()) == 'parallel' else 'aggregate' %}
 WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan) }},
 {{ sqlmetrics.delong_placements(by) }},
 sm_spread AS (
@@ -32,6 +82,7 @@ sm_error AS (
               THEN SQRT({{ sqlmetrics.fdiv('sm_ss10', 'sm_w_pos - 1') }} + {{ sqlmetrics.fdiv('sm_ss01', 'sm_w_neg - 1') }}) END AS sm_se
   FROM sm_spread
 )
+{%- endif %}
 SELECT {{ sqlmetrics.cols(by) }}
        sm_estimate AS auc,
        sm_se AS std_error,

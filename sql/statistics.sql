@@ -64,3 +64,9 @@ FROM (
   FROM {{ source }}
 ) AS sm_holm_terms
 {%- endmacro %}
+
+{#- `x`, or 0 where rounding left a sum of squared deviations a hair below 0 (SQRT would fail on
+    PostgreSQL and give NaN elsewhere). -#}
+{% macro nonnegative(x) -%}
+CASE WHEN {{ x }} > 0 THEN {{ x }} ELSE 0 END
+{%- endmacro %}

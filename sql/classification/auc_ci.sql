@@ -8,8 +8,9 @@
     Weights are frequency weights (a row of weight 3 counts as three rows); ties count 1/2, as in the
     Mann-Whitney statistic. The rows of one score share their placements: the sums run over one row
     per distinct score, whose running sums of weight come from curve_points, by its 'parallel' plan
-    or else its 'aggregate' one; plan='rank' (unweighted: one sort of the rows) is below. The squares are of deviations from the slice's AUC, joined back (a second pass: no
-    difference of large sums), and each term is divided by its class weight first (no overflow).
+    or else its 'aggregate' one (plan='rank', unweighted, one sort of the rows, is below). The
+    squares are of deviations from the slice's AUC, joined back (a second pass: no difference of
+    large sums), and each term is divided by its class weight first (no overflow).
     Interval: AUC -/+ z * std_error clipped to [0, 1], z the normal quantile of (1 + confidence) / 2.
     std_error and the interval are NULL when a class weighs 1 or less (no degree of freedom). -#}
 {% macro auc_ci(relation, label, score, weight=none, confidence=0.95, by=[], plan=none) %}
@@ -58,8 +59,8 @@ sm_spread AS (
 sm_error AS (
   SELECT sm_spread.*,
          CASE WHEN sm_w_pos > 1 AND sm_w_neg > 1
-              THEN SQRT({{ sqlmetrics.fdiv('CASE WHEN sm_ss10_raw > 0 THEN sm_ss10_raw ELSE 0 END', '(sm_w_pos - 1) * sm_w_pos') }}
-                        + {{ sqlmetrics.fdiv('CASE WHEN sm_ss01_raw > 0 THEN sm_ss01_raw ELSE 0 END', '(sm_w_neg - 1) * sm_w_neg') }})
+              THEN SQRT({{ sqlmetrics.fdiv(sqlmetrics.nonnegative('sm_ss10_raw'), '(sm_w_pos - 1) * sm_w_pos') }}
+                        + {{ sqlmetrics.fdiv(sqlmetrics.nonnegative('sm_ss01_raw'), '(sm_w_neg - 1) * sm_w_neg') }})
          END AS sm_se
   FROM sm_spread
 )

@@ -69,8 +69,8 @@ sm_tested AS (
     SELECT {{ sqlmetrics.cols(by) }} sm_estimate, sm_other_estimate, sm_positives, sm_negatives,
            sm_mean10 AS sm_difference,
            CASE WHEN sm_w_pos > 1 AND sm_w_neg > 1
-                THEN SQRT({{ sqlmetrics.fdiv('sm_ss10 - (sm_mean10 - sm_shift) * (sm_mean10 - sm_shift)', 'sm_w_pos - 1') }}
-                          + {{ sqlmetrics.fdiv('sm_ss01 - (sm_mean01 - sm_shift) * (sm_mean01 - sm_shift)', 'sm_w_neg - 1') }})
+                THEN SQRT({{ sqlmetrics.fdiv(sqlmetrics.nonnegative('sm_ss10 - (sm_mean10 - sm_shift) * (sm_mean10 - sm_shift)'), 'sm_w_pos - 1') }}
+                          + {{ sqlmetrics.fdiv(sqlmetrics.nonnegative('sm_ss01 - (sm_mean01 - sm_shift) * (sm_mean01 - sm_shift)'), 'sm_w_neg - 1') }})
            END AS sm_se
     FROM sm_spread
   ) AS sm_tested_se

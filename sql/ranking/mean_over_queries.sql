@@ -79,7 +79,7 @@ sm_scored AS (
 )
 {%- if per_query == 'parts' %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       {% if combine == 'micro' %}sm_score_value{% else %}{{ sqlmetrics.as_double('sm_score_value') }}{% endif %} AS sm_numerator,
+       {{ sqlmetrics.as_double('sm_score_value') }} AS sm_numerator,
        {% if combine == 'micro' %}sm_n_relevant{% else %}1{% endif %} AS sm_denominator,
        sm_n_relevant,
        {{ 1 if combine == 'mean' else 0 }} AS sm_relevant_rule

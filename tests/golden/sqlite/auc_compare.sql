@@ -374,17 +374,33 @@ WITH sm_a_at AS (
         WHEN sm_w_pos > 1 AND sm_w_neg > 1
         THEN SQRT(
           (
-            CAST(sm_ss10 - (
-              sm_mean10 - sm_shift
-            ) * (
-              sm_mean10 - sm_shift
-            ) AS REAL) / NULLIF(CAST(sm_w_pos - 1 AS REAL), 0)
+            CAST(CASE
+              WHEN sm_ss10 - (
+                sm_mean10 - sm_shift
+              ) * (
+                sm_mean10 - sm_shift
+              ) > 0
+              THEN sm_ss10 - (
+                sm_mean10 - sm_shift
+              ) * (
+                sm_mean10 - sm_shift
+              )
+              ELSE 0
+            END AS REAL) / NULLIF(CAST(sm_w_pos - 1 AS REAL), 0)
           ) + (
-            CAST(sm_ss01 - (
-              sm_mean01 - sm_shift
-            ) * (
-              sm_mean01 - sm_shift
-            ) AS REAL) / NULLIF(CAST(sm_w_neg - 1 AS REAL), 0)
+            CAST(CASE
+              WHEN sm_ss01 - (
+                sm_mean01 - sm_shift
+              ) * (
+                sm_mean01 - sm_shift
+              ) > 0
+              THEN sm_ss01 - (
+                sm_mean01 - sm_shift
+              ) * (
+                sm_mean01 - sm_shift
+              )
+              ELSE 0
+            END AS REAL) / NULLIF(CAST(sm_w_neg - 1 AS REAL), 0)
           )
         )
       END AS sm_se

@@ -334,3 +334,8 @@ CASE WHEN {{ x }} < {{ lo }} THEN 0
      WHEN {{ x }} >= {{ hi }} OR {{ cell }} >= {{ bins }} THEN {{ bins - 1 }}
      ELSE {{ cell }} END
 {%- endmacro %}
+
+{#- `JOIN right ON` the slice columns `by` of both, NULL-safe; CROSS JOIN without slices. -#}
+{% macro join_slices(left, right, by) -%}
+{%- if by %}JOIN {{ right }} ON {{ sqlmetrics.null_safe_join_on(by, left, right) }}{% else %}CROSS JOIN {{ right }}{% endif %}
+{%- endmacro %}

@@ -5,6 +5,7 @@ and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the
 """
 from .api import make_function, render
 from .resampling import bootstrap
+from .comparison import compare
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
@@ -19,6 +20,6 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "bootstrap", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
+__all__ = ["render", "bootstrap", "compare", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
            "SourceError", "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

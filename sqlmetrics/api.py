@@ -15,7 +15,7 @@ from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import RESERVED_COLUMNS, Metric, bootstrap_of, lookup
+from .registry import DERIVED, RESERVED_COLUMNS, Metric, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
@@ -63,6 +63,9 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
         elif p.kind == "relation" and values[p.name] is not None:
             out.setdefault(p.name, []).extend(
                 (p.name, col.format(item=values.get("item")), role) for col, role in p.relation_columns)
+    for p in _relation_params(m, values):
+        if p.like_data:
+            out[p.name] = list(out["data"])
     return out
 
 
@@ -97,10 +100,10 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
       ) AS auc,
     ...
     """
-    if metric_name == "bootstrap":  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL
+    if metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL
         if "metric" not in params:
-            raise ParameterError("render('bootstrap', ...) needs metric=, the name of the metric bootstrapped")
-        m, params = bootstrap_of(params.pop("metric"), params)
+            raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")
+        m, params = DERIVED[metric_name](params.pop("metric"), params)
     else:
         m = lookup(metric_name)
     dialect = check_dialect(dialect)
@@ -198,7 +201,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
     """The checks across rows and relations: keys that must be unique, then the metric's own."""
-    for slot in ("data", "qrels"):
+    for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:
             _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
     relations = {slot: _from_sql(source) for slot, source in sources.items()}

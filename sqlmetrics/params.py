@@ -46,6 +46,8 @@ class Param:
     where: Where = "data"  # for columns
     #: for a relation: (column, role) pairs it must have ("{item}" stands for the item parameter's value)
     relation_columns: tuple[tuple[str, Role], ...] = ()
+    #: for a relation: it must have the columns the data must have (a second run, compared with the first)
+    like_data: bool = False
 
     def __post_init__(self):
         require_word(f"parameter {self.name!r}", "kind", self.kind, ParamKind)
@@ -193,6 +195,11 @@ SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, t
 CLUSTER = Param("cluster", "column", "resample the rows of each value of this column together (the user, say, "
                 "so that correlated impressions stay together) instead of each row on its own.", default=None,
                 role="group")
+TEST = Param("test", "choice", "the paired test: 'paired_t' (Student's t on the paired differences), "
+             "'wilcoxon' (signed ranks) or 'randomization' (Fisher's sign flips).", default="paired_t",
+             choices=("paired_t", "wilcoxon", "randomization"))
+N_RESAMPLES = Param("n_resamples", "int", "sign-flip replicates of test='randomization' (each reads every unit).",
+                    default=10000, low=1)
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

@@ -18,7 +18,7 @@ from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP
                      LABEL, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE,
                      RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT,
                      WEIGHTING, Param, require_word)
-from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, SEED, STRATEGY
+from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
 Kind = Literal["scalar", "record", "curve"]
@@ -539,3 +539,45 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
         per_query=False, across_slices=())
     return derived, params
 
+
+
+#: what compare returns, per slice
+COMPARE_OUTPUTS = ("estimate", "other_estimate", "difference", "std_error", "statistic", "p_value", "ci_low",
+                   "ci_high", "n_units")
+
+
+def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
+    """The paired comparison of two systems by metric `name` (sql/compare.sql), as a record metric of
+    its own: per query for a ranking metric (`other` a second run), per group for gauc (`other` a
+    second score column)."""
+    m = lookup(name)
+    if m.per_query:
+        if m.name == "recall_at_k" and params.get("average") == "micro":
+            raise ParameterError("compare tests the mean of per-query differences; recall_at_k with "
+                                 "average='micro' is not a mean over queries: use average='macro'")
+        other = Param("other", "relation", "the second run, with the same columns as the first (a table name, "
+                      "sqlmetrics.Query, file path or DataFrame).", like_data=True)
+    elif m.name == "gauc":
+        other = Param("other", "column", "the second score column, compared with `score` group by group.",
+                      role="score")
+        if params.get("test") == "wilcoxon" and params.get("weighting", "impressions") != "uniform":
+            raise ParameterError("test='wilcoxon' ranks the groups' differences without weights: pass "
+                                 "weighting='uniform', or use test='paired_t' or 'randomization', which weigh "
+                                 "each group as the GAUC does")
+    else:
+        hint = " (for auc, auc_compare is DeLong's paired test)" if m.name == "auc" else ""
+        raise ParameterError(f"compare needs paired units: a ranking metric (two runs of the same queries) or "
+                             f"gauc (two score columns, group by group); {m.name} is neither{hint}; "
+                             "sqlmetrics.bootstrap gives an interval for any metric")
+    plan = ParallelWhenDistributed(parallel=m.plan.parallel) if m.plan else None
+    derived = replace(
+        m, name="compare", template="compare.sql", kind="record",
+        params=(Param("metric", "choice", "the metric compared.", default=m.name, choices=(m.name,)), other)
+        + m.params + (TEST, N_RESAMPLES, SEED, CONFIDENCE),
+        outputs=COMPARE_OUTPUTS, defined_by=("difference",), plan=plan, per_query=False,
+        across_slices=("p_value_holm",))
+    return derived, dict(params)
+
+
+#: metrics made from another metric, by the name sm.render knows them by
+DERIVED = {"bootstrap": bootstrap_of, "compare": compare_of}

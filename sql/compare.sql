@@ -1,0 +1,338 @@
+{#- Two systems compared on the same units by paired differences: for a ranking metric the queries,
+    `relation` and `other` being two runs of them (judged by the same qrels, or each carrying the
+    relevance), for gauc the groups, `other` being a second score column of `relation`. Per unit u
+    the metric of each system, a_u and b_u, and its weight v_u (1 for a query; the GAUC weight of a
+    group, as `weighting` says), over the units both systems count (a query missing from one run
+    under missing='skip' is left out). Per slice `by`:
+      estimate, other_estimate  the v-weighted means of a and b (the metrics, on those units)
+      difference                the v-weighted mean of d = a - b
+      std_error                 sqrt(n / (n - 1) * sum v^2 (d - difference)^2) / sum v: the
+                                standard error of a weighted mean (s / sqrt(n) for equal weights)
+      ci_low, ci_high           difference -/+ t_q std_error, t_q Student's quantile of
+                                (1 + confidence) / 2 with n - 1 degrees of freedom, whatever the test
+      statistic, p_value        two-sided, by `test`:
+        'paired_t'       t = difference / std_error (scipy.stats.ttest_rel for equal weights)
+        'wilcoxon'       the signed-rank test of the nonzero d (equal weights only), statistic
+                         min(R+, R-) with average ranks for ties, as scipy.stats.wilcoxon: the
+                         exact distribution for n <= 50 units without zeros or ties, and for
+                         n <= 13 with them (every sign flip, as scipy's permutation test), else
+                         the normal approximation with the tie correction
+        'randomization'  Fisher's sign-flip test of the difference: in each of n_resamples
+                         replicates every d flips its sign with chance 1/2, drawn from a hash of
+                         (unit, replicate, seed) as the bootstrap draws; p = (1 + replicates as
+                         far from 0 as the data) / (1 + n_resamples); statistic = difference
+      n_units                   n, the paired units
+    std_error, t and p_value are NULL for one unit, t and p_value when std_error is 0 and the
+    difference is not (0 and 1 when both are 0). With `by`, p_value_holm: Holm's adjustment over
+    the slices. The other keywords are the metric's own. -#}
+{% macro compare(metric, relation, other, test='paired_t', n_resamples=10000, seed=0, confidence=0.95, by=[]) %}
+{%- set metric = sqlmetrics.metric_name(metric) %}
+{%- if test not in ('paired_t', 'wilcoxon', 'randomization') %}{{ sqlmetrics.fail('test is paired_t, wilcoxon or randomization') }}{% endif %}
+{%- set unit = kwargs.get('group') if metric == 'gauc' else kwargs.get('query', 'query') %}
+{%- set keys = by + [unit] %}
+WITH {% if metric == 'gauc' -%}
+{{ sqlmetrics.compare_groups(relation, other, by, **kwargs) }}
+{%- else -%}
+{{ sqlmetrics.compare_queries(metric, relation, other, by, **kwargs) }}
+{%- endif %},
+sm_cmp_summary AS (
+  SELECT {{ sqlmetrics.cols(by) }}
+         CAST(COUNT(*) AS BIGINT) AS sm_n, SUM(sm_v) AS sm_sv,
+         {{ sqlmetrics.fdiv('SUM(sm_v * sm_a)', 'SUM(sm_v)') }} AS sm_estimate,
+         {{ sqlmetrics.fdiv('SUM(sm_v * sm_b)', 'SUM(sm_v)') }} AS sm_other_estimate,
+         {{ sqlmetrics.fdiv('SUM(sm_v * (sm_a - sm_b))', 'SUM(sm_v)') }} AS sm_difference
+  FROM sm_cmp_units
+  {{ sqlmetrics.group_by(by) }}
+),
+{#- the units with their slice's mean difference: squares of deviations, no difference of large sums -#}
+sm_cmp_deviations AS (
+  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_cmp_units') }} sm_cmp_units.sm_v AS sm_v,
+         sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d, sm_cmp_summary.sm_difference AS sm_mean_d
+  FROM sm_cmp_units
+  {%- if by %}
+  JOIN sm_cmp_summary ON {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_units', 'sm_cmp_summary') }}
+  {%- else %}
+  CROSS JOIN sm_cmp_summary
+  {%- endif %}
+),
+sm_cmp_spread AS (
+  SELECT sm_cmp_spread_sums.*,
+         CASE WHEN sm_n > 1 THEN {{ sqlmetrics.fdiv('SQRT(' ~ sqlmetrics.fdiv('sm_n', 'sm_n - 1') ~ ' * ' ~ sqlmetrics.nonnegative('sm_ss') ~ ')', 'sm_sv') }}
+         END AS sm_se
+  FROM (
+    SELECT sm_cmp_summary.*, sm_squares.sm_ss
+    FROM sm_cmp_summary
+    {%- if by %}
+    JOIN (
+    {%- else %}
+    CROSS JOIN (
+    {%- endif %}
+      SELECT {{ sqlmetrics.cols(by) }} SUM(sm_v * sm_v * (sm_d - sm_mean_d) * (sm_d - sm_mean_d)) AS sm_ss
+      FROM sm_cmp_deviations
+      {{ sqlmetrics.group_by(by) }}
+    ) AS sm_squares
+    {%- if by %} ON {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_summary', 'sm_squares') }}{% endif %}
+  ) AS sm_cmp_spread_sums
+),
+sm_cmp_t AS (
+  SELECT sm_cmp_spread.*,
+         CASE WHEN sm_se > 0 THEN {{ sqlmetrics.fdiv('sm_difference', 'sm_se') }}
+              WHEN sm_se = 0 AND sm_difference = 0 THEN 0 END AS sm_t,
+         sm_n - 1 AS sm_df
+  FROM sm_cmp_spread
+),
+{%- if test == 'paired_t' %}
+{{ sqlmetrics.paired_t_p(by) }},
+{%- elif test == 'wilcoxon' %}
+{{ sqlmetrics.wilcoxon_p(keys, by) }},
+{%- else %}
+{{ sqlmetrics.randomization_p(keys, by, n_resamples, seed) }},
+{%- endif %}
+sm_cmp_result AS (
+  SELECT {{ sqlmetrics.cols(by) }}
+         sm_estimate AS estimate, sm_other_estimate AS other_estimate, sm_difference AS difference,
+         sm_se AS std_error, sm_statistic AS statistic, CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
+         sm_difference - sm_t_q * sm_se AS ci_low, sm_difference + sm_t_q * sm_se AS ci_high,
+         sm_n AS n_units
+  FROM (
+    SELECT sm_cmp_tested.*, {{ sqlmetrics.student_t_quantile((1 - confidence) / 2, 'sm_df') }} AS sm_t_q
+    FROM sm_cmp_tested
+  ) AS sm_cmp_interval
+)
+SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error, statistic, p_value, ci_low, ci_high, n_units
+       {%- if by %}, p_value_holm{% endif %}
+FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_adjusted{% else %}sm_cmp_result{% endif %}
+{% endmacro %}
+
+{#- CTEs ending in sm_cmp_units (by, query, sm_a, sm_b, sm_v): the per-query values of a ranking
+    metric for two runs, from one call of the metric over both (a slice sm_cmp_system each; the
+    qrels, if any, copied for each), paired by query. -#}
+{% macro compare_queries(metric, relation, other, by) %}
+{%- set query = kwargs.get('query', 'query') %}
+{%- set carried = (by + [query, kwargs.get('item', 'item'), kwargs.get('score', 'score')]
+                   + ([] if kwargs.get('qrels') else [kwargs.get('relevance', 'relevance')])) | unique | list %}
+{%- set params = dict(kwargs) %}
+{%- if kwargs.get('qrels') %}{% set _ = params.update({'qrels': 'sm_cmp_judgments'}) %}{% endif %}
+sm_cmp_systems AS (
+  SELECT {{ sqlmetrics.cols(carried) }} 0 AS sm_cmp_system FROM {{ relation }}
+  UNION ALL
+  SELECT {{ sqlmetrics.cols(carried) }} 1 AS sm_cmp_system FROM {{ other }}
+),
+{%- if kwargs.get('qrels') %}
+sm_cmp_judgments AS (
+  SELECT sm_cmp_qrels.*, sm_cmp_copies.sm_cmp_system
+  FROM {{ kwargs['qrels'] }} AS sm_cmp_qrels
+  CROSS JOIN (SELECT 0 AS sm_cmp_system UNION ALL SELECT 1 AS sm_cmp_system) AS sm_cmp_copies
+),
+{%- endif %}
+sm_cmp_values AS (
+  {{ sqlmetrics.metric(metric, 'sm_cmp_systems', by=by + ['sm_cmp_system'], per_query=true, **params) }}
+),
+sm_cmp_units AS (
+  SELECT {{ sqlmetrics.cols(by + [query]) }}
+         MAX(CASE WHEN sm_cmp_system = 0 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_a,
+         MAX(CASE WHEN sm_cmp_system = 1 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_b,
+         1.0 AS sm_v
+  FROM sm_cmp_values
+  {{ sqlmetrics.group_by(by + [query]) }}
+  HAVING COUNT(*) = 2
+)
+{%- endmacro %}
+
+{#- CTEs ending in sm_cmp_units (by, group, sm_a, sm_b, sm_v): the AUC of each group under `score`
+    and under `other` (a column), from one call of auc_parts over both (a slice sm_cmp_system
+    each), for the groups with both classes; sm_v the group's GAUC weight. -#}
+{% macro compare_groups(relation, other, by, label, score, group, weight=none, weighting='impressions') %}
+{%- set carried = (by + [group, label] + ([weight] if weight else [])) | unique | list %}
+sm_cmp_scores AS (
+  SELECT {{ sqlmetrics.cols(carried) }} {{ sqlmetrics.ident(score) }} AS sm_cmp_score, 0 AS sm_cmp_system FROM {{ relation }}
+  UNION ALL
+  SELECT {{ sqlmetrics.cols(carried) }} {{ sqlmetrics.ident(other) }} AS sm_cmp_score, 1 AS sm_cmp_system FROM {{ relation }}
+),
+sm_cmp_groups AS (
+  {{ sqlmetrics.auc_parts('sm_cmp_scores', label, 'sm_cmp_score', weight, by + [group, 'sm_cmp_system']) }}
+),
+sm_cmp_units AS (
+  SELECT {{ sqlmetrics.cols(by + [group]) }}
+         MAX(CASE WHEN sm_cmp_system = 0 THEN sm_group_auc END) AS sm_a,
+         MAX(CASE WHEN sm_cmp_system = 1 THEN sm_group_auc END) AS sm_b,
+         MAX(sm_group_weight) AS sm_v
+  FROM (
+    SELECT sm_cmp_groups.*, sm_wins / sm_w_pos AS sm_group_auc,
+           {{ sqlmetrics.as_double(sqlmetrics.gauc_group_weight(weighting, weight, by + ['sm_cmp_system'])) }} AS sm_group_weight
+    FROM sm_cmp_groups
+    WHERE sm_w_pos > 0 AND sm_w_neg > 0
+  ) AS sm_cmp_group_aucs
+  {{ sqlmetrics.group_by(by + [group]) }}
+)
+{%- endmacro %}
+
+{#- sm_cmp_tested: sm_cmp_t with sm_statistic = t and sm_p, its two-sided p-value from Student's
+    distribution with sm_df degrees of freedom (statistics.sql), each slice crossed with the
+    series' terms and grouped back. -#}
+{% macro paired_t_p(by) %}
+{%- set carried = ['sm_n', 'sm_sv', 'sm_estimate', 'sm_other_estimate', 'sm_difference', 'sm_se', 'sm_t', 'sm_df'] %}
+sm_cmp_t_terms AS (
+  {{ sqlmetrics.student_t_terms() }}
+),
+sm_cmp_t_sums AS (
+  SELECT {{ sqlmetrics.cols(by) }}
+         {% for c in carried %}MAX({{ c }}) AS {{ c }}, {% endfor %}
+         MAX(sm_abs_t) AS sm_abs_t, MAX(sm_y) AS sm_y,
+         {{ sqlmetrics.student_t_sums('sm_y', 'sm_df') }}
+  FROM (
+    SELECT sm_cmp_t.*, ABS(sm_t) AS sm_abs_t, {{ sqlmetrics.fdiv('sm_df', 'sm_df + sm_t * sm_t') }} AS sm_y
+    FROM sm_cmp_t
+  ) AS sm_cmp_t_abs
+  CROSS JOIN sm_cmp_t_terms
+  {{ sqlmetrics.group_by(by) }}
+),
+sm_cmp_tested AS (
+  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.col_list(carried) }}, sm_t AS sm_statistic,
+         CASE WHEN sm_t IS NOT NULL AND sm_df > 0 THEN {{ sqlmetrics.student_t_p('sm_abs_t', 'sm_y', 'sm_df', 'sm_hill_z') }} END AS sm_p
+  FROM (
+    SELECT sm_cmp_t_sums.*, {{ sqlmetrics.student_t_hill_z('sm_abs_t', 'sm_df') }} AS sm_hill_z
+    FROM sm_cmp_t_sums
+  ) AS sm_cmp_hill
+)
+{%- endmacro %}
+
+{#- sm_cmp_tested: sm_cmp_t with the Wilcoxon signed-rank test's sm_statistic and sm_p. Ranks of
+    |d| among the nonzero d of a slice, doubled (2 x an average rank is an integer): sm_plus2, the
+    doubled rank sum of the positive d. The exact distribution of that sum when every sign is
+    equally likely, for the slices that take it: built 4 units at a time (16 sign patterns) over 13
+    steps, a slice with fewer units padded with ranks of 0, which multiplies every count alike. -#}
+{% macro wilcoxon_p(keys, by) %}
+{%- set levels = 13 %}
+{%- set b = ['sm_b0', 'sm_b1', 'sm_b2', 'sm_b3'] %}
+sm_cmp_signed AS (
+  SELECT sm_nonzero.*,
+         2 * RANK() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_abs_d)
+           + COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) - 1 AS sm_rank2,
+         COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) AS sm_tied
+  FROM (
+    SELECT {{ sqlmetrics.cols(keys) }} sm_d, ABS(sm_d) AS sm_abs_d FROM sm_cmp_deviations WHERE sm_d <> 0
+  ) AS sm_nonzero
+),
+sm_cmp_w AS (
+  SELECT sm_cmp_w_sums.*,
+         CASE WHEN sm_n_nonzero > 0 AND (sm_n <= 13 OR (sm_n <= 50 AND sm_n_nonzero = sm_n AND sm_most_tied = 1))
+              THEN 1 ELSE 0 END AS sm_exact
+  FROM (
+    SELECT sm_cmp_t.*, COALESCE(sm_signed_sums.sm_n_nonzero_sum, 0) AS sm_n_nonzero,
+           COALESCE(sm_signed_sums.sm_plus2_sum, 0) AS sm_plus2,
+           COALESCE(sm_signed_sums.sm_tie_terms_sum, 0) AS sm_tie_terms,
+           COALESCE(sm_signed_sums.sm_most_tied_max, 0) AS sm_most_tied
+    FROM sm_cmp_t
+    LEFT JOIN (
+      SELECT {{ sqlmetrics.cols(by) }} CAST(COUNT(*) AS BIGINT) AS sm_n_nonzero_sum,
+             SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_sum,
+             SUM(sm_tied * sm_tied - 1) AS sm_tie_terms_sum, MAX(sm_tied) AS sm_most_tied_max
+      FROM sm_cmp_signed
+      {{ sqlmetrics.group_by(by) }}
+    ) AS sm_signed_sums
+      ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_t', 'sm_signed_sums') }}{% else %}1 = 1{% endif %}
+  ) AS sm_cmp_w_sums
+),
+sm_cmp_blocks AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_block,
+         {% for i in range(4) %}SUM(CASE WHEN sm_place = {{ i }} THEN sm_rank2 ELSE 0 END) AS sm_r{{ i }}{{ ", " if not loop.last }}{% endfor %}
+  FROM (
+    SELECT sm_numbered.*, FLOOR((sm_j - 1) / 4) AS sm_block, MOD(sm_j - 1, 4) AS sm_place
+    FROM (
+      SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_signed') }} sm_cmp_signed.sm_rank2 AS sm_rank2,
+             ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_cmp_signed.sm_rank2) AS sm_j
+      FROM sm_cmp_signed
+      {{ sqlmetrics.join_slices('sm_cmp_signed', 'sm_cmp_w', by) }}
+      WHERE sm_cmp_w.sm_exact = 1
+    ) AS sm_numbered
+  ) AS sm_placed
+  {{ sqlmetrics.group_by(by + ['sm_block']) }}
+),
+sm_cmp_bits AS (
+  SELECT {% for x in b %}sm_bit{{ loop.index0 }}.sm_bit AS {{ x }}{{ ", " if not loop.last }}{% endfor %}
+  FROM {% for x in b %}(SELECT 0 AS sm_bit UNION ALL SELECT 1 AS sm_bit) AS sm_bit{{ loop.index0 }}{{ " CROSS JOIN " if not loop.last }}{% endfor %}
+),
+sm_cmp_level0 AS (
+  SELECT {{ sqlmetrics.cols(by) }} 0 AS sm_s, {{ sqlmetrics.as_double('1') }} AS sm_count FROM sm_cmp_w WHERE sm_exact = 1
+),
+{%- for level in range(levels) %}
+sm_cmp_level{{ level + 1 }} AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_s_next AS sm_s, SUM(sm_count) AS sm_count
+  FROM (
+    SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_level' ~ level) }} sm_cmp_level{{ level }}.sm_count AS sm_count,
+           sm_cmp_level{{ level }}.sm_s
+           {%- for x in b %} + {{ x }} * COALESCE(sm_cmp_blocks.sm_r{{ loop.index0 }}, 0){% endfor %} AS sm_s_next
+    FROM sm_cmp_level{{ level }}
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = {{ level }}
+         {%- if by %} AND {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_level' ~ level, 'sm_cmp_blocks') }}{% endif %}
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step{{ level + 1 }}
+  {{ sqlmetrics.group_by(by + ['sm_s_next']) }}
+),
+{%- endfor %}
+sm_cmp_exact AS (
+  SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_w') }}
+         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_last.sm_s <= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END)', 'SUM(sm_last.sm_count)') }} AS sm_p_low,
+         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_last.sm_s >= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END)', 'SUM(sm_last.sm_count)') }} AS sm_p_high
+  FROM sm_cmp_level{{ levels }} AS sm_last
+  {{ sqlmetrics.join_slices('sm_last', 'sm_cmp_w', by) }}
+  {%- if by %}GROUP BY {% for c in by %}sm_cmp_w.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}{% endif %}
+),
+sm_cmp_tested AS (
+  SELECT sm_cmp_w_z.*,
+         (CASE WHEN sm_plus2 < sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 THEN sm_plus2
+               ELSE sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 END) / 2.0 AS sm_statistic,
+         CASE WHEN sm_n_nonzero = 0 THEN NULL
+              WHEN sm_exact = 1 THEN 2 * (CASE WHEN sm_p_low < sm_p_high THEN sm_p_low ELSE sm_p_high END)
+              ELSE 2 * {{ sqlmetrics.normal_tail('sm_abs_z') }} END AS sm_p
+  FROM (
+    SELECT sm_cmp_w.*, sm_exact_p.sm_p_low, sm_exact_p.sm_p_high,
+           ABS(sm_cmp_w.sm_plus2 / 2.0 - sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) / 4.0)
+             / SQRT((sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) * (2 * sm_cmp_w.sm_n_nonzero + 1)
+                     - sm_cmp_w.sm_tie_terms / 2.0) / 24.0) AS sm_abs_z
+    FROM sm_cmp_w
+    LEFT JOIN sm_cmp_exact AS sm_exact_p
+      ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_w', 'sm_exact_p') }}{% else %}1 = 1{% endif %}
+  ) AS sm_cmp_w_z
+)
+{%- endmacro %}
+
+{#- sm_cmp_tested: sm_cmp_t with Fisher's sign-flip randomization test of the (weighted) mean
+    difference: sm_statistic = the difference, sm_p = (1 + replicates whose |sum of v d with flipped
+    signs| reaches the data's, up to rounding) / (1 + n_resamples). -#}
+{% macro randomization_p(keys, by, n_resamples, seed) %}
+sm_cmp_hashed AS (
+  SELECT {{ sqlmetrics.cols(keys) }} sm_v * sm_d AS sm_vd, {{ sqlmetrics.unit_hash(keys) }} AS sm_unit
+  FROM sm_cmp_deviations
+),
+sm_cmp_resamples AS (
+  {{ sqlmetrics.replicate_numbers(n_resamples) }}
+),
+sm_cmp_flipped AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_replicate, SUM(CASE WHEN sm_uniform < 0.5 THEN -sm_vd ELSE sm_vd END) AS sm_flipped
+  FROM ({{ sqlmetrics.unit_uniform('sm_cmp_hashed', 'sm_cmp_resamples', seed) }}) AS sm_drawn
+  WHERE sm_replicate > 0
+  {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
+),
+sm_cmp_observed AS (
+  SELECT {{ sqlmetrics.cols(by) }} SUM(sm_vd) AS sm_observed FROM sm_cmp_hashed {{ sqlmetrics.group_by(by) }}
+),
+sm_cmp_extreme AS (
+  SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_observed') }}
+         SUM(CASE WHEN ABS(sm_cmp_flipped.sm_flipped) >= ABS(sm_cmp_observed.sm_observed) * (1 - 1e-12) THEN 1 ELSE 0 END)
+           AS sm_as_far
+  FROM sm_cmp_flipped
+  {{ sqlmetrics.join_slices('sm_cmp_flipped', 'sm_cmp_observed', by) }}
+  {%- if by %}
+  GROUP BY {% for c in by %}sm_cmp_observed.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}
+  {%- endif %}
+),
+sm_cmp_tested AS (
+  SELECT sm_cmp_t.*, sm_difference AS sm_statistic,
+         {{ sqlmetrics.fdiv('1 + sm_cmp_extreme.sm_as_far', 1 + n_resamples) }} AS sm_p
+  FROM sm_cmp_t
+  {{ sqlmetrics.join_slices('sm_cmp_t', 'sm_cmp_extreme', by) }}
+)
+{%- endmacro %}

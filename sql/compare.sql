@@ -142,7 +142,7 @@ sm_cmp_units AS (
 {#- CTEs ending in sm_cmp_units (by, group, sm_a, sm_b, sm_v): the AUC of each group under `score`
     and under `other` (a column), from one call of auc_parts over both (a slice sm_cmp_system
     each), for the groups with both classes; sm_v the group's GAUC weight. -#}
-{% macro compare_groups(relation, other, by, label, score, group, weight=none, weighting='impressions') %}
+{% macro compare_groups(relation, other, by, label, score, group, weight=none, weighting='impressions', plan='aggregate') %}
 {%- set carried = (by + [group, label] + ([weight] if weight else [])) | unique | list %}
 sm_cmp_scores AS (
   SELECT {{ sqlmetrics.cols(carried) }} {{ sqlmetrics.ident(score) }} AS sm_cmp_score, 0 AS sm_cmp_system FROM {{ relation }}
@@ -150,7 +150,7 @@ sm_cmp_scores AS (
   SELECT {{ sqlmetrics.cols(carried) }} {{ sqlmetrics.ident(other) }} AS sm_cmp_score, 1 AS sm_cmp_system FROM {{ relation }}
 ),
 sm_cmp_groups AS (
-  {{ sqlmetrics.auc_parts('sm_cmp_scores', label, 'sm_cmp_score', weight, by + [group, 'sm_cmp_system']) }}
+  {{ sqlmetrics.auc_parts('sm_cmp_scores', label, 'sm_cmp_score', weight, by + [group, 'sm_cmp_system'], plan) }}
 ),
 sm_cmp_units AS (
   SELECT {{ sqlmetrics.cols(by + [group]) }}
@@ -158,7 +158,7 @@ sm_cmp_units AS (
          MAX(CASE WHEN sm_cmp_system = 1 THEN sm_group_auc END) AS sm_b,
          MAX(sm_group_weight) AS sm_v
   FROM (
-    SELECT sm_cmp_groups.*, sm_wins / sm_w_pos AS sm_group_auc,
+    SELECT sm_cmp_groups.*, {{ sqlmetrics.fdiv('sm_wins', 'sm_w_pos') }} AS sm_group_auc,
            {{ sqlmetrics.as_double(sqlmetrics.gauc_group_weight(weighting, weight, by + ['sm_cmp_system'])) }} AS sm_group_weight
     FROM sm_cmp_groups
     WHERE sm_w_pos > 0 AND sm_w_neg > 0
@@ -289,9 +289,9 @@ sm_cmp_tested AS (
               ELSE 2 * {{ sqlmetrics.normal_tail('sm_abs_z') }} END AS sm_p
   FROM (
     SELECT sm_cmp_w.*, sm_exact_p.sm_p_low, sm_exact_p.sm_p_high,
-           ABS(sm_cmp_w.sm_plus2 / 2.0 - sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) / 4.0)
-             / SQRT((sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) * (2 * sm_cmp_w.sm_n_nonzero + 1)
-                     - sm_cmp_w.sm_tie_terms / 2.0) / 24.0) AS sm_abs_z
+           {{ sqlmetrics.fdiv('ABS(sm_cmp_w.sm_plus2 / 2.0 - sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) / 4.0)',
+                              'SQRT((sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) * (2 * sm_cmp_w.sm_n_nonzero + 1)'
+                              ~ ' - sm_cmp_w.sm_tie_terms / 2.0) / 24.0)') }} AS sm_abs_z
     FROM sm_cmp_w
     LEFT JOIN sm_cmp_exact AS sm_exact_p
       ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_w', 'sm_exact_p') }}{% else %}1 = 1{% endif %}

@@ -92,9 +92,9 @@ CASE WHEN {{ x }} > 0 THEN {{ x }} ELSE 0 END
     student_t_sums(y, df) among the select items; then student_t_p over those sums. -#}
 {% macro student_t_terms() %}
 SELECT sm_k,
-       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN((2.0 * sm_k - 1) / (2.0 * sm_k)) END)
+       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k - 1', '2.0 * sm_k') }}) END)
              OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS sm_c_even,
-       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN((2.0 * sm_k) / (2.0 * sm_k + 1)) END)
+       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k', '2.0 * sm_k + 1') }}) END)
              OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS sm_c_odd
 FROM (SELECT sm_replicate AS sm_k FROM ({{ sqlmetrics.replicate_numbers(1199) }}) AS sm_numbers) AS sm_term_numbers
 {% endmacro %}
@@ -112,9 +112,9 @@ SUM(CASE WHEN sm_k >= FLOOR({{ df }} / 2) THEN {{ term }} ELSE 0 END) AS sm_t_re
 {% macro student_t_p(abs_t, y, df, hill_z) -%}
 {%- set factor %}(CASE WHEN MOD({{ df }}, 2) = 0 THEN SQRT(1 - {{ y }}) ELSE 0.6366197723675814 * SQRT({{ y }} * (1 - {{ y }})) END){% endset -%}
 CASE WHEN {{ df }} >= 300 THEN 2 * {{ sqlmetrics.normal_tail(hill_z) }}
-     WHEN {{ y }} < 1 AND (1199 - FLOOR({{ df }} / 2)) * LN(1 / {{ y }}) > 40 THEN {{ factor }} * sm_t_rest
+     WHEN {{ y }} < 1 AND (1199 - FLOOR({{ df }} / 2)) * -LN({{ y }}) > 40 THEN {{ factor }} * sm_t_rest
      WHEN MOD({{ df }}, 2) = 0 THEN {{ sqlmetrics.nonnegative('1 - ' ~ factor ~ ' * sm_t_head') }}
-     ELSE {{ sqlmetrics.nonnegative('1 - 0.6366197723675814 * ATAN(' ~ abs_t ~ ' / SQRT(' ~ df ~ ')) - ' ~ factor ~ ' * sm_t_head') }}
+     ELSE {{ sqlmetrics.nonnegative('1 - 0.6366197723675814 * ATAN(' ~ sqlmetrics.fdiv(abs_t, 'SQRT(' ~ df ~ ')') ~ ') - ' ~ factor ~ ' * sm_t_head') }}
 END
 {%- endmacro %}
 
@@ -122,12 +122,11 @@ END
 {% macro student_t_hill_z(abs_t, df) -%}
 {%- set a %}({{ df }} - 0.5){% endset -%}
 {%- set b %}(48 * {{ a }} * {{ a }}){% endset -%}
-{%- set ratio %}({{ abs_t }} * {{ abs_t }} / {{ df }}){% endset -%}
+{%- set ratio %}{{ sqlmetrics.fdiv(abs_t ~ ' * ' ~ abs_t, df) }}{% endset -%}
 {#- a ln(1 + ratio): below 1e-3 by its series (LN(1 + x) would lose the digits of x lost in 1 + x) -#}
 {%- set y %}({{ a }} * CASE WHEN {{ ratio }} > 1e-3 THEN LN(1 + {{ ratio }})
      ELSE {{ ratio }} * (1 - {{ ratio }} * (0.5 - {{ ratio }} * (1.0 / 3 - {{ ratio }} * (0.25 - {{ ratio }} * 0.2)))) END){% endset -%}
-(((((-0.4 * {{ y }} - 3.3) * {{ y }} - 24) * {{ y }} - 85.5) / (0.8 * {{ y }} * {{ y }} + 100 + {{ b }}) + {{ y }} + 3) / {{ b }} + 1)
-  * SQRT({{ y }})
+({{ sqlmetrics.fdiv(sqlmetrics.fdiv('((-0.4 * ' ~ y ~ ' - 3.3) * ' ~ y ~ ' - 24) * ' ~ y ~ ' - 85.5', '0.8 * ' ~ y ~ ' * ' ~ y ~ ' + 100 + ' ~ b) ~ ' + ' ~ y ~ ' + 3', b) }} + 1) * SQRT({{ y }})
 {%- endmacro %}
 
 {#- The t with P(T > t) = `tail` (0 < tail < 1/2) for `df` degrees of freedom (an integer column),
@@ -176,7 +175,6 @@ CASE
 {%- endfor %}
   WHEN {{ df }} = {{ nu }} THEN {{ '%.17e' | format(ns.t) }}
 {%- endfor %}
-  ELSE {{ z }} + {{ g[0] }} / {{ df }} + {{ g[1] }} / POWER({{ df }}, 2) + {{ g[2] }} / POWER({{ df }}, 3)
-       + {{ g[3] }} / POWER({{ df }}, 4) + {{ g[4] }} / POWER({{ df }}, 5)
+  ELSE {{ z }}{% for i in range(5) %} + {{ sqlmetrics.fdiv(g[i], 'POWER(' ~ df ~ ', ' ~ (i + 1) ~ ')') }}{% endfor %}
 END
 {%- endmacro %}

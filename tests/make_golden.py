@@ -20,9 +20,11 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   ties='average' path (``dcg`` shows the default path of the same template);
 - every metric: ``by=["country"]``, so the slice handling (partitions, joins, GROUP BY and the final
   ORDER BY of the curves) is part of the review;
-- ``sm.bootstrap``'s SQL (``sm.render("bootstrap", ..., metric=...)``), which is not a registry
-  metric: ``bootstrap-auc`` (replicates over rows) and ``bootstrap-ndcg`` (over queries), the
-  canonical calls of those two metrics with ``n_boot=200``.
+- ``sm.bootstrap``'s and ``sm.compare``'s SQL (``sm.render("bootstrap", ..., metric=...)``), which
+  are not registry metrics: ``bootstrap-auc`` (replicates over rows) and ``bootstrap-ndcg`` (over
+  queries), the canonical calls of those two metrics with ``n_boot=200``; ``compare-ndcg`` (the
+  paired t test of two runs) and ``compare-ndcg-wilcoxon``, against ``analytics.run_baseline``, and
+  ``compare-gauc-randomization`` (two score columns, 1000 sign flips).
 
 Keep the calls stable: changing them rewrites every golden file and hides real changes in the diff.
 """
@@ -57,22 +59,35 @@ BY = ["country"]
 TIES_AVERAGE = {"ndcg"}
 
 
-#: golden names of sm.bootstrap's SQL -> the metric bootstrapped
-BOOTSTRAPS = {"bootstrap-auc": "auc", "bootstrap-ndcg": "ndcg"}
-#: every golden name: the metrics, then the bootstraps
-NAMES = sorted(METRICS) + sorted(BOOTSTRAPS)
+#: golden names of sm.bootstrap's and sm.compare's SQL -> (function, the metric it takes, its own parameters)
+DERIVED = {
+    "bootstrap-auc": ("bootstrap", "auc", {"n_boot": 200}),
+    "bootstrap-ndcg": ("bootstrap", "ndcg", {"n_boot": 200}),
+    "compare-ndcg": ("compare", "ndcg", {"other": "analytics.run_baseline"}),
+    "compare-ndcg-wilcoxon": ("compare", "ndcg", {"other": "analytics.run_baseline", "test": "wilcoxon"}),
+    "compare-gauc-randomization": ("compare", "gauc", {"other": "pctr_baseline", "test": "randomization",
+                                                       "n_resamples": 1000}),
+}
+#: every golden name: the metrics, then the derived ones
+NAMES = sorted(METRICS) + sorted(DERIVED)
 
 
 def metric_of(name: str) -> str:
-    """The registry metric a golden name renders (itself, or the one bootstrapped)."""
-    return BOOTSTRAPS.get(name, name)
+    """The registry metric a golden name renders (itself, or the one bootstrapped or compared)."""
+    return DERIVED[name][1] if name in DERIVED else name
+
+
+def function_of(name: str) -> str:
+    """The name sm.render takes for golden name `name`."""
+    return DERIVED[name][0] if name in DERIVED else name
 
 
 def call(name: str) -> tuple[str, dict]:
     """(data, parameters) of the canonical call of golden name `name`."""
-    if name in BOOTSTRAPS:
-        data, params = call(BOOTSTRAPS[name])
-        return data, {"metric": BOOTSTRAPS[name], **params, "n_boot": 200}
+    if name in DERIVED:
+        _, metric, own = DERIVED[name]
+        data, params = call(metric)
+        return data, {"metric": metric, **params, **own}
     if name in ALL:
         data = "analytics.preds"
         params = args(name, weight=any(p.name == "weight" for p in METRICS[name].params))
@@ -90,13 +105,13 @@ def call(name: str) -> tuple[str, dict]:
 
 def call_text(name: str) -> str:
     data, params = call(name)
-    function = "bootstrap" if name in BOOTSTRAPS else name
+    function = function_of(name)
     return f"sm.render({function!r}, {data!r}, " + ", ".join(f"{k}={v!r}" for k, v in params.items()) + ")"
 
 
 def render(name: str, dialect: str) -> str:
     data, params = call(name)
-    function = "bootstrap" if name in BOOTSTRAPS else name
+    function = function_of(name)
     return sm.render(function, data, dialect=dialect, pretty=True, **params) + "\n"
 
 

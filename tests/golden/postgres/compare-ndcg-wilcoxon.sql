@@ -1,0 +1,1108 @@
+WITH sm_cmp_systems AS (
+  SELECT
+    "country",
+    "query_id",
+    "doc_id",
+    "score",
+    0 AS sm_cmp_system
+  FROM analytics.run
+  UNION ALL
+  SELECT
+    "country",
+    "query_id",
+    "doc_id",
+    "score",
+    1 AS sm_cmp_system
+  FROM analytics.run_baseline
+), sm_cmp_judgments AS (
+  SELECT
+    sm_cmp_qrels.*,
+    sm_cmp_copies.sm_cmp_system
+  FROM analytics.qrels AS sm_cmp_qrels
+  CROSS JOIN (
+    SELECT
+      0 AS sm_cmp_system
+    UNION ALL
+    SELECT
+      1 AS sm_cmp_system
+  ) AS sm_cmp_copies
+), sm_cmp_values AS (
+  WITH sm_judged AS (
+    SELECT
+      "country",
+      "sm_cmp_system",
+      "query_id",
+      "doc_id" AS sm_item,
+      CASE
+        WHEN NOT "relevance" IS NULL
+        THEN CAST("relevance" AS DOUBLE PRECISION)
+        ELSE CAST(CAST(CASE
+          WHEN COALESCE("relevance" IS NULL, TRUE)
+          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+          ELSE '0'
+        END AS BIGINT) AS DOUBLE PRECISION)
+      END AS sm_rel
+    FROM sm_cmp_judgments
+  ), sm_grades AS (
+    SELECT
+      MAX(sm_rel) AS sm_top,
+      CASE WHEN (
+        -MAX(sm_rel)
+      ) > -1022 THEN POWER(2, -MAX(sm_rel)) ELSE 0 END AS sm_top_unit,
+      (
+        CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+      ) AS sm_shift,
+      CASE
+        WHEN (
+          -(
+            CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+          )
+        ) > -1022
+        THEN POWER(2, -(
+          CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+        ))
+        ELSE 0
+      END AS sm_unit
+    FROM sm_judged
+  ), sm_queries AS (
+    SELECT
+      "country",
+      "sm_cmp_system",
+      "query_id",
+      SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE PRECISION) THEN 1 ELSE 0 END) AS sm_n_relevant,
+      SUM(
+        CASE
+          WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+          THEN CAST((
+            CASE
+              WHEN (
+                sm_rel - sm_grades.sm_shift
+              ) > -1022
+              THEN POWER(2, sm_rel - sm_grades.sm_shift)
+              ELSE 0
+            END - sm_grades.sm_unit
+          ) AS DOUBLE PRECISION) / (
+            CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
+          )
+          ELSE 0
+        END
+      ) AS sm_idcg
+    FROM (
+      SELECT
+        sm_judged.*,
+        ROW_NUMBER() OVER (
+          PARTITION BY "country", "sm_cmp_system", "query_id"
+          ORDER BY sm_rel DESC NULLS LAST
+        ) AS sm_ideal_pos
+      FROM sm_judged
+    ) AS sm_ideal
+    CROSS JOIN sm_grades
+    GROUP BY
+      "country",
+      "sm_cmp_system",
+      "query_id"
+  ), sm_rows AS (
+    SELECT
+      sm_run."country" AS "country",
+      sm_run."sm_cmp_system" AS "sm_cmp_system",
+      sm_run."query_id" AS "query_id",
+      sm_run."doc_id" AS sm_item,
+      CAST(sm_run."score" AS DOUBLE PRECISION) AS sm_score,
+      COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
+      ROW_NUMBER() OVER (
+        PARTITION BY sm_run."country", sm_run."sm_cmp_system", sm_run."query_id"
+        ORDER BY sm_run."score" DESC NULLS LAST
+      ) AS sm_pos
+    FROM sm_cmp_systems AS sm_run
+    LEFT JOIN sm_judged
+      ON sm_run."country" = sm_judged."country"
+      AND sm_run."sm_cmp_system" = sm_judged."sm_cmp_system"
+      AND sm_run."query_id" = sm_judged."query_id"
+      AND sm_run."doc_id" = sm_judged.sm_item
+  ), sm_marked AS (
+    SELECT
+      sm_rows.*,
+      CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS sm_relevant,
+      (
+        CASE
+          WHEN (
+            sm_rel - sm_grades.sm_shift
+          ) > -1022
+          THEN POWER(2, sm_rel - sm_grades.sm_shift)
+          ELSE 0
+        END - sm_grades.sm_unit
+      ) AS sm_gain,
+      CAST(1 AS DOUBLE PRECISION) / (
+        CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
+      ) AS sm_disc,
+      CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    FROM sm_rows
+    CROSS JOIN sm_grades
+  ), sm_ranked AS (
+    SELECT
+      sm_marked.*,
+      AVG(sm_gain) OVER (
+        PARTITION BY "country", "sm_cmp_system", "query_id"
+        ORDER BY sm_score
+        RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+      ) AS sm_eff_gain,
+      AVG(CAST(sm_relevant AS DOUBLE PRECISION)) OVER (
+        PARTITION BY "country", "sm_cmp_system", "query_id"
+        ORDER BY sm_score
+        RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+      ) AS sm_eff_relevant
+    FROM sm_marked
+  ), sm_values AS (
+    SELECT
+      "country",
+      "sm_cmp_system",
+      "query_id",
+      SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+      1 AS sm_in_run
+    FROM sm_ranked
+    GROUP BY
+      "country",
+      "sm_cmp_system",
+      "query_id"
+  ), sm_per_query AS (
+    SELECT
+      sm_queries."country" AS "country",
+      sm_queries."sm_cmp_system" AS "sm_cmp_system",
+      sm_queries."query_id" AS "query_id",
+      sm_queries.sm_n_relevant,
+      CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+      CASE
+        WHEN sm_n_relevant > 0 AND NOT (
+          sm_idcg > 1e-290
+        )
+        THEN CAST(CAST(CASE
+          WHEN COALESCE(sm_n_relevant > 0 AND NOT (
+            sm_idcg > 1e-290
+          ), TRUE)
+          THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."query_id" AS TEXT), 'NULL')
+          ELSE '0'
+        END AS BIGINT) AS DOUBLE PRECISION)
+        ELSE CAST(sm_dcg AS DOUBLE PRECISION) / NULLIF(sm_idcg, 0)
+      END AS sm_value
+    FROM sm_queries
+    LEFT JOIN sm_values
+      ON sm_queries."country" = sm_values."country"
+      AND sm_queries."sm_cmp_system" = sm_values."sm_cmp_system"
+      AND sm_queries."query_id" = sm_values."query_id"
+  ), sm_scored AS (
+    SELECT
+      sm_per_query.*,
+      CASE
+        WHEN (
+          sm_in_run = 1 OR 1 = 1
+        ) AND (
+          sm_n_relevant > 0 OR 1 = 1
+        )
+        THEN 1
+        ELSE 0
+      END AS sm_included,
+      CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value
+    FROM sm_per_query
+  )
+  SELECT
+    "country",
+    "sm_cmp_system",
+    "query_id",
+    sm_score_value AS "ndcg",
+    sm_n_relevant AS n_relevant
+  FROM sm_scored
+  WHERE
+    sm_included = 1
+  ORDER BY
+    "country",
+    "sm_cmp_system",
+    "query_id"
+), sm_cmp_units AS (
+  SELECT
+    "country",
+    "query_id",
+    MAX(CASE WHEN sm_cmp_system = 0 THEN "ndcg" END) AS sm_a,
+    MAX(CASE WHEN sm_cmp_system = 1 THEN "ndcg" END) AS sm_b,
+    1.0 AS sm_v
+  FROM sm_cmp_values
+  GROUP BY
+    "country",
+    "query_id"
+  HAVING
+    COUNT(*) = 2
+), sm_cmp_summary AS (
+  SELECT
+    "country",
+    CAST(COUNT(*) AS BIGINT) AS sm_n,
+    SUM(sm_v) AS sm_sv,
+    (
+      CAST(SUM(sm_v * sm_a) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_v) AS DOUBLE PRECISION), 0)
+    ) AS sm_estimate,
+    (
+      CAST(SUM(sm_v * sm_b) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_v) AS DOUBLE PRECISION), 0)
+    ) AS sm_other_estimate,
+    (
+      CAST(SUM(sm_v * (
+        sm_a - sm_b
+      )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_v) AS DOUBLE PRECISION), 0)
+    ) AS sm_difference
+  FROM sm_cmp_units
+  GROUP BY
+    "country"
+), sm_cmp_deviations AS (
+  SELECT
+    sm_cmp_units."country" AS "country",
+    sm_cmp_units."query_id" AS "query_id",
+    sm_cmp_units.sm_v AS sm_v,
+    sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d,
+    sm_cmp_summary.sm_difference AS sm_mean_d
+  FROM sm_cmp_units
+  JOIN sm_cmp_summary
+    ON (
+      sm_cmp_units."country" IS NOT DISTINCT FROM sm_cmp_summary."country"
+    )
+), sm_cmp_spread AS (
+  SELECT
+    sm_cmp_spread_sums.*,
+    CASE
+      WHEN sm_n > 1
+      THEN (
+        CAST(SQRT(
+          (
+            CAST(sm_n AS DOUBLE PRECISION) / NULLIF(CAST(sm_n - 1 AS DOUBLE PRECISION), 0)
+          ) * CASE WHEN sm_ss > 0 THEN sm_ss ELSE 0 END
+        ) AS DOUBLE PRECISION) / NULLIF(CAST(sm_sv AS DOUBLE PRECISION), 0)
+      )
+    END AS sm_se
+  FROM (
+    SELECT
+      sm_cmp_summary.*,
+      sm_squares.sm_ss
+    FROM sm_cmp_summary
+    JOIN (
+      SELECT
+        "country",
+        SUM(sm_v * sm_v * (
+          sm_d - sm_mean_d
+        ) * (
+          sm_d - sm_mean_d
+        )) AS sm_ss
+      FROM sm_cmp_deviations
+      GROUP BY
+        "country"
+    ) AS sm_squares
+      ON (
+        sm_cmp_summary."country" IS NOT DISTINCT FROM sm_squares."country"
+      )
+  ) AS sm_cmp_spread_sums
+), sm_cmp_t AS (
+  SELECT
+    sm_cmp_spread.*,
+    CASE
+      WHEN sm_se > 0
+      THEN (
+        CAST(sm_difference AS DOUBLE PRECISION) / NULLIF(CAST(sm_se AS DOUBLE PRECISION), 0)
+      )
+      WHEN sm_se = 0 AND sm_difference = 0
+      THEN 0
+    END AS sm_t,
+    sm_n - 1 AS sm_df
+  FROM sm_cmp_spread
+), sm_cmp_signed AS (
+  SELECT
+    sm_nonzero.*,
+    2 * RANK() OVER (PARTITION BY "country" ORDER BY sm_abs_d) + COUNT(*) OVER (PARTITION BY "country", "sm_abs_d") - 1 AS sm_rank2,
+    COUNT(*) OVER (PARTITION BY "country", "sm_abs_d") AS sm_tied
+  FROM (
+    SELECT
+      "country",
+      "query_id",
+      sm_d,
+      ABS(sm_d) AS sm_abs_d
+    FROM sm_cmp_deviations
+    WHERE
+      sm_d <> 0
+  ) AS sm_nonzero
+), sm_cmp_w AS (
+  SELECT
+    sm_cmp_w_sums.*,
+    CASE
+      WHEN sm_n_nonzero > 0
+      AND (
+        sm_n <= 13 OR (
+          sm_n <= 50 AND sm_n_nonzero = sm_n AND sm_most_tied = 1
+        )
+      )
+      THEN 1
+      ELSE 0
+    END AS sm_exact
+  FROM (
+    SELECT
+      sm_cmp_t.*,
+      COALESCE(sm_signed_sums.sm_n_nonzero_sum, 0) AS sm_n_nonzero,
+      COALESCE(sm_signed_sums.sm_plus2_sum, 0) AS sm_plus2,
+      COALESCE(sm_signed_sums.sm_tie_terms_sum, 0) AS sm_tie_terms,
+      COALESCE(sm_signed_sums.sm_most_tied_max, 0) AS sm_most_tied
+    FROM sm_cmp_t
+    LEFT JOIN (
+      SELECT
+        "country",
+        CAST(COUNT(*) AS BIGINT) AS sm_n_nonzero_sum,
+        SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_sum,
+        SUM(sm_tied * sm_tied - 1) AS sm_tie_terms_sum,
+        MAX(sm_tied) AS sm_most_tied_max
+      FROM sm_cmp_signed
+      GROUP BY
+        "country"
+    ) AS sm_signed_sums
+      ON (
+        sm_cmp_t."country" IS NOT DISTINCT FROM sm_signed_sums."country"
+      )
+  ) AS sm_cmp_w_sums
+), sm_cmp_blocks AS (
+  SELECT
+    "country",
+    sm_block,
+    SUM(CASE WHEN sm_place = 0 THEN sm_rank2 ELSE 0 END) AS sm_r0,
+    SUM(CASE WHEN sm_place = 1 THEN sm_rank2 ELSE 0 END) AS sm_r1,
+    SUM(CASE WHEN sm_place = 2 THEN sm_rank2 ELSE 0 END) AS sm_r2,
+    SUM(CASE WHEN sm_place = 3 THEN sm_rank2 ELSE 0 END) AS sm_r3
+  FROM (
+    SELECT
+      sm_numbered.*,
+      FLOOR(CAST((
+        sm_j - 1
+      ) AS DOUBLE PRECISION) / 4) AS sm_block,
+      (
+        sm_j - 1
+      ) % 4 AS sm_place
+    FROM (
+      SELECT
+        sm_cmp_signed."country" AS "country",
+        sm_cmp_signed.sm_rank2 AS sm_rank2,
+        ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_cmp_signed.sm_rank2) AS sm_j
+      FROM sm_cmp_signed
+      JOIN sm_cmp_w
+        ON (
+          sm_cmp_signed."country" IS NOT DISTINCT FROM sm_cmp_w."country"
+        )
+      WHERE
+        sm_cmp_w.sm_exact = 1
+    ) AS sm_numbered
+  ) AS sm_placed
+  GROUP BY
+    "country",
+    "sm_block"
+), sm_cmp_bits AS (
+  SELECT
+    sm_bit0.sm_bit AS sm_b0,
+    sm_bit1.sm_bit AS sm_b1,
+    sm_bit2.sm_bit AS sm_b2,
+    sm_bit3.sm_bit AS sm_b3
+  FROM (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit0
+  CROSS JOIN (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit1
+  CROSS JOIN (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit2
+  CROSS JOIN (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit3
+), sm_cmp_level0 AS (
+  SELECT
+    "country",
+    0 AS sm_s,
+    CAST(1 AS DOUBLE PRECISION) AS sm_count
+  FROM sm_cmp_w
+  WHERE
+    sm_exact = 1
+), sm_cmp_level1 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level0."country" AS "country",
+      sm_cmp_level0.sm_count AS sm_count,
+      sm_cmp_level0.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level0
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 0
+      AND (
+        sm_cmp_level0."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step1
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level2 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level1."country" AS "country",
+      sm_cmp_level1.sm_count AS sm_count,
+      sm_cmp_level1.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level1
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 1
+      AND (
+        sm_cmp_level1."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step2
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level3 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level2."country" AS "country",
+      sm_cmp_level2.sm_count AS sm_count,
+      sm_cmp_level2.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level2
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 2
+      AND (
+        sm_cmp_level2."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step3
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level4 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level3."country" AS "country",
+      sm_cmp_level3.sm_count AS sm_count,
+      sm_cmp_level3.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level3
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 3
+      AND (
+        sm_cmp_level3."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step4
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level5 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level4."country" AS "country",
+      sm_cmp_level4.sm_count AS sm_count,
+      sm_cmp_level4.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level4
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 4
+      AND (
+        sm_cmp_level4."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step5
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level6 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level5."country" AS "country",
+      sm_cmp_level5.sm_count AS sm_count,
+      sm_cmp_level5.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level5
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 5
+      AND (
+        sm_cmp_level5."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step6
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level7 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level6."country" AS "country",
+      sm_cmp_level6.sm_count AS sm_count,
+      sm_cmp_level6.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level6
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 6
+      AND (
+        sm_cmp_level6."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step7
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level8 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level7."country" AS "country",
+      sm_cmp_level7.sm_count AS sm_count,
+      sm_cmp_level7.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level7
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 7
+      AND (
+        sm_cmp_level7."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step8
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level9 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level8."country" AS "country",
+      sm_cmp_level8.sm_count AS sm_count,
+      sm_cmp_level8.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level8
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 8
+      AND (
+        sm_cmp_level8."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step9
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level10 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level9."country" AS "country",
+      sm_cmp_level9.sm_count AS sm_count,
+      sm_cmp_level9.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level9
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 9
+      AND (
+        sm_cmp_level9."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step10
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level11 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level10."country" AS "country",
+      sm_cmp_level10.sm_count AS sm_count,
+      sm_cmp_level10.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level10
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 10
+      AND (
+        sm_cmp_level10."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step11
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level12 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level11."country" AS "country",
+      sm_cmp_level11.sm_count AS sm_count,
+      sm_cmp_level11.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level11
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 11
+      AND (
+        sm_cmp_level11."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step12
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_level13 AS (
+  SELECT
+    "country",
+    sm_s_next AS sm_s,
+    SUM(sm_count) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_level12."country" AS "country",
+      sm_cmp_level12.sm_count AS sm_count,
+      sm_cmp_level12.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+    FROM sm_cmp_level12
+    LEFT JOIN sm_cmp_blocks
+      ON sm_cmp_blocks.sm_block = 12
+      AND (
+        sm_cmp_level12."country" IS NOT DISTINCT FROM sm_cmp_blocks."country"
+      )
+    CROSS JOIN sm_cmp_bits
+  ) AS sm_cmp_step13
+  GROUP BY
+    "country",
+    "sm_s_next"
+), sm_cmp_exact AS (
+  SELECT
+    sm_cmp_w."country" AS "country",
+    (
+      CAST(SUM(CASE WHEN sm_last.sm_s <= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_last.sm_count) AS DOUBLE PRECISION), 0)
+    ) AS sm_p_low,
+    (
+      CAST(SUM(CASE WHEN sm_last.sm_s >= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_last.sm_count) AS DOUBLE PRECISION), 0)
+    ) AS sm_p_high
+  FROM sm_cmp_level13 AS sm_last
+  JOIN sm_cmp_w
+    ON (
+      sm_last."country" IS NOT DISTINCT FROM sm_cmp_w."country"
+    )
+  GROUP BY
+    sm_cmp_w."country"
+), sm_cmp_tested AS (
+  SELECT
+    sm_cmp_w_z.*,
+    CAST((
+      CASE
+        WHEN sm_plus2 < sm_n_nonzero * (
+          sm_n_nonzero + 1
+        ) - sm_plus2
+        THEN sm_plus2
+        ELSE sm_n_nonzero * (
+          sm_n_nonzero + 1
+        ) - sm_plus2
+      END
+    ) AS DOUBLE PRECISION) / 2.0 AS sm_statistic,
+    CASE
+      WHEN sm_n_nonzero = 0
+      THEN NULL
+      WHEN sm_exact = 1
+      THEN 2 * (
+        CASE WHEN sm_p_low < sm_p_high THEN sm_p_low ELSE sm_p_high END
+      )
+      ELSE 2 * CASE
+        WHEN sm_abs_z > 37
+        THEN 0
+        WHEN sm_abs_z < 7.07106781186547
+        THEN EXP(CAST(-sm_abs_z * sm_abs_z AS DOUBLE PRECISION) / 2) * (
+          CAST((
+            (
+              (
+                (
+                  (
+                    (
+                      0.03526249659989109 * sm_abs_z + 0.7003830644436881
+                    ) * sm_abs_z + 6.373962203531650
+                  ) * sm_abs_z + 33.91286607838300
+                ) * sm_abs_z + 112.0792914978709
+              ) * sm_abs_z + 221.2135961699311
+            ) * sm_abs_z + 220.2068679123761
+          ) AS DOUBLE PRECISION) / NULLIF(
+            CAST((
+              (
+                (
+                  (
+                    (
+                      (
+                        (
+                          0.08838834764831844 * sm_abs_z + 1.755667163182642
+                        ) * sm_abs_z + 16.06417757920695
+                      ) * sm_abs_z + 86.78073220294608
+                    ) * sm_abs_z + 296.5642487796737
+                  ) * sm_abs_z + 637.3336333788311
+                ) * sm_abs_z + 793.8265125199484
+              ) * sm_abs_z + 440.4137358247522
+            ) AS DOUBLE PRECISION),
+            0
+          )
+        )
+        ELSE (
+          CAST(EXP(CAST(-sm_abs_z * sm_abs_z AS DOUBLE PRECISION) / 2) AS DOUBLE PRECISION) / NULLIF(
+            CAST((
+              sm_abs_z + (
+                CAST(1 AS DOUBLE PRECISION) / NULLIF(
+                  CAST(sm_abs_z + (
+                    CAST(2 AS DOUBLE PRECISION) / NULLIF(
+                      CAST(sm_abs_z + (
+                        CAST(3 AS DOUBLE PRECISION) / NULLIF(
+                          CAST(sm_abs_z + (
+                            CAST(4 AS DOUBLE PRECISION) / NULLIF(CAST(sm_abs_z + 0.65 AS DOUBLE PRECISION), 0)
+                          ) AS DOUBLE PRECISION),
+                          0
+                        )
+                      ) AS DOUBLE PRECISION),
+                      0
+                    )
+                  ) AS DOUBLE PRECISION),
+                  0
+                )
+              )
+            ) * 2.506628274631001 AS DOUBLE PRECISION),
+            0
+          )
+        )
+      END
+    END AS sm_p
+  FROM (
+    SELECT
+      sm_cmp_w.*,
+      sm_exact_p.sm_p_low,
+      sm_exact_p.sm_p_high,
+      (
+        CAST(ABS(
+          CAST(sm_cmp_w.sm_plus2 AS DOUBLE PRECISION) / 2.0 - CAST(sm_cmp_w.sm_n_nonzero * (
+            sm_cmp_w.sm_n_nonzero + 1
+          ) AS DOUBLE PRECISION) / 4.0
+        ) AS DOUBLE PRECISION) / NULLIF(
+          CAST(SQRT(
+            CAST((
+              sm_cmp_w.sm_n_nonzero * (
+                sm_cmp_w.sm_n_nonzero + 1
+              ) * (
+                2 * sm_cmp_w.sm_n_nonzero + 1
+              ) - CAST(sm_cmp_w.sm_tie_terms AS DOUBLE PRECISION) / 2.0
+            ) AS DOUBLE PRECISION) / 24.0
+          ) AS DOUBLE PRECISION),
+          0
+        )
+      ) AS sm_abs_z
+    FROM sm_cmp_w
+    LEFT JOIN sm_cmp_exact AS sm_exact_p
+      ON (
+        sm_cmp_w."country" IS NOT DISTINCT FROM sm_exact_p."country"
+      )
+  ) AS sm_cmp_w_z
+), sm_cmp_result AS (
+  SELECT
+    "country",
+    sm_estimate AS estimate,
+    sm_other_estimate AS other_estimate,
+    sm_difference AS difference,
+    sm_se AS std_error,
+    sm_statistic AS statistic,
+    CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
+    sm_difference - sm_t_q * sm_se AS ci_low,
+    sm_difference + sm_t_q * sm_se AS ci_high,
+    sm_n AS n_units
+  FROM (
+    SELECT
+      sm_cmp_tested.*,
+      CASE
+        WHEN sm_df = 1
+        THEN 1.27062047361746426e+01
+        WHEN sm_df = 2
+        THEN 4.30265272974946100e+00
+        WHEN sm_df = 3
+        THEN 3.18244630528370598e+00
+        WHEN sm_df = 4
+        THEN 2.77644510519778986e+00
+        WHEN sm_df = 5
+        THEN 2.57058183563631193e+00
+        WHEN sm_df = 6
+        THEN 2.44691185114496834e+00
+        WHEN sm_df = 7
+        THEN 2.36462425159278222e+00
+        WHEN sm_df = 8
+        THEN 2.30600413520416403e+00
+        WHEN sm_df = 9
+        THEN 2.26215716279820489e+00
+        WHEN sm_df = 10
+        THEN 2.22813885198627615e+00
+        WHEN sm_df = 11
+        THEN 2.20098516009163792e+00
+        WHEN sm_df = 12
+        THEN 2.17881282966723022e+00
+        WHEN sm_df = 13
+        THEN 2.16036865646279175e+00
+        WHEN sm_df = 14
+        THEN 2.14478668791780347e+00
+        WHEN sm_df = 15
+        THEN 2.13144954555977240e+00
+        WHEN sm_df = 16
+        THEN 2.11990529922125370e+00
+        WHEN sm_df = 17
+        THEN 2.10981557783331564e+00
+        WHEN sm_df = 18
+        THEN 2.10092204024103690e+00
+        WHEN sm_df = 19
+        THEN 2.09302405440830963e+00
+        WHEN sm_df = 20
+        THEN 2.08596344726586569e+00
+        WHEN sm_df = 21
+        THEN 2.07961384472767774e+00
+        WHEN sm_df = 22
+        THEN 2.07387306790402626e+00
+        WHEN sm_df = 23
+        THEN 2.06865761041904683e+00
+        WHEN sm_df = 24
+        THEN 2.06389856162802277e+00
+        WHEN sm_df = 25
+        THEN 2.05953855275329722e+00
+        WHEN sm_df = 26
+        THEN 2.05552943864287396e+00
+        WHEN sm_df = 27
+        THEN 2.05183051648028414e+00
+        WHEN sm_df = 28
+        THEN 2.04840714179524230e+00
+        WHEN sm_df = 29
+        THEN 2.04522964213270164e+00
+        WHEN sm_df = 30
+        THEN 2.04227245630123821e+00
+        WHEN sm_df = 31
+        THEN 2.03951344639640775e+00
+        WHEN sm_df = 32
+        THEN 2.03693334346010024e+00
+        WHEN sm_df = 33
+        THEN 2.03451529744933834e+00
+        WHEN sm_df = 34
+        THEN 2.03224450931772083e+00
+        WHEN sm_df = 35
+        THEN 2.03010792825034247e+00
+        WHEN sm_df = 36
+        THEN 2.02809400098044978e+00
+        WHEN sm_df = 37
+        THEN 2.02619246302910927e+00
+        WHEN sm_df = 38
+        THEN 2.02439416391197158e+00
+        WHEN sm_df = 39
+        THEN 2.02269092003676265e+00
+        WHEN sm_df = 40
+        THEN 2.02107539030627237e+00
+        WHEN sm_df = 41
+        THEN 2.01954097044137493e+00
+        WHEN sm_df = 42
+        THEN 2.01808170281844390e+00
+        WHEN sm_df = 43
+        THEN 2.01669219922782350e+00
+        WHEN sm_df = 44
+        THEN 2.01536757444376180e+00
+        WHEN sm_df = 45
+        THEN 2.01410338888084484e+00
+        WHEN sm_df = 46
+        THEN 2.01289559891943304e+00
+        WHEN sm_df = 47
+        THEN 2.01174051372976503e+00
+        WHEN sm_df = 48
+        THEN 2.01063475762423138e+00
+        WHEN sm_df = 49
+        THEN 2.00957523712924013e+00
+        WHEN sm_df = 50
+        THEN 2.00855911210076110e+00
+        WHEN sm_df = 51
+        THEN 2.00758377031583679e+00
+        WHEN sm_df = 52
+        THEN 2.00664680506168613e+00
+        WHEN sm_df = 53
+        THEN 2.00574599531786513e+00
+        WHEN sm_df = 54
+        THEN 2.00487928818805594e+00
+        WHEN sm_df = 55
+        THEN 2.00404478328914681e+00
+        WHEN sm_df = 56
+        THEN 2.00324071884787047e+00
+        WHEN sm_df = 57
+        THEN 2.00246545929100339e+00
+        WHEN sm_df = 58
+        THEN 2.00171748414523654e+00
+        WHEN sm_df = 59
+        THEN 2.00099537808826344e+00
+        WHEN sm_df = 60
+        THEN 2.00029782201426043e+00
+        WHEN sm_df = 61
+        THEN 1.99962358499493731e+00
+        WHEN sm_df = 62
+        THEN 1.99897151703337683e+00
+        WHEN sm_df = 63
+        THEN 1.99834054252073767e+00
+        WHEN sm_df = 64
+        THEN 1.99772965431769656e+00
+        WHEN sm_df = 65
+        THEN 1.99713790839200378e+00
+        WHEN sm_df = 66
+        THEN 1.99656441895231462e+00
+        WHEN sm_df = 67
+        THEN 1.99600835402529331e+00
+        WHEN sm_df = 68
+        THEN 1.99546893142984416e+00
+        WHEN sm_df = 69
+        THEN 1.99494541510723278e+00
+        WHEN sm_df = 70
+        THEN 1.99443711177118765e+00
+        WHEN sm_df = 71
+        THEN 1.99394336784562887e+00
+        WHEN sm_df = 72
+        THEN 1.99346356666187208e+00
+        WHEN sm_df = 73
+        THEN 1.99299712588985267e+00
+        WHEN sm_df = 74
+        THEN 1.99254349518093155e+00
+        WHEN sm_df = 75
+        THEN 1.99210215400224122e+00
+        WHEN sm_df = 76
+        THEN 1.99167260964467041e+00
+        WHEN sm_df = 77
+        THEN 1.99125439538838411e+00
+        WHEN sm_df = 78
+        THEN 1.99084706881168794e+00
+        WHEN sm_df = 79
+        THEN 1.99045021023012669e+00
+        WHEN sm_df = 80
+        THEN 1.99006342125444657e+00
+        WHEN sm_df = 81
+        THEN 1.98968632345689866e+00
+        WHEN sm_df = 82
+        THEN 1.98931855713657457e+00
+        WHEN sm_df = 83
+        THEN 1.98895978017516106e+00
+        WHEN sm_df = 84
+        THEN 1.98860966697571473e+00
+        WHEN sm_df = 85
+        THEN 1.98826790747721716e+00
+        WHEN sm_df = 86
+        THEN 1.98793420623902484e+00
+        WHEN sm_df = 87
+        THEN 1.98760828158906966e+00
+        WHEN sm_df = 88
+        THEN 1.98728986483117409e+00
+        WHEN sm_df = 89
+        THEN 1.98697869950627770e+00
+        WHEN sm_df = 90
+        THEN 1.98667454070376914e+00
+        WHEN sm_df = 91
+        THEN 1.98637715441861862e+00
+        WHEN sm_df = 92
+        THEN 1.98608631695112448e+00
+        WHEN sm_df = 93
+        THEN 1.98580181434582315e+00
+        WHEN sm_df = 94
+        THEN 1.98552344186660745e+00
+        WHEN sm_df = 95
+        THEN 1.98525100350549222e+00
+        WHEN sm_df = 96
+        THEN 1.98498431152245480e+00
+        WHEN sm_df = 97
+        THEN 1.98472318601398023e+00
+        WHEN sm_df = 98
+        THEN 1.98446745450847906e+00
+        WHEN sm_df = 99
+        THEN 1.98421695158641542e+00
+        ELSE 1.959963984540054 + (
+          CAST(2.372271230298562 AS DOUBLE PRECISION) / NULLIF(CAST(POWER(sm_df, 1) AS DOUBLE PRECISION), 0)
+        ) + (
+          CAST(2.8224986157396112 AS DOUBLE PRECISION) / NULLIF(CAST(POWER(sm_df, 2) AS DOUBLE PRECISION), 0)
+        ) + (
+          CAST(2.555849679507722 AS DOUBLE PRECISION) / NULLIF(CAST(POWER(sm_df, 3) AS DOUBLE PRECISION), 0)
+        ) + (
+          CAST(1.5895340533938225 AS DOUBLE PRECISION) / NULLIF(CAST(POWER(sm_df, 4) AS DOUBLE PRECISION), 0)
+        ) + (
+          CAST(0.7328982119816051 AS DOUBLE PRECISION) / NULLIF(CAST(POWER(sm_df, 5) AS DOUBLE PRECISION), 0)
+        )
+      END AS sm_t_q
+    FROM sm_cmp_tested
+  ) AS sm_cmp_interval
+)
+SELECT
+  "country",
+  estimate,
+  other_estimate,
+  difference,
+  std_error,
+  statistic,
+  p_value,
+  ci_low,
+  ci_high,
+  n_units,
+  p_value_holm
+FROM (
+  SELECT
+    sm_holm_terms.*,
+    CASE
+      WHEN p_value IS NULL
+      THEN NULL
+      WHEN MAX(sm_holm_term) OVER (
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) > 1
+      THEN 1
+      ELSE MAX(sm_holm_term) OVER (
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      )
+    END AS p_value_holm
+  FROM (
+    SELECT
+      sm_cmp_result.*,
+      CASE
+        WHEN NOT p_value IS NULL
+        THEN (
+          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+        ) * p_value
+      END AS sm_holm_term
+    FROM sm_cmp_result
+  ) AS sm_holm_terms
+) AS sm_adjusted

@@ -199,7 +199,9 @@ sm_cmp_tested AS (
 
 {#- sm_cmp_tested: sm_cmp_t with the Wilcoxon signed-rank test's sm_statistic and sm_p. Ranks of
     |d| among the nonzero d of a slice, doubled (2 x an average rank is an integer): sm_plus2, the
-    doubled rank sum of the positive d. The exact distribution of that sum when every sign is
+    doubled rank sum of the positive d. |d| is compared in units of 1e-12: a unit's two values are
+    sums whose last digits depend on the order of the rows, so two equal values may differ by a
+    rounding error, which must not make a zero difference nonzero, nor split a tie. The exact distribution of that sum when every sign is
     equally likely, for the slices that take it: built 4 units at a time (16 sign patterns) over 13
     steps, a slice with fewer units padded with ranks of 0, which multiplies every count alike. -#}
 {% macro wilcoxon_p(keys, by) %}
@@ -211,7 +213,9 @@ sm_cmp_signed AS (
            + COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) - 1 AS sm_rank2,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) AS sm_tied
   FROM (
-    SELECT {{ sqlmetrics.cols(keys) }} sm_d, ABS(sm_d) AS sm_abs_d FROM sm_cmp_deviations WHERE sm_d <> 0
+    SELECT {{ sqlmetrics.cols(keys) }} sm_d, FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
+    FROM sm_cmp_deviations
+    WHERE FLOOR(ABS(sm_d) * 1e12 + 0.5) > 0
   ) AS sm_nonzero
 ),
 sm_cmp_w AS (
@@ -240,11 +244,13 @@ sm_cmp_blocks AS (
   FROM (
     SELECT sm_numbered.*, FLOOR((sm_j - 1) / 4) AS sm_block, MOD(sm_j - 1, 4) AS sm_place
     FROM (
-      SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_signed') }} sm_cmp_signed.sm_rank2 AS sm_rank2,
-             ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_cmp_signed.sm_rank2) AS sm_j
-      FROM sm_cmp_signed
-      {{ sqlmetrics.join_slices('sm_cmp_signed', 'sm_cmp_w', by) }}
-      WHERE sm_cmp_w.sm_exact = 1
+      SELECT sm_exact_rows.*, ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_rank2) AS sm_j
+      FROM (
+        SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_signed') }} sm_cmp_signed.sm_rank2 AS sm_rank2
+        FROM sm_cmp_signed
+        {{ sqlmetrics.join_slices('sm_cmp_signed', 'sm_cmp_w', by) }}
+        WHERE sm_cmp_w.sm_exact = 1
+      ) AS sm_exact_rows
     ) AS sm_numbered
   ) AS sm_placed
   {{ sqlmetrics.group_by(by + ['sm_block']) }}

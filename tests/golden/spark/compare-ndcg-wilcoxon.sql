@@ -316,10 +316,10 @@ WITH sm_cmp_systems AS (
       `country`,
       `query_id`,
       sm_d,
-      ABS(sm_d) AS sm_abs_d
+      FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
     FROM sm_cmp_deviations
     WHERE
-      sm_d <> 0
+      FLOOR(ABS(sm_d) * 1e12 + 0.5) > 0
   ) AS sm_nonzero
 ), sm_cmp_w AS (
   SELECT
@@ -376,16 +376,20 @@ WITH sm_cmp_systems AS (
       ) % 4 AS sm_place
     FROM (
       SELECT
-        sm_cmp_signed.`country` AS `country`,
-        sm_cmp_signed.sm_rank2 AS sm_rank2,
-        ROW_NUMBER() OVER (PARTITION BY `country` ORDER BY sm_cmp_signed.sm_rank2 NULLS LAST) AS sm_j
-      FROM sm_cmp_signed
-      JOIN sm_cmp_w
-        ON (
-          sm_cmp_signed.`country` IS NOT DISTINCT FROM sm_cmp_w.`country`
-        )
-      WHERE
-        sm_cmp_w.sm_exact = 1
+        sm_exact_rows.*,
+        ROW_NUMBER() OVER (PARTITION BY `country` ORDER BY sm_rank2 NULLS LAST) AS sm_j
+      FROM (
+        SELECT
+          sm_cmp_signed.`country` AS `country`,
+          sm_cmp_signed.sm_rank2 AS sm_rank2
+        FROM sm_cmp_signed
+        JOIN sm_cmp_w
+          ON (
+            sm_cmp_signed.`country` IS NOT DISTINCT FROM sm_cmp_w.`country`
+          )
+        WHERE
+          sm_cmp_w.sm_exact = 1
+      ) AS sm_exact_rows
     ) AS sm_numbered
   ) AS sm_placed
   GROUP BY

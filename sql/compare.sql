@@ -122,7 +122,7 @@ sm_cmp_systems AS (
 sm_cmp_judgments AS (
   SELECT sm_cmp_qrels.*, sm_cmp_copies.sm_cmp_system
   FROM {{ kwargs['qrels'] }} AS sm_cmp_qrels
-  CROSS JOIN (SELECT 0 AS sm_cmp_system UNION ALL SELECT 1 AS sm_cmp_system) AS sm_cmp_copies
+  CROSS JOIN (SELECT DISTINCT sm_cmp_system FROM sm_cmp_systems) AS sm_cmp_copies
 ),
 {%- endif %}
 sm_cmp_values AS (
@@ -168,31 +168,30 @@ sm_cmp_units AS (
 {%- endmacro %}
 
 {#- sm_cmp_tested: sm_cmp_t with sm_statistic = t and sm_p, its two-sided p-value from Student's
-    distribution with sm_df degrees of freedom (statistics.sql), each slice crossed with the
-    series' terms and grouped back. -#}
+    distribution with sm_df degrees of freedom (statistics.sql): the series' sums from each slice
+    crossed with their terms, joined back to the slice. -#}
 {% macro paired_t_p(by) %}
-{%- set carried = ['sm_n', 'sm_sv', 'sm_estimate', 'sm_other_estimate', 'sm_difference', 'sm_se', 'sm_t', 'sm_df'] %}
 sm_cmp_t_terms AS (
   {{ sqlmetrics.student_t_terms() }}
 ),
+sm_cmp_t_abs AS (
+  SELECT sm_cmp_t.*, ABS(sm_t) AS sm_abs_t, {{ sqlmetrics.fdiv('sm_df', 'sm_df + sm_t * sm_t') }} AS sm_y
+  FROM sm_cmp_t
+),
 sm_cmp_t_sums AS (
-  SELECT {{ sqlmetrics.cols(by) }}
-         {% for c in carried %}MAX({{ c }}) AS {{ c }}, {% endfor %}
-         MAX(sm_abs_t) AS sm_abs_t, MAX(sm_y) AS sm_y,
-         {{ sqlmetrics.student_t_sums('sm_y', 'sm_df') }}
-  FROM (
-    SELECT sm_cmp_t.*, ABS(sm_t) AS sm_abs_t, {{ sqlmetrics.fdiv('sm_df', 'sm_df + sm_t * sm_t') }} AS sm_y
-    FROM sm_cmp_t
-  ) AS sm_cmp_t_abs
+  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.student_t_sums('sm_y', 'sm_df') }}
+  FROM sm_cmp_t_abs
   CROSS JOIN sm_cmp_t_terms
   {{ sqlmetrics.group_by(by) }}
 ),
 sm_cmp_tested AS (
-  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.col_list(carried) }}, sm_t AS sm_statistic,
+  SELECT sm_cmp_hill.*, sm_t AS sm_statistic,
          CASE WHEN sm_t IS NOT NULL AND sm_df > 0 THEN {{ sqlmetrics.student_t_p('sm_abs_t', 'sm_y', 'sm_df', 'sm_hill_z') }} END AS sm_p
   FROM (
-    SELECT sm_cmp_t_sums.*, {{ sqlmetrics.student_t_hill_z('sm_abs_t', 'sm_df') }} AS sm_hill_z
-    FROM sm_cmp_t_sums
+    SELECT sm_cmp_t_abs.*, sm_cmp_t_sums.sm_t_head, sm_cmp_t_sums.sm_t_rest,
+           {{ sqlmetrics.student_t_hill_z('sm_cmp_t_abs.sm_abs_t', 'sm_cmp_t_abs.sm_df') }} AS sm_hill_z
+    FROM sm_cmp_t_abs
+    {{ sqlmetrics.join_slices('sm_cmp_t_abs', 'sm_cmp_t_sums', by) }}
   ) AS sm_cmp_hill
 )
 {%- endmacro %}
@@ -201,106 +200,102 @@ sm_cmp_tested AS (
     |d| among the nonzero d of a slice, doubled (2 x an average rank is an integer): sm_plus2, the
     doubled rank sum of the positive d. |d| is compared in units of 1e-12: a unit's two values are
     sums whose last digits depend on the order of the rows, so two equal values may differ by a
-    rounding error, which must not make a zero difference nonzero, nor split a tie. The exact distribution of that sum when every sign is
-    equally likely, for the slices that take it: built 4 units at a time (16 sign patterns) over 13
-    steps, a slice with fewer units padded with ranks of 0, which multiplies every count alike. -#}
+    rounding error, which must not make a zero difference nonzero, nor split a tie.
+    The exact distribution of that sum when every sign is equally likely, for the slices that take
+    it: a row per slice with its (up to 54) doubled ranks as columns, then 9 steps of 6 units (64
+    sign patterns each; few steps for Spark's analyzer, and every CTE read once, as ClickHouse
+    inlines them), the ranks of a slice with fewer units padded with 0, which multiplies every
+    count alike (a count is a multiple of 2^(54 - n) below 2^54: exact in a double). -#}
 {% macro wilcoxon_p(keys, by) %}
-{%- set levels = 13 %}
-{%- set b = ['sm_b0', 'sm_b1', 'sm_b2', 'sm_b3'] %}
+{%- set per_step, steps = 6, 9 %}
+{%- set ranks = range(per_step * steps) | map('string') | map('replace', '', 'sm_r', 1) | list %}
+{%- set window %}{{ sqlmetrics.partition_by(by) }}{% endset %}
 sm_cmp_signed AS (
-  SELECT sm_nonzero.*,
-         2 * RANK() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_abs_d)
-           + COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) - 1 AS sm_rank2,
-         COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) AS sm_tied
-  FROM (
-    SELECT {{ sqlmetrics.cols(keys) }} sm_d, FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
-    FROM sm_cmp_deviations
-    WHERE FLOOR(ABS(sm_d) * 1e12 + 0.5) > 0
-  ) AS sm_nonzero
-),
-sm_cmp_w AS (
-  SELECT sm_cmp_w_sums.*,
-         CASE WHEN sm_n_nonzero > 0 AND (sm_n <= 13 OR (sm_n <= 50 AND sm_n_nonzero = sm_n AND sm_most_tied = 1))
+  SELECT sm_ranked_d.*,
+         CASE WHEN sm_n_nonzero > 0 AND (sm_n_all <= 13 OR (sm_n_all <= 50 AND sm_n_nonzero = sm_n_all AND sm_most_tied = 1))
               THEN 1 ELSE 0 END AS sm_exact
   FROM (
-    SELECT sm_cmp_t.*, COALESCE(sm_signed_sums.sm_n_nonzero_sum, 0) AS sm_n_nonzero,
-           COALESCE(sm_signed_sums.sm_plus2_sum, 0) AS sm_plus2,
-           COALESCE(sm_signed_sums.sm_tie_terms_sum, 0) AS sm_tie_terms,
-           COALESCE(sm_signed_sums.sm_most_tied_max, 0) AS sm_most_tied
-    FROM sm_cmp_t
-    LEFT JOIN (
-      SELECT {{ sqlmetrics.cols(by) }} CAST(COUNT(*) AS BIGINT) AS sm_n_nonzero_sum,
-             SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_sum,
-             SUM(sm_tied * sm_tied - 1) AS sm_tie_terms_sum, MAX(sm_tied) AS sm_most_tied_max
-      FROM sm_cmp_signed
-      {{ sqlmetrics.group_by(by) }}
-    ) AS sm_signed_sums
-      ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_t', 'sm_signed_sums') }}{% else %}1 = 1{% endif %}
-  ) AS sm_cmp_w_sums
-),
-sm_cmp_blocks AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_block,
-         {% for i in range(4) %}SUM(CASE WHEN sm_place = {{ i }} THEN sm_rank2 ELSE 0 END) AS sm_r{{ i }}{{ ", " if not loop.last }}{% endfor %}
-  FROM (
-    SELECT sm_numbered.*, FLOOR((sm_j - 1) / 4) AS sm_block, MOD(sm_j - 1, 4) AS sm_place
+    SELECT sm_keyed.*,
+           2 * (RANK() OVER ({{ window }} ORDER BY sm_abs_d) - sm_n_zero) + sm_tied - 1 AS sm_rank2,
+           MAX(CASE WHEN sm_abs_d > 0 THEN sm_tied ELSE 1 END) OVER ({{ window }}) AS sm_most_tied
     FROM (
-      SELECT sm_exact_rows.*, ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_rank2) AS sm_j
+      SELECT sm_measured.*,
+             COUNT(*) OVER ({{ window }}) AS sm_n_all,
+             SUM(CASE WHEN sm_abs_d > 0 THEN 1 ELSE 0 END) OVER ({{ window }}) AS sm_n_nonzero,
+             SUM(CASE WHEN sm_abs_d > 0 THEN 0 ELSE 1 END) OVER ({{ window }}) AS sm_n_zero,
+             COUNT(*) OVER ({{ sqlmetrics.partition_by(by + ['sm_abs_d']) }}) AS sm_tied
       FROM (
-        SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_signed') }} sm_cmp_signed.sm_rank2 AS sm_rank2
-        FROM sm_cmp_signed
-        {{ sqlmetrics.join_slices('sm_cmp_signed', 'sm_cmp_w', by) }}
-        WHERE sm_cmp_w.sm_exact = 1
-      ) AS sm_exact_rows
-    ) AS sm_numbered
-  ) AS sm_placed
-  {{ sqlmetrics.group_by(by + ['sm_block']) }}
+        SELECT {{ sqlmetrics.cols(keys) }} sm_d, FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d FROM sm_cmp_deviations
+      ) AS sm_measured
+    ) AS sm_keyed
+  ) AS sm_ranked_d
 ),
-sm_cmp_bits AS (
-  SELECT {% for x in b %}sm_bit{{ loop.index0 }}.sm_bit AS {{ x }}{{ ", " if not loop.last }}{% endfor %}
-  FROM {% for x in b %}(SELECT 0 AS sm_bit UNION ALL SELECT 1 AS sm_bit) AS sm_bit{{ loop.index0 }}{{ " CROSS JOIN " if not loop.last }}{% endfor %}
+sm_cmp_signed_sums AS (
+  SELECT {{ sqlmetrics.cols(by) }} MAX(sm_n_nonzero) AS sm_n_nonzero_all, MAX(sm_exact) AS sm_exact_all,
+         SUM(CASE WHEN sm_abs_d > 0 AND sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_all,
+         SUM(CASE WHEN sm_abs_d > 0 THEN sm_tied * sm_tied - 1 ELSE 0 END) AS sm_tie_terms_all
+  FROM sm_cmp_signed
+  {{ sqlmetrics.group_by(by) }}
 ),
 sm_cmp_level0 AS (
-  SELECT {{ sqlmetrics.cols(by) }} 0 AS sm_s, {{ sqlmetrics.as_double('1') }} AS sm_count FROM sm_cmp_w WHERE sm_exact = 1
-),
-{%- for level in range(levels) %}
-sm_cmp_level{{ level + 1 }} AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_s_next AS sm_s, SUM(sm_count) AS sm_count
+  SELECT {{ sqlmetrics.cols(by) }}
+         {% for r in ranks %}SUM(CASE WHEN sm_j = {{ loop.index }} THEN sm_rank2 ELSE 0 END) AS {{ r }}, {% endfor %}
+         SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2, 0 AS sm_s, {{ sqlmetrics.as_double('1') }} AS sm_count
   FROM (
-    SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_level' ~ level) }} sm_cmp_level{{ level }}.sm_count AS sm_count,
-           sm_cmp_level{{ level }}.sm_s
-           {%- for x in b %} + {{ x }} * COALESCE(sm_cmp_blocks.sm_r{{ loop.index0 }}, 0){% endfor %} AS sm_s_next
-    FROM sm_cmp_level{{ level }}
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = {{ level }}
-         {%- if by %} AND {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_level' ~ level, 'sm_cmp_blocks') }}{% endif %}
+    SELECT sm_cmp_signed.*, ROW_NUMBER() OVER ({{ window }} ORDER BY sm_rank2) AS sm_j
+    FROM sm_cmp_signed
+    WHERE sm_exact = 1 AND sm_abs_d > 0
+  ) AS sm_numbered
+  {{ sqlmetrics.group_by(by) }}
+),
+sm_cmp_bits AS (
+  SELECT {% for i in range(per_step) %}sm_bit{{ i }}.sm_bit AS sm_b{{ i }}{{ ", " if not loop.last }}{% endfor %}
+  FROM {% for i in range(per_step) %}(SELECT 0 AS sm_bit UNION ALL SELECT 1 AS sm_bit) AS sm_bit{{ i }}{{ " CROSS JOIN " if not loop.last }}{% endfor %}
+),
+{%- for step in range(steps) %}
+sm_cmp_level{{ step + 1 }} AS (
+  SELECT {{ sqlmetrics.cols(by) }} {% for r in ranks %}MAX({{ r }}) AS {{ r }}, {% endfor %}MAX(sm_plus2) AS sm_plus2,
+         sm_s_next AS sm_s, SUM(sm_count) AS sm_count
+  FROM (
+    SELECT sm_cmp_level{{ step }}.*,
+           sm_s{% for i in range(per_step) %} + sm_b{{ i }} * {{ ranks[step * per_step + i] }}{% endfor %} AS sm_s_next
+    FROM sm_cmp_level{{ step }}
     CROSS JOIN sm_cmp_bits
-  ) AS sm_cmp_step{{ level + 1 }}
+  ) AS sm_cmp_step{{ step + 1 }}
   {{ sqlmetrics.group_by(by + ['sm_s_next']) }}
 ),
 {%- endfor %}
 sm_cmp_exact AS (
-  SELECT {{ sqlmetrics.qualified_cols(by, 'sm_cmp_w') }}
-         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_last.sm_s <= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END)', 'SUM(sm_last.sm_count)') }} AS sm_p_low,
-         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_last.sm_s >= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END)', 'SUM(sm_last.sm_count)') }} AS sm_p_high
-  FROM sm_cmp_level{{ levels }} AS sm_last
-  {{ sqlmetrics.join_slices('sm_last', 'sm_cmp_w', by) }}
-  {%- if by %}GROUP BY {% for c in by %}sm_cmp_w.{{ sqlmetrics.ident(c) }}{{ ", " if not loop.last }}{% endfor %}{% endif %}
+  SELECT {{ sqlmetrics.cols(by) }}
+         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_s <= sm_plus2 THEN sm_count ELSE 0 END)', 'SUM(sm_count)') }} AS sm_p_low,
+         {{ sqlmetrics.fdiv('SUM(CASE WHEN sm_s >= sm_plus2 THEN sm_count ELSE 0 END)', 'SUM(sm_count)') }} AS sm_p_high
+  FROM sm_cmp_level{{ steps }}
+  {{ sqlmetrics.group_by(by) }}
 ),
 sm_cmp_tested AS (
   SELECT sm_cmp_w_z.*,
-         (CASE WHEN sm_plus2 < sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 THEN sm_plus2
-               ELSE sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 END) / 2.0 AS sm_statistic,
+         {{ sqlmetrics.as_double('CASE WHEN sm_plus2 < sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 THEN sm_plus2 '
+                                 ~ 'ELSE sm_n_nonzero * (sm_n_nonzero + 1) - sm_plus2 END') }} / 2 AS sm_statistic,
          CASE WHEN sm_n_nonzero = 0 THEN NULL
               WHEN sm_exact = 1 THEN 2 * (CASE WHEN sm_p_low < sm_p_high THEN sm_p_low ELSE sm_p_high END)
               ELSE 2 * {{ sqlmetrics.normal_tail('sm_abs_z') }} END AS sm_p
   FROM (
-    SELECT sm_cmp_w.*, sm_exact_p.sm_p_low, sm_exact_p.sm_p_high,
-           {{ sqlmetrics.fdiv('ABS(sm_cmp_w.sm_plus2 / 2.0 - sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) / 4.0)',
-                              'SQRT((sm_cmp_w.sm_n_nonzero * (sm_cmp_w.sm_n_nonzero + 1) * (2 * sm_cmp_w.sm_n_nonzero + 1)'
-                              ~ ' - sm_cmp_w.sm_tie_terms / 2.0) / 24.0)') }} AS sm_abs_z
-    FROM sm_cmp_w
-    LEFT JOIN sm_cmp_exact AS sm_exact_p
-      ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_w', 'sm_exact_p') }}{% else %}1 = 1{% endif %}
+    SELECT sm_cmp_w.*,
+           {{ sqlmetrics.fdiv('ABS(sm_plus2 / 2.0 - sm_n_nonzero * (sm_n_nonzero + 1) / 4.0)',
+                              'SQRT((sm_n_nonzero * (sm_n_nonzero + 1) * (2 * sm_n_nonzero + 1) - sm_tie_terms / 2.0) / 24.0)') }}
+             AS sm_abs_z
+    FROM (
+      SELECT {{ sqlmetrics.qualified_cols(by + ['sm_n', 'sm_estimate', 'sm_other_estimate', 'sm_difference', 'sm_se',
+                                               'sm_t', 'sm_df'], 'sm_cmp_t') }}
+             COALESCE(sm_sums.sm_n_nonzero_all, 0) AS sm_n_nonzero, COALESCE(sm_sums.sm_exact_all, 0) AS sm_exact,
+             COALESCE(sm_sums.sm_plus2_all, 0) AS sm_plus2, COALESCE(sm_sums.sm_tie_terms_all, 0) AS sm_tie_terms,
+             sm_exact_p.sm_p_low, sm_exact_p.sm_p_high
+      FROM sm_cmp_t
+      LEFT JOIN sm_cmp_signed_sums AS sm_sums
+        ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_t', 'sm_sums') }}{% else %}1 = 1{% endif %}
+      LEFT JOIN sm_cmp_exact AS sm_exact_p
+        ON {% if by %}{{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_t', 'sm_exact_p') }}{% else %}1 = 1{% endif %}
+    ) AS sm_cmp_w
   ) AS sm_cmp_w_z
 )
 {%- endmacro %}

@@ -92,16 +92,18 @@ CASE WHEN {{ x }} > 0 THEN {{ x }} ELSE 0 END
     student_t_sums(y, df) among the select items; then student_t_p over those sums. -#}
 {% macro student_t_terms() %}
 SELECT sm_k,
-       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k - 1', '2.0 * sm_k') }}) END)
-             OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS sm_c_even,
-       EXP(SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k', '2.0 * sm_k + 1') }}) END)
-             OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)) AS sm_c_odd
+       SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k - 1', '2.0 * sm_k') }}) END)
+         OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_even,
+       SUM(CASE WHEN sm_k = 0 THEN 0 ELSE LN({{ sqlmetrics.fdiv('2.0 * sm_k', '2.0 * sm_k + 1') }}) END)
+         OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_odd
 FROM (SELECT sm_replicate AS sm_k FROM ({{ sqlmetrics.replicate_numbers(1199) }}) AS sm_numbers) AS sm_term_numbers
 {% endmacro %}
 
-{#- The head (k < m) and the rest (m <= k < 1200) of the series, as two aggregate select items. -#}
+{#- The head (k < m) and the rest (m <= k < 1200) of the series, as two aggregate select items. A
+    term is exp(ln c_k + k ln y), taken as 0 below e^-700: PostgreSQL fails on an underflow. -#}
 {% macro student_t_sums(y, df) -%}
-{%- set term %}(CASE WHEN MOD({{ df }}, 2) = 0 THEN sm_c_even ELSE sm_c_odd END) * POWER({{ y }}, sm_k){% endset -%}
+{%- set exponent %}(CASE WHEN MOD({{ df }}, 2) = 0 THEN sm_ln_even ELSE sm_ln_odd END) + sm_k * LN({{ y }}){% endset -%}
+{%- set term %}CASE WHEN {{ y }} > 0 AND {{ exponent }} > -700 THEN EXP({{ exponent }}) ELSE 0 END{% endset -%}
 SUM(CASE WHEN sm_k < FLOOR({{ df }} / 2) THEN {{ term }} ELSE 0 END) AS sm_t_head,
 SUM(CASE WHEN sm_k >= FLOOR({{ df }} / 2) THEN {{ term }} ELSE 0 END) AS sm_t_rest
 {%- endmacro %}

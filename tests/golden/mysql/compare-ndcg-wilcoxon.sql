@@ -20,11 +20,9 @@ WITH sm_cmp_systems AS (
     sm_cmp_copies.sm_cmp_system
   FROM analytics.qrels AS sm_cmp_qrels
   CROSS JOIN (
-    SELECT
-      0 AS sm_cmp_system
-    UNION ALL
-    SELECT
-      1 AS sm_cmp_system
+    SELECT DISTINCT
+      sm_cmp_system
+    FROM sm_cmp_systems
   ) AS sm_cmp_copies
 ), sm_cmp_values AS (
   WITH sm_judged AS (
@@ -317,30 +315,13 @@ WITH sm_cmp_systems AS (
   FROM sm_cmp_spread
 ), sm_cmp_signed AS (
   SELECT
-    sm_nonzero.*,
-    2 * RANK() OVER (
-      PARTITION BY `country`
-      ORDER BY CASE WHEN sm_abs_d IS NULL THEN 1 ELSE 0 END, sm_abs_d
-    ) + COUNT(*) OVER (PARTITION BY `country`, `sm_abs_d`) - 1 AS sm_rank2,
-    COUNT(*) OVER (PARTITION BY `country`, `sm_abs_d`) AS sm_tied
-  FROM (
-    SELECT
-      `country`,
-      `query_id`,
-      sm_d,
-      FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
-    FROM sm_cmp_deviations
-    WHERE
-      FLOOR(ABS(sm_d) * 1e12 + 0.5) > 0
-  ) AS sm_nonzero
-), sm_cmp_w AS (
-  SELECT
-    sm_cmp_w_sums.*,
+    sm_ranked_d.*,
     CASE
       WHEN sm_n_nonzero > 0
       AND (
-        sm_n <= 13 OR (
-          sm_n <= 50 AND sm_n_nonzero = sm_n AND sm_most_tied = 1
+        sm_n_all <= 13
+        OR (
+          sm_n_all <= 50 AND sm_n_nonzero = sm_n_all AND sm_most_tied = 1
         )
       )
       THEN 1
@@ -348,74 +329,122 @@ WITH sm_cmp_systems AS (
     END AS sm_exact
   FROM (
     SELECT
-      sm_cmp_t.*,
-      COALESCE(sm_signed_sums.sm_n_nonzero_sum, 0) AS sm_n_nonzero,
-      COALESCE(sm_signed_sums.sm_plus2_sum, 0) AS sm_plus2,
-      COALESCE(sm_signed_sums.sm_tie_terms_sum, 0) AS sm_tie_terms,
-      COALESCE(sm_signed_sums.sm_most_tied_max, 0) AS sm_most_tied
-    FROM sm_cmp_t
-    LEFT JOIN (
-      SELECT
-        `country`,
-        CAST(COUNT(*) AS SIGNED) AS sm_n_nonzero_sum,
-        SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_sum,
-        SUM(sm_tied * sm_tied - 1) AS sm_tie_terms_sum,
-        MAX(sm_tied) AS sm_most_tied_max
-      FROM sm_cmp_signed
-      GROUP BY
-        `country`
-    ) AS sm_signed_sums
-      ON (
-        sm_cmp_t.`country` <=> sm_signed_sums.`country`
-      )
-  ) AS sm_cmp_w_sums
-), sm_cmp_blocks AS (
-  SELECT
-    `country`,
-    sm_block,
-    SUM(CASE WHEN sm_place = 0 THEN sm_rank2 ELSE 0 END) AS sm_r0,
-    SUM(CASE WHEN sm_place = 1 THEN sm_rank2 ELSE 0 END) AS sm_r1,
-    SUM(CASE WHEN sm_place = 2 THEN sm_rank2 ELSE 0 END) AS sm_r2,
-    SUM(CASE WHEN sm_place = 3 THEN sm_rank2 ELSE 0 END) AS sm_r3
-  FROM (
-    SELECT
-      sm_numbered.*,
-      FLOOR((
-        sm_j - 1
-      ) / 4) AS sm_block,
-      (
-        sm_j - 1
-      ) % 4 AS sm_place
+      sm_keyed.*,
+      2 * (
+        RANK() OVER (
+          PARTITION BY `country`
+          ORDER BY CASE WHEN sm_abs_d IS NULL THEN 1 ELSE 0 END, sm_abs_d
+        ) - sm_n_zero
+      ) + sm_tied - 1 AS sm_rank2,
+      MAX(CASE WHEN sm_abs_d > 0 THEN sm_tied ELSE 1 END) OVER (PARTITION BY `country`) AS sm_most_tied
     FROM (
       SELECT
-        sm_exact_rows.*,
-        ROW_NUMBER() OVER (
-          PARTITION BY `country`
-          ORDER BY CASE WHEN sm_rank2 IS NULL THEN 1 ELSE 0 END, sm_rank2
-        ) AS sm_j
+        sm_measured.*,
+        COUNT(*) OVER (PARTITION BY `country`) AS sm_n_all,
+        SUM(CASE WHEN sm_abs_d > 0 THEN 1 ELSE 0 END) OVER (PARTITION BY `country`) AS sm_n_nonzero,
+        SUM(CASE WHEN sm_abs_d > 0 THEN 0 ELSE 1 END) OVER (PARTITION BY `country`) AS sm_n_zero,
+        COUNT(*) OVER (PARTITION BY `country`, `sm_abs_d`) AS sm_tied
       FROM (
         SELECT
-          sm_cmp_signed.`country` AS `country`,
-          sm_cmp_signed.sm_rank2 AS sm_rank2
-        FROM sm_cmp_signed
-        JOIN sm_cmp_w
-          ON (
-            sm_cmp_signed.`country` <=> sm_cmp_w.`country`
-          )
-        WHERE
-          sm_cmp_w.sm_exact = 1
-      ) AS sm_exact_rows
-    ) AS sm_numbered
-  ) AS sm_placed
-  GROUP BY
+          `country`,
+          `query_id`,
+          sm_d,
+          FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
+        FROM sm_cmp_deviations
+      ) AS sm_measured
+    ) AS sm_keyed
+  ) AS sm_ranked_d
+), sm_cmp_signed_sums AS (
+  SELECT
     `country`,
-    `sm_block`
+    MAX(sm_n_nonzero) AS sm_n_nonzero_all,
+    MAX(sm_exact) AS sm_exact_all,
+    SUM(CASE WHEN sm_abs_d > 0 AND sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_all,
+    SUM(CASE WHEN sm_abs_d > 0 THEN sm_tied * sm_tied - 1 ELSE 0 END) AS sm_tie_terms_all
+  FROM sm_cmp_signed
+  GROUP BY
+    `country`
+), sm_cmp_level0 AS (
+  SELECT
+    `country`,
+    SUM(CASE WHEN sm_j = 1 THEN sm_rank2 ELSE 0 END) AS sm_r0,
+    SUM(CASE WHEN sm_j = 2 THEN sm_rank2 ELSE 0 END) AS sm_r1,
+    SUM(CASE WHEN sm_j = 3 THEN sm_rank2 ELSE 0 END) AS sm_r2,
+    SUM(CASE WHEN sm_j = 4 THEN sm_rank2 ELSE 0 END) AS sm_r3,
+    SUM(CASE WHEN sm_j = 5 THEN sm_rank2 ELSE 0 END) AS sm_r4,
+    SUM(CASE WHEN sm_j = 6 THEN sm_rank2 ELSE 0 END) AS sm_r5,
+    SUM(CASE WHEN sm_j = 7 THEN sm_rank2 ELSE 0 END) AS sm_r6,
+    SUM(CASE WHEN sm_j = 8 THEN sm_rank2 ELSE 0 END) AS sm_r7,
+    SUM(CASE WHEN sm_j = 9 THEN sm_rank2 ELSE 0 END) AS sm_r8,
+    SUM(CASE WHEN sm_j = 10 THEN sm_rank2 ELSE 0 END) AS sm_r9,
+    SUM(CASE WHEN sm_j = 11 THEN sm_rank2 ELSE 0 END) AS sm_r10,
+    SUM(CASE WHEN sm_j = 12 THEN sm_rank2 ELSE 0 END) AS sm_r11,
+    SUM(CASE WHEN sm_j = 13 THEN sm_rank2 ELSE 0 END) AS sm_r12,
+    SUM(CASE WHEN sm_j = 14 THEN sm_rank2 ELSE 0 END) AS sm_r13,
+    SUM(CASE WHEN sm_j = 15 THEN sm_rank2 ELSE 0 END) AS sm_r14,
+    SUM(CASE WHEN sm_j = 16 THEN sm_rank2 ELSE 0 END) AS sm_r15,
+    SUM(CASE WHEN sm_j = 17 THEN sm_rank2 ELSE 0 END) AS sm_r16,
+    SUM(CASE WHEN sm_j = 18 THEN sm_rank2 ELSE 0 END) AS sm_r17,
+    SUM(CASE WHEN sm_j = 19 THEN sm_rank2 ELSE 0 END) AS sm_r18,
+    SUM(CASE WHEN sm_j = 20 THEN sm_rank2 ELSE 0 END) AS sm_r19,
+    SUM(CASE WHEN sm_j = 21 THEN sm_rank2 ELSE 0 END) AS sm_r20,
+    SUM(CASE WHEN sm_j = 22 THEN sm_rank2 ELSE 0 END) AS sm_r21,
+    SUM(CASE WHEN sm_j = 23 THEN sm_rank2 ELSE 0 END) AS sm_r22,
+    SUM(CASE WHEN sm_j = 24 THEN sm_rank2 ELSE 0 END) AS sm_r23,
+    SUM(CASE WHEN sm_j = 25 THEN sm_rank2 ELSE 0 END) AS sm_r24,
+    SUM(CASE WHEN sm_j = 26 THEN sm_rank2 ELSE 0 END) AS sm_r25,
+    SUM(CASE WHEN sm_j = 27 THEN sm_rank2 ELSE 0 END) AS sm_r26,
+    SUM(CASE WHEN sm_j = 28 THEN sm_rank2 ELSE 0 END) AS sm_r27,
+    SUM(CASE WHEN sm_j = 29 THEN sm_rank2 ELSE 0 END) AS sm_r28,
+    SUM(CASE WHEN sm_j = 30 THEN sm_rank2 ELSE 0 END) AS sm_r29,
+    SUM(CASE WHEN sm_j = 31 THEN sm_rank2 ELSE 0 END) AS sm_r30,
+    SUM(CASE WHEN sm_j = 32 THEN sm_rank2 ELSE 0 END) AS sm_r31,
+    SUM(CASE WHEN sm_j = 33 THEN sm_rank2 ELSE 0 END) AS sm_r32,
+    SUM(CASE WHEN sm_j = 34 THEN sm_rank2 ELSE 0 END) AS sm_r33,
+    SUM(CASE WHEN sm_j = 35 THEN sm_rank2 ELSE 0 END) AS sm_r34,
+    SUM(CASE WHEN sm_j = 36 THEN sm_rank2 ELSE 0 END) AS sm_r35,
+    SUM(CASE WHEN sm_j = 37 THEN sm_rank2 ELSE 0 END) AS sm_r36,
+    SUM(CASE WHEN sm_j = 38 THEN sm_rank2 ELSE 0 END) AS sm_r37,
+    SUM(CASE WHEN sm_j = 39 THEN sm_rank2 ELSE 0 END) AS sm_r38,
+    SUM(CASE WHEN sm_j = 40 THEN sm_rank2 ELSE 0 END) AS sm_r39,
+    SUM(CASE WHEN sm_j = 41 THEN sm_rank2 ELSE 0 END) AS sm_r40,
+    SUM(CASE WHEN sm_j = 42 THEN sm_rank2 ELSE 0 END) AS sm_r41,
+    SUM(CASE WHEN sm_j = 43 THEN sm_rank2 ELSE 0 END) AS sm_r42,
+    SUM(CASE WHEN sm_j = 44 THEN sm_rank2 ELSE 0 END) AS sm_r43,
+    SUM(CASE WHEN sm_j = 45 THEN sm_rank2 ELSE 0 END) AS sm_r44,
+    SUM(CASE WHEN sm_j = 46 THEN sm_rank2 ELSE 0 END) AS sm_r45,
+    SUM(CASE WHEN sm_j = 47 THEN sm_rank2 ELSE 0 END) AS sm_r46,
+    SUM(CASE WHEN sm_j = 48 THEN sm_rank2 ELSE 0 END) AS sm_r47,
+    SUM(CASE WHEN sm_j = 49 THEN sm_rank2 ELSE 0 END) AS sm_r48,
+    SUM(CASE WHEN sm_j = 50 THEN sm_rank2 ELSE 0 END) AS sm_r49,
+    SUM(CASE WHEN sm_j = 51 THEN sm_rank2 ELSE 0 END) AS sm_r50,
+    SUM(CASE WHEN sm_j = 52 THEN sm_rank2 ELSE 0 END) AS sm_r51,
+    SUM(CASE WHEN sm_j = 53 THEN sm_rank2 ELSE 0 END) AS sm_r52,
+    SUM(CASE WHEN sm_j = 54 THEN sm_rank2 ELSE 0 END) AS sm_r53,
+    SUM(CASE WHEN sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2,
+    0 AS sm_s,
+    CAST(1 AS DOUBLE) AS sm_count
+  FROM (
+    SELECT
+      sm_cmp_signed.*,
+      ROW_NUMBER() OVER (
+        PARTITION BY `country`
+        ORDER BY CASE WHEN sm_rank2 IS NULL THEN 1 ELSE 0 END, sm_rank2
+      ) AS sm_j
+    FROM sm_cmp_signed
+    WHERE
+      sm_exact = 1 AND sm_abs_d > 0
+  ) AS sm_numbered
+  GROUP BY
+    `country`
 ), sm_cmp_bits AS (
   SELECT
     sm_bit0.sm_bit AS sm_b0,
     sm_bit1.sm_bit AS sm_b1,
     sm_bit2.sm_bit AS sm_b2,
-    sm_bit3.sm_bit AS sm_b3
+    sm_bit3.sm_bit AS sm_b3,
+    sm_bit4.sm_bit AS sm_b4,
+    sm_bit5.sm_bit AS sm_b5
   FROM (
     SELECT
       0 AS sm_bit
@@ -444,30 +473,85 @@ WITH sm_cmp_systems AS (
     SELECT
       1 AS sm_bit
   ) AS sm_bit3
-), sm_cmp_level0 AS (
-  SELECT
-    `country`,
-    0 AS sm_s,
-    CAST(1 AS DOUBLE) AS sm_count
-  FROM sm_cmp_w
-  WHERE
-    sm_exact = 1
+  CROSS JOIN (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit4
+  CROSS JOIN (
+    SELECT
+      0 AS sm_bit
+    UNION ALL
+    SELECT
+      1 AS sm_bit
+  ) AS sm_bit5
 ), sm_cmp_level1 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level0.`country` AS `country`,
-      sm_cmp_level0.sm_count AS sm_count,
-      sm_cmp_level0.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level0.*,
+      sm_s + sm_b0 * sm_r0 + sm_b1 * sm_r1 + sm_b2 * sm_r2 + sm_b3 * sm_r3 + sm_b4 * sm_r4 + sm_b5 * sm_r5 AS sm_s_next
     FROM sm_cmp_level0
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 0
-      AND (
-        sm_cmp_level0.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step1
   GROUP BY
@@ -476,19 +560,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level2 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level1.`country` AS `country`,
-      sm_cmp_level1.sm_count AS sm_count,
-      sm_cmp_level1.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level1.*,
+      sm_s + sm_b0 * sm_r6 + sm_b1 * sm_r7 + sm_b2 * sm_r8 + sm_b3 * sm_r9 + sm_b4 * sm_r10 + sm_b5 * sm_r11 AS sm_s_next
     FROM sm_cmp_level1
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 1
-      AND (
-        sm_cmp_level1.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step2
   GROUP BY
@@ -497,19 +630,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level3 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level2.`country` AS `country`,
-      sm_cmp_level2.sm_count AS sm_count,
-      sm_cmp_level2.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level2.*,
+      sm_s + sm_b0 * sm_r12 + sm_b1 * sm_r13 + sm_b2 * sm_r14 + sm_b3 * sm_r15 + sm_b4 * sm_r16 + sm_b5 * sm_r17 AS sm_s_next
     FROM sm_cmp_level2
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 2
-      AND (
-        sm_cmp_level2.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step3
   GROUP BY
@@ -518,19 +700,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level4 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level3.`country` AS `country`,
-      sm_cmp_level3.sm_count AS sm_count,
-      sm_cmp_level3.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level3.*,
+      sm_s + sm_b0 * sm_r18 + sm_b1 * sm_r19 + sm_b2 * sm_r20 + sm_b3 * sm_r21 + sm_b4 * sm_r22 + sm_b5 * sm_r23 AS sm_s_next
     FROM sm_cmp_level3
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 3
-      AND (
-        sm_cmp_level3.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step4
   GROUP BY
@@ -539,19 +770,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level5 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level4.`country` AS `country`,
-      sm_cmp_level4.sm_count AS sm_count,
-      sm_cmp_level4.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level4.*,
+      sm_s + sm_b0 * sm_r24 + sm_b1 * sm_r25 + sm_b2 * sm_r26 + sm_b3 * sm_r27 + sm_b4 * sm_r28 + sm_b5 * sm_r29 AS sm_s_next
     FROM sm_cmp_level4
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 4
-      AND (
-        sm_cmp_level4.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step5
   GROUP BY
@@ -560,19 +840,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level6 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level5.`country` AS `country`,
-      sm_cmp_level5.sm_count AS sm_count,
-      sm_cmp_level5.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level5.*,
+      sm_s + sm_b0 * sm_r30 + sm_b1 * sm_r31 + sm_b2 * sm_r32 + sm_b3 * sm_r33 + sm_b4 * sm_r34 + sm_b5 * sm_r35 AS sm_s_next
     FROM sm_cmp_level5
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 5
-      AND (
-        sm_cmp_level5.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step6
   GROUP BY
@@ -581,19 +910,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level7 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level6.`country` AS `country`,
-      sm_cmp_level6.sm_count AS sm_count,
-      sm_cmp_level6.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level6.*,
+      sm_s + sm_b0 * sm_r36 + sm_b1 * sm_r37 + sm_b2 * sm_r38 + sm_b3 * sm_r39 + sm_b4 * sm_r40 + sm_b5 * sm_r41 AS sm_s_next
     FROM sm_cmp_level6
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 6
-      AND (
-        sm_cmp_level6.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step7
   GROUP BY
@@ -602,19 +980,68 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level8 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level7.`country` AS `country`,
-      sm_cmp_level7.sm_count AS sm_count,
-      sm_cmp_level7.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level7.*,
+      sm_s + sm_b0 * sm_r42 + sm_b1 * sm_r43 + sm_b2 * sm_r44 + sm_b3 * sm_r45 + sm_b4 * sm_r46 + sm_b5 * sm_r47 AS sm_s_next
     FROM sm_cmp_level7
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 7
-      AND (
-        sm_cmp_level7.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step8
   GROUP BY
@@ -623,138 +1050,97 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_level9 AS (
   SELECT
     `country`,
+    MAX(sm_r0) AS sm_r0,
+    MAX(sm_r1) AS sm_r1,
+    MAX(sm_r2) AS sm_r2,
+    MAX(sm_r3) AS sm_r3,
+    MAX(sm_r4) AS sm_r4,
+    MAX(sm_r5) AS sm_r5,
+    MAX(sm_r6) AS sm_r6,
+    MAX(sm_r7) AS sm_r7,
+    MAX(sm_r8) AS sm_r8,
+    MAX(sm_r9) AS sm_r9,
+    MAX(sm_r10) AS sm_r10,
+    MAX(sm_r11) AS sm_r11,
+    MAX(sm_r12) AS sm_r12,
+    MAX(sm_r13) AS sm_r13,
+    MAX(sm_r14) AS sm_r14,
+    MAX(sm_r15) AS sm_r15,
+    MAX(sm_r16) AS sm_r16,
+    MAX(sm_r17) AS sm_r17,
+    MAX(sm_r18) AS sm_r18,
+    MAX(sm_r19) AS sm_r19,
+    MAX(sm_r20) AS sm_r20,
+    MAX(sm_r21) AS sm_r21,
+    MAX(sm_r22) AS sm_r22,
+    MAX(sm_r23) AS sm_r23,
+    MAX(sm_r24) AS sm_r24,
+    MAX(sm_r25) AS sm_r25,
+    MAX(sm_r26) AS sm_r26,
+    MAX(sm_r27) AS sm_r27,
+    MAX(sm_r28) AS sm_r28,
+    MAX(sm_r29) AS sm_r29,
+    MAX(sm_r30) AS sm_r30,
+    MAX(sm_r31) AS sm_r31,
+    MAX(sm_r32) AS sm_r32,
+    MAX(sm_r33) AS sm_r33,
+    MAX(sm_r34) AS sm_r34,
+    MAX(sm_r35) AS sm_r35,
+    MAX(sm_r36) AS sm_r36,
+    MAX(sm_r37) AS sm_r37,
+    MAX(sm_r38) AS sm_r38,
+    MAX(sm_r39) AS sm_r39,
+    MAX(sm_r40) AS sm_r40,
+    MAX(sm_r41) AS sm_r41,
+    MAX(sm_r42) AS sm_r42,
+    MAX(sm_r43) AS sm_r43,
+    MAX(sm_r44) AS sm_r44,
+    MAX(sm_r45) AS sm_r45,
+    MAX(sm_r46) AS sm_r46,
+    MAX(sm_r47) AS sm_r47,
+    MAX(sm_r48) AS sm_r48,
+    MAX(sm_r49) AS sm_r49,
+    MAX(sm_r50) AS sm_r50,
+    MAX(sm_r51) AS sm_r51,
+    MAX(sm_r52) AS sm_r52,
+    MAX(sm_r53) AS sm_r53,
+    MAX(sm_plus2) AS sm_plus2,
     sm_s_next AS sm_s,
     SUM(sm_count) AS sm_count
   FROM (
     SELECT
-      sm_cmp_level8.`country` AS `country`,
-      sm_cmp_level8.sm_count AS sm_count,
-      sm_cmp_level8.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
+      sm_cmp_level8.*,
+      sm_s + sm_b0 * sm_r48 + sm_b1 * sm_r49 + sm_b2 * sm_r50 + sm_b3 * sm_r51 + sm_b4 * sm_r52 + sm_b5 * sm_r53 AS sm_s_next
     FROM sm_cmp_level8
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 8
-      AND (
-        sm_cmp_level8.`country` <=> sm_cmp_blocks.`country`
-      )
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step9
   GROUP BY
     `country`,
     `sm_s_next`
-), sm_cmp_level10 AS (
-  SELECT
-    `country`,
-    sm_s_next AS sm_s,
-    SUM(sm_count) AS sm_count
-  FROM (
-    SELECT
-      sm_cmp_level9.`country` AS `country`,
-      sm_cmp_level9.sm_count AS sm_count,
-      sm_cmp_level9.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
-    FROM sm_cmp_level9
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 9
-      AND (
-        sm_cmp_level9.`country` <=> sm_cmp_blocks.`country`
-      )
-    CROSS JOIN sm_cmp_bits
-  ) AS sm_cmp_step10
-  GROUP BY
-    `country`,
-    `sm_s_next`
-), sm_cmp_level11 AS (
-  SELECT
-    `country`,
-    sm_s_next AS sm_s,
-    SUM(sm_count) AS sm_count
-  FROM (
-    SELECT
-      sm_cmp_level10.`country` AS `country`,
-      sm_cmp_level10.sm_count AS sm_count,
-      sm_cmp_level10.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
-    FROM sm_cmp_level10
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 10
-      AND (
-        sm_cmp_level10.`country` <=> sm_cmp_blocks.`country`
-      )
-    CROSS JOIN sm_cmp_bits
-  ) AS sm_cmp_step11
-  GROUP BY
-    `country`,
-    `sm_s_next`
-), sm_cmp_level12 AS (
-  SELECT
-    `country`,
-    sm_s_next AS sm_s,
-    SUM(sm_count) AS sm_count
-  FROM (
-    SELECT
-      sm_cmp_level11.`country` AS `country`,
-      sm_cmp_level11.sm_count AS sm_count,
-      sm_cmp_level11.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
-    FROM sm_cmp_level11
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 11
-      AND (
-        sm_cmp_level11.`country` <=> sm_cmp_blocks.`country`
-      )
-    CROSS JOIN sm_cmp_bits
-  ) AS sm_cmp_step12
-  GROUP BY
-    `country`,
-    `sm_s_next`
-), sm_cmp_level13 AS (
-  SELECT
-    `country`,
-    sm_s_next AS sm_s,
-    SUM(sm_count) AS sm_count
-  FROM (
-    SELECT
-      sm_cmp_level12.`country` AS `country`,
-      sm_cmp_level12.sm_count AS sm_count,
-      sm_cmp_level12.sm_s + sm_b0 * COALESCE(sm_cmp_blocks.sm_r0, 0) + sm_b1 * COALESCE(sm_cmp_blocks.sm_r1, 0) + sm_b2 * COALESCE(sm_cmp_blocks.sm_r2, 0) + sm_b3 * COALESCE(sm_cmp_blocks.sm_r3, 0) AS sm_s_next
-    FROM sm_cmp_level12
-    LEFT JOIN sm_cmp_blocks
-      ON sm_cmp_blocks.sm_block = 12
-      AND (
-        sm_cmp_level12.`country` <=> sm_cmp_blocks.`country`
-      )
-    CROSS JOIN sm_cmp_bits
-  ) AS sm_cmp_step13
-  GROUP BY
-    `country`,
-    `sm_s_next`
 ), sm_cmp_exact AS (
   SELECT
-    sm_cmp_w.`country` AS `country`,
+    `country`,
     (
-      CAST(SUM(CASE WHEN sm_last.sm_s <= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(sm_last.sm_count) AS DOUBLE), 0)
+      CAST(SUM(CASE WHEN sm_s <= sm_plus2 THEN sm_count ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(sm_count) AS DOUBLE), 0)
     ) AS sm_p_low,
     (
-      CAST(SUM(CASE WHEN sm_last.sm_s >= sm_cmp_w.sm_plus2 THEN sm_last.sm_count ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(sm_last.sm_count) AS DOUBLE), 0)
+      CAST(SUM(CASE WHEN sm_s >= sm_plus2 THEN sm_count ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(sm_count) AS DOUBLE), 0)
     ) AS sm_p_high
-  FROM sm_cmp_level13 AS sm_last
-  JOIN sm_cmp_w
-    ON (
-      sm_last.`country` <=> sm_cmp_w.`country`
-    )
+  FROM sm_cmp_level9
   GROUP BY
-    sm_cmp_w.`country`
+    `country`
 ), sm_cmp_tested AS (
   SELECT
     sm_cmp_w_z.*,
-    (
-      CASE
-        WHEN sm_plus2 < sm_n_nonzero * (
-          sm_n_nonzero + 1
-        ) - sm_plus2
-        THEN sm_plus2
-        ELSE sm_n_nonzero * (
-          sm_n_nonzero + 1
-        ) - sm_plus2
-      END
-    ) / 2.0 AS sm_statistic,
+    CAST(CASE
+      WHEN sm_plus2 < sm_n_nonzero * (
+        sm_n_nonzero + 1
+      ) - sm_plus2
+      THEN sm_plus2
+      ELSE sm_n_nonzero * (
+        sm_n_nonzero + 1
+      ) - sm_plus2
+    END AS DOUBLE) / 2 AS sm_statistic,
     CASE
       WHEN sm_n_nonzero = 0
       THEN NULL
@@ -828,31 +1214,48 @@ WITH sm_cmp_systems AS (
   FROM (
     SELECT
       sm_cmp_w.*,
-      sm_exact_p.sm_p_low,
-      sm_exact_p.sm_p_high,
       (
-        CAST(ABS(
-          sm_cmp_w.sm_plus2 / 2.0 - sm_cmp_w.sm_n_nonzero * (
-            sm_cmp_w.sm_n_nonzero + 1
-          ) / 4.0
-        ) AS DOUBLE) / NULLIF(
+        CAST(ABS(sm_plus2 / 2.0 - sm_n_nonzero * (
+          sm_n_nonzero + 1
+        ) / 4.0) AS DOUBLE) / NULLIF(
           CAST(SQRT(
             (
-              sm_cmp_w.sm_n_nonzero * (
-                sm_cmp_w.sm_n_nonzero + 1
+              sm_n_nonzero * (
+                sm_n_nonzero + 1
               ) * (
-                2 * sm_cmp_w.sm_n_nonzero + 1
-              ) - sm_cmp_w.sm_tie_terms / 2.0
+                2 * sm_n_nonzero + 1
+              ) - sm_tie_terms / 2.0
             ) / 24.0
           ) AS DOUBLE),
           0
         )
       ) AS sm_abs_z
-    FROM sm_cmp_w
-    LEFT JOIN sm_cmp_exact AS sm_exact_p
-      ON (
-        sm_cmp_w.`country` <=> sm_exact_p.`country`
-      )
+    FROM (
+      SELECT
+        sm_cmp_t.`country` AS `country`,
+        sm_cmp_t.`sm_n` AS `sm_n`,
+        sm_cmp_t.`sm_estimate` AS `sm_estimate`,
+        sm_cmp_t.`sm_other_estimate` AS `sm_other_estimate`,
+        sm_cmp_t.`sm_difference` AS `sm_difference`,
+        sm_cmp_t.`sm_se` AS `sm_se`,
+        sm_cmp_t.`sm_t` AS `sm_t`,
+        sm_cmp_t.`sm_df` AS `sm_df`,
+        COALESCE(sm_sums.sm_n_nonzero_all, 0) AS sm_n_nonzero,
+        COALESCE(sm_sums.sm_exact_all, 0) AS sm_exact,
+        COALESCE(sm_sums.sm_plus2_all, 0) AS sm_plus2,
+        COALESCE(sm_sums.sm_tie_terms_all, 0) AS sm_tie_terms,
+        sm_exact_p.sm_p_low,
+        sm_exact_p.sm_p_high
+      FROM sm_cmp_t
+      LEFT JOIN sm_cmp_signed_sums AS sm_sums
+        ON (
+          sm_cmp_t.`country` <=> sm_sums.`country`
+        )
+      LEFT JOIN sm_cmp_exact AS sm_exact_p
+        ON (
+          sm_cmp_t.`country` <=> sm_exact_p.`country`
+        )
+    ) AS sm_cmp_w
   ) AS sm_cmp_w_z
 ), sm_cmp_result AS (
   SELECT

@@ -20,11 +20,9 @@ WITH sm_cmp_systems AS (
     sm_cmp_copies.sm_cmp_system
   FROM analytics.qrels AS sm_cmp_qrels
   CROSS JOIN (
-    SELECT
-      0 AS sm_cmp_system
-    UNION ALL
-    SELECT
-      1 AS sm_cmp_system
+    SELECT DISTINCT
+      sm_cmp_system
+    FROM sm_cmp_systems
   ) AS sm_cmp_copies
 ), sm_cmp_values AS (
   WITH sm_judged AS (
@@ -312,28 +310,24 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_t_terms AS (
   SELECT
     sm_k,
-    EXP(
-      SUM(
-        CASE
-          WHEN sm_k = 0
-          THEN 0
-          ELSE LN((
-            CAST(2.0 * sm_k - 1 AS REAL) / NULLIF(CAST(2.0 * sm_k AS REAL), 0)
-          ))
-        END
-      ) OVER (ORDER BY sm_k NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-    ) AS sm_c_even,
-    EXP(
-      SUM(
-        CASE
-          WHEN sm_k = 0
-          THEN 0
-          ELSE LN((
-            CAST(2.0 * sm_k AS REAL) / NULLIF(CAST(2.0 * sm_k + 1 AS REAL), 0)
-          ))
-        END
-      ) OVER (ORDER BY sm_k NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-    ) AS sm_c_odd
+    SUM(
+      CASE
+        WHEN sm_k = 0
+        THEN 0
+        ELSE LN((
+          CAST(2.0 * sm_k - 1 AS REAL) / NULLIF(CAST(2.0 * sm_k AS REAL), 0)
+        ))
+      END
+    ) OVER (ORDER BY sm_k NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_even,
+    SUM(
+      CASE
+        WHEN sm_k = 0
+        THEN 0
+        ELSE LN((
+          CAST(2.0 * sm_k AS REAL) / NULLIF(CAST(2.0 * sm_k + 1 AS REAL), 0)
+        ))
+      END
+    ) OVER (ORDER BY sm_k NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_odd
   FROM (
     SELECT
       sm_replicate AS sm_k
@@ -472,60 +466,60 @@ WITH sm_cmp_systems AS (
         sm_replicate <= 1199
     ) AS sm_numbers
   ) AS sm_term_numbers
+), sm_cmp_t_abs AS (
+  SELECT
+    sm_cmp_t.*,
+    ABS(sm_t) AS sm_abs_t,
+    (
+      CAST(sm_df AS REAL) / NULLIF(CAST(sm_df + sm_t * sm_t AS REAL), 0)
+    ) AS sm_y
+  FROM sm_cmp_t
 ), sm_cmp_t_sums AS (
   SELECT
     "country",
-    MAX(sm_n) AS sm_n,
-    MAX(sm_sv) AS sm_sv,
-    MAX(sm_estimate) AS sm_estimate,
-    MAX(sm_other_estimate) AS sm_other_estimate,
-    MAX(sm_difference) AS sm_difference,
-    MAX(sm_se) AS sm_se,
-    MAX(sm_t) AS sm_t,
-    MAX(sm_df) AS sm_df,
-    MAX(sm_abs_t) AS sm_abs_t,
-    MAX(sm_y) AS sm_y,
     SUM(
       CASE
         WHEN sm_k < FLOOR(CAST(sm_df AS REAL) / 2)
-        THEN (
-          CASE WHEN sm_df % 2 = 0 THEN sm_c_even ELSE sm_c_odd END
-        ) * POWER(sm_y, sm_k)
+        THEN CASE
+          WHEN sm_y > 0
+          AND (
+            CASE WHEN sm_df % 2 = 0 THEN sm_ln_even ELSE sm_ln_odd END
+          ) + sm_k * LN(sm_y) > -700
+          THEN EXP(
+            (
+              CASE WHEN sm_df % 2 = 0 THEN sm_ln_even ELSE sm_ln_odd END
+            ) + sm_k * LN(sm_y)
+          )
+          ELSE 0
+        END
         ELSE 0
       END
     ) AS sm_t_head,
     SUM(
       CASE
         WHEN sm_k >= FLOOR(CAST(sm_df AS REAL) / 2)
-        THEN (
-          CASE WHEN sm_df % 2 = 0 THEN sm_c_even ELSE sm_c_odd END
-        ) * POWER(sm_y, sm_k)
+        THEN CASE
+          WHEN sm_y > 0
+          AND (
+            CASE WHEN sm_df % 2 = 0 THEN sm_ln_even ELSE sm_ln_odd END
+          ) + sm_k * LN(sm_y) > -700
+          THEN EXP(
+            (
+              CASE WHEN sm_df % 2 = 0 THEN sm_ln_even ELSE sm_ln_odd END
+            ) + sm_k * LN(sm_y)
+          )
+          ELSE 0
+        END
         ELSE 0
       END
     ) AS sm_t_rest
-  FROM (
-    SELECT
-      sm_cmp_t.*,
-      ABS(sm_t) AS sm_abs_t,
-      (
-        CAST(sm_df AS REAL) / NULLIF(CAST(sm_df + sm_t * sm_t AS REAL), 0)
-      ) AS sm_y
-    FROM sm_cmp_t
-  ) AS sm_cmp_t_abs
+  FROM sm_cmp_t_abs
   CROSS JOIN sm_cmp_t_terms
   GROUP BY
     "country"
 ), sm_cmp_tested AS (
   SELECT
-    "country",
-    "sm_n",
-    "sm_sv",
-    "sm_estimate",
-    "sm_other_estimate",
-    "sm_difference",
-    "sm_se",
-    "sm_t",
-    "sm_df",
+    sm_cmp_hill.*,
     sm_t AS sm_statistic,
     CASE
       WHEN NOT sm_t IS NULL AND sm_df > 0
@@ -656,7 +650,9 @@ WITH sm_cmp_systems AS (
     END AS sm_p
   FROM (
     SELECT
-      sm_cmp_t_sums.*,
+      sm_cmp_t_abs.*,
+      sm_cmp_t_sums.sm_t_head,
+      sm_cmp_t_sums.sm_t_rest,
       (
         (
           CAST((
@@ -664,28 +660,30 @@ WITH sm_cmp_systems AS (
               (
                 -0.4 * (
                   (
-                    sm_df - 0.5
+                    sm_cmp_t_abs.sm_df - 0.5
                   ) * CASE
                     WHEN (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) > 1e-3
-                    THEN LN(1 + (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-                    ))
+                    THEN LN(
+                      1 + (
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                      )
+                    )
                     ELSE (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       1 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * (
                         0.5 - (
-                          CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                          CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                         ) * (
                           CAST(1.0 AS REAL) / 3 - (
-                            CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                            CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                           ) * (
                             0.25 - (
-                              CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                              CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                             ) * 0.2
                           )
                         )
@@ -695,28 +693,30 @@ WITH sm_cmp_systems AS (
                 ) - 3.3
               ) * (
                 (
-                  sm_df - 0.5
+                  sm_cmp_t_abs.sm_df - 0.5
                 ) * CASE
                   WHEN (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) > 1e-3
-                  THEN LN(1 + (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-                  ))
+                  THEN LN(
+                    1 + (
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                    )
+                  )
                   ELSE (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     1 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       0.5 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * (
                         CAST(1.0 AS REAL) / 3 - (
-                          CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                          CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                         ) * (
                           0.25 - (
-                            CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                            CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                           ) * 0.2
                         )
                       )
@@ -726,28 +726,30 @@ WITH sm_cmp_systems AS (
               ) - 24
             ) * (
               (
-                sm_df - 0.5
+                sm_cmp_t_abs.sm_df - 0.5
               ) * CASE
                 WHEN (
-                  CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                  CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                 ) > 1e-3
-                THEN LN(1 + (
-                  CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-                ))
+                THEN LN(
+                  1 + (
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                  )
+                )
                 ELSE (
-                  CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                  CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                 ) * (
                   1 - (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     0.5 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       CAST(1.0 AS REAL) / 3 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * (
                         0.25 - (
-                          CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                          CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                         ) * 0.2
                       )
                     )
@@ -757,28 +759,30 @@ WITH sm_cmp_systems AS (
             ) - 85.5 AS REAL) / NULLIF(
               CAST(0.8 * (
                 (
-                  sm_df - 0.5
+                  sm_cmp_t_abs.sm_df - 0.5
                 ) * CASE
                   WHEN (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) > 1e-3
-                  THEN LN(1 + (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-                  ))
+                  THEN LN(
+                    1 + (
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                    )
+                  )
                   ELSE (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     1 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       0.5 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * (
                         CAST(1.0 AS REAL) / 3 - (
-                          CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                          CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                         ) * (
                           0.25 - (
-                            CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                            CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                           ) * 0.2
                         )
                       )
@@ -787,28 +791,30 @@ WITH sm_cmp_systems AS (
                 END
               ) * (
                 (
-                  sm_df - 0.5
+                  sm_cmp_t_abs.sm_df - 0.5
                 ) * CASE
                   WHEN (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) > 1e-3
-                  THEN LN(1 + (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-                  ))
+                  THEN LN(
+                    1 + (
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                    )
+                  )
                   ELSE (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     1 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       0.5 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * (
                         CAST(1.0 AS REAL) / 3 - (
-                          CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                          CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                         ) * (
                           0.25 - (
-                            CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                            CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                           ) * 0.2
                         )
                       )
@@ -817,76 +823,83 @@ WITH sm_cmp_systems AS (
                 END
               ) + 100 + (
                 48 * (
-                  sm_df - 0.5
+                  sm_cmp_t_abs.sm_df - 0.5
                 ) * (
-                  sm_df - 0.5
+                  sm_cmp_t_abs.sm_df - 0.5
                 )
               ) AS REAL),
               0
             )
           ) + (
             (
-              sm_df - 0.5
+              sm_cmp_t_abs.sm_df - 0.5
             ) * CASE
               WHEN (
-                CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
               ) > 1e-3
-              THEN LN(1 + (
-                CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-              ))
+              THEN LN(
+                1 + (
+                  CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+                )
+              )
               ELSE (
-                CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
               ) * (
                 1 - (
-                  CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                  CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                 ) * (
                   0.5 - (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     CAST(1.0 AS REAL) / 3 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * (
                       0.25 - (
-                        CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                        CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                       ) * 0.2
                     )
                   )
                 )
               )
             END
-          ) + 3 AS REAL) / NULLIF(CAST((
-            48 * (
-              sm_df - 0.5
-            ) * (
-              sm_df - 0.5
-            )
-          ) AS REAL), 0)
+          ) + 3 AS REAL) / NULLIF(
+            CAST((
+              48 * (
+                sm_cmp_t_abs.sm_df - 0.5
+              ) * (
+                sm_cmp_t_abs.sm_df - 0.5
+              )
+            ) AS REAL),
+            0
+          )
         ) + 1
       ) * SQRT(
         (
           (
-            sm_df - 0.5
+            sm_cmp_t_abs.sm_df - 0.5
           ) * CASE
             WHEN (
-              CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+              CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
             ) > 1e-3
-            THEN LN(1 + (
-              CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
-            ))
+            THEN LN(
+              1 + (
+                CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
+              )
+            )
             ELSE (
-              CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+              CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
             ) * (
               1 - (
-                CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
               ) * (
                 0.5 - (
-                  CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                  CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                 ) * (
                   CAST(1.0 AS REAL) / 3 - (
-                    CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                    CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                   ) * (
                     0.25 - (
-                      CAST(sm_abs_t * sm_abs_t AS REAL) / NULLIF(CAST(sm_df AS REAL), 0)
+                      CAST(sm_cmp_t_abs.sm_abs_t * sm_cmp_t_abs.sm_abs_t AS REAL) / NULLIF(CAST(sm_cmp_t_abs.sm_df AS REAL), 0)
                     ) * 0.2
                   )
                 )
@@ -895,7 +908,11 @@ WITH sm_cmp_systems AS (
           END
         )
       ) AS sm_hill_z
-    FROM sm_cmp_t_sums
+    FROM sm_cmp_t_abs
+    JOIN sm_cmp_t_sums
+      ON (
+        sm_cmp_t_abs."country" IS sm_cmp_t_sums."country"
+      )
   ) AS sm_cmp_hill
 ), sm_cmp_result AS (
   SELECT

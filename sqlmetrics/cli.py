@@ -1,7 +1,7 @@
-"""The ``sqlmetrics`` command line: list, show, render, compute, report, demo.
+"""The ``sqlmetrics`` command line: list, show, render, compute, compare, report, demo.
 
-Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values) or a
---min/--max check failed; 2 usage error: unknown metric or option, bad parameter, or a file, table or
+Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values), a
+--min/--max check failed, or compare found a regression (--max-drop, --alpha); 2 usage error: unknown metric or option, bad parameter, or a file, table or
 column that is missing or cannot be used (not readable, not a DuckDB database, locked by a process
 writing to it, a --plot file that cannot be written); 130 interrupted (Ctrl-C). An unexpected
 failure exits 1 and says so. Errors go to stderr as one line, never a traceback. A reader that stops
@@ -19,21 +19,24 @@ import re
 import sys
 import warnings
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 
 from . import __version__, api
+from .comparison import compare
 from .demo import demo
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .output import OutputError, emit, records, silence, text, write
 from .plots import check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import run
-from .registry import METRICS, Metric, lookup
+from .registry import METRICS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check
 
-EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, or --min/--max check failed; "
+EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed, or a regression "
+          "(compare --max-drop/--alpha); "
           "2 usage error (unknown metric or option, bad parameter, a file, table or column missing or "
           "unusable); 130 interrupted. "
           "Output: +inf/-inf as Infinity/-Infinity (JSON: the strings \"Infinity\", \"-Infinity\"), "
@@ -64,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=helptext, add_help=False, epilog=EPILOG,
                                   usage=f"sqlmetrics {name} METRIC SOURCE [options] (see: sqlmetrics {name} METRIC --help)")
         sub.add_argument("rest", nargs=argparse.REMAINDER)
+    sub = commands.add_parser(
+        "compare", help="is a candidate better than a baseline? a paired test; exit 1 on a regression",
+        add_help=False, epilog=EPILOG,
+        usage="sqlmetrics compare METRIC SOURCE --other BASELINE [options] (see: sqlmetrics compare METRIC --help)")
+    sub.add_argument("rest", nargs=argparse.REMAINDER)
     sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
     sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, or a table with --database")
     _source_options(sub)
@@ -116,6 +124,15 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         else:
             parser.add_argument(flag, default=None if p.required else p.default,
                                 metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
+    if command == "compare":
+        _source_options(parser)
+        parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
+        parser.add_argument("--max-drop", type=float, metavar="X",
+                            help="exit 1 when the candidate (SOURCE) is worse than the baseline by more than X")
+        parser.add_argument("--alpha", type=float, metavar="A",
+                            help="exit 1 when the candidate is worse and the p-value is below A")
+        _format(parser)
+        return parser
     if command == "render":
         parser.add_argument("--dialect", default="duckdb", help="target SQL dialect (default: duckdb)")
         parser.add_argument("--pretty", action="store_true", help="indented SQL over several lines (default: one line)")
@@ -177,6 +194,9 @@ def metric_call(command: str, argv: list[str]):
         raise UsageError(f"usage: sqlmetrics {command} METRIC SOURCE [options]; "
                          f"metrics: {', '.join(METRICS)} (see sqlmetrics {command} METRIC --help)")
     m = find_metric(argv[0])
+    if command == "compare":  # the comparison's own parameters, the metric named by METRIC
+        m = replace(compare_of(m.name, {})[0], name=m.name)
+        m = replace(m, params=tuple(p for p in m.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
     params = {p.name: getattr(args, p.name) for p in m.params if getattr(args, p.name) is not None}
     return m, args, params
@@ -220,6 +240,39 @@ def cmd_compute(argv) -> int:
     if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
         result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)
+
+
+def cmd_compare(argv) -> int:
+    m, args, params = metric_call("compare", argv)
+    if params.get("other") is None:
+        raise UsageError(f"compare needs --other: the baseline ({'a second score column' if m.name == 'gauc' else 'a second run'})")
+    with data_source(args) as (data, con):
+        other = params.pop("other")
+        result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
+                     interrupt=con.interrupt)
+    rows = records(result, m)
+    emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows})
+    return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
+
+
+def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha) -> int:
+    """0 unless a row (slice) shows the candidate worse than the baseline by more than max_drop, or
+    worse with a p-value below alpha: then 1, with a line on stderr naming the slices."""
+    failing = []
+    for row in rows:
+        difference, p = row["difference"], row["p_value"]
+        reasons = []
+        if max_drop is not None and (difference is None or difference < -max_drop):
+            reasons.append(f"difference {text(difference)} < -{max_drop:g}")
+        if alpha is not None and difference is not None and difference < 0 and p is not None and p < alpha:
+            reasons.append(f"p = {p:.3g} < {alpha:g}")
+        if reasons:
+            where = ", ".join(f"{c}={row[c]!r}" for c in by)
+            failing.append((f"{where}: " if where else "") + " and ".join(reasons))
+    if failing:
+        say(f"sqlmetrics: regression in {name}: " + "; ".join(failing))
+        return 1
+    return 0
 
 
 def check_bounds(name, result: float, low, high) -> int:
@@ -332,8 +385,8 @@ def _main(argv: list[str]) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
-        if args.command in ("render", "compute"):
-            return {"render": cmd_render, "compute": cmd_compute}[args.command](args.rest)
+        if args.command in ("render", "compute", "compare"):
+            return {"render": cmd_render, "compute": cmd_compute, "compare": cmd_compare}[args.command](args.rest)
         return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return 0 if e.code is None else e.code if isinstance(e.code, int) else 2

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 import sqlglot
@@ -195,3 +196,45 @@ def test_demo_runs_the_main_job():
     compared = document["auc_compare_vs_pctr_base"]
     assert compared["ci_low"] < compared["difference"] < compared["ci_high"] and 0 <= compared["p_value"] <= 1
     assert subprocess.run([sys.executable, "-m", "sqlmetrics", "demo"], capture_output=True).returncode == 0
+
+
+def test_compare_gates_a_regression(tmp_path):
+    """compare exits 0 when the candidate holds up, 1 when it is worse by more than --max-drop or
+    significantly worse at --alpha (naming the failing slices), 2 without a baseline."""
+    from test_compare import null_runs, two_runs
+    run, other, qrels = two_runs(1)
+    grades = run.merge(qrels, on=["query", "item"], how="left")["relevance"].fillna(0).to_numpy()
+    best, worse = run.assign(score=grades), run.assign(score=-grades)  # relevant items first, or last
+    for name, frame in {"run": run, "other": other, "best": best, "worse": worse, "qrels": qrels}.items():
+        frame.to_parquet(tmp_path / f"{name}.parquet")
+    files = {name: tmp_path / f"{name}.parquet" for name in ("run", "other", "best", "worse", "qrels")}
+    done = cli("compare", "ndcg", files["run"], "--other", files["other"], "--qrels", files["qrels"], "--k", 10,
+               "--format", "json", ok=0)
+    got = json.loads(done.stdout)["rows"][0]
+    assert got == pytest.approx(sm.compare("ndcg", run, other, qrels, k=10), rel=1e-12)
+    assert got["difference"] < 0  # a small drop: fine without a gate, and with a loose one
+    cli("compare", "ndcg", files["run"], "--other", files["other"], "--qrels", files["qrels"], "--k", 10,
+        "--max-drop", 0.5, ok=0)
+    done = cli("compare", "ndcg", files["run"], "--other", files["other"], "--qrels", files["qrels"], "--k", 10,
+               "--max-drop", 0.0001, ok=1)
+    assert "regression in ndcg: difference" in done.stderr
+    done = cli("compare", "ndcg", files["worse"], "--other", files["best"], "--qrels", files["qrels"], "--alpha", 0.05,
+               "--test", "wilcoxon", ok=1)
+    assert "p = " in done.stderr and "< 0.05" in done.stderr
+    cli("compare", "ndcg", files["best"], "--other", files["worse"], "--qrels", files["qrels"], "--alpha", 0.05, ok=0)
+    assert "--other" in cli("compare", "ndcg", files["run"], "--qrels", files["qrels"], ok=2).stderr
+    sliced_run, sliced_other, sliced_qrels = null_runs(n_slices=3, n_queries=20)
+    grades = sliced_run.merge(sliced_qrels, on=["c", "query", "item"])["relevance"].to_numpy()
+    sliced_other = sliced_run.assign(score=np.where(sliced_run.c == 1, -grades, grades))  # slice 1 worse
+    for name, frame in {"a": sliced_run, "b": sliced_other, "q": sliced_qrels}.items():
+        frame.to_parquet(tmp_path / f"{name}.parquet")
+    done = cli("compare", "mrr", tmp_path / "b.parquet", "--other", tmp_path / "a.parquet", "--qrels",
+               tmp_path / "q.parquet", "--by", "c", "--max-drop", 0.0, ok=1)
+    assert "c=1" in done.stderr
+
+
+def test_compare_gauc_two_score_columns():
+    done = cli("compare", "gauc", SAMPLE, *COLS, "--group", "user_id", "--other", "pctr_base", "--format", "json", ok=0)
+    got = json.loads(done.stdout)["rows"][0]
+    want = sm.compare("gauc", pd.read_csv(SAMPLE), "pctr_base", label="clicked", score="pctr", group="user_id")
+    assert got == pytest.approx(want, rel=1e-12)

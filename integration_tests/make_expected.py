@@ -1,15 +1,17 @@
 """Write the seeds of the dbt integration project: ``python integration_tests/make_expected.py``.
 
-- ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``: the inputs, drawn from a fixed
+- ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``, ``seeds/run_baseline.csv``: the inputs, drawn from a fixed
   random seed (score ties, weights with zeros, one-class users and a one-class country, a boolean
   copy of the label; a ranking run with tied integer scores, unjudged retrieved items, judged items
   never retrieved, queries without a relevant item, judged queries missing from the run, a run query
   nobody judged, graded relevance 0-3, and item ids whose byte order differs from their
-  alphabetical order: 'B' < 'a', 'd10' < 'd9', 'é' last).
+  alphabetical order: 'B' < 'a', 'd10' < 'd9', 'é' last); a second run of the same items with
+  other scores, missing some queries of the first (for the paired comparisons).
 - ``seeds/expected/expected_<model>.csv``: for each model under ``models/``, the values the
   reference libraries give on those inputs (scikit-learn for classification and regression,
   MLstatkit's DeLong test for the AUC intervals and the paired test, pytrec_eval, i.e. trec_eval,
-  for ranking). sqlmetrics is never called here: the
+  for ranking, scipy's ttest_rel and wilcoxon on their per-query and per-user values for the
+  comparisons). sqlmetrics is never called here: the
   ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
 
 Each expected file has the model's key columns (``by`` columns, thresholds, bins, queries) and
@@ -24,6 +26,7 @@ import numpy as np
 import pandas as pd
 import pytrec_eval
 import sklearn.metrics as skm
+from scipy import stats
 from MLstatkit import Delong_test
 from sklearn.calibration import calibration_curve
 from sklearn.exceptions import UndefinedMetricWarning
@@ -266,19 +269,57 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
+def baseline_run(run: pd.DataFrame) -> pd.DataFrame:
+    """The same items with other tied scores, without the queries q % 13 == 0."""
+    scores = (run["score"] * 7 + run["item"].str.len()) % 5
+    return run.assign(score=scores)[run["query_id"] % 13 != 0].reset_index(drop=True)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1, np.maximum.accumulate((len(p) - np.arange(len(p))) * p[order]))
+    return adjusted[np.argsort(order)]
+
+
+def paired_row(a, b, test) -> dict:
+    """scipy's paired test of per-unit values a and b, as sm.compare's columns. Differences equal
+    but for rounding are equal (sm.compare compares them in units of 1e-12)."""
+    t = stats.ttest_rel(a, b)
+    ci = t.confidence_interval(0.95)
+    row = {"estimate": a.mean(), "other_estimate": b.mean(), "difference": (a - b).mean(),
+           "std_error": stats.sem(a - b), "ci_low": ci.low, "ci_high": ci.high, "n_units": len(a)}
+    if test == "paired_t":
+        return row | {"statistic": t.statistic, "p_value": t.pvalue}
+    w = stats.wilcoxon(np.round(a - b, 12))
+    return row | {"statistic": w.statistic, "p_value": w.pvalue}
+
+
+def comparisons(p: pd.DataFrame, run: pd.DataFrame, baseline: pd.DataFrame, qrels: pd.DataFrame) -> dict:
+    users = [(auc_of(user), auc_of(user, "pctr_baseline")) for _, user in p.groupby("user_id")]
+    a, b = np.array([u for u in users if not np.isnan(u[0])]).T
+    ndcg, other = (ranking(r, qrels)["ndcg_at_10_per_query"].set_index("query_id")["ndcg"] for r in (run, baseline))
+    countries = qrels.groupby("query_id")["country"].first()
+    by_country = pd.DataFrame([{"country": c, **paired_row(ndcg[q].to_numpy(), other[q].to_numpy(), "paired_t")}
+                               for c, q in countries.groupby(countries).groups.items()])
+    return {"compare_gauc_wilcoxon": pd.DataFrame([paired_row(a, b, "wilcoxon")]),
+            "compare_ndcg_by_country": by_country.assign(p_value_holm=holm(by_country["p_value"].to_numpy()))}
+
+
 def write(seeds: Path = SEEDS) -> None:
     """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
     rng = np.random.default_rng(RNG_SEED)
     predictions = make_predictions(rng)
     run, qrels = make_ranking(rng)
+    baseline = baseline_run(run)
     expected_dir = seeds / "expected"
     expected_dir.mkdir(parents=True, exist_ok=True)
-    inputs = {"predictions": predictions, "run": run, "qrels": qrels}
+    inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline}
     for name, frame in inputs.items():
         frame.to_csv(seeds / f"{name}.csv", index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
-        expected = {**classification(predictions), **ranking(run, qrels)}
+        expected = {**classification(predictions), **ranking(run, qrels),
+                    **comparisons(predictions, run, baseline, qrels)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

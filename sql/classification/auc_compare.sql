@@ -23,47 +23,41 @@
 {%- if plan == 'rank' and not weight %}
 {#- Two sorts, no join: the rows sorted by score (descending, within the slice), then that output
     sorted by other_score, so each row carries its ranks under both. Placements in counts: a row's
-    q is the number of rows of the other class ranked above it (V10 = (N_neg - q) / N_neg for a
-    positive, V01 = q / N_pos for a negative); a row of a tie group (rows a neighbour ties with)
-    takes the group's q, the mean of that count before the group and through it (ties count 1/2),
-    from the MIN and MAX of the row numbers and running positives over the group. So the rows are
-    summed per cell (slice, tie group under score, tie group under other_score; NULL: untied), a
-    tied row's own q counting 0, and the groups' q are added per cell as constants (sm_grouped):
-    D10 = (q_b - q_a) / N_neg over the positives, D01 = (q_a - q_b) / N_pos over the negatives.
-    Their sums and sums of squares per slice give the difference and the variance above (the
-    one-pass form: the D lie in [-1, 1], so the cancellation costs at most the digits of a variance
-    below 1e-16 of their squares); the q are whole or half counts, summed exactly up to 2^53. -#}
-{%- set wa %}{{ sqlmetrics.partition_by(by) }} ORDER BY sm_score_a DESC{% endset %}
-{%- set wb %}{{ sqlmetrics.partition_by(by) }} ORDER BY sm_score_b DESC{% endset %}
-{%- set pa %}PARTITION BY {{ sqlmetrics.cols(by) }}sm_tie_a{% endset %}
-{%- set pb %}PARTITION BY {{ sqlmetrics.cols(by) }}sm_tie_b{% endset %}
+    q is the number of rows of the other class ranked above it, a tied one counting 1/2 (V10 =
+    (N_neg - q) / N_neg for a positive, V01 = q / N_pos for a negative). Each sort puts a tie
+    group's positives first, so the running counts give every positive of a group the negatives
+    before it, and every negative the positives through it: q but for the group's own half, the
+    same for all its rows of a class, so the rows are summed per cell (slice, tie group under score,
+    tie group under other_score; NULL: untied) and the halves added per cell (sm_grouped): +1/2 the
+    group's negatives to a positive's q, -1/2 its positives to a negative's (small corrections: a
+    cell's sums of squares lose no digits to them). D10 = (q_b - q_a) /
+    N_neg over the positives, D01 = (q_a - q_b) / N_pos over the negatives; their sums and sums of
+    squares per slice give the difference and the variance above (the one-pass form: the D lie in
+    [-1, 1], so the cancellation costs at most the digits of a variance below 1e-16 of their
+    squares); the q are whole or half counts, summed exactly up to 2^53. -#}
+{%- set wa %}{{ sqlmetrics.partition_by(by) }} ORDER BY sm_score_a DESC, sm_y DESC{% endset %}
+{%- set wb %}{{ sqlmetrics.partition_by(by) }} ORDER BY sm_score_b DESC, sm_y DESC{% endset %}
 {%- set e = '(sm_q_b - sm_q_a)' %}
 WITH sm_cells AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_tie_a, sm_tie_b,
          COUNT(*) AS sm_n_at, SUM(sm_y) AS sm_n_pos_at,
          SUM(sm_y * {{ e }}) AS sm_e_pos, SUM(sm_y * {{ e }} * {{ e }}) AS sm_e2_pos,
          SUM((1 - sm_y) * {{ e }}) AS sm_e_neg, SUM((1 - sm_y) * {{ e }} * {{ e }}) AS sm_e2_neg,
-         SUM(sm_y * sm_q_a) AS sm_qa_pos, SUM(sm_y * sm_q_b) AS sm_qb_pos,
-         MIN(sm_row_a) AS sm_first_a, MAX(sm_row_a) AS sm_last_a,
-         MIN(sm_tp_a - sm_y) AS sm_tp_before_a, MAX(sm_tp_a) AS sm_tp_through_a,
-         MIN(sm_row_b) AS sm_first_b, MAX(sm_row_b) AS sm_last_b,
-         MIN(sm_tp_b - sm_y) AS sm_tp_before_b, MAX(sm_tp_b) AS sm_tp_through_b
+         SUM(sm_y * sm_q_a) AS sm_qa_pos, SUM(sm_y * sm_q_b) AS sm_qb_pos
   FROM (
-    SELECT sm_ranked_b.*,
+    SELECT {{ sqlmetrics.cols(by) }} sm_y, sm_tie_a, sm_q_a,
            CASE WHEN sm_previous_b = sm_score_b OR sm_next_b = sm_score_b THEN sm_score_b END AS sm_tie_b,
-           {{ sqlmetrics.as_double('CASE WHEN sm_tie_a IS NOT NULL THEN 0 WHEN sm_y = 1 THEN sm_row_a - sm_tp_a ELSE sm_tp_a END') }}
-             AS sm_q_a,
-           {{ sqlmetrics.as_double('CASE WHEN sm_previous_b = sm_score_b OR sm_next_b = sm_score_b THEN 0 '
-                                   'WHEN sm_y = 1 THEN sm_row_b - sm_tp_b ELSE sm_tp_b END') }} AS sm_q_b
+           {{ sqlmetrics.as_double('CASE WHEN sm_y = 1 THEN sm_row_b - sm_tp_b ELSE sm_tp_b END') }} AS sm_q_b
     FROM (
-      SELECT {{ sqlmetrics.cols(by) }} sm_y, sm_score_b, sm_tie_a, sm_row_a, sm_tp_a,
+      SELECT {{ sqlmetrics.cols(by) }} sm_y, sm_score_b, sm_tie_a, sm_q_a,
              ROW_NUMBER() OVER ({{ wb }}) AS sm_row_b,
              SUM(sm_y) OVER ({{ wb }} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_tp_b,
              LAG(sm_score_b) OVER ({{ wb }}) AS sm_previous_b,
              LEAD(sm_score_b) OVER ({{ wb }}) AS sm_next_b
       FROM (
-        SELECT sm_ranked_a.*,
-               CASE WHEN sm_previous_a = sm_score_a OR sm_next_a = sm_score_a THEN sm_score_a END AS sm_tie_a
+        SELECT {{ sqlmetrics.cols(by) }} sm_y, sm_score_b,
+               CASE WHEN sm_previous_a = sm_score_a OR sm_next_a = sm_score_a THEN sm_score_a END AS sm_tie_a,
+               {{ sqlmetrics.as_double('CASE WHEN sm_y = 1 THEN sm_row_a - sm_tp_a ELSE sm_tp_a END') }} AS sm_q_a
         FROM (
           SELECT {{ sqlmetrics.cols(by) }} sm_y, sm_score_a, sm_score_b,
                  ROW_NUMBER() OVER ({{ wa }}) AS sm_row_a,
@@ -81,17 +75,15 @@ WITH sm_cells AS (
   ) AS sm_placed_b
   GROUP BY {{ sqlmetrics.cols(by) }}sm_tie_a, sm_tie_b
 ),
-{#- a tie group's q, of its positives and of its negatives (0 for the untied rows) -#}
+{#- the halves of each tie group, per class (0 for the untied rows) -#}
 sm_grouped AS (
   SELECT sm_cells.*
-  {%- for s, over in (('a', pa), ('b', pb)) %},
-         CASE WHEN sm_tie_{{ s }} IS NOT NULL
-              THEN 0.5 * {{ sqlmetrics.as_double('MIN(sm_first_' ~ s ~ ') OVER (' ~ over ~ ') - 1 - MIN(sm_tp_before_' ~ s ~ ') OVER (' ~ over ~ ')'
-                                                 ' + MAX(sm_last_' ~ s ~ ') OVER (' ~ over ~ ') - MAX(sm_tp_through_' ~ s ~ ') OVER (' ~ over ~ ')') }}
-              ELSE 0 END AS sm_g_pos_{{ s }},
-         CASE WHEN sm_tie_{{ s }} IS NOT NULL
-              THEN 0.5 * {{ sqlmetrics.as_double('MIN(sm_tp_before_' ~ s ~ ') OVER (' ~ over ~ ') + MAX(sm_tp_through_' ~ s ~ ') OVER (' ~ over ~ ')') }}
-              ELSE 0 END AS sm_g_neg_{{ s }}
+  {%- for s in ('a', 'b') %}
+  {%- set over %}OVER (PARTITION BY {{ sqlmetrics.cols(by) }}sm_tie_{{ s }}){% endset %},
+         CASE WHEN sm_tie_{{ s }} IS NOT NULL THEN 0.5 * {{ sqlmetrics.as_double('SUM(sm_n_at - sm_n_pos_at) ' ~ over) }} ELSE 0 END
+           AS sm_half_pos_{{ s }},
+         CASE WHEN sm_tie_{{ s }} IS NOT NULL THEN -0.5 * {{ sqlmetrics.as_double('SUM(sm_n_pos_at) ' ~ over) }} ELSE 0 END
+           AS sm_half_neg_{{ s }}
   {%- endfor %}
   FROM sm_cells
 ),
@@ -99,14 +91,14 @@ sm_spread AS (
   SELECT {{ sqlmetrics.cols(by) }}
          CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_positives, CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_negatives,
          {{ sqlmetrics.as_double('SUM(sm_n_pos_at)') }} AS sm_w_pos, {{ sqlmetrics.as_double('SUM(sm_n_at - sm_n_pos_at)') }} AS sm_w_neg,
-         SUM(sm_qa_pos + sm_n_pos_at * sm_g_pos_a) AS sm_qa, SUM(sm_qb_pos + sm_n_pos_at * sm_g_pos_b) AS sm_qb,
+         SUM(sm_qa_pos + sm_n_pos_at * sm_half_pos_a) AS sm_qa, SUM(sm_qb_pos + sm_n_pos_at * sm_half_pos_b) AS sm_qb,
          SUM(sm_e_pos + sm_n_pos_at * sm_k10) AS sm_u,
          SUM(sm_e2_pos + 2 * sm_k10 * sm_e_pos + sm_n_pos_at * sm_k10 * sm_k10) AS sm_u2,
          SUM(sm_n_neg_at * sm_k01 - sm_e_neg) AS sm_t,
          SUM(sm_e2_neg - 2 * sm_k01 * sm_e_neg + sm_n_neg_at * sm_k01 * sm_k01) AS sm_t2
   FROM (
     SELECT sm_grouped.*, sm_n_at - sm_n_pos_at AS sm_n_neg_at,
-           sm_g_pos_b - sm_g_pos_a AS sm_k10, sm_g_neg_a - sm_g_neg_b AS sm_k01
+           sm_half_pos_b - sm_half_pos_a AS sm_k10, sm_half_neg_a - sm_half_neg_b AS sm_k01
     FROM sm_grouped
   ) AS sm_constants
   {{ sqlmetrics.group_by(by) }}

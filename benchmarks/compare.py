@@ -1,7 +1,7 @@
 """sqlmetrics (DuckDB) against the tools users would pick instead, on the same data, in one run.
 
     pip install -e ".[bench]"
-    python benchmarks/compare.py [--large] [--rounds 3] [--data-dir DIR] [--json PATH]
+    python benchmarks/compare.py [--large] [--rounds 3] [--data-dir DIR] [--json PATH] [--only CASE ...]
 
 Data: seeded synthetic Parquet (benchmarks/synthetic.py), written to --data-dir (kept, and reused
 when the file is already there) or to a temporary directory removed at the end, and read into
@@ -24,6 +24,11 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           Delong_test on numpy arrays (reference; timed on the first --delong-rows
                           rows and extrapolated linearly, its z compared with sm.auc_compare's on
                           that subset) and sm.auc_compare; the value is z.
+  Bootstrap AUC interval  on the first --bootstrap-rows rows (1M), continuous scores: a numpy Poisson
+                          bootstrap (reference; 200 replicates, each scikit-learn's roc_auc_score with
+                          sample_weight = Poisson(1) draws) and sm.bootstrap('auc', n_boot=200); the
+                          value is the standard error, which differs by Monte-Carlo error only (the
+                          draws differ): ~5% for 200 replicates.
   ROC curve, AP           on the first --curve-rows rows (2M): sklearn roc_curve(drop_intermediate=False)
                           and average_precision_score on numpy arrays (reference); sm.roc_curve (every
                           threshold, the curve as a DataFrame) and sm.average_precision. The curves are
@@ -43,6 +48,8 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
   DuckDB floors           on the same pandas frame: scanning the column (SUM), sorting it
                           (ORDER BY ... LIMIT 1 OFFSET n-1: a full sort, one row out) and
                           hash-aggregating it (GROUP BY): what any SQL formulation has to pay.
+--only: just the cases whose name contains one of the words given (case-insensitive), e.g.
+`--only delong bootstrap`; the data are written and read all the same.
 
 Timing, in this process: an untimed warm-up call of every tool on a small slice (imports, numba JIT
 compilation, first DuckDB connection), then --rounds interleaved rounds: each round runs every case,
@@ -114,6 +121,7 @@ HAVE_RANX = importlib.util.find_spec("ranx") is not None  # imported when used: 
 warnings.filterwarnings("ignore", message=".*unsafe cast from uint64 to int64.*")
 
 K = 10  # NDCG@K, items per query
+N_BOOT = 200  # bootstrap replicates
 RANX_OBJECTS = "ranx `evaluate(Qrels, Run)` †"
 
 
@@ -298,9 +306,15 @@ class Case:
     tools: list
 
 
-def roc_auc_score(y, s) -> float:
+def roc_auc_score(y, s, **kwargs) -> float:
     from sklearn.metrics import roc_auc_score  # imported when used: memory probes start faster
-    return roc_auc_score(y, s)
+    return roc_auc_score(y, s, **kwargs)
+
+
+def bootstrap_auc_numpy(y, s, n_boot: int, seed: int = 0) -> float:
+    """The Poisson bootstrap's standard error of the AUC: every row weighs a Poisson(1) draw per replicate."""
+    rng = np.random.default_rng(seed)
+    return float(np.std([roc_auc_score(y, s, sample_weight=rng.poisson(1, len(y))) for _ in range(n_boot)], ddof=1))
 
 
 def roc_curve(y, s):
@@ -513,6 +527,15 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
                                                                   group=user)),
             *floors(d, "clicks", rows, scan=None, sort=f"{user}, {score}", group=user)]))
 
+    # The Poisson bootstrap of the AUC: every replicate reweighs every row
+    boot_rows = min(rows, args.bootstrap_rows)
+    boot = lambda: d.clicks.head(boot_rows)  # noqa: E731
+    cases.append(Case(f"Bootstrap AUC interval (std_error), n_boot={N_BOOT}, {boot_rows:,} rows, continuous scores", [
+        Tool(f"numpy Poisson bootstrap, {N_BOOT} × sklearn `roc_auc_score(sample_weight=...)`", "reference",
+             lambda: (lambda f=boot(): bootstrap_auc_numpy(f["label"].to_numpy(), f["score"].to_numpy(), N_BOOT))),
+        Tool("sqlmetrics `sm.bootstrap('auc')`", "sqlmetrics",
+             lambda: (lambda f=boot(): sm.bootstrap("auc", f, label="label", score="score", n_boot=N_BOOT)["std_error"]))]))
+
     # The curve and average precision: one sort and running sums, as AUC, but every threshold out
     curve_rows = min(rows, args.curve_rows)
     head = lambda: d.clicks.head(curve_rows)  # noqa: E731
@@ -572,7 +595,7 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         reference,
         Tool("sqlmetrics `sm.ndcg(gain='linear', ties='average')`", "sqlmetrics",
              lambda: (lambda f=tied(): sm.ndcg(f, k=K, gain="linear", ties="average")))]))
-    return cases
+    return [c for c in cases if not args.only or any(word.lower() in c.name.lower() for word in args.only)]
 
 
 # ---------------------------------------------------------------- memory probes (one fresh process per tool)
@@ -582,7 +605,8 @@ def probe_command(args, case: int, tool: int) -> list[str]:
             "--data-dir", str(args.data_dir), "--rows", str(args.rows), "--queries", str(args.queries),
             "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
             "--sklearn-tied-queries", str(args.sklearn_tied_queries),
-            "--ranx-max-queries", str(args.ranx_max_queries), "--delong-rows", str(args.delong_rows)]
+            "--ranx-max-queries", str(args.ranx_max_queries), "--delong-rows", str(args.delong_rows),
+            "--bootstrap-rows", str(args.bootstrap_rows)] + (["--only", *args.only] if args.only else [])
 
 
 def memory_probe(args, paths):
@@ -691,12 +715,16 @@ def main():
                         help="queries sklearn's tie-averaged ndcg_score is timed on before extrapolation")
     parser.add_argument("--delong-rows", type=int, default=1_000_000,
                         help="rows MLstatkit's Delong_test is timed on before extrapolation")
+    parser.add_argument("--bootstrap-rows", type=int, default=1_000_000,
+                        help="rows of the bootstrap case (the first rows of the clicks)")
     parser.add_argument("--curve-rows", type=int, default=2_000_000,
                         help="rows of the ROC curve and average precision cases (the first rows of the clicks)")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
                         help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
     parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")
     parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--only", nargs="+", metavar="CASE",
+                        help="run only the cases whose name contains one of these words (case-insensitive)")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--memory-jobs", type=int, default=2, help="memory probes run this many at a time")
     parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory probes")

@@ -148,7 +148,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         params=(LABEL, SCORE, Param("other_score", "column", "the score column of the model compared with `score`.",
                                     role="score"), WEIGHT, CONFIDENCE, BY),
         outputs=("auc", "other_auc", "difference", "std_error", "z", "p_value", "ci_low", "ci_high", "n_pos", "n_neg"),
-        defined_by=("auc", "other_auc"), across_slices=("p_value_holm",), plan=_PARALLEL,
+        defined_by=("auc", "other_auc"), across_slices=("p_value_holm",), plan=_RANK_WHEN_DISTINCT,
         summary="Paired DeLong test: is the AUC of one score different from another's on the same rows?",
         formula="difference = AUC(score) - AUC(other_score); its variance is DeLong et al.'s (1988) for two "
                 "correlated AUCs, from each row's placements under both scores (Sun & Xu 2014); z = difference "

@@ -3,7 +3,9 @@
 References: DeLong's variance from placements found by enumerating every (positive, negative) pair,
 written here from the definition (DeLong, DeLong & Clarke-Pearson 1988), with weights as repeated
 rows; MLstatkit's Delong_test (fast DeLong with midranks); scipy's normal distribution; Holm's
-adjustment from its definition. Coverage of the intervals on simulated binormal data.
+adjustment from its definition. Coverage of the intervals on simulated binormal data. The checks
+against these run under each plan (`plan`: the rank plan of unweighted calls, the aggregate one),
+and the two plans agree on random data with ties and slices.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from MLstatkit import Delong_test
 from scipy.stats import norm
 
 import sqlmetrics as sm
+from sqlmetrics import api, plans
 from sqlmetrics.errors import ParameterError, UndefinedMetricError
 from sqlmetrics.templates import Target, render_macro
 
@@ -80,12 +83,27 @@ def frame(rng, n, ties=False, weights=False, slices=0):
     return df
 
 
+@pytest.fixture(params=["rank", "aggregate"])
+def plan(request, monkeypatch):
+    """The plan auc_ci and auc_compare are made to take: 'rank' wherever it applies (unweighted),
+    whatever the share of distinct scores, or never; checked against the plans they took."""
+    monkeypatch.setattr(plans, "RANK_PLAN_DISTINCT_SHARE", 0.0 if request.param == "rank" else 2.0)
+    taken, original = [], api._sql
+
+    def spy(m, values, sources, target, chosen, *args, **kwargs):
+        taken.append((values.get("weight"), chosen))
+        return original(m, values, sources, target, chosen, *args, **kwargs)
+    monkeypatch.setattr(api, "_sql", spy)
+    yield request.param
+    assert taken and all(chosen == ("aggregate" if weight else request.param) for weight, chosen in taken), taken
+
+
 CASES = [pytest.param(ties, weights, id=f"{'ties' if ties else 'continuous'}-{'weighted' if weights else 'unweighted'}")
          for ties in (False, True) for weights in (False, True)]
 
 
 @pytest.mark.parametrize("ties, weights", CASES)
-def test_auc_ci_equals_delong_from_pair_enumeration(ties, weights):
+def test_auc_ci_equals_delong_from_pair_enumeration(ties, weights, plan):
     rng = np.random.default_rng(7 + 2 * ties + weights)
     df = frame(rng, 600, ties=ties, weights=weights)
     got = sm.auc_ci(df, label="y", score="s", weight="w" if weights else None, confidence=0.9)
@@ -100,7 +118,7 @@ def test_auc_ci_equals_delong_from_pair_enumeration(ties, weights):
 
 
 @pytest.mark.parametrize("ties, weights", CASES)
-def test_auc_compare_equals_paired_delong_from_pair_enumeration(ties, weights):
+def test_auc_compare_equals_paired_delong_from_pair_enumeration(ties, weights, plan):
     rng = np.random.default_rng(11 + 2 * ties + weights)
     df = frame(rng, 500, ties=ties, weights=weights)
     got = sm.auc_compare(df, label="y", score="s", other_score="s2", weight="w" if weights else None)
@@ -116,7 +134,7 @@ def test_auc_compare_equals_paired_delong_from_pair_enumeration(ties, weights):
     assert got["ci_high"] == pytest.approx(auc_a - auc_b + norm.ppf(0.975) * se, rel=1e-9)
 
 
-def test_frequency_weights_are_repeated_rows():
+def test_frequency_weights_are_repeated_rows(plan):
     rng = np.random.default_rng(3)
     df = frame(rng, 300, ties=True, weights=True)
     repeated = df.loc[df.index.repeat(df.w.astype(int))].drop(columns="w")
@@ -128,7 +146,7 @@ def test_frequency_weights_are_repeated_rows():
 
 
 @pytest.mark.parametrize("ties", [False, True], ids=["continuous", "ties"])
-def test_against_mlstatkit(ties):
+def test_against_mlstatkit(ties, plan):
     rng = np.random.default_rng(5 + ties)
     df = frame(rng, 2000, ties=ties)
     z, p, ci_a, ci_b, auc_a, auc_b, info = Delong_test(df.y.values, df.s2.values, df.s.values, alpha=0.95)
@@ -142,7 +160,7 @@ def test_against_mlstatkit(ties):
         assert (single["ci_low"], single["ci_high"]) == (pytest.approx(ci[0], rel=1e-9), pytest.approx(ci[1], rel=1e-9))
 
 
-def test_a_small_difference_keeps_its_digits():
+def test_a_small_difference_keeps_its_digits(plan):
     """A score against itself rounded to 3 decimals: AUCs equal to ~1e-5. The difference is summed
     from the placements' differences, not as AUC - other AUC, so its z does not depend on the order
     the engine sums the rows in (here: the rows shuffled)."""
@@ -159,7 +177,7 @@ def test_a_small_difference_keeps_its_digits():
                                                                                                rel=1e-9)
 
 
-def test_slices_and_holm():
+def test_slices_and_holm(plan):
     rng = np.random.default_rng(9)
     df = frame(rng, 3000, ties=True, slices=6)
     df.loc[df.c == 5, "c"] = None  # NULL is a slice
@@ -177,7 +195,25 @@ def test_slices_and_holm():
         assert row.std_error == pytest.approx(delong_oracle(part.y.values, part.s.values)[1], rel=1e-9)
 
 
-def test_holm_skips_slices_without_a_p_value_and_caps_at_one():
+def test_rank_plan_equals_aggregate_plan(monkeypatch):
+    """auc_compare's two plans on ties in either score or both (a tie group across the classes, a
+    score tied across slices only), slices with one class, one positive or a NULL key: every column."""
+    rng = np.random.default_rng(17)
+    df = frame(rng, 4000, slices=7).assign(st=lambda f: f.s.round(1), s2t=lambda f: f.s2.round(2))
+    df.loc[df.c == 6, "c"] = None
+    df.loc[df.c == 5, "y"] = 0  # no positive
+    df.loc[df.c == 4, "y"] = (df.loc[df.c == 4, "s"].rank(method="first") == 1).astype(int)  # one positive
+    for score, other in (("s", "s2"), ("s", "s2t"), ("st", "s2"), ("st", "s2t"), ("st", "st")):
+        got = {}
+        for share, name in ((0.0, "rank"), (2.0, "aggregate")):
+            monkeypatch.setattr(plans, "RANK_PLAN_DISTINCT_SHARE", share)
+            got[name] = (sm.auc_compare(df, label="y", score=score, other_score=other, by="c", confidence=0.9)
+                         .sort_values("c", na_position="last").reset_index(drop=True))
+        pd.testing.assert_frame_equal(got["rank"], got["aggregate"], check_exact=False, rtol=1e-12, atol=1e-15)
+        assert got["rank"].difference.isna().sum() == 1  # the slice without positives: undefined
+
+
+def test_holm_skips_slices_without_a_p_value_and_caps_at_one(plan):
     df = pd.DataFrame({"c": [1] * 4 + [2] * 4 + [3] * 3, "y": [0, 0, 1, 1] * 2 + [0, 1, 1],
                        "s": [0.1, 0.5, 0.4, 0.9, 0.1, 0.2, 0.3, 0.4, 0.2, 0.1, 0.3],
                        "s2": [0.2, 0.1, 0.3, 0.4, 0.4, 0.3, 0.2, 0.1, 0.1, 0.2, 0.3]})
@@ -188,7 +224,7 @@ def test_holm_skips_slices_without_a_p_value_and_caps_at_one():
     assert (got.p_value_holm.dropna() <= 1).all()
 
 
-def test_undefined_and_degenerate_cases():
+def test_undefined_and_degenerate_cases(plan):
     one_class = pd.DataFrame({"y": [1, 1, 1], "s": [0.1, 0.2, 0.3], "s2": [0.3, 0.2, 0.1]})
     with pytest.raises(UndefinedMetricError, match="both positive and negative"):
         sm.auc_ci(one_class, label="y", score="s")

@@ -544,8 +544,8 @@ WITH sm_a_at AS (
     MAX(sm_neg) AS sm_w_neg,
     MAX(sm_n_pos) AS sm_positives,
     MAX(sm_n_neg) AS sm_negatives,
-    SUM(CASE WHEN sm_y = 1 THEN sm_share * sm_d10 ELSE 0 END) AS sm_mean10,
-    SUM(CASE WHEN sm_y = 0 THEN sm_share * sm_d01 ELSE 0 END) AS sm_mean01,
+    SUM(CASE WHEN sm_y = 1 THEN sm_share * sm_d10 END) AS sm_mean10,
+    SUM(CASE WHEN sm_y = 0 THEN sm_share * sm_d01 END) AS sm_mean01,
     SUM(
       CASE
         WHEN sm_y = 1
@@ -586,9 +586,52 @@ WITH sm_a_at AS (
   ) AS sm_shared
   GROUP BY
     `country`
+), sm_error AS (
+  SELECT
+    `country`,
+    sm_estimate,
+    sm_other_estimate,
+    sm_positives,
+    sm_negatives,
+    sm_mean10 AS sm_difference,
+    CASE
+      WHEN sm_w_pos > 1 AND sm_w_neg > 1
+      THEN SQRT(
+        (
+          CAST(CASE
+            WHEN sm_ss10 - (
+              sm_mean10 - sm_shift
+            ) * (
+              sm_mean10 - sm_shift
+            ) > 0
+            THEN sm_ss10 - (
+              sm_mean10 - sm_shift
+            ) * (
+              sm_mean10 - sm_shift
+            )
+            ELSE 0
+          END AS DOUBLE) / NULLIF(CAST(sm_w_pos - 1 AS DOUBLE), 0)
+        ) + (
+          CAST(CASE
+            WHEN sm_ss01 - (
+              sm_mean01 - sm_shift
+            ) * (
+              sm_mean01 - sm_shift
+            ) > 0
+            THEN sm_ss01 - (
+              sm_mean01 - sm_shift
+            ) * (
+              sm_mean01 - sm_shift
+            )
+            ELSE 0
+          END AS DOUBLE) / NULLIF(CAST(sm_w_neg - 1 AS DOUBLE), 0)
+        )
+      )
+    END AS sm_se
+  FROM sm_spread
 ), sm_tested AS (
   SELECT
-    sm_tested_se.*,
+    sm_error.*,
     CASE
       WHEN sm_se > 0
       THEN (
@@ -597,50 +640,7 @@ WITH sm_a_at AS (
       WHEN sm_se = 0 AND sm_difference = 0
       THEN 0
     END AS sm_z
-  FROM (
-    SELECT
-      `country`,
-      sm_estimate,
-      sm_other_estimate,
-      sm_positives,
-      sm_negatives,
-      sm_mean10 AS sm_difference,
-      CASE
-        WHEN sm_w_pos > 1 AND sm_w_neg > 1
-        THEN SQRT(
-          (
-            CAST(CASE
-              WHEN sm_ss10 - (
-                sm_mean10 - sm_shift
-              ) * (
-                sm_mean10 - sm_shift
-              ) > 0
-              THEN sm_ss10 - (
-                sm_mean10 - sm_shift
-              ) * (
-                sm_mean10 - sm_shift
-              )
-              ELSE 0
-            END AS DOUBLE) / NULLIF(CAST(sm_w_pos - 1 AS DOUBLE), 0)
-          ) + (
-            CAST(CASE
-              WHEN sm_ss01 - (
-                sm_mean01 - sm_shift
-              ) * (
-                sm_mean01 - sm_shift
-              ) > 0
-              THEN sm_ss01 - (
-                sm_mean01 - sm_shift
-              ) * (
-                sm_mean01 - sm_shift
-              )
-              ELSE 0
-            END AS DOUBLE) / NULLIF(CAST(sm_w_neg - 1 AS DOUBLE), 0)
-          )
-        )
-      END AS sm_se
-    FROM sm_spread
-  ) AS sm_tested_se
+  FROM sm_error
 ), sm_result AS (
   SELECT
     sm_with_abs.*,

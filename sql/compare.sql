@@ -49,11 +49,7 @@ sm_cmp_deviations AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_cmp_units') }} sm_cmp_units.sm_v AS sm_v,
          sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d, sm_cmp_summary.sm_difference AS sm_mean_d
   FROM sm_cmp_units
-  {%- if by %}
-  JOIN sm_cmp_summary ON {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_units', 'sm_cmp_summary') }}
-  {%- else %}
-  CROSS JOIN sm_cmp_summary
-  {%- endif %}
+  {{ sqlmetrics.join_slices('sm_cmp_units', 'sm_cmp_summary', by) }}
 ),
 sm_cmp_spread AS (
   SELECT sm_cmp_spread_sums.*,
@@ -119,6 +115,8 @@ sm_cmp_systems AS (
   SELECT {{ sqlmetrics.cols(carried) }} 1 AS sm_cmp_system FROM {{ other }}
 ),
 {%- if kwargs.get('qrels') %}
+{#- a copy of the qrels per system, numbered by the systems' own column (a literal UNION here made
+    Spark's executors fail to deserialize the plan) -#}
 sm_cmp_judgments AS (
   SELECT sm_cmp_qrels.*, sm_cmp_copies.sm_cmp_system
   FROM {{ kwargs['qrels'] }} AS sm_cmp_qrels
@@ -132,7 +130,7 @@ sm_cmp_units AS (
   SELECT {{ sqlmetrics.cols(by + [query]) }}
          MAX(CASE WHEN sm_cmp_system = 0 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_a,
          MAX(CASE WHEN sm_cmp_system = 1 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_b,
-         1.0 AS sm_v
+         {{ sqlmetrics.as_double('1') }} AS sm_v
   FROM sm_cmp_values
   {{ sqlmetrics.group_by(by + [query]) }}
   HAVING COUNT(*) = 2

@@ -191,8 +191,9 @@ def cmd_show(args) -> int:
 
 def metric_call(command: str, argv: list[str]):
     if not argv or argv[0] in ("-h", "--help"):
+        names = [n for n, m in METRICS.items() if command != "compare" or m.per_query or n == "gauc"]
         raise UsageError(f"usage: sqlmetrics {command} METRIC SOURCE [options]; "
-                         f"metrics: {', '.join(METRICS)} (see sqlmetrics {command} METRIC --help)")
+                         f"metrics: {', '.join(names)} (see sqlmetrics {command} METRIC --help)")
     m = find_metric(argv[0])
     if command == "compare":  # the comparison's own parameters, the metric named by METRIC
         m = replace(compare_of(m.name, {})[0], name=m.name)

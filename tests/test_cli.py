@@ -223,6 +223,8 @@ def test_compare_gates_a_regression(tmp_path):
     assert "p = " in done.stderr and "< 0.05" in done.stderr
     cli("compare", "ndcg", files["best"], "--other", files["worse"], "--qrels", files["qrels"], "--alpha", 0.05, ok=0)
     assert "--other" in cli("compare", "ndcg", files["run"], "--qrels", files["qrels"], ok=2).stderr
+    assert "--max-drop" in cli("compare", "ndcg", "--help", ok=0).stdout
+    assert "auc_compare" in cli("compare", "auc", "x.parquet", "--other", "y", ok=2).stderr
     sliced_run, sliced_other, sliced_qrels = null_runs(n_slices=3, n_queries=20)
     grades = sliced_run.merge(sliced_qrels, on=["c", "query", "item"])["relevance"].to_numpy()
     sliced_other = sliced_run.assign(score=np.where(sliced_run.c == 1, -grades, grades))  # slice 1 worse

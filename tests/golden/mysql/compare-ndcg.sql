@@ -228,7 +228,7 @@ WITH sm_cmp_systems AS (
     `query_id`,
     MAX(CASE WHEN sm_cmp_system = 0 THEN `ndcg` END) AS sm_a,
     MAX(CASE WHEN sm_cmp_system = 1 THEN `ndcg` END) AS sm_b,
-    1.0 AS sm_v
+    CAST(1 AS DOUBLE) AS sm_v
   FROM sm_cmp_values
   GROUP BY
     `country`,

@@ -51,24 +51,18 @@ sm_cmp_deviations AS (
   FROM sm_cmp_units
   {{ sqlmetrics.join_slices('sm_cmp_units', 'sm_cmp_summary', by) }}
 ),
+sm_cmp_squares AS (
+  SELECT {{ sqlmetrics.cols(by) }} SUM(sm_v * sm_v * (sm_d - sm_mean_d) * (sm_d - sm_mean_d)) AS sm_ss
+  FROM sm_cmp_deviations
+  {{ sqlmetrics.group_by(by) }}
+),
 sm_cmp_spread AS (
-  SELECT sm_cmp_spread_sums.*,
-         CASE WHEN sm_n > 1 THEN {{ sqlmetrics.fdiv('SQRT(' ~ sqlmetrics.fdiv('sm_n', 'sm_n - 1') ~ ' * ' ~ sqlmetrics.nonnegative('sm_ss') ~ ')', 'sm_sv') }}
+  SELECT sm_cmp_summary.*,
+         CASE WHEN sm_n > 1
+              THEN {{ sqlmetrics.fdiv('SQRT(' ~ sqlmetrics.fdiv('sm_n', 'sm_n - 1') ~ ' * ' ~ sqlmetrics.nonnegative('sm_cmp_squares.sm_ss') ~ ')', 'sm_sv') }}
          END AS sm_se
-  FROM (
-    SELECT sm_cmp_summary.*, sm_squares.sm_ss
-    FROM sm_cmp_summary
-    {%- if by %}
-    JOIN (
-    {%- else %}
-    CROSS JOIN (
-    {%- endif %}
-      SELECT {{ sqlmetrics.cols(by) }} SUM(sm_v * sm_v * (sm_d - sm_mean_d) * (sm_d - sm_mean_d)) AS sm_ss
-      FROM sm_cmp_deviations
-      {{ sqlmetrics.group_by(by) }}
-    ) AS sm_squares
-    {%- if by %} ON {{ sqlmetrics.null_safe_join_on(by, 'sm_cmp_summary', 'sm_squares') }}{% endif %}
-  ) AS sm_cmp_spread_sums
+  FROM sm_cmp_summary
+  {{ sqlmetrics.join_slices('sm_cmp_summary', 'sm_cmp_squares', by) }}
 ),
 sm_cmp_t AS (
   SELECT sm_cmp_spread.*,
@@ -123,13 +117,14 @@ sm_cmp_judgments AS (
   CROSS JOIN (SELECT DISTINCT sm_cmp_system FROM sm_cmp_systems) AS sm_cmp_copies
 ),
 {%- endif %}
+{#- the counted queries' parts (numerator over denominator: the query's value), unsorted -#}
 sm_cmp_values AS (
-  {{ sqlmetrics.metric(metric, 'sm_cmp_systems', by=by + ['sm_cmp_system'], per_query=true, **params) }}
+  {{ sqlmetrics.metric(metric, 'sm_cmp_systems', by=by + ['sm_cmp_system'], per_query='parts', **params) }}
 ),
 sm_cmp_units AS (
   SELECT {{ sqlmetrics.cols(by + [query]) }}
-         MAX(CASE WHEN sm_cmp_system = 0 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_a,
-         MAX(CASE WHEN sm_cmp_system = 1 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_b,
+         MAX(CASE WHEN sm_cmp_system = 0 THEN {{ sqlmetrics.fdiv('sm_numerator', 'sm_denominator') }} END) AS sm_a,
+         MAX(CASE WHEN sm_cmp_system = 1 THEN {{ sqlmetrics.fdiv('sm_numerator', 'sm_denominator') }} END) AS sm_b,
          {{ sqlmetrics.as_double('1') }} AS sm_v
   FROM sm_cmp_values
   {{ sqlmetrics.group_by(by + [query]) }}

@@ -87,7 +87,8 @@ CASE WHEN {{ x }} > 0 THEN {{ x }} ELSE 0 END
       even: sqrt(1 - y) * sum_{k>=m} c_k y^k,   odd: 2/pi * sqrt(y (1 - y)) * sum_{k>=m} d_k y^k;
     the rest (to k < 1200) where it has converged, no cancellation for small p-values; else 1 minus
     the head (p large). For df >= 300, Hill's (1970, CACM algorithm 395) normal transform: relative
-    error below 1e-12 against scipy up to |t| = 8.
+    error below 1e-12 against scipy while p > 1e-12 (further out, normal_tail's own, below 1e-8).
+    The terms' running sums are a window over 1200 generated rows, never over the data.
     Use: the slice's row crossed with student_t_terms(), grouped back by the slice, with
     student_t_sums(y, df) among the select items; then student_t_p over those sums. -#}
 {% macro student_t_terms() %}

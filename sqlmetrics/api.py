@@ -100,7 +100,7 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
       ) AS auc,
     ...
     """
-    if metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL
+    if metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL, and compare's
         if "metric" not in params:
             raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")
         m, params = DERIVED[metric_name](params.pop("metric"), params)

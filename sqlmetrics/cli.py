@@ -1,10 +1,10 @@
 """The ``sqlmetrics`` command line: list, show, render, compute, compare, report, demo.
 
 Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values), a
---min/--max check failed, or compare found a regression (--max-drop, --alpha); 2 usage error: unknown metric or option, bad parameter, or a file, table or
-column that is missing or cannot be used (not readable, not a DuckDB database, locked by a process
-writing to it, a --plot file that cannot be written); 130 interrupted (Ctrl-C). An unexpected
-failure exits 1 and says so. Errors go to stderr as one line, never a traceback. A reader that stops
+--min/--max check failed, or compare found a regression (--max-drop, --alpha); 2 usage error:
+unknown metric or option, bad parameter, or a file, table or column that is missing or cannot be
+used (not readable, not a DuckDB database, locked by a process writing to it, a --plot file that
+cannot be written); 130 interrupted (Ctrl-C). An unexpected failure exits 1 and says so. Errors go to stderr as one line, never a traceback. A reader that stops
 reading (``| head``) is not an error: the exit code is what it would have been.
 
 Results go to stdout as a table, JSON or CSV. +inf and -inf are written Infinity and -Infinity (in
@@ -195,9 +195,9 @@ def metric_call(command: str, argv: list[str]):
         raise UsageError(f"usage: sqlmetrics {command} METRIC SOURCE [options]; "
                          f"metrics: {', '.join(names)} (see sqlmetrics {command} METRIC --help)")
     m = find_metric(argv[0])
-    if command == "compare":  # the comparison's own parameters, the metric named by METRIC
-        m = replace(compare_of(m.name, {})[0], name=m.name)
-        m = replace(m, params=tuple(p for p in m.params if p.name != "metric"))
+    if command == "compare":  # the comparison's parameters but `metric`, which METRIC names
+        derived = compare_of(m.name, {})[0]
+        m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
     params = {p.name: getattr(args, p.name) for p in m.params if getattr(args, p.name) is not None}
     return m, args, params

@@ -530,14 +530,19 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
         params["cluster"] = params.get("cluster") or params.get("group")
     if params.get("cluster") is None:
         params.pop("cluster", None)
-    plan = ParallelWhenDistributed(parallel=m.plan.parallel) if m.plan else None
-    derived = replace(
-        m, name="bootstrap", template="bootstrap.sql", kind="record",
-        params=(Param("metric", "choice", "the metric bootstrapped.", default=m.name, choices=(m.name,)),)
-        + m.params + extra,
-        outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot"), defined_by=("estimate",), plan=plan,
-        per_query=False, across_slices=())
+    derived = _derived(m, "bootstrap", (), extra, outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot"),
+                       defined_by=("estimate",), across_slices=())
     return derived, params
+
+
+def _derived(m: Metric, name: str, leading: tuple, trailing: tuple, **fields) -> Metric:
+    """A record metric `name` (template sql/<name>.sql) made from metric `m`: its parameters are
+    `metric` (m's name), `leading`, m's own and `trailing`; its plan is m's choice between the
+    parallel plan and the dialect's default (the derived template passes it on to m's macro)."""
+    plan = ParallelWhenDistributed(parallel=m.plan.parallel) if m.plan else None
+    metric = Param("metric", "choice", f"the metric the {name} takes.", default=m.name, choices=(m.name,))
+    return replace(m, name=name, template=f"{name}.sql", kind="record", params=(metric, *leading) + m.params + trailing,
+                   plan=plan, per_query=False, **fields)
 
 
 
@@ -569,13 +574,8 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
         raise ParameterError(f"compare needs paired units: a ranking metric (two runs of the same queries) or "
                              f"gauc (two score columns, group by group); {m.name} is neither{hint}; "
                              "sqlmetrics.bootstrap gives an interval for any metric")
-    plan = ParallelWhenDistributed(parallel=m.plan.parallel) if m.plan else None
-    derived = replace(
-        m, name="compare", template="compare.sql", kind="record",
-        params=(Param("metric", "choice", "the metric compared.", default=m.name, choices=(m.name,)), other)
-        + m.params + (TEST, N_RESAMPLES, SEED, CONFIDENCE),
-        outputs=COMPARE_OUTPUTS, defined_by=("difference",), plan=plan, per_query=False,
-        across_slices=("p_value_holm",))
+    derived = _derived(m, "compare", (other,), (TEST, N_RESAMPLES, SEED, CONFIDENCE), outputs=COMPARE_OUTPUTS,
+                       defined_by=("difference",), across_slices=("p_value_holm",))
     return derived, dict(params)
 
 

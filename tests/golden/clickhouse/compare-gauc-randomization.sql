@@ -160,40 +160,35 @@ WITH sm_cmp_scores AS (
     ON (
       sm_cmp_units."country" IS NOT DISTINCT FROM sm_cmp_summary."country"
     )
+), sm_cmp_squares AS (
+  SELECT
+    "country",
+    SUM(sm_v * sm_v * (
+      sm_d - sm_mean_d
+    ) * (
+      sm_d - sm_mean_d
+    )) AS sm_ss
+  FROM sm_cmp_deviations
+  GROUP BY
+    "country"
 ), sm_cmp_spread AS (
   SELECT
-    sm_cmp_spread_sums.*,
+    sm_cmp_summary.*,
     CASE
       WHEN sm_n > 1
       THEN (
         CAST(SQRT(
           (
             CAST(sm_n AS Nullable(Float64)) / nullIf(CAST(sm_n - 1 AS Nullable(Float64)), 0)
-          ) * CASE WHEN sm_ss > 0 THEN sm_ss ELSE 0 END
+          ) * CASE WHEN sm_cmp_squares.sm_ss > 0 THEN sm_cmp_squares.sm_ss ELSE 0 END
         ) AS Nullable(Float64)) / nullIf(CAST(sm_sv AS Nullable(Float64)), 0)
       )
     END AS sm_se
-  FROM (
-    SELECT
-      sm_cmp_summary.*,
-      sm_squares.sm_ss
-    FROM sm_cmp_summary
-    JOIN (
-      SELECT
-        "country",
-        SUM(sm_v * sm_v * (
-          sm_d - sm_mean_d
-        ) * (
-          sm_d - sm_mean_d
-        )) AS sm_ss
-      FROM sm_cmp_deviations
-      GROUP BY
-        "country"
-    ) AS sm_squares
-      ON (
-        sm_cmp_summary."country" IS NOT DISTINCT FROM sm_squares."country"
-      )
-  ) AS sm_cmp_spread_sums
+  FROM sm_cmp_summary
+  JOIN sm_cmp_squares
+    ON (
+      sm_cmp_summary."country" IS NOT DISTINCT FROM sm_cmp_squares."country"
+    )
 ), sm_cmp_t AS (
   SELECT
     sm_cmp_spread.*,

@@ -163,43 +163,38 @@ WITH sm_cmp_scores AS (
         sm_cmp_units."country" IS NULL AND sm_cmp_summary."country" IS NULL
       )
     )
+), sm_cmp_squares AS (
+  SELECT
+    "country",
+    SUM(sm_v * sm_v * (
+      sm_d - sm_mean_d
+    ) * (
+      sm_d - sm_mean_d
+    )) AS sm_ss
+  FROM sm_cmp_deviations
+  GROUP BY
+    "country"
 ), sm_cmp_spread AS (
   SELECT
-    sm_cmp_spread_sums.*,
+    sm_cmp_summary.*,
     CASE
       WHEN sm_n > 1
       THEN (
         CAST(SQRT(
           (
             CAST(sm_n AS DOUBLE PRECISION) / NULLIF(CAST(sm_n - 1 AS DOUBLE PRECISION), 0)
-          ) * CASE WHEN sm_ss > 0 THEN sm_ss ELSE 0 END
+          ) * CASE WHEN sm_cmp_squares.sm_ss > 0 THEN sm_cmp_squares.sm_ss ELSE 0 END
         ) AS DOUBLE PRECISION) / NULLIF(CAST(sm_sv AS DOUBLE PRECISION), 0)
       )
     END AS sm_se
-  FROM (
-    SELECT
-      sm_cmp_summary.*,
-      sm_squares.sm_ss
-    FROM sm_cmp_summary
-    JOIN (
-      SELECT
-        "country",
-        SUM(sm_v * sm_v * (
-          sm_d - sm_mean_d
-        ) * (
-          sm_d - sm_mean_d
-        )) AS sm_ss
-      FROM sm_cmp_deviations
-      GROUP BY
-        "country"
-    ) AS sm_squares
-      ON (
-        sm_cmp_summary."country" = sm_squares."country"
-        OR (
-          sm_cmp_summary."country" IS NULL AND sm_squares."country" IS NULL
-        )
+  FROM sm_cmp_summary
+  JOIN sm_cmp_squares
+    ON (
+      sm_cmp_summary."country" = sm_cmp_squares."country"
+      OR (
+        sm_cmp_summary."country" IS NULL AND sm_cmp_squares."country" IS NULL
       )
-  ) AS sm_cmp_spread_sums
+    )
 ), sm_cmp_t AS (
   SELECT
     sm_cmp_spread.*,

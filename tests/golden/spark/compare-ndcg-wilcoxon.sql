@@ -204,21 +204,33 @@ WITH sm_cmp_systems AS (
     `country`,
     `sm_cmp_system`,
     `query_id`,
-    sm_score_value AS `ndcg`,
-    sm_n_relevant AS n_relevant
+    CAST(sm_score_value AS DOUBLE) AS sm_numerator,
+    1 AS sm_denominator,
+    sm_n_relevant,
+    1 AS sm_relevant_rule
   FROM sm_scored
   WHERE
     sm_included = 1
-  ORDER BY
-    `country` NULLS LAST,
-    `sm_cmp_system` NULLS LAST,
-    `query_id` NULLS LAST
 ), sm_cmp_units AS (
   SELECT
     `country`,
     `query_id`,
-    MAX(CASE WHEN sm_cmp_system = 0 THEN `ndcg` END) AS sm_a,
-    MAX(CASE WHEN sm_cmp_system = 1 THEN `ndcg` END) AS sm_b,
+    MAX(
+      CASE
+        WHEN sm_cmp_system = 0
+        THEN (
+          CAST(sm_numerator AS DOUBLE) / NULLIF(CAST(sm_denominator AS DOUBLE), 0)
+        )
+      END
+    ) AS sm_a,
+    MAX(
+      CASE
+        WHEN sm_cmp_system = 1
+        THEN (
+          CAST(sm_numerator AS DOUBLE) / NULLIF(CAST(sm_denominator AS DOUBLE), 0)
+        )
+      END
+    ) AS sm_b,
     CAST(1 AS DOUBLE) AS sm_v
   FROM sm_cmp_values
   GROUP BY
@@ -257,40 +269,35 @@ WITH sm_cmp_systems AS (
     ON (
       sm_cmp_units.`country` IS NOT DISTINCT FROM sm_cmp_summary.`country`
     )
+), sm_cmp_squares AS (
+  SELECT
+    `country`,
+    SUM(sm_v * sm_v * (
+      sm_d - sm_mean_d
+    ) * (
+      sm_d - sm_mean_d
+    )) AS sm_ss
+  FROM sm_cmp_deviations
+  GROUP BY
+    `country`
 ), sm_cmp_spread AS (
   SELECT
-    sm_cmp_spread_sums.*,
+    sm_cmp_summary.*,
     CASE
       WHEN sm_n > 1
       THEN (
         CAST(SQRT(
           (
             CAST(sm_n AS DOUBLE) / NULLIF(CAST(sm_n - 1 AS DOUBLE), 0)
-          ) * CASE WHEN sm_ss > 0 THEN sm_ss ELSE 0 END
+          ) * CASE WHEN sm_cmp_squares.sm_ss > 0 THEN sm_cmp_squares.sm_ss ELSE 0 END
         ) AS DOUBLE) / NULLIF(CAST(sm_sv AS DOUBLE), 0)
       )
     END AS sm_se
-  FROM (
-    SELECT
-      sm_cmp_summary.*,
-      sm_squares.sm_ss
-    FROM sm_cmp_summary
-    JOIN (
-      SELECT
-        `country`,
-        SUM(sm_v * sm_v * (
-          sm_d - sm_mean_d
-        ) * (
-          sm_d - sm_mean_d
-        )) AS sm_ss
-      FROM sm_cmp_deviations
-      GROUP BY
-        `country`
-    ) AS sm_squares
-      ON (
-        sm_cmp_summary.`country` IS NOT DISTINCT FROM sm_squares.`country`
-      )
-  ) AS sm_cmp_spread_sums
+  FROM sm_cmp_summary
+  JOIN sm_cmp_squares
+    ON (
+      sm_cmp_summary.`country` IS NOT DISTINCT FROM sm_cmp_squares.`country`
+    )
 ), sm_cmp_t AS (
   SELECT
     sm_cmp_spread.*,

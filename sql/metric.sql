@@ -46,6 +46,14 @@
 {%- elif name == 'coverage' %}{{ sqlmetrics.coverage(relation, **kwargs) }}
 {%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
 {%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
+{#- multi-class from labels #}
+
+{#- multi-class from scores #}
+
+{#- binary extras #}
+
+{#- regression extras #}
+
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

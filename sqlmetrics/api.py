@@ -55,14 +55,17 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     judgments = "qrels" if values.get("qrels") is not None else "data"
     slots = {"data": ["data"], "judgments": [judgments], "both": sorted({"data", judgments})}
     out: dict[str, list] = {"data": []}
+    classes = m.averaged and values.get("average") != "binary"
     for p in m.params:
         if p.kind in ("column", "columns") and values[p.name]:
             names = values[p.name] if p.kind == "columns" else [values[p.name]]
+            role = "class" if classes and p.name in ("label", "prediction") else p.role
             for slot in slots[p.where]:
-                out.setdefault(slot, []).extend((p.name, c, p.role) for c in names)
+                out.setdefault(slot, []).extend((p.name, c, role) for c in names)
         elif p.kind == "relation" and values[p.name] is not None:
+            columns = {k: v for k, v in values.items() if isinstance(v, str)}  # "{item}": the item parameter's value
             out.setdefault(p.name, []).extend(
-                (p.name, col.format(item=values.get("item")), role) for col, role in p.relation_columns)
+                (p.name, col.format(**columns), role) for col, role in p.relation_columns)
     for p in _relation_params(m, values):
         if p.like_data:
             out[p.name] = list(out["data"])
@@ -215,7 +218,9 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
     family = {}
     for slot, wanted in placement.items():
         for param, col, role in wanted:
-            if role == "key":
+            if role == "class":  # true and predicted classes are compared with each other
+                family.setdefault("classes", []).append((slot, col, _key_class(kinds[slot][col])))
+            elif role == "key":
                 # each by column is a key of its own; a catalogue's or similarity's ids are item ids
                 key = "item ids" if slot in ("similarity", "items") else (
                     f"{col!r} values" if param == "by" else f"{param} ids")
@@ -268,6 +273,8 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     if per_query:
         return df
+    if m.averaged and values["average"] is None:  # one row per class
+        return df.sort_values(by + ["class"], na_position="last", kind="stable").reset_index(drop=True)
     if by:
         if m.kind != "curve":
             df = df.sort_values(by, na_position="last", kind="stable")

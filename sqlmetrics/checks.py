@@ -77,6 +77,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         "or pass dropna=True to drop such rows"), True, count=f"COUNT(*) - COUNT({q})")]
     if role in ("group", "key"):
         return checks
+    if role == "class":  # a class of any type; a float class must not be NaN (it equals no class)
+        nan = dialects.is_nan(q, dialect, False) if kind == "float" else None
+        return checks + ([Check(nan, None, lambda n, _: (
+            f"{desc} has {n} NaN value{_s(n)}; NaN is not a class: remove or replace them"))] if nan else [])
     binary = role in ("label", "binary")
     if kind == "other" or (kind == "boolean" and not binary):
         raise ColumnError(f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; "

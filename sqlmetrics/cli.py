@@ -42,6 +42,8 @@ EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max chec
           "Output: +inf/-inf as Infinity/-Infinity (JSON: the strings \"Infinity\", \"-Infinity\"), "
           "NaN as NaN (JSON: null).")
 FORMATS = ("table", "json", "csv")
+#: how the command line writes the choice None (average=None: one row per class)
+NONE = "none"
 
 
 class UsageError(Exception):
@@ -116,8 +118,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required)
         if p.kind == "columns":
             parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
-        elif p.kind == "choice":
-            parser.add_argument(flag, choices=p.choices, default=p.default, **kwargs)
+        elif p.kind == "choice":  # None, a choice of its own, is written `none`
+            parser.add_argument(flag, choices=[NONE if c is None else c for c in p.choices], default=p.default,
+                                **kwargs)
         elif p.kind in ("float", "int"):
             parser.add_argument(flag, type=float if p.kind == "float" else int, default=p.default,
                                 metavar="N", **kwargs)
@@ -199,7 +202,8 @@ def metric_call(command: str, argv: list[str]):
         derived = compare_of(m.name, {})[0]
         m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
-    params = {p.name: getattr(args, p.name) for p in m.params if getattr(args, p.name) is not None}
+    params = {p.name: None if getattr(args, p.name) == NONE else getattr(args, p.name)
+              for p in m.params if getattr(args, p.name) is not None}
     return m, args, params
 
 

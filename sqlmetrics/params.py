@@ -17,7 +17,7 @@ REQUIRED = object()
 
 ParamKind = Literal["column", "columns", "float", "int", "choice", "relation"]
 #: what values a column must hold (checks.column_checks enforces each)
-Role = Literal["label", "binary", "score", "probability", "weight", "count", "numeric", "relevance",
+Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "relevance",
                "group", "key", "slice"]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]
@@ -119,6 +119,8 @@ class Param:
         return value  # resolved (and checked) as a data source
 
     def _check_choice(self, value):
+        if value is None and None in self.choices:  # a choice of its own (average=None: one row per class)
+            return None
         # compared as strings: `in` would ask values such as pandas.NA for a truth value they refuse
         if not isinstance(value, str) or value not in self.choices:
             options = ", ".join(repr(c) for c in self.choices)
@@ -144,6 +146,14 @@ BINARY_PREDICTION = Param("prediction", "column", "0/1 (or boolean) predicted cl
                           default=None, role="binary")
 BETA = Param("beta", "float", "weight of recall relative to precision (F_beta); beta > 0.", default=1.0,
              low=0.0, low_open=True)
+# Multi-class: classes of any type (integers, text), compared exactly.
+CLASS_LABEL = Param("label", "column", "the true class (integers or text).", role="class")
+CLASS_PREDICTION = Param("prediction", "column", "the predicted class (same type as label).", role="class")
+AVERAGE = Param(
+    "average", "choice", "'binary': label and prediction are 0/1 (or a score with threshold); 'macro' (mean over "
+    "the classes), 'micro' (from the counts pooled over the classes) or 'weighted' (mean weighted by each "
+    "class's support): label and prediction are classes of any type; None: one row per class (class, the "
+    "metric, support).", default="binary", choices=("binary", "macro", "micro", "weighted", None))
 TARGET = Param("target", "column", "true numeric value.", role="numeric")
 PREDICTION = Param("prediction", "column", "predicted numeric value.", role="numeric")
 BASE_SCORE = Param("base_score", "column", "score column of the base model to compare against.", role="score")

@@ -48,6 +48,9 @@ class Metric:
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
     aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
     plot: Plot | None = None  # the plot drawn from this curve
+    #: takes `average`: other than 'binary', its label and prediction are classes of any type (role
+    #: 'class'), and average=None returns one row per class (class, the metric, support)
+    averaged: bool = False
     #: checks across the parameters and relations, run before the metric (sqlmetrics.consistency)
     checks: tuple[Callable[[dict, dict], list], ...] = ()
 
@@ -480,6 +483,15 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         reference="numpy on the bins of sklearn.calibration.calibration_curve(y, p, n_bins, strategy)",
         example=_DEMO + ">>> round(sm.ece(df, label='y', score='s'), 4)\n0.1375\n",
         undefined="the data has no rows (or zero total weight)"),
+
+    # -- multi-class from labels: classes of any type ------------------------------------------------
+
+    # -- multi-class from scores: a long table, one row per (example, class) -------------------------
+
+    # -- binary extras: partial AUC, DET curve, entropy, credit-risk and marketing curves -------------
+
+    # -- regression extras -----------------------------------------------------------------------------
+
 ]}
 
 #: other names a metric answers to -> its name

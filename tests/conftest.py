@@ -22,7 +22,10 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
         "w": np.where(rng.random(n) < 0.05, 0.0, rng.random(n) * 2),
         "g": g, "c": rng.choice(["a", "b", "c"], n), "d": rng.integers(0, 2, n),
         "hat": (rng.random(n) < 0.4).astype(int),
-        "t": rng.normal(0, 1, n), "p": rng.normal(0, 1, n)})
+        "t": rng.normal(0, 1, n), "p": rng.normal(0, 1, n),
+        # classes as text: the prediction right 60% of the time, and a class ("dog") never true
+        "cls": (cls := rng.choice(["ant", "bee", "cat"], n)),
+        "cls_hat": np.where(rng.random(n) < 0.6, cls, rng.choice(["ant", "bee", "cat", "dog"], n))})
 
 
 @pytest.fixture
@@ -71,7 +74,9 @@ def args(name, weight=False):
     m = METRICS[name]
     out = {}
     for p in m.params:
-        if p.name == "prediction":
+        if p.role == "class":  # a multi-class metric: the class columns
+            out[p.name] = {"label": "cls", "prediction": "cls_hat"}[p.name]
+        elif p.name == "prediction":
             if p.role == "numeric":
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:

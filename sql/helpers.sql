@@ -293,6 +293,14 @@ CAST({{ x }} AS CHAR) COLLATE utf8mb4_bin
 (LN({{ x }}) / LN(2))
 {%- endmacro %}
 
+{#- ln(1 + x) for a DOUBLE x > -1, to full precision also where x is tiny (LN(1 + x) loses the
+    digits of x that 1 + x rounds away): with u = 1 + x rounded, ln(u) * x / (u - 1) cancels that
+    rounding, and x itself where u rounds to 1 (Goldberg 1991, "What every computer scientist should
+    know about floating-point arithmetic", theorem 4). Not every engine has LOG1P. -#}
+{% macro log1p(x) -%}
+CASE WHEN 1 + {{ x }} = 1 THEN {{ x }} ELSE LN(1 + {{ x }}) * {{ sqlmetrics.fdiv(x, '(1 + ' ~ x ~ ') - 1') }} END
+{%- endmacro %}
+
 {#- `alias."a" AS "a", ` for each column: carry key columns out of a join. -#}
 {% macro qualified_cols(names, alias) -%}
 {% for c in names %}{{ alias }}.{{ sqlmetrics.ident(c) }} AS {{ sqlmetrics.ident(c) }}, {% endfor %}

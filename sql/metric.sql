@@ -53,6 +53,13 @@
 {#- binary extras #}
 
 {#- regression extras #}
+{%- elif name == 'mape' %}{{ sqlmetrics.mape(relation, **kwargs) }}
+{%- elif name == 'msle' %}{{ sqlmetrics.msle(relation, **kwargs) }}
+{%- elif name == 'rmsle' %}{{ sqlmetrics.rmsle(relation, **kwargs) }}
+{%- elif name == 'median_absolute_error' %}{{ sqlmetrics.median_absolute_error(relation, **kwargs) }}
+{%- elif name == 'explained_variance' %}{{ sqlmetrics.explained_variance(relation, **kwargs) }}
+{%- elif name == 'max_error' %}{{ sqlmetrics.max_error(relation, **kwargs) }}
+{%- elif name == 'd2_absolute_error' %}{{ sqlmetrics.d2_absolute_error(relation, **kwargs) }}
 
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}

@@ -118,6 +118,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} {'is' if n == 1 else 'are'} outside, "
             f"e.g. {ex!r}"), screen=f"CASE WHEN {below_0} OR {above_1} THEN 1 ELSE 0 END"))
+    if role == "log1p":  # the logarithmic errors take log(1 + value), as sklearn refuses values <= -1
+        checks.append(Check(f"{q} <= -1", col, lambda n, ex: (
+            f"{param} must be above -1, as log(1 + {param}) is taken (mean squared log error); {desc} has "
+            f"{n} value{_s(n)} <= -1, e.g. {ex!r}"), screen=f"CASE WHEN MIN({q}) <= -1 THEN 1 ELSE 0 END"))
     if role in ("weight", "count"):  # a sample weight, or a count/weight total of a stored summary
         what = "weights" if role == "weight" else "counts"
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
@@ -125,7 +129,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "numeric") and (special or dialect == "sqlite"):
+    if role in ("weight", "count", "relevance", "numeric", "log1p") and (special or dialect == "sqlite"):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
         checks.append(Check(dialects.is_infinite(q, dialect, decimal), None,
                             lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))

@@ -17,8 +17,8 @@ REQUIRED = object()
 
 ParamKind = Literal["column", "columns", "float", "int", "choice", "relation"]
 #: what values a column must hold (checks.column_checks enforces each)
-Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "relevance",
-               "group", "key", "slice"]
+Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
+               "relevance", "group", "key", "slice"]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]
 
@@ -156,6 +156,9 @@ AVERAGE = Param(
     "metric, support).", default="binary", choices=("binary", "macro", "micro", "weighted", None))
 TARGET = Param("target", "column", "true numeric value.", role="numeric")
 PREDICTION = Param("prediction", "column", "predicted numeric value.", role="numeric")
+# the columns of the logarithmic errors: log(1 + value) is taken, so values must be above -1
+LOG_TARGET = Param("target", "column", "true numeric value, above -1.", role="log1p")
+LOG_PREDICTION = Param("prediction", "column", "predicted numeric value, above -1.", role="log1p")
 BASE_SCORE = Param("base_score", "column", "score column of the base model to compare against.", role="score")
 WEIGHTING = Param("weighting", "choice",
                   "how groups are averaged: 'impressions' (rows or total weight), 'clicks' (positives), "

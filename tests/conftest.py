@@ -25,7 +25,9 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
         "t": rng.normal(0, 1, n), "p": rng.normal(0, 1, n),
         # classes as text: the prediction right 60% of the time, and a class ("dog") never true
         "cls": (cls := rng.choice(["ant", "bee", "cat"], n)),
-        "cls_hat": np.where(rng.random(n) < 0.6, cls, rng.choice(["ant", "bee", "cat", "dog"], n))})
+        "cls_hat": np.where(rng.random(n) < 0.6, cls, rng.choice(["ant", "bee", "cat", "dog"], n))}).assign(
+        # values above -1, for the logarithmic errors (msle, rmsle)
+        t1=lambda d: np.expm1(d["t"]), p1=lambda d: np.expm1(d["p"]))
 
 
 @pytest.fixture
@@ -76,6 +78,8 @@ def args(name, weight=False):
     for p in m.params:
         if p.role == "class":  # a multi-class metric: the class columns
             out[p.name] = {"label": "cls", "prediction": "cls_hat"}[p.name]
+        elif p.role == "log1p":
+            out[p.name] = {"target": "t1", "prediction": "p1"}[p.name]
         elif p.name == "prediction":
             if p.role == "numeric":
                 out["prediction"] = "p"

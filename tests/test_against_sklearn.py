@@ -72,7 +72,8 @@ def make_frame(seed: int, n: int, kind: str, *, zero_weights: bool = True, group
 
     y/yb: label (int / bool); s, s2: scores (model / weaker base model); p: probability in [0, 1];
     w: non-negative weights (10% exact zeros unless zero_weights=False); g: group; a, b: slices;
-    t, q: regression target and prediction; hat: 0/1 prediction column.
+    t, q: regression target and prediction; t1, q1: the same above -1 (for the logarithmic errors);
+    hat: 0/1 prediction column.
     kind: continuous | round1 | round2 | int | inf | extreme.
     """
     rng = np.random.default_rng(seed)
@@ -122,6 +123,7 @@ def make_frame(seed: int, n: int, kind: str, *, zero_weights: bool = True, group
         "y": y, "yb": y.astype(bool), "s": s, "s2": s2, "p": p, "w": w,
         "g": rng.integers(0, groups, n), "a": rng.choice(["x", "y", "z"], n), "b": rng.integers(0, 3, n),
         "t": t, "q": q, "hat": (rng.random(n) < 0.45).astype(np.int64),
+        "t1": np.abs(t) - 0.5, "q1": np.abs(q) - 0.5,
     })
 
 
@@ -258,13 +260,30 @@ def ref_error_rate(d, weighted, **how):
     return float((ones * (y != predicted(d, **how))).sum() / total) if total > 0 else NAN
 
 
-def _regression_ref(fn):
+def _regression_ref(fn, target="t", prediction="q"):
     def ref(d, weighted):
         _, w, ones = arrays(d, weighted)
         if not ones.sum() > 0:
             return NAN
-        return float(quiet(fn, d["t"].to_numpy(dtype=float), d["q"].to_numpy(dtype=float), sample_weight=w))
+        return float(quiet(fn, d[target].to_numpy(dtype=float), d[prediction].to_numpy(dtype=float), sample_weight=w))
     return ref
+
+
+def ref_max_error(d, weighted):  # no weight, as sklearn's (call() skips the weighted cases)
+    return float(skm.max_error(d["t"], d["q"])) if len(d) else NAN
+
+
+def ref_explained_variance(d, weighted):
+    """sklearn's explained_variance_score, with its force_finite rule applied exactly, as ref_r2 does:
+    1.0 when y - p is constant on the rows of positive weight, else 0.0 when y is."""
+    _, w, ones = arrays(d, weighted)
+    t, q = d["t"].to_numpy(dtype=float), d["q"].to_numpy(dtype=float)
+    live = ones > 0
+    if live.any() and np.ptp((t - q)[live]) == 0:
+        return 1.0
+    if live.any() and np.ptp(t[live]) == 0:
+        return 0.0
+    return _regression_ref(skm.explained_variance_score)(d, weighted)
 
 
 def ref_r2(d, weighted):
@@ -285,6 +304,7 @@ class Spec:
     columns: Callable[[str], dict]  # label column -> the column parameters of the call
     ref: Callable
     confusion: bool = False  # counts are tp, fp, tn, fn, n (else n, n_pos, n_neg; regression: n)
+    weighted: bool = True  # takes a weight (max_error does not, as sklearn's)
 
 
 def _auc_cols(label):
@@ -320,8 +340,20 @@ SPECS = {s.name: s for s in [
     Spec("mse", lambda lab: {"target": "t", "prediction": "q"}, _regression_ref(skm.mean_squared_error)),
     Spec("rmse", lambda lab: {"target": "t", "prediction": "q"}, _regression_ref(skm.root_mean_squared_error)),
     Spec("r2", lambda lab: {"target": "t", "prediction": "q"}, ref_r2),
+    Spec("mape", lambda lab: {"target": "t", "prediction": "q"}, _regression_ref(skm.mean_absolute_percentage_error)),
+    Spec("msle", lambda lab: {"target": "t1", "prediction": "q1"},
+         _regression_ref(skm.mean_squared_log_error, "t1", "q1")),
+    Spec("rmsle", lambda lab: {"target": "t1", "prediction": "q1"},
+         _regression_ref(skm.root_mean_squared_log_error, "t1", "q1")),
+    Spec("median_absolute_error", lambda lab: {"target": "t", "prediction": "q"},
+         _regression_ref(skm.median_absolute_error)),
+    Spec("explained_variance", lambda lab: {"target": "t", "prediction": "q"}, ref_explained_variance),
+    Spec("max_error", lambda lab: {"target": "t", "prediction": "q"}, ref_max_error, weighted=False),
+    Spec("d2_absolute_error", lambda lab: {"target": "t", "prediction": "q"},
+         _regression_ref(skm.d2_absolute_error_score)),
 ]}
-REGRESSION = ("mae", "mse", "rmse", "r2")
+REGRESSION = ("mae", "mse", "rmse", "r2", "mape", "msle", "rmsle", "median_absolute_error", "explained_variance",
+              "max_error", "d2_absolute_error")
 
 
 def expected_counts(spec: Spec, d: pd.DataFrame, weighted: bool) -> dict:
@@ -335,6 +367,8 @@ def expected_counts(spec: Spec, d: pd.DataFrame, weighted: bool) -> dict:
 
 def call(name, data, label="y", weighted=False, **extra):
     spec = SPECS[name]
+    if weighted and not spec.weighted:
+        pytest.skip(f"{name} takes no weight")
     kwargs = {**spec.columns(label), **extra}
     if weighted:
         kwargs["weight"] = "w"
@@ -507,8 +541,9 @@ def test_empty_or_zero_weight_data_is_undefined(name):
         kwargs["group"] = "g"
     with pytest.raises(sm.UndefinedMetricError):
         getattr(sm, name)(d.iloc[:0], **kwargs)
-    with pytest.raises(sm.UndefinedMetricError):
-        getattr(sm, name)(d.assign(w=0.0), weight="w", **kwargs)
+    if name not in SPECS or SPECS[name].weighted:
+        with pytest.raises(sm.UndefinedMetricError):
+            getattr(sm, name)(d.assign(w=0.0), weight="w", **kwargs)
     assert sm.confusion_matrix(d.iloc[:0], label="y", score="p") == {"tp": 0, "fp": 0, "tn": 0, "fn": 0, "n": 0}
 
 

@@ -77,8 +77,9 @@ def call(name: str) -> tuple[str, dict]:
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if m.one_of:
         params["score"] = "s"
-    if name in ("mae", "mse", "rmse", "r2"):
-        params["prediction"] = "p"
+    prediction = next((p for p in m.params if p.name == "prediction"), None)
+    if prediction is not None and prediction.role in ("numeric", "log1p"):  # a regression metric
+        params["prediction"] = "s2" if prediction.role == "log1p" else "p"  # log1p: values above -1
     return "preds", params
 
 

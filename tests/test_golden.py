@@ -169,6 +169,8 @@ NEVER_NULL = {
              _CALIBRATION_BINS),
     "sm_stage": ("the literal 0 (a bucket's edges below) or 1 (a probability or an edge) of "
                  "calibration_bins.sql", _CALIBRATION_BINS),
+    "sm_v": ("the value whose weighted median weighted_median.sql takes: a target or an absolute error, "
+             "validated non-NULL", {"median_absolute_error", "d2_absolute_error"}),
     "sm_k": ("the term number of statistics.sql's student_t_terms (compare's paired t): digits crossed",
              {"ndcg", "gauc"}),
 }

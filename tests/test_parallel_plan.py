@@ -184,7 +184,7 @@ def test_on_spark_every_score_gets_the_bucket_it_gets_on_duckdb(spark):
     assert got == duckdb_buckets(x)
 
 
-@pytest.mark.parametrize("name", ["auc", "roc_curve", "r2"])
+@pytest.mark.parametrize("name", ["auc", "roc_curve", "r2", "median_absolute_error"])
 def test_on_spark_the_single_window_plan_is_caught(spark, name):
     """The measure above sees the funnel of the plan the parallel one replaces."""
     params = dict(AUDIT.call(name)[1])

@@ -1,0 +1,113 @@
+SELECT
+  `country`,
+  SQRT(msle) AS rmsle,
+  n
+FROM (
+  SELECT
+    `country`,
+    (
+      CAST(sm_loss AS FLOAT64) / NULLIF(CAST(sm_weight AS FLOAT64), 0)
+    ) AS msle,
+    n
+  FROM (
+    SELECT
+      `country`,
+      SUM(
+        sm_w * (
+          (
+            CASE
+              WHEN sm_t > -1
+              THEN CASE
+                WHEN 1 + sm_t = 1
+                THEN sm_t
+                ELSE LN(1 + sm_t) * (
+                  CAST(sm_t AS FLOAT64) / NULLIF(CAST((
+                    1 + sm_t
+                  ) - 1 AS FLOAT64), 0)
+                )
+              END
+              ELSE CAST(CASE
+                WHEN COALESCE(NOT (
+                  sm_t > -1
+                ), TRUE)
+                THEN ERROR(
+                  'sqlmetrics: msle takes targets and predictions above -1 (it takes the log of 1 + value); found ' || COALESCE(CAST(sm_t AS STRING), 'NULL')
+                )
+              END AS FLOAT64)
+            END - CASE
+              WHEN sm_p > -1
+              THEN CASE
+                WHEN 1 + sm_p = 1
+                THEN sm_p
+                ELSE LN(1 + sm_p) * (
+                  CAST(sm_p AS FLOAT64) / NULLIF(CAST((
+                    1 + sm_p
+                  ) - 1 AS FLOAT64), 0)
+                )
+              END
+              ELSE CAST(CASE
+                WHEN COALESCE(NOT (
+                  sm_p > -1
+                ), TRUE)
+                THEN ERROR(
+                  'sqlmetrics: msle takes targets and predictions above -1 (it takes the log of 1 + value); found ' || COALESCE(CAST(sm_p AS STRING), 'NULL')
+                )
+              END AS FLOAT64)
+            END
+          ) * (
+            CASE
+              WHEN sm_t > -1
+              THEN CASE
+                WHEN 1 + sm_t = 1
+                THEN sm_t
+                ELSE LN(1 + sm_t) * (
+                  CAST(sm_t AS FLOAT64) / NULLIF(CAST((
+                    1 + sm_t
+                  ) - 1 AS FLOAT64), 0)
+                )
+              END
+              ELSE CAST(CASE
+                WHEN COALESCE(NOT (
+                  sm_t > -1
+                ), TRUE)
+                THEN ERROR(
+                  'sqlmetrics: msle takes targets and predictions above -1 (it takes the log of 1 + value); found ' || COALESCE(CAST(sm_t AS STRING), 'NULL')
+                )
+              END AS FLOAT64)
+            END - CASE
+              WHEN sm_p > -1
+              THEN CASE
+                WHEN 1 + sm_p = 1
+                THEN sm_p
+                ELSE LN(1 + sm_p) * (
+                  CAST(sm_p AS FLOAT64) / NULLIF(CAST((
+                    1 + sm_p
+                  ) - 1 AS FLOAT64), 0)
+                )
+              END
+              ELSE CAST(CASE
+                WHEN COALESCE(NOT (
+                  sm_p > -1
+                ), TRUE)
+                THEN ERROR(
+                  'sqlmetrics: msle takes targets and predictions above -1 (it takes the log of 1 + value); found ' || COALESCE(CAST(sm_p AS STRING), 'NULL')
+                )
+              END AS FLOAT64)
+            END
+          )
+        )
+      ) AS sm_loss,
+      SUM(sm_w) AS sm_weight,
+      COUNT(*) AS n
+    FROM (
+      SELECT
+        `country`,
+        CAST(`revenue` AS FLOAT64) AS sm_t,
+        CAST(`predicted_revenue` AS FLOAT64) AS sm_p,
+        CAST(`impressions` AS FLOAT64) AS sm_w
+      FROM analytics.preds
+    ) AS sm_rows
+    GROUP BY
+      `country`
+  ) AS sm_sums
+) AS sm_msle

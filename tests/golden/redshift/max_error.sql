@@ -1,0 +1,14 @@
+SELECT
+  "country",
+  CASE WHEN COUNT(*) > 0 THEN MAX(ABS(sm_t - sm_p)) END AS max_error,
+  COUNT(*) AS n
+FROM (
+  SELECT
+    "country",
+    CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+    CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+    CAST(1 AS DOUBLE PRECISION) AS sm_w
+  FROM analytics.preds
+) AS sm_rows
+GROUP BY
+  "country"

@@ -1,0 +1,112 @@
+WITH sm_target_median_values AS (
+  SELECT
+    "country",
+    sm_v,
+    SUM(sm_w) AS sm_w_v,
+    COUNT(*) AS sm_n_v
+  FROM (
+    SELECT
+      "country",
+      sm_t AS sm_v,
+      sm_w
+    FROM (
+      SELECT
+        "country",
+        CAST("revenue" AS REAL) AS sm_t,
+        CAST("predicted_revenue" AS REAL) AS sm_p,
+        CAST("impressions" AS REAL) AS sm_w
+      FROM analytics.preds
+    ) AS sm_rows
+  ) AS sm_median_rows
+  GROUP BY
+    "country",
+    sm_v
+), sm_target_median_candidates AS (
+  SELECT
+    "country",
+    CASE
+      WHEN sm_run >= 0.5 * sm_total
+      THEN CASE
+        WHEN sm_run - 0.5 * sm_total > 2.220446049250313e-16
+        THEN sm_v
+        ELSE CAST((
+          sm_v + COALESCE(sm_next, sm_v)
+        ) AS REAL) / 2
+      END
+    END AS sm_candidate
+  FROM (
+    SELECT
+      "country",
+      sm_v,
+      SUM(sm_w_v) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_v NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_run,
+      SUM(sm_w_v) OVER (PARTITION BY "country") AS sm_total,
+      MIN(CASE WHEN sm_w_v > 0 THEN sm_v END) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_v NULLS LAST
+        ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING
+      ) AS sm_next
+    FROM sm_target_median_values
+    WHERE
+      sm_w_v > 0
+  ) AS sm_running
+), sm_target_median AS (
+  SELECT
+    "country",
+    MIN(sm_candidate) AS sm_median,
+    SUM(sm_n_c) AS sm_n
+  FROM (
+    SELECT
+      "country",
+      CAST(NULL AS REAL) AS sm_candidate,
+      CAST(sm_n_v AS INTEGER) AS sm_n_c
+    FROM sm_target_median_values
+    UNION ALL
+    SELECT
+      "country",
+      sm_candidate,
+      CAST(0 AS INTEGER) AS sm_n_c
+    FROM sm_target_median_candidates
+  ) AS sm_slice_parts
+  GROUP BY
+    "country"
+)
+SELECT
+  "country",
+  CASE
+    WHEN n < 2 OR NOT sm_weight > 0
+    THEN NULL
+    WHEN sm_loss = 0
+    THEN 1.0
+    WHEN sm_spread = 0
+    THEN 0.0
+    ELSE 1 - (
+      CAST(sm_loss AS REAL) / NULLIF(CAST(sm_spread AS REAL), 0)
+    )
+  END AS d2_absolute_error,
+  n
+FROM (
+  SELECT
+    sm_rows."country" AS "country",
+    SUM(sm_rows.sm_w * ABS(sm_rows.sm_t - sm_rows.sm_p)) AS sm_loss,
+    SUM(sm_rows.sm_w * ABS(sm_rows.sm_t - sm_target_median.sm_median)) AS sm_spread,
+    SUM(sm_rows.sm_w) AS sm_weight,
+    COUNT(*) AS n
+  FROM (
+    SELECT
+      "country",
+      CAST("revenue" AS REAL) AS sm_t,
+      CAST("predicted_revenue" AS REAL) AS sm_p,
+      CAST("impressions" AS REAL) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  JOIN sm_target_median
+    ON (
+      sm_rows."country" IS sm_target_median."country"
+    )
+  GROUP BY
+    sm_rows."country"
+) AS sm_sums

@@ -601,7 +601,7 @@ def make_gauc_frame(seed, n, kind):
     if kind != "continuous":
         extra["s"] = np.round(extra["s"], 1)
     extra["w"] = np.linspace(0.5, 2, len(extra))
-    for c in ("s2", "p", "t", "q", "hat"):
+    for c in ("s2", "p", "t", "q", "t1", "q1", "hat"):
         extra[c] = 0.5 if c != "hat" else 0
     extra["a"], extra["b"] = "x", 0
     return pd.concat([d, extra[d.columns]], ignore_index=True)

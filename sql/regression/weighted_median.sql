@@ -4,9 +4,10 @@
     Hyndman & Fan's averaged inverted CDF; with unit weights numpy.median), and sm_n, the rows.
     Rows of weight 0 never count. Over the distinct values v of positive weight, in increasing
     order, with W_v their running weight and W the total: the median is the first v with
-    W_v >= W/2, averaged with the next such value when W_v - W/2 <= 2.220446049250313e-16 (the
-    float64 epsilon: sklearn's absolute test that W/2 falls on v's end, not inside it). It is NULL
-    when the slice has no weight.
+    W_v >= W/2, averaged with the next value when W_v - W/2 <= 2.220446049250313e-16 (the float64
+    epsilon: sklearn's absolute test that W/2 falls on v's end, not inside it). It is NULL when the
+    slice has no weight. Integer weights sum exactly; other weights may round differently from
+    sklearn's cumulative sum, which could only matter where W/2 falls within rounding of a value's end.
     Of the values at or past W/2, that first one has the smallest candidate (its average with the
     next value is at most the next value), so a slice's median is the MIN of the candidates.
     plan='aggregate': one window over the slice's distinct values.
@@ -34,7 +35,8 @@
   SELECT {{ keys }} sm_bucket, sm_before, sm_total, sm_next_first
   FROM (
     SELECT {{ keys }} sm_bucket, sm_through, sm_total,
-           {#- the previous bucket's own running weight (the same float): exactly one bucket is picked #}
+           {#- the previous bucket's own running weight (the same float): exactly one bucket is picked
+               (ClickHouse's LAG gives 0 before the first row, not NULL: the same here) #}
            COALESCE(LAG(sm_through) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_bucket), 0) AS sm_before,
            MIN(CASE WHEN sm_w_b > 0 THEN sm_first END) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_bucket
                                                             {{ next_value }}) AS sm_next_first

@@ -57,6 +57,8 @@
 {%- elif name == 'copc' %}{{ sqlmetrics.copc(relation, **kwargs) }}
 {%- elif name == 'ks_statistic' %}{{ sqlmetrics.ks_statistic(relation, **kwargs) }}
 {%- elif name == 'best_threshold' %}{{ sqlmetrics.best_threshold(relation, **kwargs) }}
+{%- elif name == 'gain_curve' %}{{ sqlmetrics.gain_curve(relation, **kwargs) }}
+{%- elif name == 'lift_curve' %}{{ sqlmetrics.lift_curve(relation, **kwargs) }}
 
 {#- regression extras #}
 

@@ -572,6 +572,32 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                         "'fpr': 0.5, 'n_pos': 2, 'n_neg': 2}\n",
         undefined="it needs positive labels (and negative ones for 'youden')"),
 
+    *[Metric(
+        name=name, template=f"classification/{name}.sql", kind="curve", plan=_PARALLEL,
+        params=(LABEL, SCORE, WEIGHT, Param(
+            "n_bins", "int", "number of bins of the rows sorted by score (10: deciles); a tie group is never "
+            "split, so some bins may stay empty.", default=10, low=1), BY),
+        outputs=outputs, summary=summary,
+        formula="rows sorted by score descending; the tie group of a score goes whole to bin FLOOR(n_bins * "
+                "W_above / W) + 1 (W_above: the weight scoring strictly higher, W: the slice's; rows when "
+                "unweighted), 1 = the highest scores; per non-empty bin, over the rows of bins 1 .. b (score >= "
+                "threshold, the bin's lowest score): share = their weight / W, gain = their positive weight / "
+                "W_pos, lift = gain / share; bin_lift = the bin's positive rate / the slice's; n, n_pos: the "
+                "bin's rows and positive rows.",
+        reference="pandas from the definition; on distinct scores kds.metrics.decile_table's deciles "
+                  "(cum_cust_pct, cum_resp_pct, lift) and scikit-plot's cumulative_gain_curve at the bin ends",
+        example=example, undefined="it needs at least one positive label")
+      for name, outputs, summary, example in [
+        ("gain_curve", ("bin", "share", "gain", "lift", "threshold", "n", "n_pos"),
+         "Cumulative gains by score bins (deciles): the share of the positives caught by the top bins.",
+         _DEMO + ">>> sm.gain_curve(df, label='y', score='s', n_bins=4)[['bin', 'share', 'gain']].values.tolist()\n"
+                 "[[1.0, 0.25, 0.5], [2.0, 0.5, 0.5], [3.0, 0.75, 1.0], [4.0, 1.0, 1.0]]\n"),
+        ("lift_curve", ("bin", "share", "lift", "bin_lift", "threshold", "n", "n_pos"),
+         "Lift by score bins (deciles): the positive rate of the top bins over the overall rate.",
+         _DEMO + ">>> sm.lift_curve(df, label='y', score='s', n_bins=2)[['bin', 'lift', 'bin_lift']].values.tolist()\n"
+                 "[[1.0, 1.0, 1.0], [2.0, 1.0, 1.0]]\n"),
+    ]],
+
     # -- regression extras -----------------------------------------------------------------------------
 
 ]}

@@ -325,3 +325,91 @@ def test_best_threshold_ties_take_the_highest_threshold():
         sm.best_threshold(df.assign(y=0), label="y", score="p")
     with pytest.raises(sm.ParameterError, match="criterion"):
         sm.best_threshold(df, label="y", score="p", criterion="accuracy")
+
+
+# -- gain and lift curves ------------------------------------------------------------------------------
+
+def gains_reference(df, weighted, n_bins):
+    """The documented definition in pandas: the tie group of a score goes whole to bin
+    floor(n_bins * W_above / W) + 1 (capped at n_bins), W_above the weight scoring strictly higher."""
+    w = df["w"].to_numpy(dtype=float) if weighted else np.ones(len(df))
+    y, p = df["y"].to_numpy(), df["p"].to_numpy()
+    total, positives = w.sum(), np.sum(w * y)
+    rows = []
+    for score in np.unique(p):
+        above = np.sum(w[p > score])
+        rows.append((min(math.floor(n_bins * above / total) + 1, n_bins), score))
+    bin_of = dict((score, b) for b, score in rows)
+    bins = np.array([bin_of[v] for v in p])
+    out = {k: [] for k in ("bin", "share", "gain", "lift", "bin_lift", "threshold", "n", "n_pos")}
+    for b in sorted(set(bins)):
+        lowest = p[bins == b].min()
+        top = p >= lowest
+        share, gain = np.sum(w[top]) / total, np.sum(w[top] * y[top]) / positives
+        inside = bins == b
+        out["bin"].append(b)
+        out["share"].append(share)
+        out["gain"].append(gain)
+        out["lift"].append(gain / share)
+        out["bin_lift"].append((np.sum(w[inside] * y[inside]) / np.sum(w[inside])) / (positives / total))
+        out["threshold"].append(lowest)
+        out["n"].append(inside.sum())
+        out["n_pos"].append(y[inside].sum())
+    return out
+
+
+@pytest.mark.parametrize("n_bins", [1, 3, 10, 17])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("seed", range(len(DATA)))
+def test_gain_and_lift_curves_are_the_documented_bins(plan, seed, weighted, n_bins):
+    df = DATA[seed]
+    extra = {"weight": "w"} if weighted else {}
+    for c, part in [("all", df)] + slices(df):
+        want = gains_reference(part, weighted, n_bins)
+        gains = sm.gain_curve(part, label="y", score="p", n_bins=n_bins, **extra)
+        lifts = sm.lift_curve(part, label="y", score="p", n_bins=n_bins, **extra)
+        assert_curve(gains, {k: want[k] for k in ("bin", "share", "gain", "lift", "threshold", "n", "n_pos")}, c)
+        assert_curve(lifts, {k: want[k] for k in ("bin", "share", "lift", "bin_lift", "threshold", "n", "n_pos")}, c)
+    sliced = sm.gain_curve(df, label="y", score="p", n_bins=n_bins, by="c", **extra)
+    for c, part in slices(df):
+        got = sliced[sliced.c == c].drop(columns="c").reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, sm.gain_curve(part, label="y", score="p", n_bins=n_bins, **extra),
+                                      check_dtype=False, rtol=REL, atol=ABS)
+
+
+def test_gain_curve_keeps_a_tie_group_whole_in_the_bin_where_it_starts():
+    df = pd.DataFrame({"y": [1, 1, 0, 1, 0, 0, 0, 1, 0, 0], "p": [0.9, 0.8, 0.8, 0.8, 0.8, 0.8, 0.3, 0.2, 0.1, 0.1]})
+    got = sm.gain_curve(df, label="y", score="p", n_bins=5)
+    # 0.9 starts at row 0 (bin 1); the five rows at 0.8 at row 1 (bin 1 too, though they reach row 5);
+    # 0.3 and 0.2 at rows 6 and 7 (bin 4); 0.1 at row 8 (bin 5): bins 2 and 3 stay empty
+    assert got.bin.tolist() == [1, 4, 5] and got.n.tolist() == [6, 2, 2]
+    assert got.share.tolist() == [0.6, 0.8, 1.0] and got.gain.tolist() == [0.75, 1.0, 1.0]
+    shuffled = df.sample(frac=1, random_state=1)
+    pd.testing.assert_frame_equal(got, sm.gain_curve(shuffled, label="y", score="p", n_bins=5))
+
+
+def test_on_distinct_scores_the_bins_are_kds_deciles_and_scikit_plots_gains():
+    df = frame(11, n=1000, ties=False)
+    got = sm.lift_curve(df, label="y", score="p").merge(sm.gain_curve(df, label="y", score="p"))
+    # kds 0.1.3 decile_table: rows sorted by score descending, decile = int(linspace(1, 11, N, False))
+    order = np.argsort(-df.p.to_numpy(), kind="stable")
+    deciles = np.linspace(1, 11, len(df), False, dtype=int)
+    y_sorted = df.y.to_numpy()[order]
+    ends = np.array([np.flatnonzero(deciles == d).max() for d in range(1, 11)])
+    gains = np.cumsum(y_sorted) / y_sorted.sum()  # scikit-plot's cumulative_gain_curve, row by row
+    percentages = np.arange(1, len(df) + 1) / len(df)
+    assert got.bin.tolist() == list(range(1, 11))
+    np.testing.assert_allclose(got.share, percentages[ends], rtol=REL)
+    np.testing.assert_allclose(got.gain, gains[ends], rtol=REL)
+    np.testing.assert_allclose(got.lift, gains[ends] / percentages[ends], rtol=REL)
+    kds = pytest.importorskip("kds")
+    table = kds.metrics.decile_table(df.y, df.p, labels=False, round_decimal=15)
+    np.testing.assert_allclose(got.share * 100, table.cum_cust_pct, rtol=REL)
+    np.testing.assert_allclose(got.gain * 100, table.cum_resp_pct, rtol=REL)
+    np.testing.assert_allclose(got.lift, table.lift, rtol=REL)
+    assert got.n.tolist() == table.cnt_cust.tolist() and got.n_pos.tolist() == table.cnt_resp.tolist()
+
+
+def test_gain_curve_without_positives_is_undefined():
+    with pytest.raises(sm.UndefinedMetricError, match="positive label"):
+        sm.gain_curve(DATA[0].assign(y=0), label="y", score="p")

@@ -265,29 +265,39 @@ WITH sm_at AS (
 )
 SELECT
   `country`,
-  CASE WHEN sm_top > 0 THEN sm_top WHEN NOT sm_top IS NULL THEN CAST(0 AS DOUBLE) END AS ks_statistic,
-  CASE
-    WHEN sm_top > 0
-    THEN sm_threshold
-    WHEN NOT sm_top IS NULL
-    THEN CAST('inf' AS DOUBLE)
-  END AS threshold,
-  CASE
-    WHEN sm_top > 0
-    THEN (
-      CAST(sm_tp AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
-    )
-    WHEN NOT sm_top IS NULL
-    THEN CAST(0 AS DOUBLE)
-  END AS tpr,
-  CASE
-    WHEN sm_top > 0
-    THEN (
-      CAST(sm_fp AS DOUBLE) / NULLIF(CAST(sm_w_neg AS DOUBLE), 0)
-    )
-    WHEN NOT sm_top IS NULL
-    THEN CAST(0 AS DOUBLE)
-  END AS fpr,
-  sm_n_pos AS n_pos,
-  sm_n - sm_n_pos AS n_neg
-FROM sm_best
+  best_value AS ks_statistic,
+  threshold,
+  recall AS tpr,
+  fpr,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    `country`,
+    threshold,
+    best_value,
+    (
+      CAST(sm_tp_best AS DOUBLE) / NULLIF(CAST(sm_tp_best + sm_fp_best AS DOUBLE), 0)
+    ) AS `precision`,
+    (
+      CAST(sm_tp_best AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+    ) AS recall,
+    (
+      CAST(sm_fp_best AS DOUBLE) / NULLIF(CAST(sm_w_neg AS DOUBLE), 0)
+    ) AS fpr,
+    n_pos,
+    n_neg
+  FROM (
+    SELECT
+      `country`,
+      CASE WHEN sm_top <= 0 THEN CAST('inf' AS DOUBLE) ELSE sm_threshold END AS threshold,
+      CASE WHEN sm_top <= 0 THEN CAST(0 AS DOUBLE) ELSE sm_top END AS best_value,
+      sm_w_pos,
+      sm_w_neg,
+      CASE WHEN sm_top <= 0 THEN CAST(0 AS DOUBLE) ELSE sm_tp END AS sm_tp_best,
+      CASE WHEN sm_top <= 0 THEN CAST(0 AS DOUBLE) ELSE sm_fp END AS sm_fp_best,
+      sm_n_pos AS n_pos,
+      sm_n - sm_n_pos AS n_neg
+    FROM sm_best
+  ) AS sm_chosen
+) AS sm_youden

@@ -54,6 +54,7 @@ def calls() -> list[tuple[str, str, dict]]:
     out.append(("calibration_curve quantile", table, dict(params, strategy="quantile")))
     table, params = call("auc")
     out.append(("auc bins=1000", table, dict(params, bins=1000)))
+    out.append(("auc max_fpr=0.1", table, dict(params, max_fpr=0.1)))
     return out
 
 

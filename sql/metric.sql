@@ -51,6 +51,14 @@
 {#- multi-class from scores #}
 
 {#- binary extras #}
+{%- elif name == 'det_curve' %}{{ sqlmetrics.det_curve(relation, **kwargs) }}
+{%- elif name == 'normalized_entropy' %}{{ sqlmetrics.normalized_entropy(relation, **kwargs) }}
+{%- elif name == 'relative_information_gain' %}{{ sqlmetrics.relative_information_gain(relation, **kwargs) }}
+{%- elif name == 'copc' %}{{ sqlmetrics.copc(relation, **kwargs) }}
+{%- elif name == 'ks_statistic' %}{{ sqlmetrics.ks_statistic(relation, **kwargs) }}
+{%- elif name == 'best_threshold' %}{{ sqlmetrics.best_threshold(relation, **kwargs) }}
+{%- elif name == 'gain_curve' %}{{ sqlmetrics.gain_curve(relation, **kwargs) }}
+{%- elif name == 'lift_curve' %}{{ sqlmetrics.lift_curve(relation, **kwargs) }}
 
 {#- regression extras #}
 {%- elif name == 'mape' %}{{ sqlmetrics.mape(relation, **kwargs) }}

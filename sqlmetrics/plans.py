@@ -56,7 +56,7 @@ class RankWhenScoresDistinct(ParallelWhenDistributed):
         repeated across groups but not within one is as good as distinct. A paired test's
         other_score too: its aggregate plan joins each row to the placements of either score, slow
         when either is mostly distinct, and the pair is at least as distinct as each."""
-        if all(values.get(p) is None for p in ("weight", "bins", "max_points")) and dialect == "duckdb":
+        if all(values.get(p) is None for p in ("weight", "bins", "max_points", "max_fpr")) and dialect == "duckdb":
             keys = list(values.get("by") or []) + ([values["group"]] if values.get("group") else [])
             others = [values["other_score"]] if values.get("other_score") else []
             return list(dict.fromkeys(keys + [values["score"]] + others))

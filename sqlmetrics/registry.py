@@ -137,15 +137,21 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         params=(LABEL, SCORE, WEIGHT, Param(
             "bins", "int", "approximate in one pass, without sorting: bucket the scores into this many "
             "equal-width bins; details=True gives error_bound, a guaranteed bound on |AUC - exact AUC|.",
-            default=None, low=1), BY),
+            default=None, low=1), Param(
+            "max_fpr", "float", "partial AUC: the area for fpr in [0, max_fpr] only, standardised by McClish "
+            "(0.5: chance, 1: perfect), as sklearn's roc_auc_score(max_fpr=...); 1 (or None) is the full AUC. "
+            "Exact: not with bins.", default=None, low=0.0, low_open=True, high=1.0), BY),
         outputs=("auc",) + _AUC_COUNTS + ("error_bound",), plan=_RANK_WHEN_DISTINCT,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
                 "AUC of the bucketed scores; the exact AUC is within error_bound = 1/2 * (weight of "
-                "positive-negative pairs sharing a bucket) / (W_pos*W_neg).",
-        reference="sklearn.metrics.roc_auc_score(y, s, sample_weight=w)",
-        example=_DEMO + ">>> sm.auc(df, label='y', score='s')\n0.75\n",
+                "positive-negative pairs sharing a bucket) / (W_pos*W_neg). With max_fpr=m < 1, McClish's "
+                "standardised partial AUC 0.5*(1 + (A_m - m^2/2)/(m - m^2/2)), A_m the area under the ROC curve "
+                "(trapezoids, ties diagonal) for fpr in [0, m], its last segment cut at m by linear interpolation.",
+        reference="sklearn.metrics.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr)",
+        example=_DEMO + ">>> sm.auc(df, label='y', score='s')\n0.75\n"
+                        ">>> round(sm.auc(df, label='y', score='s', max_fpr=0.5), 4)\n0.6667\n",
         undefined=_ONE_CLASS),
     Metric(
         name="auc_ci", template="classification/auc_ci.sql", kind="record",
@@ -496,6 +502,108 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     # -- multi-class from scores: a long table, one row per (example, class) -------------------------
 
     # -- binary extras: partial AUC, DET curve, entropy, credit-risk and marketing curves -------------
+    Metric(
+        name="det_curve", template="classification/det_curve.sql", kind="curve",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("threshold", "fpr", "fnr", "fp", "fn"), plan=_RANK_WHEN_DISTINCT,
+        summary="Detection error tradeoff (DET) curve: false positive and false negative rates by threshold, "
+                "trimmed and ordered as sklearn's det_curve.",
+        formula="a row is predicted positive iff score >= threshold; fpr = fp/(fp+tn), fnr = fn/(tp+fn), at +inf "
+                "and each distinct score of non-zero weight, from the last point with fp = 0 to the first with "
+                "fn = 0, by threshold ascending.",
+        reference="sklearn.metrics.det_curve(y, s, sample_weight=w) (1.9; drop_intermediate=False, its default)",
+        example=_DEMO + ">>> sm.det_curve(df, label='y', score='s')[['threshold', 'fpr', 'fnr']].values.tolist()\n"
+                        "[[0.35, 0.5, 0.0], [0.4, 0.5, 0.5], [0.8, 0.0, 0.5]]\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="normalized_entropy", template="classification/normalized_entropy.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY),
+        outputs=("normalized_entropy", "log_loss", "base_rate") + _AUC_COUNTS,
+        summary="Normalized entropy (He et al. 2014): the log loss over the entropy of the base rate "
+                "(below 1: better than predicting the base rate everywhere).",
+        formula="NE = log_loss / H(p), p = sum w*y / sum w (the base rate), H(p) = -p*ln(p) - (1-p)*ln(1-p) "
+                "(nats); log loss as log_loss (p clipped to [eps, 1-eps]).",
+        reference="sklearn.metrics.log_loss(y, p, sample_weight=w) / H(p) (He et al. 2014, Practical lessons "
+                  "from predicting clicks on ads at Facebook)",
+        example=_DEMO + ">>> round(sm.normalized_entropy(df, label='y', score='s'), 4)\n0.6814\n",
+        undefined=_ONE_CLASS + " (a base rate strictly between 0 and 1)"),
+    Metric(
+        name="relative_information_gain", template="classification/relative_information_gain.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY),
+        outputs=("relative_information_gain", "log_loss", "base_rate") + _AUC_COUNTS,
+        summary="Relative information gain: 1 - normalized entropy, the share of the base rate's entropy "
+                "the predictions remove.",
+        formula="RIG = 1 - log_loss / H(p), p and H as normalized_entropy.",
+        reference="1 - sklearn.metrics.log_loss(y, p, sample_weight=w) / H(p) (He et al. 2014)",
+        example=_DEMO + ">>> round(sm.relative_information_gain(df, label='y', score='s'), 4)\n0.3186\n",
+        undefined=_ONE_CLASS + " (a base rate strictly between 0 and 1)"),
+    Metric(
+        name="copc", template="classification/copc.sql", kind="scalar",
+        params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("copc",) + _AUC_COUNTS,
+        summary="COPC: clicks over predicted clicks, observed over expected positives (1.0 = calibrated, "
+                "below 1 over-predicts); the reciprocal of calibration.",
+        formula="sum_i w_i*y_i / sum_i w_i*p_i",
+        reference="plain definition (checked against numpy)",
+        example=_DEMO + ">>> round(sm.copc(df, label='y', score='s'), 4)\n1.2121\n",
+        undefined="the predicted probabilities sum to 0"),
+    Metric(
+        name="ks_statistic", template="classification/ks_statistic.sql", kind="record",
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("ks_statistic", "threshold", "tpr", "fpr", "n_pos", "n_neg"),
+        defined_by=("ks_statistic",), plan=_RANK_WHEN_DISTINCT,
+        summary="Kolmogorov-Smirnov statistic of a score (credit scoring): the largest gap tpr - fpr over "
+                "thresholds, with the threshold where it is reached.",
+        formula="KS = max over thresholds t (including +inf) of tpr(t) - fpr(t), positive iff score >= t: the "
+                "largest gap between the score distributions of negatives and positives, signed (0 when the "
+                "score ranks negatives higher); ties: the highest threshold.",
+        reference="scipy.stats.ks_2samp(negatives, positives, alternative='greater') (unweighted; the "
+                  "two-sided statistic when the model ranks positives higher); argmax of tpr - fpr over "
+                  "sklearn.metrics.roc_curve(y, s, sample_weight=w)",
+        example=_DEMO + ">>> sm.ks_statistic(df, label='y', score='s')\n"
+                        "{'ks_statistic': 0.5, 'threshold': 0.8, 'tpr': 0.5, 'fpr': 0.0, 'n_pos': 2, 'n_neg': 2}\n",
+        undefined=_ONE_CLASS),
+    Metric(
+        name="best_threshold", template="classification/best_threshold.sql", kind="record",
+        params=(LABEL, SCORE, WEIGHT, Param(
+            "criterion", "choice", "what the threshold maximises: 'f_beta' (F-beta, with beta) or 'youden' "
+            "(Youden's J = tpr - fpr).", default="f_beta", choices=("f_beta", "youden")), BETA, BY),
+        outputs=("threshold", "best_value", "precision", "recall", "fpr", "n_pos", "n_neg"),
+        defined_by=("best_value",), plan=_RANK_WHEN_DISTINCT,
+        summary="The score threshold that maximises F-beta or Youden's J, with the value reached and the "
+                "precision, recall and fpr there.",
+        formula="argmax over thresholds t (the distinct scores of non-zero weight; also +inf for 'youden') of "
+                "F_beta(t) = (1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp) or J(t) = tpr(t) - fpr(t), "
+                "positive iff score >= t; ties (equal to 1e-12 relative): the highest threshold.",
+        reference="argmax over sklearn.metrics.precision_recall_curve (f_beta) / roc_curve (youden), "
+                  "sample_weight=w",
+        example=_DEMO + ">>> sm.best_threshold(df, label='y', score='s')\n"
+                        "{'threshold': 0.35, 'best_value': 0.8, 'precision': 0.6666666666666666, 'recall': 1.0, "
+                        "'fpr': 0.5, 'n_pos': 2, 'n_neg': 2}\n",
+        undefined="it needs positive labels (and negative ones for 'youden')"),
+
+    *[Metric(
+        name=name, template=f"classification/{name}.sql", kind="curve", plan=_PARALLEL,
+        params=(LABEL, SCORE, WEIGHT, Param(
+            "n_bins", "int", "number of bins of the rows sorted by score (10: deciles); a tie group is never "
+            "split, so some bins may stay empty.", default=10, low=1), BY),
+        outputs=outputs, summary=summary,
+        formula="rows sorted by score descending; the tie group of a score goes whole to bin FLOOR(n_bins * "
+                "W_above / W) + 1 (W_above: the weight scoring strictly higher, W: the slice's; rows when "
+                "unweighted), 1 = the highest scores; per non-empty bin, over the rows of bins 1 .. b (score >= "
+                "threshold, the bin's lowest score): share = their weight / W, gain = their positive weight / "
+                "W_pos, lift = gain / share; bin_lift = the bin's positive rate / the slice's; n, n_pos: the "
+                "bin's rows and positive rows.",
+        reference="pandas from the definition; on distinct scores kds.metrics.decile_table's deciles "
+                  "(cum_cust_pct, cum_resp_pct, lift) and scikit-plot's cumulative_gain_curve at the bin ends",
+        example=example, undefined="it needs at least one positive label")
+      for name, outputs, summary, example in [
+        ("gain_curve", ("bin", "share", "gain", "lift", "threshold", "n", "n_pos"),
+         "Cumulative gains by score bins (deciles): the share of the positives caught by the top bins.",
+         _DEMO + ">>> sm.gain_curve(df, label='y', score='s', n_bins=4)[['bin', 'share', 'gain']].values.tolist()\n"
+                 "[[1.0, 0.25, 0.5], [2.0, 0.5, 0.5], [3.0, 0.75, 1.0], [4.0, 1.0, 1.0]]\n"),
+        ("lift_curve", ("bin", "share", "lift", "bin_lift", "threshold", "n", "n_pos"),
+         "Lift by score bins (deciles): the positive rate of the top bins over the overall rate.",
+         _DEMO + ">>> sm.lift_curve(df, label='y', score='s', n_bins=2)[['bin', 'lift', 'bin_lift']].values.tolist()\n"
+                 "[[1.0, 1.0, 1.0], [2.0, 1.0, 1.0]]\n"),
+    ]],
 
     # -- regression extras -----------------------------------------------------------------------------
     _regression_metric(

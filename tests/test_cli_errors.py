@@ -133,8 +133,20 @@ def test_calibration_curve_and_score_histogram_are_strict_json(probabilities):
     assert {r["bucket"]: r["n"] for r in rows if r["n"]} == {b: n for b, n in enumerate(counts) if n}
 
 
+def test_det_gain_and_lift_curves_are_strict_json(infinite_scores, probabilities):
+    """The same frames as the Python API (itself checked against sklearn and kds), +-inf included."""
+    for (path, y, s), name in ((infinite_scores, "det_curve"), (probabilities, "gain_curve"),
+                               (probabilities, "lift_curve")):
+        rows = strict_json(cli("compute", name, path, *COLS, "--format", "json", ok=0).stdout)["rows"]
+        expected = getattr(sm, name)(pd.DataFrame({"y": y, "s": s}), label="y", score="s")
+        check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in rows]), expected)
+    assert rows and number(strict_json(cli("compute", "det_curve", infinite_scores[0], *COLS, "--format", "json",
+                                           ok=0).stdout)["rows"][-1]["threshold"]) == math.inf
+
+
 def test_every_curve_metric_is_covered():
-    assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram"}
+    assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
+                           "gain_curve", "lift_curve"}
 
 
 @pytest.fixture(scope="module")

@@ -73,6 +73,11 @@ def calls():
         out.append((f"{name}-quantile-by", name, "preds", dict(quantile, by="c")))
     for name in ("roc_curve", "pr_curve"):
         out.append((f"{name}-max-points", name, "preds", dict(args(name), max_points=9, by="c")))
+    for max_fpr in (0.3, 0.05):
+        out.append((f"auc-max-fpr-{max_fpr}", "auc", "preds", dict(args("auc", weight=True), max_fpr=max_fpr, by="c")))
+    out.append(("best_threshold-youden", "best_threshold", "preds", dict(args("best_threshold"), criterion="youden", by="c")))
+    out.append(("best_threshold-f2", "best_threshold", "preds", dict(args("best_threshold", weight=True), beta=2.0)))
+    out.append(("gain_curve-7-bins", "gain_curve", "preds", dict(args("gain_curve"), n_bins=7, by="c")))
     return out
 
 

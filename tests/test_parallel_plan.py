@@ -32,7 +32,8 @@ from sqlmetrics.templates import render_macro
 PARALLEL = [(name, extra) for name in sorted(METRICS)
             if METRICS[name].plan and METRICS[name].plan.parallel
             for extra in ([{}, {"strategy": "quantile", "n_bins": 7}] if "strategy" in {p.name for p in METRICS[name].params}
-                          else [{}, {"bins": 9}] if name == "auc" else [{}])]
+                          else [{}, {"bins": 9}, {"max_fpr": 0.3}] if name == "auc"
+                          else [{}, {"criterion": "youden"}] if name == "best_threshold" else [{}])]
 
 
 def buckets(target: Target = Target(), table: str = "t") -> str:

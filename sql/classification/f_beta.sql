@@ -6,6 +6,15 @@
     beyond 1e150 or below 1e-150) is taken as 0: its term is then below 1e-300 of the other counts,
     and PostgreSQL would fail on a product that underflows. -#}
 {% macro f_beta(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], beta=1.0) %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {{ sqlmetrics.f_beta_of('tp', 'fp', 'fn', beta) }} AS f_beta,
+       tp, fp, tn, fn, n
+FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
+{% endmacro %}
+
+{#- F_beta of the counts (SQL expressions) tp, fp and fn, in the form above; 0 when tp = 0 < fp + fn,
+    NULL when all are 0. -#}
+{% macro f_beta_of(tp, fp, fn, beta) %}
 {%- if not beta > 0 %}{{ sqlmetrics.fail('f_beta needs beta > 0; got ' ~ beta) }}{% endif %}
 {%- if beta >= 1 %}
 {%- set r = (1.0 / beta) * (1.0 / beta) %}
@@ -17,11 +26,8 @@
 {%- set c = 1.0 / (1.0 + b2) %}
 {%- endif %}
 {%- set denominator -%}
-tp + {{ sqlmetrics.as_double(a if a >= 1e-300 else 0.0) }} * fn + {{ sqlmetrics.as_double(c if c >= 1e-300 else 0.0) }} * fp
-{%- endset %}
-SELECT {{ sqlmetrics.cols(by) }}
-       CASE WHEN tp > 0 THEN {{ sqlmetrics.fdiv('tp', denominator) }}
-            WHEN fp + fn > 0 THEN {{ sqlmetrics.as_double(0) }} END AS f_beta,
-       tp, fp, tn, fn, n
-FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
-{% endmacro %}
+{{ tp }} + {{ sqlmetrics.as_double(a if a >= 1e-300 else 0.0) }} * {{ fn }} + {{ sqlmetrics.as_double(c if c >= 1e-300 else 0.0) }} * {{ fp }}
+{%- endset -%}
+CASE WHEN {{ tp }} > 0 THEN {{ sqlmetrics.fdiv(tp, denominator) }}
+            WHEN {{ fp }} + {{ fn }} > 0 THEN {{ sqlmetrics.as_double(0) }} END
+{%- endmacro %}

@@ -1,13 +1,16 @@
 {#- Log loss = -(1/W) sum w*(y*ln(p) + (1-y)*ln(1-p)), p clipped to [eps, 1-eps] with
     eps = 2.220446049250313e-16, the float64 machine epsilon (as sklearn >= 1.5). -#}
 {% macro log_loss(relation, label, score, weight=none, by=[]) %}
+SELECT {{ sqlmetrics.cols(by) }} sm_loss / NULLIF(sm_weight, 0) AS log_loss, n, n_pos, n_neg
+FROM ({{ sqlmetrics.probability_sums(relation, label, score, weight, by, sqlmetrics.log_loss_term()) }}) AS sm_sums
+{% endmacro %}
+
+{#- A row's log loss, over labelled_rows' sm_p and sm_y: -ln of the probability given to its label,
+    clipped to [eps, 1-eps] (LN(0) fails on PostgreSQL). -#}
+{% macro log_loss_term() %}
 {%- set eps = sqlmetrics.as_double('2.220446049250313e-16') %}
 {%- set clipped -%}
 CASE WHEN sm_p < {{ eps }} THEN {{ eps }} WHEN sm_p > 1 - {{ eps }} THEN 1 - {{ eps }} ELSE sm_p END
-{%- endset %}
-{%- set loss -%}
+{%- endset -%}
 CASE WHEN sm_y = 1 THEN -LN({{ clipped }}) ELSE -LN(1 - ({{ clipped }})) END
-{%- endset %}
-SELECT {{ sqlmetrics.cols(by) }} sm_loss / NULLIF(sm_weight, 0) AS log_loss, n, n_pos, n_neg
-FROM ({{ sqlmetrics.probability_sums(relation, label, score, weight, by, loss) }}) AS sm_sums
-{% endmacro %}
+{%- endmacro %}

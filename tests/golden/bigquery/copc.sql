@@ -1,0 +1,52 @@
+SELECT
+  `country`,
+  (
+    CAST(sm_pos_weight AS FLOAT64) / NULLIF(CAST(sm_loss AS FLOAT64), 0)
+  ) AS copc,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    `country`,
+    SUM(sm_w * (
+      sm_p
+    )) AS sm_loss,
+    SUM(sm_w) AS sm_weight,
+    SUM(sm_w * sm_y) AS sm_pos_weight,
+    COUNT(*) AS n,
+    CAST(COALESCE(SUM(sm_y), 0) AS INT64) AS n_pos,
+    CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS INT64) AS n_neg
+  FROM (
+    SELECT
+      `country`,
+      CASE
+        WHEN NOT `pctr` IS NULL
+        THEN CAST(`pctr` AS FLOAT64)
+        ELSE CAST(CASE
+          WHEN COALESCE(`pctr` IS NULL, TRUE)
+          THEN ERROR(
+            'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+          )
+        END AS FLOAT64)
+      END AS sm_p,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            `clicked` = 1 OR `clicked` = 0
+          ), TRUE)
+          THEN ERROR(
+            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+          )
+        END
+      END AS sm_y,
+      CAST(`impressions` AS FLOAT64) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    `country`
+) AS sm_sums

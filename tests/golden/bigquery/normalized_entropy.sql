@@ -1,0 +1,99 @@
+SELECT
+  `country`,
+  CASE
+    WHEN sm_rate > 0 AND sm_other > 0
+    THEN (
+      CAST(log_loss AS FLOAT64) / NULLIF(CAST(-(
+        sm_rate * LN(sm_rate) + sm_other * LN(sm_other)
+      ) AS FLOAT64), 0)
+    )
+  END AS normalized_entropy,
+  log_loss,
+  sm_rate AS base_rate,
+  n,
+  n_pos,
+  n_neg
+FROM (
+  SELECT
+    `country`,
+    (
+      CAST(sm_loss AS FLOAT64) / NULLIF(CAST(sm_weight AS FLOAT64), 0)
+    ) AS log_loss,
+    (
+      CAST(sm_pos_weight AS FLOAT64) / NULLIF(CAST(sm_weight AS FLOAT64), 0)
+    ) AS sm_rate,
+    (
+      CAST(sm_weight - sm_pos_weight AS FLOAT64) / NULLIF(CAST(sm_weight AS FLOAT64), 0)
+    ) AS sm_other,
+    n,
+    n_pos,
+    n_neg
+  FROM (
+    SELECT
+      `country`,
+      SUM(
+        sm_w * (
+          CASE
+            WHEN sm_y = 1
+            THEN -LN(
+              CASE
+                WHEN sm_p < CAST(2.220446049250313e-16 AS FLOAT64)
+                THEN CAST(2.220446049250313e-16 AS FLOAT64)
+                WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS FLOAT64)
+                THEN 1 - CAST(2.220446049250313e-16 AS FLOAT64)
+                ELSE sm_p
+              END
+            )
+            ELSE -LN(
+              1 - (
+                CASE
+                  WHEN sm_p < CAST(2.220446049250313e-16 AS FLOAT64)
+                  THEN CAST(2.220446049250313e-16 AS FLOAT64)
+                  WHEN sm_p > 1 - CAST(2.220446049250313e-16 AS FLOAT64)
+                  THEN 1 - CAST(2.220446049250313e-16 AS FLOAT64)
+                  ELSE sm_p
+                END
+              )
+            )
+          END
+        )
+      ) AS sm_loss,
+      SUM(sm_w) AS sm_weight,
+      SUM(sm_w * sm_y) AS sm_pos_weight,
+      COUNT(*) AS n,
+      CAST(COALESCE(SUM(sm_y), 0) AS INT64) AS n_pos,
+      CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS INT64) AS n_neg
+    FROM (
+      SELECT
+        `country`,
+        CASE
+          WHEN NOT `pctr` IS NULL
+          THEN CAST(`pctr` AS FLOAT64)
+          ELSE CAST(CASE
+            WHEN COALESCE(`pctr` IS NULL, TRUE)
+            THEN ERROR(
+              'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST(`pctr` AS STRING), 'NULL')
+            )
+          END AS FLOAT64)
+        END AS sm_p,
+        CASE
+          WHEN `clicked` = 1
+          THEN 1
+          WHEN `clicked` = 0
+          THEN 0
+          ELSE CASE
+            WHEN COALESCE(NOT (
+              `clicked` = 1 OR `clicked` = 0
+            ), TRUE)
+            THEN ERROR(
+              'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+            )
+          END
+        END AS sm_y,
+        CAST(`impressions` AS FLOAT64) AS sm_w
+      FROM analytics.preds
+    ) AS sm_rows
+    GROUP BY
+      `country`
+  ) AS sm_sums
+) AS sm_rates

@@ -1,0 +1,291 @@
+WITH sm_at AS (
+  SELECT
+    sm_sums.*
+  FROM (
+    SELECT
+      `country`,
+      threshold,
+      SUM(sm_rows) AS sm_n_at,
+      SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+      SUM(sm_pos * sm_weight) AS sm_tp_at,
+      SUM((
+        1 - sm_pos
+      ) * sm_weight) AS sm_fp_at
+    FROM (
+      SELECT
+        `country`,
+        threshold,
+        sm_rows,
+        sm_weight,
+        CASE
+          WHEN `clicked` = 1
+          THEN 1
+          WHEN `clicked` = 0
+          THEN 0
+          ELSE CASE
+            WHEN COALESCE(NOT (
+              `clicked` = 1 OR `clicked` = 0
+            ), TRUE)
+            THEN RAISE_ERROR(
+              'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+            )
+          END
+        END AS sm_pos
+      FROM (
+        SELECT
+          `country`,
+          `clicked`,
+          `pctr` AS threshold,
+          1 AS sm_rows,
+          CAST(`impressions` AS DOUBLE) AS sm_weight
+        FROM analytics.preds
+      ) AS sm_labelled
+    ) AS sm_by_label
+    GROUP BY
+      `country`,
+      threshold
+  ) AS sm_sums
+), sm_running_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS DOUBLE)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(threshold AS DOUBLE) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(threshold AS DOUBLE)) >= 2.2250738585072014e-308
+          AND ABS(CAST(threshold AS DOUBLE)) < CAST('inf' AS DOUBLE)
+        )
+        THEN NULL
+        WHEN ABS(CAST(threshold AS DOUBLE)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(threshold AS DOUBLE))) / LN(2)
+        ))
+      END AS DOUBLE) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_at
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_running_offsets AS (
+  SELECT
+    `country`,
+    `sm_bucket`,
+    SUM(sm_bucket_sm_tp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY sm_bucket DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_tp_at,
+    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY `country`) AS sm_total_sm_tp_at,
+    SUM(sm_bucket_sm_fp_at) OVER (
+      PARTITION BY `country`
+      ORDER BY sm_bucket DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_fp_at,
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY `country`) AS sm_total_sm_fp_at
+  FROM (
+    SELECT
+      `country`,
+      `sm_bucket`,
+      SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
+      SUM(sm_fp_at) AS sm_bucket_sm_fp_at
+    FROM sm_running_bucketed
+    GROUP BY
+      `country`,
+      `sm_bucket`
+  ) AS sm_per_bucket
+), sm_running AS (
+  SELECT
+    `country`,
+    threshold,
+    sm_n_at,
+    sm_n_pos_at,
+    sm_tp_at,
+    sm_tp_at_run,
+    sm_tp_at_all,
+    sm_fp_at,
+    sm_fp_at_run,
+    sm_fp_at_all
+  FROM (
+    SELECT
+      `country`,
+      sm_kind,
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_tp_at,
+      SUM(sm_add_sm_tp_at) OVER (
+        PARTITION BY `country`, `sm_bucket`
+        ORDER BY sm_kind DESC, threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_tp_at_run,
+      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_tp_at_all,
+      sm_fp_at,
+      SUM(sm_add_sm_fp_at) OVER (
+        PARTITION BY `country`, `sm_bucket`
+        ORDER BY sm_kind DESC, threshold DESC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_fp_at_run,
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_fp_at_all
+    FROM (
+      SELECT
+        `country`,
+        `sm_bucket`,
+        0 AS sm_kind,
+        threshold,
+        sm_n_at,
+        sm_n_pos_at,
+        sm_tp_at,
+        sm_tp_at AS sm_add_sm_tp_at,
+        NULL AS sm_slice_sm_tp_at,
+        sm_fp_at,
+        sm_fp_at AS sm_add_sm_fp_at,
+        NULL AS sm_slice_sm_fp_at
+      FROM sm_running_bucketed
+      UNION ALL
+      SELECT
+        `country`,
+        `sm_bucket`,
+        1 AS sm_kind,
+        NULL AS threshold,
+        NULL AS sm_n_at,
+        NULL AS sm_n_pos_at,
+        NULL AS sm_tp_at,
+        sm_before_sm_tp_at AS sm_add_sm_tp_at,
+        sm_total_sm_tp_at AS sm_slice_sm_tp_at,
+        NULL AS sm_fp_at,
+        sm_before_sm_fp_at AS sm_add_sm_fp_at,
+        sm_total_sm_fp_at AS sm_slice_sm_fp_at
+      FROM sm_running_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
+), sm_points AS (
+  SELECT
+    `country`,
+    threshold,
+    sm_n_at,
+    sm_n_pos_at,
+    sm_tp_at,
+    sm_fp_at,
+    sm_tp_at_run AS tp,
+    sm_fp_at_run AS fp,
+    sm_tp_at_all AS sm_pos,
+    sm_fp_at_all AS sm_neg,
+    CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
+  FROM sm_running
+)
+SELECT
+  `country`,
+  bin,
+  share,
+  gain,
+  lift,
+  threshold,
+  n,
+  n_pos
+FROM (
+  SELECT
+    `country`,
+    bin,
+    (
+      CAST(sm_w_run AS DOUBLE) / NULLIF(CAST(sm_w_all AS DOUBLE), 0)
+    ) AS share,
+    (
+      CAST(sm_pos_run AS DOUBLE) / NULLIF(CAST(sm_pos_all AS DOUBLE), 0)
+    ) AS gain,
+    (
+      CAST((
+        CAST(sm_pos_run AS DOUBLE) / NULLIF(CAST(sm_pos_all AS DOUBLE), 0)
+      ) AS DOUBLE) / NULLIF(
+        CAST((
+          CAST(sm_w_run AS DOUBLE) / NULLIF(CAST(sm_w_all AS DOUBLE), 0)
+        ) AS DOUBLE),
+        0
+      )
+    ) AS lift,
+    (
+      CAST((
+        CAST(sm_pos_in AS DOUBLE) / NULLIF(CAST(sm_w_in AS DOUBLE), 0)
+      ) AS DOUBLE) / NULLIF(
+        CAST((
+          CAST(sm_pos_all AS DOUBLE) / NULLIF(CAST(sm_w_all AS DOUBLE), 0)
+        ) AS DOUBLE),
+        0
+      )
+    ) AS bin_lift,
+    sm_lowest AS threshold,
+    n,
+    n_pos
+  FROM (
+    SELECT
+      `country`,
+      sm_bin AS bin,
+      MAX(tp + fp) AS sm_w_run,
+      MAX(tp) AS sm_pos_run,
+      MAX(sm_pos + sm_neg) AS sm_w_all,
+      MAX(sm_pos) AS sm_pos_all,
+      SUM(sm_tp_at + sm_fp_at) AS sm_w_in,
+      SUM(sm_tp_at) AS sm_pos_in,
+      MIN(threshold) AS sm_lowest,
+      CAST(SUM(sm_n_at) AS BIGINT) AS n,
+      CAST(SUM(sm_n_pos_at) AS BIGINT) AS n_pos
+    FROM (
+      SELECT
+        sm_points.*,
+        CAST(CASE
+          WHEN FLOOR(
+            (
+              CAST(10 * (
+                tp - sm_tp_at + fp - sm_fp_at
+              ) AS DOUBLE) / NULLIF(CAST(sm_pos + sm_neg AS DOUBLE), 0)
+            )
+          ) >= 10
+          THEN 10
+          ELSE FLOOR(
+            (
+              CAST(10 * (
+                tp - sm_tp_at + fp - sm_fp_at
+              ) AS DOUBLE) / NULLIF(CAST(sm_pos + sm_neg AS DOUBLE), 0)
+            )
+          ) + 1
+        END AS BIGINT) AS sm_bin
+      FROM sm_points
+    ) AS sm_binned
+    GROUP BY
+      `country`,
+      sm_bin
+  ) AS sm_per_bin
+) AS sm_gains
+ORDER BY
+  `country` NULLS LAST,
+  bin NULLS LAST

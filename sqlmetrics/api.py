@@ -15,7 +15,7 @@ from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import DERIVED, RESERVED_COLUMNS, Metric, lookup
+from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
@@ -275,7 +275,7 @@ def _python(value):
 
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
     by = list(values.get("by") or [])
-    keys = set(by) | ({values["query"]} if per_query else set())
+    keys = set(by) | ({values["query"]} if per_query else set()) | TEXT_OUTPUTS
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     if per_query:

@@ -535,6 +535,23 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                               "['cat', 'cat', 1]]\n",
         undefined="the data has no rows"),
     Metric(
+        name="classification_report", template="classification/classification_report.sql", kind="curve",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, ZERO_DIVISION, BY),
+        outputs=("class", "average", "precision", "recall", "f1", "support"),
+        summary="Precision, recall, F1 and support of every class, and their micro, macro and weighted "
+                "averages, as a table.",
+        formula="one row per class (average NULL) in class order, then rows 'micro', 'macro', 'weighted' (class "
+                "NULL, support the total), each as precision/recall/f1 with that average; sklearn's 'accuracy' "
+                "entry is the micro row's f1 (= its precision = its recall).",
+        reference="sklearn.metrics.classification_report(y, y_pred, sample_weight=w, zero_division=..., "
+                  "output_dict=True)",
+        example=_CLASS_DEMO + ">>> r = sm.classification_report(df, label='y', prediction='p')\n"
+                              ">>> r['class'].tolist()[:3], r['average'].tolist()[3:]\n"
+                              "(['ant', 'bee', 'cat'], ['micro', 'macro', 'weighted'])\n"
+                              ">>> r.set_index('average').loc['macro', ['precision', 'recall', 'f1']].round(4).tolist()\n"
+                              "[0.7222, 0.6667, 0.6556]\n",
+        undefined="the data has no rows"),
+    Metric(
         name="balanced_accuracy", template="classification/balanced_accuracy.sql", kind="scalar",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, Param(
             "adjusted", "bool", "rescale so that chance scores 0 and perfect 1: (score - 1/K) / (1 - 1/K), K the "
@@ -583,6 +600,9 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     # -- regression extras -----------------------------------------------------------------------------
 
 ]}
+
+#: output columns that hold classes (of any type) or words, never converted to numbers
+TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})
 
 #: other names a metric answers to -> its name
 ALIASES = {alias: m.name for m in METRICS.values() for alias in m.aliases}

@@ -314,3 +314,31 @@ def test_averages_as_the_source_defines_them():
     pooled = sm.precision(df, label="y", prediction="p", average="micro", details=True)
     assert pooled["precision"][0] == pytest.approx(63 / 80, rel=1e-12)
     assert (pooled["tp"][0], pooled["fp"][0], pooled["fn"][0], pooled["tn"][0]) == (63, 17, 17, 4 * 80 - 63 - 34)
+
+
+@pytest.mark.parametrize("k, text", CASES, ids=IDS)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+def test_classification_report_matches_sklearn(k, text, weighted):
+    df = frame(k, text)
+    w, wcol = weights(df, weighted)
+    y, p = df["y"], df["p"]
+    labels = np.unique(np.concatenate([y, p]))
+    for zd in (0, 1):
+        report = quiet(skm.classification_report, y, p, sample_weight=w, zero_division=zd, output_dict=True)
+        got = sm.classification_report(df, label="y", prediction="p", zero_division=zd, **wcol)
+        assert got["class"].tolist()[:len(labels)] == labels.tolist()
+        assert got["average"].tolist()[len(labels):] == ["micro", "macro", "weighted"]
+        want = [report[str(c)] for c in labels] + [
+            {"precision": report["accuracy"], "recall": report["accuracy"], "f1-score": report["accuracy"],
+             "support": report["macro avg"]["support"]}, report["macro avg"], report["weighted avg"]]
+        for column, key in (("precision", "precision"), ("recall", "recall"), ("f1", "f1-score"),
+                            ("support", "support")):
+            np.testing.assert_allclose(got[column].to_numpy(float), [r[key] for r in want], rtol=REL,
+                                       err_msg=f"{column} zero_division={zd}")
+    for zd in (None, "nan"):  # the averages as precision/recall/f1 give them
+        got = sm.classification_report(df, label="y", prediction="p", zero_division=zd, **wcol)
+        for i, average in enumerate(["micro", "macro", "weighted"]):
+            want = prfs(y, p, w, average, zd)[0]
+            row = got.iloc[len(labels) + i]
+            for column, value in zip(("precision", "recall", "f1"), want):
+                assert_close(row[column], value, f"{average} {column} zero_division={zd}")

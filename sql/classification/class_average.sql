@@ -19,21 +19,7 @@ SELECT {{ sqlmetrics.cols(by) }} sm_class AS {{ sqlmetrics.ident('class') }}, {{
 FROM ({{ counts }}) AS sm_counts
 ORDER BY {{ sqlmetrics.cols(by) }} {{ sqlmetrics.class_order('sm_class', label) }}
 {%- else %}
-{%- if average == 'micro' %}
-{%- set averaged = sqlmetrics.zero_division_value(sqlmetrics.class_score(metric, 'SUM(sm_tp)', 'SUM(sm_fp)', 'SUM(sm_fn)', beta), zero_division) %}
-{%- elif average == 'macro' %}
-{%- set averaged %}AVG(sm_m){% endset %}
-{%- else %}
-{%- set averaged -%}
-COALESCE({{ sqlmetrics.fdiv('SUM(sm_support * sm_m)', 'SUM(CASE WHEN sm_m IS NOT NULL THEN sm_support ELSE 0 END)') }}, AVG(sm_m))
-{%- endset %}
-{%- endif %}
-{#- undefined by default when a class it weighs is: any class (macro), one of positive support (weighted) -#}
-{%- if zero_division is none and average == 'macro' %}
-{%- set averaged %}CASE WHEN COUNT(sm_m) = COUNT(*) THEN {{ averaged }} END{% endset %}
-{%- elif zero_division is none and average == 'weighted' %}
-{%- set averaged %}CASE WHEN SUM(CASE WHEN sm_m IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 0 THEN {{ averaged }} END{% endset %}
-{%- endif %}
+{%- set averaged = sqlmetrics.class_mean(average, zero_division, metric, 'sm_m', beta) %}
 SELECT {{ sqlmetrics.cols(by) }} {{ averaged }} AS {{ sqlmetrics.ident(name) }},
        {{ sqlmetrics.tally('COALESCE(SUM(sm_tp), 0)', weight) }} AS tp, {{ sqlmetrics.tally('COALESCE(SUM(sm_fp), 0)', weight) }} AS fp,
        {{ sqlmetrics.tally('COALESCE(SUM(sm_tn), 0)', weight) }} AS tn, {{ sqlmetrics.tally('COALESCE(SUM(sm_fn), 0)', weight) }} AS fn,
@@ -45,6 +31,29 @@ FROM (
 {{ sqlmetrics.group_by(by) }}
 {%- endif %}
 {% endmacro %}
+
+{#- The aggregate (over a slice's rows of class_counts) that averages `metric` ('precision',
+    'recall', 'f_beta' with `beta`) by `average` ('micro', 'macro', 'weighted'), `m` the column
+    holding each class's value (zero_division_value of class_score). -#}
+{% macro class_mean(average, zero_division, metric, m, beta=1.0) -%}
+{%- if average == 'micro' %}
+{%- set averaged = sqlmetrics.zero_division_value(sqlmetrics.class_score(metric, 'SUM(sm_tp)', 'SUM(sm_fp)', 'SUM(sm_fn)', beta), zero_division) %}
+{%- elif average == 'macro' %}
+{%- set averaged %}AVG({{ m }}){% endset %}
+{%- else %}
+{%- set averaged -%}
+COALESCE({{ sqlmetrics.fdiv('SUM(sm_support * ' ~ m ~ ')', 'SUM(CASE WHEN ' ~ m ~ ' IS NOT NULL THEN sm_support ELSE 0 END)') }}, AVG({{ m }}))
+{%- endset %}
+{%- endif %}
+{#- undefined by default when a class it weighs is: any class (macro), one of positive support (weighted) -#}
+{%- if zero_division is none and average == 'macro' -%}
+CASE WHEN COUNT({{ m }}) = COUNT(*) THEN {{ averaged }} END
+{%- elif zero_division is none and average == 'weighted' -%}
+CASE WHEN SUM(CASE WHEN {{ m }} IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 0 THEN {{ averaged }} END
+{%- else -%}
+{{ averaged }}
+{%- endif %}
+{%- endmacro %}
 
 {#- The ratio `metric` ('precision', 'recall', 'f_beta' with `beta`) of the counts tp, fp, fn (SQL
     expressions); NULL when it is 0/0. -#}

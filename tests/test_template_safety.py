@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, args, make_binary_frame, make_ranking_frames
+from conftest import ALL, args, make_binary_frame, make_ranking_frames, with_choice
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -91,7 +91,7 @@ def calls():
                 if p.kind == "choice":
                     for choice in p.choices:
                         if choice != p.default:
-                            variants[f"-{p.name}={choice}"] = dict(base, **{p.name: choice})
+                            variants[f"-{p.name}={choice}"] = with_choice(name, base, p.name, choice)
             out += [(name + suffix, name, "preds", params) for suffix, params in variants.items()]
         elif name == "histogram_auc":
             out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]

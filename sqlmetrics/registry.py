@@ -98,7 +98,7 @@ _CLASS_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
                ">>> df = pd.DataFrame({'y': ['ant', 'ant', 'bee', 'bee', 'cat', 'cat'],\n"
                "...                    'p': ['ant', 'bee', 'bee', 'bee', 'cat', 'ant']})\n")
 _NEVER = ("; averaged over classes, a class it weighs is 0/0 (never predicted, or never true): pass zero_division=0 "
-          "or 1 to count it as that, or 'nan' to leave it out")
+          "or 1 to count such a class as that value, or zero_division=float('NaN') to leave it out of the average")
 
 
 # Ranking: the parameters every TREC-style metric shares, and the counts of its summary row.

@@ -278,6 +278,8 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
     keys = set(by) | ({values["query"]} if per_query else set()) | TEXT_OUTPUTS
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
+    for column in TEXT_OUTPUTS & set(df.columns):  # a missing class is None, whatever the driver's own missing value
+        df[column] = df[column].astype(object).where(df[column].notna(), None)
     if per_query:
         return df
     if m.averaged and values["average"] is None:  # one row per class

@@ -94,9 +94,10 @@ _AVERAGES = ("; with average='macro' | 'micro' | 'weighted' (label and predictio
              "(class, the metric, support).")
 _PRF_REFERENCE = ("sklearn.metrics ({}_score; with average: precision_recall_fscore_support(y, y_pred, "
                   "average=..., zero_division=..., sample_weight=w))")
-_CLASS_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
-               ">>> df = pd.DataFrame({'y': ['ant', 'ant', 'bee', 'bee', 'cat', 'cat'],\n"
+#: classes in a frame (after _DEMO's import, or in _CLASS_DEMO)
+_CLASS_ROWS = (">>> df = pd.DataFrame({'y': ['ant', 'ant', 'bee', 'bee', 'cat', 'cat'],\n"
                "...                    'p': ['ant', 'bee', 'bee', 'bee', 'cat', 'ant']})\n")
+_CLASS_DEMO = ">>> import pandas as pd, sqlmetrics as sm\n" + _CLASS_ROWS
 _NEVER = ("; averaged over classes, a class it weighs is 0/0 (never predicted, or never true): pass zero_division=0 "
           "or 1 to count such a class as that value, or zero_division=float('NaN') to leave it out of the average")
 
@@ -298,13 +299,13 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                         "{'tp': 2, 'fp': 1, 'tn': 1, 'fn': 0, 'n': 4}\n"),
     _confusion_metric("precision", "tp / (tp + fp)" + _AVERAGES, "Share of predicted positives that are positive.",
                       _DEMO + ">>> sm.precision(df, label='y', score='s', threshold=0.3)\n0.6666666666666666\n"
-                      + _CLASS_DEMO.replace(">>> import pandas as pd, sqlmetrics as sm\n", "")
+                      + _CLASS_ROWS
                       + ">>> round(sm.precision(df, label='y', prediction='p', average='macro'), 4)\n0.7222\n",
                       "nothing is predicted positive (tp + fp = 0)" + _NEVER, _AVERAGED,
                       _PRF_REFERENCE.format("precision")),
     _confusion_metric("recall", "tp / (tp + fn)" + _AVERAGES, "Share of positives predicted positive (TPR, sensitivity).",
                       _DEMO + ">>> sm.recall(df, label='y', score='s', threshold=0.5)\n0.5\n"
-                      + _CLASS_DEMO.replace(">>> import pandas as pd, sqlmetrics as sm\n", "")
+                      + _CLASS_ROWS
                       + ">>> sm.recall(df, label='y', prediction='p', average=None)['recall'].tolist()\n"
                         "[0.5, 1.0, 0.5]\n",
                       "there are no positive labels (tp + fn = 0)" + _NEVER, _AVERAGED, _PRF_REFERENCE.format("recall")),
@@ -318,7 +319,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                       "(class, accuracy = its recall, support; NaN for a class never true).",
                       "Share of rows predicted correctly.",
                       _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n"
-                      + _CLASS_DEMO.replace(">>> import pandas as pd, sqlmetrics as sm\n", "")
+                      + _CLASS_ROWS
                       + ">>> round(sm.accuracy(df, label='y', prediction='p', average='micro'), 4)\n0.6667\n",
                       "the data has no rows (or zero total weight)", (AVERAGE,),
                       "sklearn.metrics.accuracy_score; average='macro': balanced_accuracy_score; 'weighted', "
@@ -330,13 +331,13 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                       "F-beta score: weighted harmonic mean of precision and recall.",
                       _DEMO + ">>> sm.f_beta(df, label='y', score='s', threshold=0.3, beta=2)\n"
                               "0.9090909090909091\n"
-                      + _CLASS_DEMO.replace(">>> import pandas as pd, sqlmetrics as sm\n", "")
+                      + _CLASS_ROWS
                       + ">>> round(sm.f_beta(df, label='y', prediction='p', beta=2, average='micro'), 4)\n0.6667\n",
                       "there are no positives and nothing is predicted positive" + _NEVER, extra=(BETA,) + _AVERAGED,
                       reference=_PRF_REFERENCE.format("fbeta")),
     _confusion_metric("f1", "2*tp / (2*tp + fn + fp)" + _AVERAGES, "F1 score: harmonic mean of precision and recall.",
                       _DEMO + ">>> sm.f1(df, label='y', score='s', threshold=0.3)\n0.8\n"
-                      + _CLASS_DEMO.replace(">>> import pandas as pd, sqlmetrics as sm\n", "")
+                      + _CLASS_ROWS
                       + ">>> round(sm.f1(df, label='y', prediction='p', average='weighted'), 4)\n0.6556\n",
                       "there are no positives and nothing is predicted positive" + _NEVER, _AVERAGED,
                       _PRF_REFERENCE.format("f1")),

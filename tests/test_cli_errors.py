@@ -133,8 +133,22 @@ def test_calibration_curve_and_score_histogram_are_strict_json(probabilities):
     assert {r["bucket"]: r["n"] for r in rows if r["n"]} == {b: n for b, n in enumerate(counts) if n}
 
 
+def test_class_tables_are_strict_json(tmp_path):
+    path = tmp_path / "classes.csv"
+    pd.DataFrame({"y": ["a", "a", "b", "c"], "p": ["a", "b", "b", "b"]}).to_csv(path, index=False)
+    columns = ["--label", "y", "--prediction", "p", "--format", "json"]
+    report = strict_json(cli("compute", "classification_report", path, *columns, ok=0).stdout)["rows"]
+    assert [r["class"] for r in report] == ["a", "b", "c", None, None, None]
+    assert [r["average"] for r in report] == [None, None, None, "micro", "macro", "weighted"]
+    assert report[2]["precision"] is None and report[2]["recall"] == 0  # c is never predicted: 0/0
+    matrix = strict_json(cli("compute", "multiclass_confusion_matrix", path, *columns, ok=0).stdout)["rows"]
+    assert [(r["true_class"], r["predicted_class"], r["n"]) for r in matrix] == [
+        ("a", "a", 1), ("a", "b", 1), ("b", "b", 1), ("c", "b", 1)]
+
+
 def test_every_curve_metric_is_covered():
-    assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram"}
+    assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "classification_report",
+                           "multiclass_confusion_matrix"}
 
 
 @pytest.fixture(scope="module")

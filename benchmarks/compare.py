@@ -45,6 +45,9 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           ties): sklearn ndcg_score with its default tie averaging (reference; timed
                           on the first --sklearn-tied-queries queries and extrapolated linearly) and
                           sm.ndcg(ties='average'): the gain averaged over each tied group.
+  Macro-F1 (100 classes) sklearn f1_score(average='macro') on numpy arrays (reference) and
+                          sm.f1(average='macro') (one GROUP BY of the true and predicted classes), on
+                          --rows rows of a --classes-class problem (label and prediction int16).
   DuckDB floors           on the same pandas frame: scanning the column (SUM), sorting it
                           (ORDER BY ... LIMIT 1 OFFSET n-1: a full sort, one row out) and
                           hash-aggregating it (GROUP BY): what any SQL formulation has to pay.
@@ -227,8 +230,8 @@ class OtherLoad:
 class Data:
     """The frames, loaded on first use (a memory probe loads only what its tool needs)."""
 
-    def __init__(self, clicks_path: Path, ranking_path: Path):
-        self.clicks_path, self.ranking_path = clicks_path, ranking_path
+    def __init__(self, clicks_path: Path, ranking_path: Path, classes_path: Path):
+        self.clicks_path, self.ranking_path, self.classes_path = clicks_path, ranking_path, classes_path
 
     @cached_property
     def clicks(self) -> pd.DataFrame:
@@ -241,6 +244,10 @@ class Data:
     @cached_property
     def ranking(self) -> pd.DataFrame:
         return pd.read_parquet(self.ranking_path)
+
+    @cached_property
+    def classes(self) -> pd.DataFrame:
+        return pd.read_parquet(self.classes_path)
 
     @cached_property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -278,6 +285,10 @@ class SmallData(Data):
     @cached_property
     def ranking(self) -> pd.DataFrame:
         return self._head(self.ranking_path, 20 * K)
+
+    @cached_property
+    def classes(self) -> pd.DataFrame:
+        return self._head(self.classes_path, 50_000)
 
 
 # ---------------------------------------------------------------- tools and cases
@@ -336,6 +347,11 @@ def curve_area(fpr, tpr) -> float:
 def average_precision_score(y, s) -> float:
     from sklearn.metrics import average_precision_score
     return average_precision_score(y, s)
+
+
+def f1_macro(y, p) -> float:
+    from sklearn.metrics import f1_score
+    return f1_score(y, p, average="macro")
 
 
 def ndcg_score(*args, **kwargs) -> float:
@@ -550,6 +566,16 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         Tool("sqlmetrics `sm.average_precision`", "sqlmetrics",
              lambda: (lambda f=head(): sm.average_precision(f, label="label", score="score")))]))
 
+    # Macro-F1 of a many-class problem: one GROUP BY (label, prediction), the rest on the confusion matrix
+    cases.append(Case(f"Macro-F1, {args.rows:,} rows, {args.classes} classes", [
+        Tool("sklearn `f1_score(average='macro')` (numpy arrays)", "reference",
+             lambda: (lambda y=d.classes["label"].to_numpy(), p=d.classes["prediction"].to_numpy(): f1_macro(y, p)),
+             from_file=lambda: f1_macro(*arrays(d.classes_path, "label", "prediction"))),
+        Tool("sqlmetrics `sm.f1(average='macro')`", "sqlmetrics",
+             lambda: (lambda f=d.classes: sm.f1(f, label="label", prediction="prediction", average="macro")),
+             from_file=lambda: sm.f1(str(d.classes_path), label="label", prediction="prediction", average="macro")),
+        *floors(d, "classes", rows, scan=None, sort="label, prediction", group="label, prediction")]))
+
     tools = []
     if HAVE_RANX:
         if args.queries <= args.ranx_max_queries:
@@ -606,7 +632,7 @@ def probe_command(args, case: int, tool: int) -> list[str]:
             "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
             "--sklearn-tied-queries", str(args.sklearn_tied_queries),
             "--ranx-max-queries", str(args.ranx_max_queries), "--delong-rows", str(args.delong_rows),
-            "--bootstrap-rows", str(args.bootstrap_rows)] + (["--only", *args.only] if args.only else [])
+            "--bootstrap-rows", str(args.bootstrap_rows), "--classes", str(args.classes)] + (["--only", *args.only] if args.only else [])
 
 
 def memory_probe(args, paths):
@@ -719,6 +745,7 @@ def main():
                         help="rows of the bootstrap case (the first rows of the clicks)")
     parser.add_argument("--curve-rows", type=int, default=2_000_000,
                         help="rows of the ROC curve and average precision cases (the first rows of the clicks)")
+    parser.add_argument("--classes", type=int, default=100, help="classes of the macro-F1 case")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
                         help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
     parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")
@@ -742,13 +769,14 @@ def main():
     try:
         t = time.perf_counter()
         paths = (synthetic.write_clicks(args.data_dir, args.rows, args.users, args.seed),
-                 synthetic.write_ranking(args.data_dir, args.queries, K, args.seed))
+                 synthetic.write_ranking(args.data_dir, args.queries, K, args.seed),
+                 synthetic.write_classes(args.data_dir, args.rows, args.classes, args.seed))
         t_write = time.perf_counter() - t
         if args.memory_probe:
             return memory_probe(args, paths)
         d = Data(*paths)
         t = time.perf_counter()
-        d.clicks, d.clicks_pl, d.ranking
+        d.clicks, d.clicks_pl, d.ranking, d.classes
         t_read = time.perf_counter() - t
 
         scores, relevance, _ = dense(d.ranking)
@@ -810,7 +838,7 @@ def main():
                     tool.probe = {"method": memory.method, "process": "main"}
                 tool.fn = None  # the inputs (ranx objects above all) are not needed any more
         d.con.close()  # neither are the frames: the probes load their own
-        for name in ("clicks", "clicks_pl", "ranking", "con"):
+        for name in ("clicks", "clicks_pl", "ranking", "classes", "con"):
             d.__dict__.pop(name, None)
         scores = relevance = None
         gc.collect()

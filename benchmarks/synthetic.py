@@ -14,6 +14,10 @@ query by query:
                so every tie-breaking rule gives the same ranking
     relevance  int8 graded 0-3 (60% 0, 20% 1, 12% 2, 8% 3); ~0.6% of the queries have no relevant item
 
+classes_<rows>x<k>_seed<seed>.parquet, one row per example of a k-class problem:
+    label       int16 true class in [0, k), skewed (class c drawn with weight 1/(c + 10))
+    prediction  int16 predicted class: the true one 60% of the time, else uniform over the k classes
+
 Data are generated in chunks of 10M rows (each chunk seeded by (seed, chunk index)), so the
 memory needed to write the file does not grow with its size.
 """
@@ -39,6 +43,10 @@ def clicks_path(directory: Path, rows: int, users: list[int], seed: int) -> Path
 
 def ranking_path(directory: Path, queries: int, k: int, seed: int) -> Path:
     return Path(directory) / f"ranking_{queries}x{k}_seed{seed}.parquet"
+
+
+def classes_path(directory: Path, rows: int, k: int, seed: int) -> Path:
+    return Path(directory) / f"classes_{rows}x{k}_seed{seed}.parquet"
 
 
 def _write(path: Path, chunks) -> Path:
@@ -88,3 +96,16 @@ def write_ranking(directory: Path, queries: int, k: int, seed: int) -> Path:
                 "query": np.repeat(np.arange(first, first + q, dtype=np.int64), k),
                 "item": item.ravel(), "score": score.ravel(), "relevance": relevance.ravel()})
     return _write(ranking_path(directory, queries, k, seed), chunks())
+
+
+def write_classes(directory: Path, rows: int, k: int, seed: int) -> Path:
+    weights = 1 / (np.arange(k) + 10)
+
+    def chunks():
+        for i, start in enumerate(range(0, rows, CHUNK_ROWS)):
+            n = min(CHUNK_ROWS, rows - start)
+            rng = np.random.default_rng([seed, 2, i])
+            label = rng.choice(k, size=n, p=weights / weights.sum()).astype(np.int16)
+            prediction = np.where(rng.random(n) < 0.6, label, rng.integers(0, k, n)).astype(np.int16)
+            yield pa.table({"label": label, "prediction": prediction})
+    return _write(classes_path(directory, rows, k, seed), chunks())

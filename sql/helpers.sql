@@ -117,8 +117,8 @@ CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
 {%- endif -%}
 {%- endmacro %}
 
-{#- The type of a column where the caller knows it ('boolean' or 'number'), else none. dbt does
-    not: the Python layer, which has asked the engine, answers in this macro's place. -#}
+{#- The type of a column where the caller knows it ('boolean', 'text' or 'number'), else none. dbt
+    does not: the Python layer, which has asked the engine, answers in this macro's place. -#}
 {% macro column_type(name) -%}
 {{ return(none) }}
 {%- endmacro %}

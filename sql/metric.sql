@@ -47,6 +47,11 @@
 {%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
 {%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
 {#- multi-class from labels #}
+{%- elif name == 'multiclass_confusion_matrix' %}{{ sqlmetrics.multiclass_confusion_matrix(relation, **kwargs) }}
+{%- elif name == 'classification_report' %}{{ sqlmetrics.classification_report(relation, **kwargs) }}
+{%- elif name == 'balanced_accuracy' %}{{ sqlmetrics.balanced_accuracy(relation, **kwargs) }}
+{%- elif name == 'cohen_kappa' %}{{ sqlmetrics.cohen_kappa(relation, **kwargs) }}
+{%- elif name == 'mcc' %}{{ sqlmetrics.mcc(relation, **kwargs) }}
 
 {#- multi-class from scores #}
 

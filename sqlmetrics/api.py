@@ -15,7 +15,7 @@ from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import DERIVED, RESERVED_COLUMNS, Metric, lookup
+from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
 from .sources import Source, static_source
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
@@ -34,6 +34,10 @@ def validate(m: Metric, given: dict) -> dict:
         values[p.name] = p.validate(given.get(p.name, None if p.required else p.default))
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
+    if m.averaged and values["average"] != "binary" and values.get("score") is not None:
+        raise ParameterError(f"{m.name} with average={values['average']!r} compares classes: pass the predicted "
+                             "class column as prediction= instead of score= (a threshold makes two classes only: "
+                             "use average='binary' for that)")
     keys = list(values.get("by") or []) + [values[k] for k in ("group", "query") if values.get(k)]
     for key in keys:
         if key.lower() in RESERVED_COLUMNS:
@@ -137,7 +141,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
                      if measured else None)
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
-            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans), plan,
+            texts = frozenset(col for c in checked.values() for col in c.texts)
+            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans, texts=texts), plan,
                                          per_query))
         except EngineError:
             for c in checked.values():
@@ -151,6 +156,7 @@ class _Checked:
     source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna; guarded on Spark)
     kinds: dict[str, str]  # column -> type class
     booleans: frozenset[str]  # label/prediction columns of boolean type
+    texts: frozenset[str]  # class columns of text type
     n_rows: int | None  # of the source as given (None where the checks are guards: not counted)
     explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
@@ -168,6 +174,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
                           "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
     booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary") and kinds[col] == "boolean")
+    texts = frozenset(col for _, col, role in wanted if role == "class" and kinds[col] == "other")
     found = {}
     for param, col, role in wanted:
         found.setdefault(col, []).extend(
@@ -198,7 +205,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
             run_checks()  # raises, unless the screen fired on a clean column
     else:
         n_rows = None
-    return _Checked(Source(query, source.description), kinds, booleans, n_rows,
+    return _Checked(Source(query, source.description), kinds, booleans, texts, n_rows,
                     run_checks if guards else lambda: None)
 
 
@@ -268,9 +275,11 @@ def _python(value):
 
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
     by = list(values.get("by") or [])
-    keys = set(by) | ({values["query"]} if per_query else set())
+    keys = set(by) | ({values["query"]} if per_query else set()) | TEXT_OUTPUTS
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
+    for column in TEXT_OUTPUTS & set(df.columns):  # a missing class is None, whatever the driver's own missing value
+        df[column] = df[column].astype(object).where(df[column].notna(), None)
     if per_query:
         return df
     if m.averaged and values["average"] is None:  # one row per class

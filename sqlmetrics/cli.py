@@ -119,8 +119,10 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         if p.kind == "columns":
             parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
         elif p.kind == "choice":  # None, a choice of its own, is written `none`
-            parser.add_argument(flag, choices=[NONE if c is None else c for c in p.choices], default=p.default,
+            parser.add_argument(flag, choices=[NONE if c is None else str(c) for c in p.choices], default=p.default,
                                 **kwargs)
+        elif p.kind == "bool":
+            parser.add_argument(flag, action="store_true", help=p.doc)
         elif p.kind in ("float", "int"):
             parser.add_argument(flag, type=float if p.kind == "float" else int, default=p.default,
                                 metavar="N", **kwargs)
@@ -192,6 +194,11 @@ def cmd_show(args) -> int:
     return 0
 
 
+def _choice(p, value):
+    """A choice as the command line writes it (`none`, `0`) -> the choice itself (None, 0)."""
+    return {NONE if c is None else str(c): c for c in p.choices}.get(value, value)
+
+
 def metric_call(command: str, argv: list[str]):
     if not argv or argv[0] in ("-h", "--help"):
         names = [n for n, m in METRICS.items() if command != "compare" or m.per_query or n == "gauc"]
@@ -202,7 +209,7 @@ def metric_call(command: str, argv: list[str]):
         derived = compare_of(m.name, {})[0]
         m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
-    params = {p.name: None if getattr(args, p.name) == NONE else getattr(args, p.name)
+    params = {p.name: _choice(p, getattr(args, p.name)) if p.kind == "choice" else getattr(args, p.name)
               for p in m.params if getattr(args, p.name) is not None}
     return m, args, params
 

@@ -11,11 +11,13 @@ import numbers
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+import numpy as np
+
 from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "int", "choice", "relation"]
+ParamKind = Literal["column", "columns", "float", "int", "bool", "choice", "relation"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "group", "key", "slice"]
@@ -115,12 +117,23 @@ class Param:
             raise ParameterError(f"{self.name} must be >= {self.low:g}; got {value}")
         return value
 
+    def _check_bool(self, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ParameterError(f"{self.name} must be True or False; got {value!r}")
+        return bool(value)
+
     def _check_relation(self, value):
         return value  # resolved (and checked) as a data source
 
     def _check_choice(self, value):
         if value is None and None in self.choices:  # a choice of its own (average=None: one row per class)
             return None
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):  # a number among the choices
+            if math.isnan(value) and "nan" in self.choices:  # NaN, as numpy's nan (zero_division=np.nan)
+                return "nan"
+            for choice in self.choices:
+                if isinstance(choice, (int, float)) and value == choice:
+                    return choice
         # compared as strings: `in` would ask values such as pandas.NA for a truth value they refuse
         if not isinstance(value, str) or value not in self.choices:
             options = ", ".join(repr(c) for c in self.choices)
@@ -154,6 +167,12 @@ AVERAGE = Param(
     "the classes), 'micro' (from the counts pooled over the classes) or 'weighted' (mean weighted by each "
     "class's support): label and prediction are classes of any type; None: one row per class (class, the "
     "metric, support).", default="binary", choices=("binary", "macro", "micro", "weighted", None))
+ZERO_DIVISION = Param(
+    "zero_division", "choice", "the value of a ratio that is 0/0 (a class never predicted, say): None "
+    "(undefined: NaN in a slice or a class's row, an error for a single value; an average over classes is "
+    "undefined when a class it weighs is), 0 or 1 (that value, as sklearn's zero_division), or 'nan' "
+    "(sklearn's zero_division=np.nan: the class is left out of the average; float('nan') is taken too).",
+    default=None, choices=(None, 0, 1, "nan"))
 TARGET = Param("target", "column", "true numeric value.", role="numeric")
 PREDICTION = Param("prediction", "column", "predicted numeric value.", role="numeric")
 # the columns of the logarithmic errors: log(1 + value) is taken, so values must be above -1

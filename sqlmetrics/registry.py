@@ -14,10 +14,10 @@ from . import consistency
 from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 
 from .errors import ParameterError, UnknownMetricError
-from .params import (BASE_SCORE, BETA, BINARY_PREDICTION, BY, EMPTY, GAIN, GROUP, ITEM, K, K_REQUIRED,
-                     LABEL, LOG_PREDICTION, LOG_TARGET, MISSING, OPT_SCORE, PREDICTION, PROBABILITY, QRELS,
-                     QUERY, RANKING_BY, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET, THRESHOLD,
-                     TIES, TIES_ORDER, WEIGHT, WEIGHTING, Param, require_word)
+from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_LABEL, CLASS_PREDICTION, EMPTY, GAIN,
+                     GROUP, ITEM, K, K_REQUIRED, LABEL, LOG_PREDICTION, LOG_TARGET, MISSING, OPT_SCORE, PREDICTION,
+                     PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET,
+                     THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
 from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
@@ -76,13 +76,30 @@ _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
 _ONE_CLASS = "it needs both positive and negative labels"
 
 
-def _confusion_metric(name, formula, summary, example, undefined, extra=()):
+def _confusion_metric(name, formula, summary, example, undefined, extra=(), reference=None):
     return Metric(
         name=name, template=f"classification/{name}.sql", kind="scalar",
         params=_CONFUSION_PARAMS + tuple(extra), outputs=(name,) + _CONFUSION,
         summary=summary, formula=formula,
-        reference="sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
-        example=example, undefined=undefined, one_of=("score", "prediction"))
+        reference=reference or "sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
+        example=example, undefined=undefined, one_of=("score", "prediction"), averaged=AVERAGE in extra)
+
+
+# Multi-class from labels: averages over the classes (sklearn.metrics.precision_recall_fscore_support)
+_AVERAGED = (AVERAGE, ZERO_DIVISION)
+_AVERAGES = ("; with average='macro' | 'micro' | 'weighted' (label and prediction are then classes of any type): "
+             "the ratio of each class against the rest (the classes true or predicted in the data), averaged "
+             "over the classes (macro), weighted by their support (weighted), or of the counts pooled over the "
+             "classes (micro); tp, fp, tn, fn are then the pooled counts; average=None: one row per class "
+             "(class, the metric, support).")
+_PRF_REFERENCE = ("sklearn.metrics ({}_score; with average: precision_recall_fscore_support(y, y_pred, "
+                  "average=..., zero_division=..., sample_weight=w))")
+#: classes in a frame (after _DEMO's import, or in _CLASS_DEMO)
+_CLASS_ROWS = (">>> df = pd.DataFrame({'y': ['ant', 'ant', 'bee', 'bee', 'cat', 'cat'],\n"
+               "...                    'p': ['ant', 'bee', 'bee', 'bee', 'cat', 'ant']})\n")
+_CLASS_DEMO = ">>> import pandas as pd, sqlmetrics as sm\n" + _CLASS_ROWS
+_NEVER = ("; averaged over classes, a class it weighs is 0/0 (never predicted, or never true): pass zero_division=0 "
+          "or 1 to count such a class as that value, or zero_division=float('NaN') to leave it out of the average")
 
 
 # Ranking: the parameters every TREC-style metric shares, and the counts of its summary row.
@@ -304,29 +321,50 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         reference="sklearn.metrics.confusion_matrix(y, y_pred, sample_weight=w).ravel()",
         example=_DEMO + ">>> sm.confusion_matrix(df, label='y', score='s', threshold=0.3)\n"
                         "{'tp': 2, 'fp': 1, 'tn': 1, 'fn': 0, 'n': 4}\n"),
-    _confusion_metric("precision", "tp / (tp + fp)", "Share of predicted positives that are positive.",
-                      _DEMO + ">>> sm.precision(df, label='y', score='s', threshold=0.3)\n0.6666666666666666\n",
-                      "nothing is predicted positive (tp + fp = 0)"),
-    _confusion_metric("recall", "tp / (tp + fn)", "Share of positives predicted positive (TPR, sensitivity).",
-                      _DEMO + ">>> sm.recall(df, label='y', score='s', threshold=0.5)\n0.5\n",
-                      "there are no positive labels (tp + fn = 0)"),
+    _confusion_metric("precision", "tp / (tp + fp)" + _AVERAGES, "Share of predicted positives that are positive.",
+                      _DEMO + ">>> sm.precision(df, label='y', score='s', threshold=0.3)\n0.6666666666666666\n"
+                      + _CLASS_ROWS
+                      + ">>> round(sm.precision(df, label='y', prediction='p', average='macro'), 4)\n0.7222\n",
+                      "nothing is predicted positive (tp + fp = 0)" + _NEVER, _AVERAGED,
+                      _PRF_REFERENCE.format("precision")),
+    _confusion_metric("recall", "tp / (tp + fn)" + _AVERAGES, "Share of positives predicted positive (TPR, sensitivity).",
+                      _DEMO + ">>> sm.recall(df, label='y', score='s', threshold=0.5)\n0.5\n"
+                      + _CLASS_ROWS
+                      + ">>> sm.recall(df, label='y', prediction='p', average=None)['recall'].tolist()\n"
+                        "[0.5, 1.0, 0.5]\n",
+                      "there are no positive labels (tp + fn = 0)" + _NEVER, _AVERAGED, _PRF_REFERENCE.format("recall")),
     _confusion_metric("specificity", "tn / (tn + fp)", "Share of negatives predicted negative (TNR).",
                       _DEMO + ">>> sm.specificity(df, label='y', score='s', threshold=0.3)\n0.5\n",
                       "there are no negative labels (tn + fp = 0)"),
-    _confusion_metric("accuracy", "(tp + tn) / n", "Share of rows predicted correctly.",
-                      _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n",
-                      "the data has no rows (or zero total weight)"),
+    _confusion_metric("accuracy", "(tp + tn) / n; with classes (average other than 'binary'), each class's "
+                      "accuracy is its recall tp / (tp + fn), as torchmetrics' multi-class accuracy: 'micro' = "
+                      "correct rows / rows, 'macro' = the mean recall of the classes that have true rows (balanced "
+                      "accuracy), 'weighted' = the support-weighted mean recall (= micro), None = one row per class "
+                      "(class, accuracy = its recall, support; NaN for a class never true).",
+                      "Share of rows predicted correctly.",
+                      _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n"
+                      + _CLASS_ROWS
+                      + ">>> round(sm.accuracy(df, label='y', prediction='p', average='micro'), 4)\n0.6667\n",
+                      "the data has no rows (or zero total weight)", (AVERAGE,),
+                      "sklearn.metrics.accuracy_score; average='macro': balanced_accuracy_score; 'weighted', "
+                      "None: recall_score(average='weighted' | None)"),
     _confusion_metric("error_rate", "(fp + fn) / n", "Share of rows predicted wrongly (1 - accuracy).",
                       _DEMO + ">>> sm.error_rate(df, label='y', score='s', threshold=0.3)\n0.25\n",
                       "the data has no rows (or zero total weight)"),
-    _confusion_metric("f_beta", "(1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp)",
+    _confusion_metric("f_beta", "(1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp)" + _AVERAGES,
                       "F-beta score: weighted harmonic mean of precision and recall.",
                       _DEMO + ">>> sm.f_beta(df, label='y', score='s', threshold=0.3, beta=2)\n"
-                              "0.9090909090909091\n",
-                      "there are no positives and nothing is predicted positive", extra=(BETA,)),
-    _confusion_metric("f1", "2*tp / (2*tp + fn + fp)", "F1 score: harmonic mean of precision and recall.",
-                      _DEMO + ">>> sm.f1(df, label='y', score='s', threshold=0.3)\n0.8\n",
-                      "there are no positives and nothing is predicted positive"),
+                              "0.9090909090909091\n"
+                      + _CLASS_ROWS
+                      + ">>> round(sm.f_beta(df, label='y', prediction='p', beta=2, average='micro'), 4)\n0.6667\n",
+                      "there are no positives and nothing is predicted positive" + _NEVER, extra=(BETA,) + _AVERAGED,
+                      reference=_PRF_REFERENCE.format("fbeta")),
+    _confusion_metric("f1", "2*tp / (2*tp + fn + fp)" + _AVERAGES, "F1 score: harmonic mean of precision and recall.",
+                      _DEMO + ">>> sm.f1(df, label='y', score='s', threshold=0.3)\n0.8\n"
+                      + _CLASS_ROWS
+                      + ">>> round(sm.f1(df, label='y', prediction='p', average='weighted'), 4)\n0.6556\n",
+                      "there are no positives and nothing is predicted positive" + _NEVER, _AVERAGED,
+                      _PRF_REFERENCE.format("f1")),
     Metric(
         name="gini", template="classification/gini.sql", kind="scalar",
         params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_RANK_WHEN_DISTINCT,
@@ -498,6 +536,76 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         undefined="the data has no rows (or zero total weight)"),
 
     # -- multi-class from labels: classes of any type ------------------------------------------------
+    Metric(
+        name="multiclass_confusion_matrix", template="classification/multiclass_confusion_matrix.sql", kind="curve",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, BY), outputs=("true_class", "predicted_class", "n"),
+        summary="The confusion matrix of classes in long form: one row per (true class, predicted class) that "
+                "occurs.",
+        formula="n = rows with that true and predicted class (weight sum when weighted); cells that do not occur "
+                "are left out; rows in class order (numbers by value, text byte by byte).",
+        reference="sklearn.metrics.confusion_matrix(y, y_pred, sample_weight=w) (its nonzero cells)",
+        example=_CLASS_DEMO + ">>> sm.multiclass_confusion_matrix(df, label='y', prediction='p').values.tolist()\n"
+                              "[['ant', 'ant', 1], ['ant', 'bee', 1], ['bee', 'bee', 2], ['cat', 'ant', 1], "
+                              "['cat', 'cat', 1]]\n",
+        undefined="the data has no rows"),
+    Metric(
+        name="classification_report", template="classification/classification_report.sql", kind="curve",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, ZERO_DIVISION, BY),
+        outputs=("class", "average", "precision", "recall", "f1", "support"),
+        summary="Precision, recall, F1 and support of every class, and their micro, macro and weighted "
+                "averages, as a table.",
+        formula="one row per class (average NULL) in class order, then rows 'micro', 'macro', 'weighted' (class "
+                "NULL, support the total), each as precision/recall/f1 with that average; sklearn's 'accuracy' "
+                "entry is the micro row's f1 (= its precision = its recall).",
+        reference="sklearn.metrics.classification_report(y, y_pred, sample_weight=w, zero_division=..., "
+                  "output_dict=True)",
+        example=_CLASS_DEMO + ">>> r = sm.classification_report(df, label='y', prediction='p')\n"
+                              ">>> r['class'].tolist()[:3], r['average'].tolist()[3:]\n"
+                              "(['ant', 'bee', 'cat'], ['micro', 'macro', 'weighted'])\n"
+                              ">>> r.set_index('average').loc['macro', ['precision', 'recall', 'f1']].round(4).tolist()\n"
+                              "[0.7222, 0.6667, 0.6556]\n",
+        undefined="the data has no rows"),
+    Metric(
+        name="balanced_accuracy", template="classification/balanced_accuracy.sql", kind="scalar",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, Param(
+            "adjusted", "bool", "rescale so that chance scores 0 and perfect 1: (score - 1/K) / (1 - 1/K), K the "
+            "classes with true rows.", default=False), BY),
+        outputs=("balanced_accuracy", "n_classes", "n"),
+        summary="Balanced accuracy: the mean recall over the classes (binary: the mean of sensitivity and "
+                "specificity).",
+        formula="mean over the classes k with true rows of tp_k / (tp_k + fn_k) (a class only predicted is left "
+                "out, as sklearn); adjusted: (score - 1/K) / (1 - 1/K), K = n_classes (undefined for K = 1).",
+        reference="sklearn.metrics.balanced_accuracy_score(y, y_pred, sample_weight=w, adjusted=...)",
+        example=_CLASS_DEMO + ">>> round(sm.balanced_accuracy(df, label='y', prediction='p'), 4)\n0.6667\n",
+        undefined="no class has a true row (or adjusted=True with a single one)"),
+    Metric(
+        name="cohen_kappa", template="classification/cohen_kappa.sql", kind="scalar",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, Param(
+            "weights", "choice", "the cost of a disagreement between classes i and j: None (1 whenever they "
+            "differ), 'linear' (|i - j|) or 'quadratic' ((i - j)^2), i and j the classes' positions in sorted "
+            "order (numbers by value, text byte by byte).", default=None, choices=(None, "linear", "quadratic")),
+            BY),
+        outputs=("cohen_kappa", "n"),
+        summary="Cohen's kappa: agreement between the true and predicted classes beyond chance.",
+        formula="kappa = 1 - sum_ij w_ij*O_ij / sum_ij w_ij*E_ij, O the confusion matrix, E_ij = t_i*p_j / s the "
+                "matrix expected from its marginals (t_i true and p_j predicted counts, s rows; weight sums when "
+                "weighted), w_ij = [i != j], |i - j| or (i - j)^2 by weights.",
+        reference="sklearn.metrics.cohen_kappa_score(y, y_pred, weights=..., sample_weight=w)",
+        example=_CLASS_DEMO + ">>> round(sm.cohen_kappa(df, label='y', prediction='p'), 4)\n0.5\n",
+        undefined="the expected disagreement is 0 (a single class)"),
+    Metric(
+        name="mcc", template="classification/mcc.sql", kind="scalar",
+        params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, ZERO_DIVISION, BY), outputs=("mcc", "n"),
+        summary="Matthews correlation coefficient, binary and multi-class: the correlation between true and "
+                "predicted classes.",
+        formula="MCC = (c*s - sum_k p_k*t_k) / sqrt((s^2 - sum_k p_k^2) * (s^2 - sum_k t_k^2)), s rows, c rows "
+                "predicted right, t_k and p_k the true and predicted counts of class k (weight sums when "
+                "weighted); binary: (tp*tn - fp*fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn)) (Gorodkin 2004).",
+        reference="sklearn.metrics.matthews_corrcoef(y, y_pred, sample_weight=w) (which returns 0 where "
+                  "undefined: zero_division=0)",
+        example=_CLASS_DEMO + ">>> round(sm.mcc(df, label='y', prediction='p'), 4)\n0.5222\n",
+        undefined="the true or the predicted classes are all one class; sklearn returns 0 there "
+                  "(zero_division=0)"),
 
     # -- multi-class from scores: a long table, one row per (example, class) -------------------------
 
@@ -640,6 +748,9 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL),
 
 ]}
+
+#: output columns that hold classes (of any type) or words, never converted to numbers
+TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})
 
 #: other names a metric answers to -> its name
 ALIASES = {alias: m.name for m in METRICS.values() for alias in m.aliases}

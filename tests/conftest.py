@@ -93,6 +93,14 @@ def args(name, weight=False):
     return out
 
 
+def with_choice(name, params, param, choice):
+    """`params` with the choice parameter `param` set to `choice`; an average over classes compares the
+    class columns (a score makes two classes only)."""
+    if METRICS[name].averaged and param == "average" and choice != "binary":
+        params = {k: v for k, v in params.items() if k != "score"} | {"label": "cls", "prediction": "cls_hat"}
+    return dict(params, **{param: choice})
+
+
 def ranking_args(name, variant):
     """Every column named (odd names, to see them quoted), the options that change the SQL shape."""
     names = {p.name for p in METRICS[name].params}

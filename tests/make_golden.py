@@ -51,7 +51,8 @@ DIALECTS = ("bigquery", "snowflake", "trino", "redshift", "mysql", "databricks",
 #: test-helper column names -> the realistic names used in the golden files
 COLUMNS = {
     "y": "clicked", "s": "pctr", "s2": "pctr_baseline", "w": "impressions", "g": "user_id",
-    "t": "revenue", "p": "predicted_revenue", "t1": "revenue", "p1": "predicted_revenue",
+    "t": "revenue", "p": "predicted_revenue", "t1": "revenue", "p1": "predicted_revenue", "cls": "category",
+    "cls_hat": "predicted_category",
     "qid": "query_id", "doc no": "doc_id", "Score": "score", "rel": "relevance",
 }
 BY = ["country"]

@@ -144,9 +144,22 @@ def test_det_gain_and_lift_curves_are_strict_json(infinite_scores, probabilities
                                            ok=0).stdout)["rows"][-1]["threshold"]) == math.inf
 
 
+def test_class_tables_are_strict_json(tmp_path):
+    path = tmp_path / "classes.csv"
+    pd.DataFrame({"y": ["a", "a", "b", "c"], "p": ["a", "b", "b", "b"]}).to_csv(path, index=False)
+    columns = ["--label", "y", "--prediction", "p", "--format", "json"]
+    report = strict_json(cli("compute", "classification_report", path, *columns, ok=0).stdout)["rows"]
+    assert [r["class"] for r in report] == ["a", "b", "c", None, None, None]
+    assert [r["average"] for r in report] == [None, None, None, "micro", "macro", "weighted"]
+    assert report[2]["precision"] is None and report[2]["recall"] == 0  # c is never predicted: 0/0
+    matrix = strict_json(cli("compute", "multiclass_confusion_matrix", path, *columns, ok=0).stdout)["rows"]
+    assert [(r["true_class"], r["predicted_class"], r["n"]) for r in matrix] == [
+        ("a", "a", 1), ("a", "b", 1), ("b", "b", 1), ("c", "b", 1)]
+
+
 def test_every_curve_metric_is_covered():
     assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
-                           "gain_curve", "lift_curve"}
+                           "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix"}
 
 
 @pytest.fixture(scope="module")

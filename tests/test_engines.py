@@ -78,6 +78,20 @@ def calls():
     out.append(("best_threshold-youden", "best_threshold", "preds", dict(args("best_threshold"), criterion="youden", by="c")))
     out.append(("best_threshold-f2", "best_threshold", "preds", dict(args("best_threshold", weight=True), beta=2.0)))
     out.append(("gain_curve-7-bins", "gain_curve", "preds", dict(args("gain_curve"), n_bins=7, by="c")))
+    # classes: text (cls, cls_hat: "dog" never true) and integers (g, d: most groups never predicted)
+    classes = {"label": "cls", "prediction": "cls_hat"}
+    for name, extra in [("precision", dict(average="macro", weight="w", zero_division=0)),
+                        ("recall", dict(average="micro", by="c")), ("f1", dict(average=None, by="c")),
+                        ("f_beta", dict(average="weighted", beta=0.5, zero_division="nan")),
+                        ("accuracy", dict(average="macro", weight="w"))]:
+        out.append((f"{name}-classes-{extra['average']}", name, "preds", dict(classes, **extra)))
+    numbers = {"label": "g", "prediction": "d"}
+    for name, extra in [("cohen_kappa", dict(weights="linear", by="c")), ("cohen_kappa", dict(weights="quadratic")),
+                        ("mcc", dict(weight="w", by="c")), ("balanced_accuracy", dict(adjusted=True)),
+                        ("classification_report", dict(zero_division=1, by="c")),
+                        ("multiclass_confusion_matrix", dict(weight="w"))]:
+        out.append((f"{name}-integer-classes-{'-'.join(map(str, extra.values()))}", name, "preds",
+                    dict(numbers, **extra)))
     return out
 
 

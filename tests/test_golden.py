@@ -53,6 +53,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.tokens import TokenType
 
 import make_golden as golden
+from conftest import with_choice
 import sqlmetrics as sm
 from sqlmetrics import sqltext
 from sqlmetrics.registry import METRICS
@@ -81,7 +82,7 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
                     if choice == "item_asc" and name not in ("mrr", "coverage"):
                         continue  # flips the tie-break's direction: once per template is enough
                     if choice != params.get(p.name, p.default):
-                        out[name, f"{p.name}={choice}"] = (data, {**params, p.name: choice})
+                        out[name, f"{p.name}={choice}"] = (data, with_choice(name, params, p.name, choice))
     extra = {
         ("auc", "bins=100"): {"bins": 100},
         ("err", "max_grade=4"): {"max_grade": 4},
@@ -171,6 +172,7 @@ NEVER_NULL = {
                  "calibration_bins.sql", _CALIBRATION_BINS),
     "sm_v": ("the value whose weighted median weighted_median.sql takes: a target or an absolute error, "
              "validated non-NULL", {"median_absolute_error", "d2_absolute_error"}),
+    "sm_x": ("cohen_kappa's class index (weights='linear'), a DENSE_RANK() of the classes", {"cohen_kappa"}),
     "sm_k": ("the term number of statistics.sql's student_t_terms (compare's paired t): digits crossed",
              {"ndcg", "gauc"}),
 }

@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, args, make_binary_frame, make_ranking_frames
+from conftest import ALL, args, make_binary_frame, make_ranking_frames, with_choice
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -91,7 +91,7 @@ def calls():
                 if p.kind == "choice":
                     for choice in p.choices:
                         if choice != p.default:
-                            variants[f"-{p.name}={choice}"] = dict(base, **{p.name: choice})
+                            variants[f"-{p.name}={choice}"] = with_choice(name, base, p.name, choice)
             out += [(name + suffix, name, "preds", params) for suffix, params in variants.items()]
         elif name == "histogram_auc":
             out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]
@@ -185,7 +185,9 @@ BAD_TABLES = {
     "null_relevance": _spoil(SMALL_QRELS, "relevance", None),
 }
 
-_LABELLED = [m for m in ALL if any(p.name == "label" for p in METRICS[m].params)]
+#: metrics of classes of any type: only a NULL class is invalid (2 and 0.5 are classes)
+_CLASSES = [m for m in ALL if any(p.role == "class" for p in METRICS[m].params)]
+_LABELLED = [m for m in ALL if any(p.name == "label" for p in METRICS[m].params) and m not in _CLASSES]
 _PROBABILITY = [m for m in ALL if any(p.role == "probability" for p in METRICS[m].params)]
 _CONFUSION = [m for m in ALL if any(p.name == "prediction" and p.role == "binary" for p in METRICS[m].params)]
 _RELEVANCE = [m for m in sorted(METRICS) if any(p.name == "relevance" for p in METRICS[m].params)]
@@ -203,6 +205,10 @@ def bad_calls():
         if METRICS[name].plan and METRICS[name].plan.parallel:
             out.append((f"{name}-null_label-parallel", name, "null_label", base, "parallel"))
     out.append(("auc-bins-null_label", "auc", "null_label", dict(args("auc"), bins=5), "aggregate"))
+    for name in _CLASSES:
+        out.append((f"{name}-null_label", name, "null_label", {"label": "y", "prediction": "hat"}, "aggregate"))
+    out.append(("f1-macro-null_label", "f1", "null_label", {"label": "y", "prediction": "hat", "average": "macro"},
+                "aggregate"))
     for name in _CONFUSION:
         prediction = {k: v for k, v in args(name).items() if k != "score"}
         out.append((f"{name}-null_prediction", name, "null_prediction", dict(prediction, prediction="hat"),
@@ -315,7 +321,8 @@ def bad_engine(request):
 
 
 #: the first engines' failures: what each gets to say (Spark and PostgreSQL keep only the first line)
-WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|score|probability|relevance) must be|"
+WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|score|probability|relevance|true or predicted class) "
+                         r"must|"
                          r"invalid input syntax for type|Cannot parse string|JSON path error")
 
 

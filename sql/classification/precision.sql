@@ -1,6 +1,11 @@
-{#- precision = (tp) / (tp + fp) from the confusion matrix; NULL when the denominator is 0. -#}
-{% macro precision(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[]) %}
+{#- precision = tp / (tp + fp) from the confusion matrix; NULL when the denominator is 0 (or
+    zero_division's value). With average other than 'binary', label and prediction are classes
+    (class_average). -#}
+{% macro precision(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], average='binary', zero_division=none) %}
+{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, zero_division, 'precision', 'precision') }}
+{%- else %}
 SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.fdiv('tp', 'tp + fp') }} AS {{ sqlmetrics.ident('precision') }}, tp, fp, tn, fn, n
+       {{ sqlmetrics.zero_division_value(sqlmetrics.class_score('precision', 'tp', 'fp', 'fn'), zero_division) }} AS {{ sqlmetrics.ident('precision') }}, tp, fp, tn, fn, n
 FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
+{%- endif %}
 {% endmacro %}

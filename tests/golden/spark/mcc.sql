@@ -1,0 +1,87 @@
+SELECT
+  `country`,
+  (
+    CAST(sm_s * sm_c - sm_dot AS DOUBLE) / NULLIF(
+      CAST(CASE WHEN sm_s * sm_s - sm_pp > 0 THEN SQRT(sm_s * sm_s - sm_pp) ELSE 0 END * CASE WHEN sm_s * sm_s - sm_tt > 0 THEN SQRT(sm_s * sm_s - sm_tt) ELSE 0 END AS DOUBLE),
+      0
+    )
+  ) AS mcc,
+  sm_n_rows AS n
+FROM (
+  SELECT
+    `country`,
+    SUM(CAST(sm_support AS DOUBLE)) AS sm_s,
+    SUM(CAST(sm_tp AS DOUBLE)) AS sm_c,
+    SUM(CAST(sm_support AS DOUBLE) * CAST(sm_tp + sm_fp AS DOUBLE)) AS sm_dot,
+    SUM(CAST(sm_tp + sm_fp AS DOUBLE) * CAST(sm_tp + sm_fp AS DOUBLE)) AS sm_pp,
+    SUM(CAST(sm_support AS DOUBLE) * CAST(sm_support AS DOUBLE)) AS sm_tt,
+    COALESCE(MAX(sm_rows), 0) AS sm_n_rows
+  FROM (
+    SELECT
+      `country`,
+      sm_class,
+      sm_tp,
+      sm_predicted - sm_tp AS sm_fp,
+      sm_support - sm_tp AS sm_fn,
+      SUM(sm_support) OVER (PARTITION BY `country`) - (
+        sm_support + sm_predicted - sm_tp
+      ) AS sm_tn,
+      sm_support,
+      CAST(SUM(sm_class_rows) OVER (PARTITION BY `country`) AS BIGINT) AS sm_rows
+    FROM (
+      SELECT
+        `country`,
+        sm_class,
+        SUM(CASE WHEN sm_side = 0 THEN sm_n ELSE 0 END) AS sm_support,
+        SUM(CASE WHEN sm_side = 1 THEN sm_n ELSE 0 END) AS sm_predicted,
+        SUM(CASE WHEN sm_side = 0 AND sm_true = sm_pred THEN sm_n ELSE 0 END) AS sm_tp,
+        CAST(SUM(CASE WHEN sm_side = 0 THEN sm_rows ELSE 0 END) AS BIGINT) AS sm_class_rows
+      FROM (
+        SELECT
+          sm_cells.`country` AS `country`,
+          sm_sides.sm_side AS sm_side,
+          CASE WHEN sm_sides.sm_side = 0 THEN sm_cells.sm_true ELSE sm_cells.sm_pred END AS sm_class,
+          sm_cells.sm_true AS sm_true,
+          sm_cells.sm_pred AS sm_pred,
+          sm_cells.sm_n AS sm_n,
+          sm_cells.sm_rows AS sm_rows
+        FROM (
+          SELECT
+            `country`,
+            `category` AS sm_true,
+            `predicted_category` AS sm_pred,
+            SUM(
+              CASE
+                WHEN `category` IS NULL OR `predicted_category` IS NULL
+                THEN CAST(CASE
+                  WHEN COALESCE(`category` IS NULL OR `predicted_category` IS NULL, TRUE)
+                  THEN RAISE_ERROR(
+                    'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST(`category` AS STRING), 'NULL')
+                  )
+                END AS DOUBLE)
+                ELSE CAST(`impressions` AS DOUBLE)
+              END
+            ) AS sm_n,
+            COUNT(*) AS sm_rows
+          FROM analytics.preds
+          GROUP BY
+            `country`,
+            `category`,
+            `predicted_category`
+        ) AS sm_cells
+        CROSS JOIN (
+          SELECT
+            0 AS sm_side
+          UNION ALL
+          SELECT
+            1 AS sm_side
+        ) AS sm_sides
+      ) AS sm_sides
+      GROUP BY
+        `country`,
+        sm_class
+    ) AS sm_classes
+  ) AS sm_counts
+  GROUP BY
+    `country`
+) AS sm_sums

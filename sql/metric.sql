@@ -49,6 +49,9 @@
 {#- multi-class from labels #}
 
 {#- multi-class from scores #}
+{%- elif name == 'multiclass_auc' %}{{ sqlmetrics.multiclass_auc(relation, **kwargs) }}
+{%- elif name == 'top_k_accuracy' %}{{ sqlmetrics.top_k_accuracy(relation, **kwargs) }}
+{%- elif name == 'multiclass_log_loss' %}{{ sqlmetrics.multiclass_log_loss(relation, **kwargs) }}
 
 {#- binary extras #}
 

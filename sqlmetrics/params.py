@@ -154,6 +154,22 @@ AVERAGE = Param(
     "the classes), 'micro' (from the counts pooled over the classes) or 'weighted' (mean weighted by each "
     "class's support): label and prediction are classes of any type; None: one row per class (class, the "
     "metric, support).", default="binary", choices=("binary", "macro", "micro", "weighted", None))
+# Multi-class from scores: a long table, one row per example and class.
+EXAMPLE = Param("example", "column", "example id column: an example's rows hold its scores, one row per class.",
+                default="example", role="key")
+CLASS_COLUMN = Param("class_", "column", "class column (integers or text); the classes are the table's distinct "
+                     "values, and every example has a row for each.", default="class", role="class")
+CLASS_SCORE = Param("score", "column", "the example's score for the row's class; NaN is an error, +-inf allowed.",
+                    default="score", role="score")
+CLASS_PROBABILITY = Param("score", "column", "the example's probability of the row's class, in [0, 1]; the "
+                          "probabilities of an example sum to 1 (within 1e-6).", default="score", role="probability")
+TRUE_CLASS = Param("label", "column", "the example's true class, equal on all its rows (or give labels).",
+                   default=None, role="class")
+TRUE_CLASSES = Param("labels", "relation", "the true classes instead of label: a table with the example column and "
+                     "a column named label, one row per example.", default=None,
+                     relation_columns=(("{example}", "key"), ("label", "class")))
+EXAMPLE_WEIGHT = Param("weight", "column", "optional non-negative weight of the example, equal on all its rows.",
+                       default=None, role="weight")
 TARGET = Param("target", "column", "true numeric value.", role="numeric")
 PREDICTION = Param("prediction", "column", "predicted numeric value.", role="numeric")
 BASE_SCORE = Param("base_score", "column", "score column of the base model to compare against.", role="score")

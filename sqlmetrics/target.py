@@ -20,3 +20,5 @@ class Target:
     pretty: bool = False  # SQL laid out over lines, for people to read
     #: label/prediction columns the engine reports as boolean (the templates test them as such)
     booleans: frozenset[str] = frozenset()
+    #: class columns the engine reports as text (the templates order them byte by byte)
+    texts: frozenset[str] = frozenset()

@@ -161,9 +161,11 @@ class _DbtTarget:
 
 
 def _column_type(name: str) -> str:
-    """What the Python layer knows of a label column (in dbt: none, unknown): 'boolean' when the
-    engine said so, else 'number' (`sm.render`, which asks no engine, takes 0/1 numbers)."""
-    return "boolean" if name in _TARGET.get().booleans else "number"
+    """What the Python layer knows of a label or class column (in dbt: none, unknown): 'boolean' or
+    'text' when the engine said so, else 'number' (`sm.render`, which asks no engine, takes 0/1
+    numbers and numeric classes)."""
+    target = _TARGET.get()
+    return "boolean" if name in target.booleans else "text" if name in target.texts else "number"
 
 
 @functools.lru_cache(maxsize=None)

@@ -65,9 +65,11 @@ def ranking_frames():
 
 # Metrics of one table of labelled rows (classification, regression); ranking metrics have their own
 # registry-wide tests in test_ranking.py and test_ranking_reference.py.
-# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py.
+# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py; the multi-class metrics from
+# scores read a long table of class scores: tests/test_multiclass_scores.py (LONG_TABLE below).
+LONG_TABLE = sorted(m for m in METRICS if "example" in {p.name for p in METRICS[m].params})
 ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
-             and m != "histogram_auc")
+             and m != "histogram_auc" and m not in LONG_TABLE)
 
 def args(name, weight=False):
     """The columns of conftest.make_binary_frame for the metric's required parameters."""

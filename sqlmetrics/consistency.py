@@ -143,7 +143,7 @@ def _class_checks(values: dict, relations: dict[str, str], sums_to_one: bool) ->
         source, label, n_labels = data, quote(values["label"]), "1"
     else:
         # unmatched examples count 0 labels: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL
-        source = (f"{data} AS sm_input LEFT JOIN (SELECT {example} AS sm_given_example, MIN(label) AS sm_given_label, "
+        source = (f"(SELECT * FROM {data}) AS sm_input LEFT JOIN (SELECT {example} AS sm_given_example, MIN(label) AS sm_given_label, "
                   f"COUNT(*) AS sm_label_rows FROM {relations['labels']} GROUP BY {example}) AS sm_given "
                   f"ON sm_input.{example} = sm_given.sm_given_example")
         label, n_labels = "sm_given.sm_given_label", "COALESCE(sm_given.sm_label_rows, 0)"
@@ -195,6 +195,6 @@ def _class_checks(values: dict, relations: dict[str, str], sums_to_one: bool) ->
         if w_lo != w_hi:
             return ColumnError(f"column {values['weight']!r} (weight) differs between the rows of {name} ({w_lo:g} "
                                f"and {w_hi:g}){more}: the weight is the example's, equal on all its rows")
-        return ColumnError(f"the probabilities of {name} sum to {total!r}, not 1 (within 1e-6){more}: each "
+        return ColumnError(f"the probabilities of {name} sum to {total:.10g}, not 1 (within 1e-6){more}: each "
                            "example's scores must be probabilities over the classes")
     return [Check(f"SELECT COUNT(DISTINCT {cls}), MIN({cls}) FROM {data}", one_class), Check(sql, error)]

@@ -141,8 +141,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for slot, wanted in placement.items() for _, col, role in wanted
                               if role == "class" and checked[slot].kinds[col] == "other")
-            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans, texts=texts), plan,
-                                         per_query))
+            target = Target(engine.dialect, booleans=booleans, texts=texts)
+            result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
             for c in checked.values():
                 c.explain()  # a guard failed: its checks say which value, and how often

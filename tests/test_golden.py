@@ -81,7 +81,10 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
                     if choice == "item_asc" and name not in ("mrr", "coverage"):
                         continue  # flips the tie-break's direction: once per template is enough
                     if choice != params.get(p.name, p.default):
-                        out[name, f"{p.name}={choice}"] = (data, {**params, p.name: choice})
+                        # multiclass_auc(multi_class='ovo') takes no weight
+                        weight = {"weight": None} if choice == "ovo" else {}
+                        out[name, f"{p.name}={choice}"] = (data, {k: v for k, v in {**params, p.name: choice,
+                                                                                   **weight}.items() if v is not None})
     extra = {
         ("auc", "bins=100"): {"bins": 100},
         ("err", "max_grade=4"): {"max_grade": 4},
@@ -91,6 +94,8 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
         ("log_loss", "unweighted"): {"weight": None},
         ("ndcg", "no qrels"): {"qrels": None},
         ("mean_average_precision", "no qrels"): {"qrels": None},
+        ("top_k_accuracy", "labels table"): {"label": None, "labels": "analytics.true_classes"},
+        ("multiclass_log_loss", "unweighted"): {"weight": None},
     }
     for (name, variant), change in extra.items():
         data, params = golden.call(name)

@@ -305,3 +305,9 @@ def test_the_macros_need_one_of_label_and_labels():
             render_macro(metric, relation="t")
     with pytest.raises(sm.ParameterError, match="takes no weight"):
         render_macro("multiclass_auc", relation="t", label="y", weight="w", multi_class="ovo")
+
+
+def test_bootstrap_refuses_them():
+    """Its replicates weigh rows (or a cluster) one by one: an example's rows must resample together."""
+    with pytest.raises(sm.ParameterError, match="resamples by example"):
+        sm.bootstrap("top_k_accuracy", small(), label="label")

@@ -18,8 +18,8 @@
                         weight=none, multi_class='ovr', average='macro', by=[], plan=none) %}
 {%- if multi_class == 'ovo' and weight %}{{ sqlmetrics.fail("multi_class='ovo' takes no weight (Hand and Till's AUC, as sklearn's, has no sample weights): use multi_class='ovr'") }}{% endif %}
 {%- set plan = plan or sqlmetrics.default_plan() %}
-{%- set rows %}({{ sqlmetrics.class_rows(relation, example, class_, score, label, labels, weight, by) }}) AS sm_class_rows{% endset %}
 {%- if multi_class == 'ovr' %}
+{%- set rows %}({{ sqlmetrics.class_rows(relation, example, class_, score, label, labels, weight, by) }}) AS sm_class_rows{% endset %}
 {%- set parts = sqlmetrics.auc_parts(rows, 'sm_true', 'sm_score', 'sm_w' if weight else none, by + ['sm_class'], plan) %}
 {%- set used %}sm_w_pos > 0{% endset %}
 {%- set n %}MAX(sm_n){% endset %}
@@ -35,37 +35,27 @@ SELECT sm_j.sm_k AS sm_a, sm_other.sm_k AS sm_b, sm_other.sm_k AS sm_neg
 FROM {{ classes }} AS sm_j CROSS JOIN {{ classes }} AS sm_other
 WHERE sm_j.sm_k <> sm_other.sm_k
 {%- endset %}
-{%- set paired %}(
-  SELECT {{ sqlmetrics.qualified_cols(by, 'sm_class_rows') }}
-         sm_class_rows.sm_class AS sm_class, sm_pairs.sm_neg AS sm_neg, sm_class_rows.sm_true AS sm_true,
-         sm_class_rows.sm_score AS sm_score
-  FROM {{ rows }}
-  JOIN ({{ pairs }}) AS sm_pairs
-    {#- the true row's key is its class (= its label) through sm_true, whose checks so reach every row #}
-    ON sm_class_rows.sm_class = sm_pairs.sm_a
-       AND CASE WHEN sm_class_rows.sm_true = 1 THEN sm_class_rows.sm_class ELSE sm_class_rows.sm_label END = sm_pairs.sm_b
-) AS sm_paired{% endset %}
+{%- set paired %}({{ sqlmetrics.class_rows(relation, example, class_, score, label, labels, weight, by, pairs=pairs) }}) AS sm_paired{% endset %}
 {%- set parts = sqlmetrics.auc_parts(paired, 'sm_true', 'sm_score', none, by + ['sm_class', 'sm_neg'], plan) %}
 {%- set used %}sm_n_pos > 0 AND sm_n > sm_n_pos{% endset %}
 {#- the positives of class j are counted once in each of its k - 1 pairs -#}
 {%- set n %}ROUND({{ sqlmetrics.fdiv('SUM(sm_n_pos)', sqlmetrics.class_count(relation, class_) ~ ' - 1') }}){% endset %}
 {%- endif %}
+{%- set auc = sqlmetrics.fdiv('sm_wins', 'sm_w_pos') %}
 SELECT {{ sqlmetrics.cols(by) }}
        {%- if average == 'macro' and multi_class == 'ovr' %}
-       CASE WHEN COUNT(sm_auc) = COUNT(*) THEN AVG(sm_auc) END AS multiclass_auc,
+       CASE WHEN COUNT({{ auc }}) = COUNT(*) THEN AVG({{ auc }}) END AS multiclass_auc,
        {%- elif average == 'macro' %}
-       AVG(CASE WHEN {{ used }} THEN sm_auc END) AS multiclass_auc,
+       AVG(CASE WHEN {{ used }} THEN {{ auc }} END) AS multiclass_auc,
        {%- else %}
        {%- set prevalence = 'sm_w_pos' if multi_class == 'ovr' else 'sm_n' %}
-       CASE WHEN COUNT(CASE WHEN {{ used }} AND sm_auc IS NULL THEN 1 END) = 0
-            THEN {{ sqlmetrics.fdiv('SUM(CASE WHEN ' ~ used ~ ' THEN ' ~ prevalence ~ ' * sm_auc END)',
+       CASE WHEN COUNT(CASE WHEN {{ used }} AND {{ auc }} IS NULL THEN 1 END) = 0
+            THEN {{ sqlmetrics.fdiv('SUM(CASE WHEN ' ~ used ~ ' THEN ' ~ prevalence ~ ' * ' ~ auc ~ ' END)',
                                     'SUM(CASE WHEN ' ~ used ~ ' THEN ' ~ prevalence ~ ' END)') }} END AS multiclass_auc,
        {%- endif %}
        CAST({{ n }} AS BIGINT) AS n,
        CAST({{ sqlmetrics.class_count(relation, class_) }} AS BIGINT) AS n_classes
-FROM (
-  SELECT sm_parts.*, {{ sqlmetrics.fdiv('sm_wins', 'sm_w_pos') }} AS sm_auc
-  FROM ({{ parts }}) AS sm_parts
-) AS sm_aucs
+{#- no subquery more than needed: SQLite's parser fails on deeper nesting of the parallel plan #}
+FROM ({{ parts }}) AS sm_parts
 {{ sqlmetrics.group_by(by) }}
 {% endmacro %}

@@ -44,8 +44,10 @@ CASE WHEN {{ label_varies }}
      THEN {{ sqlmetrics.invalid_value('an example lacks a row for a class of the table (each example needs one row per class); example', 'sm_example', incomplete) }}
      WHEN {{ not_a_class }}
      THEN {{ sqlmetrics.invalid_value('the label of an example is not one of the classes of the table; label', 'sm_label', not_a_class) }}
+     {%- if weight %}
      WHEN {{ weight_varies }}
      THEN {{ sqlmetrics.invalid_value('the weight differs between the rows of an example; example', 'sm_example', weight_varies) }}
+     {%- endif %}
      {%- if sums_to_one %}
      WHEN {{ not_one }}
      THEN {{ sqlmetrics.invalid_value('the scores of an example must be probabilities summing to 1 within 1e-6; their sum', 'sm_score_sum', not_one) }}
@@ -67,9 +69,11 @@ FROM (
          COUNT(*) {{ per_example }} AS sm_rows,
          MIN({{ label_column }}) {{ per_example }} AS sm_label_lo,
          MAX({{ label_column }}) {{ per_example }} AS sm_label_hi,
-         SUM(CASE WHEN {{ class_column }} = {{ label_column }} THEN 1 ELSE 0 END) {{ per_example }} AS sm_true_rows,
+         SUM(CASE WHEN {{ class_column }} = {{ label_column }} THEN 1 ELSE 0 END) {{ per_example }} AS sm_true_rows
+         {%- if weight %},
          MIN({{ weight_column }}) {{ per_example }} AS sm_w_lo,
          MAX({{ weight_column }}) {{ per_example }} AS sm_w_hi
+         {%- endif %}
          {%- if sums_to_one %},
          SUM({{ sqlmetrics.as_double('sm_input.' ~ sqlmetrics.ident(score)) }}) {{ per_example }} AS sm_score_sum
          {%- endif %}

@@ -54,6 +54,9 @@
 {%- elif name == 'mcc' %}{{ sqlmetrics.mcc(relation, **kwargs) }}
 
 {#- multi-class from scores #}
+{%- elif name == 'multiclass_auc' %}{{ sqlmetrics.multiclass_auc(relation, **kwargs) }}
+{%- elif name == 'top_k_accuracy' %}{{ sqlmetrics.top_k_accuracy(relation, **kwargs) }}
+{%- elif name == 'multiclass_log_loss' %}{{ sqlmetrics.multiclass_log_loss(relation, **kwargs) }}
 
 {#- binary extras #}
 {%- elif name == 'det_curve' %}{{ sqlmetrics.det_curve(relation, **kwargs) }}

@@ -68,8 +68,10 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
                 out.setdefault(slot, []).extend((p.name, c, role) for c in names)
         elif p.kind == "relation" and values[p.name] is not None:
             columns = {k: v for k, v in values.items() if isinstance(v, str)}  # "{item}": the item parameter's value
+            # a column standing for a parameter's ("{example}") holds that parameter's ids: typed as the data's
             out.setdefault(p.name, []).extend(
-                (p.name, col.format(**columns), role) for col, role in p.relation_columns)
+                (col[1:-1] if col[1:-1] in columns else p.name, col.format(**columns), role)
+                for col, role in p.relation_columns)
     for p in _relation_params(m, values):
         if p.like_data:
             out[p.name] = list(out["data"])

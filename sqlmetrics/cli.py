@@ -113,9 +113,10 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     parser.add_argument("source", nargs="?", metavar="SOURCE",
                         help="Parquet/CSV/JSON file or glob, or a table name (with --database, or for render)")
     for p in m.params:
-        flag = "--" + p.name.replace("_", "-")
+        flag = "--" + p.name.rstrip("_").replace("_", "-")  # class_ (class is a Python keyword): --class
         required = p.required and p.kind != "relation"
-        kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required)
+        kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required,
+                      dest=p.name)
         if p.kind == "columns":
             parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
         elif p.kind == "choice":  # None, a choice of its own, is written `none`

@@ -9,6 +9,11 @@ their own that together cannot give a right answer. A metric declares its own (t
   is looked up) different similarities leave the value undetermined; exact repeats are harmless.
 - max_grade_is_the_top (err): a max_grade below a relevance of the judgments is not the top of
   the grading scale.
+- class_scores, class_probabilities (multi-class metrics from a long table of class scores): every
+  example (within its slice) has a row for each class of the table, one true class that is one of
+  them (equal on its rows, or exactly one row of `labels`), one weight (equal on its rows), and
+  for class_probabilities scores summing to 1 within 1e-6; a table of one class is no multi-class
+  problem. The first example found wrong is named.
 
 The templates fail on the same inputs (helpers.sql ``invalid_value``), for ``sm.render`` and dbt;
 here they are found first, with a message in the terms of the Python call.
@@ -25,8 +30,9 @@ from .errors import ColumnError, ParameterError
 @dataclass(frozen=True)
 class Check:
     sql: str  # a DuckDB-syntax SELECT over the relations, transpiled by the caller
-    #: the error for the query's rows, or None when the inputs are consistent
-    error: Callable[[list[tuple]], Exception | None]
+    #: the error for the query's rows, None when the inputs are consistent, or a Check to run next
+    #: (a query that only an error needs: which class an example lacks)
+    error: Callable[[list[tuple]], "Exception | Check | None"]
 
 
 def catalogue_holds_the_run(values: dict, relations: dict[str, str]) -> list[Check]:
@@ -54,6 +60,14 @@ def max_grade_is_the_top(values: dict, relations: dict[str, str]) -> list[Check]
     return [Check(f"SELECT MAX({quote(values['relevance'])}) FROM {judgments}", error)]
 
 
+def class_scores(values: dict, relations: dict[str, str]) -> list[Check]:
+    return _class_checks(values, relations, sums_to_one=False)
+
+
+def class_probabilities(values: dict, relations: dict[str, str]) -> list[Check]:
+    return _class_checks(values, relations, sums_to_one=True)
+
+
 def run(checks: tuple, values: dict, relations: dict[str, str], rows: Callable[[str], list[tuple]]) -> None:
     """Run the `checks` of a metric (functions as above) with `rows` (SQL -> its rows); raise the
     first error. `relations` maps "data" and each relation parameter given to its FROM text in
@@ -61,6 +75,8 @@ def run(checks: tuple, values: dict, relations: dict[str, str], rows: Callable[[
     for make in checks:
         for c in make(values, relations):
             error = c.error(rows(c.sql))
+            while isinstance(error, Check):
+                error = error.error(rows(error.sql))
             if error is not None:
                 raise error
 
@@ -112,3 +128,73 @@ def _similarity_check(similarity: str) -> Check:
                 f"(either direction is the same pair){more}: keep one row per pair")
         return None
     return Check(sql, error)
+
+
+def _class_checks(values: dict, relations: dict[str, str], sums_to_one: bool) -> list[Check]:
+    if values.get("multi_class") == "ovo" and values.get("weight"):
+        raise ParameterError("multi_class='ovo' takes no weight: Hand & Till's AUC, as sklearn's roc_auc_score, has "
+                             "no sample weights; use multi_class='ovr', or leave weight out")
+    data = relations["data"]
+    example, cls, score = quote(values["example"]), quote(values["class_"]), quote(values["score"])
+    by = list(values.get("by") or [])
+    keys = ", ".join([quote(c) for c in by] + [example])
+    n_classes = f"(SELECT COUNT(DISTINCT {cls}) FROM {data})"
+    if values.get("labels") is None:
+        source, label, n_labels = data, quote(values["label"]), "1"
+    else:
+        # unmatched examples count 0 labels: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL
+        source = (f"(SELECT * FROM {data}) AS sm_input LEFT JOIN (SELECT {example} AS sm_given_example, MIN(label) AS sm_given_label, "
+                  f"COUNT(*) AS sm_label_rows FROM {relations['labels']} GROUP BY {example}) AS sm_given "
+                  f"ON sm_input.{example} = sm_given.sm_given_example")
+        label, n_labels = "sm_given.sm_given_label", "COALESCE(sm_given.sm_label_rows, 0)"
+    weight = quote(values["weight"]) if values.get("weight") else "1"
+    per_example = (f"SELECT {keys}, MIN({label}) AS sm_lo, MAX({label}) AS sm_hi, MIN({n_labels}) AS sm_n_labels, "
+                   f"COUNT(*) AS sm_rows, SUM(CASE WHEN {cls} = {label} THEN 1 ELSE 0 END) AS sm_true_rows, "
+                   f"MIN({weight}) AS sm_w_lo, MAX({weight}) AS sm_w_hi, SUM(CAST({score} AS DOUBLE)) AS sm_sum "
+                   f"FROM {source} GROUP BY {keys}")
+    wrong = (f"sm_lo <> sm_hi OR sm_n_labels <> 1 OR sm_rows <> {n_classes} OR sm_true_rows <> 1 OR sm_w_lo <> sm_w_hi"
+             + (" OR ABS(sm_sum - 1) > 1e-6" if sums_to_one else ""))
+    sql = (f"SELECT {keys}, sm_lo, sm_hi, sm_n_labels, sm_rows, sm_true_rows, sm_w_lo, sm_w_hi, sm_sum, {n_classes}, "
+           f"COUNT(*) OVER () FROM ({per_example}) AS sm_examples WHERE {wrong} ORDER BY {keys} LIMIT 1")
+    # the first example lacking a class, and the first class it lacks (matched on the example alone)
+    lacking = (f"SELECT sm_classes.sm_class FROM (SELECT {example} AS sm_short FROM {data} GROUP BY {keys} "
+               f"HAVING COUNT(*) < {n_classes} ORDER BY {keys} LIMIT 1) AS sm_first "
+               f"CROSS JOIN (SELECT DISTINCT {cls} AS sm_class FROM {data}) AS sm_classes "
+               f"LEFT JOIN (SELECT {example} AS sm_seen_example, {cls} AS sm_seen_class, 1 AS sm_present FROM {data}) "
+               "AS sm_seen ON sm_seen.sm_seen_example = sm_first.sm_short AND sm_seen.sm_seen_class = sm_classes.sm_class "
+               "WHERE COALESCE(sm_seen.sm_present, 0) = 0 ORDER BY sm_classes.sm_class LIMIT 1")
+
+    def one_class(rows):
+        count, some = rows[0]
+        if count == 1:
+            return ColumnError(f"column {values['class_']!r} (class_) has one class, {some!r}: a multi-class metric "
+                               "needs at least two (each example a row for each class)")
+        return None
+
+    def error(rows):
+        if not rows:
+            return None
+        *slice_values, ex, lo, hi, n_labels, n_rows, true_rows, w_lo, w_hi, total, classes, count = rows[0]
+        name = f"example {ex!r}" + (f" (slice {dict(zip(by, slice_values))})" if by else "")
+        more = f" ({count} examples are wrong)" if count > 1 else ""
+        if lo != hi:
+            return ColumnError(f"column {values['label']!r} (label) differs between the rows of {name} ({lo!r} and "
+                               f"{hi!r}){more}: the true class must be equal on all rows of an example")
+        if n_labels != 1:
+            return ColumnError(f"labels has {'no row' if not n_labels else f'{n_labels} rows'} for {name}{more}: "
+                               "give each example exactly one label")
+        if n_rows < classes:
+            def missing(found):
+                which = f" for class {found[0][0]!r}" if found else ""
+                return ColumnError(f"{name} has no row{which}{more}: every example needs a row (its score) for "
+                                   f"each of the table's {classes} classes")
+            return Check(lacking, missing)
+        if true_rows != 1:
+            return ColumnError(f"the label {lo!r} of {name} is not one of the table's classes (column "
+                               f"{values['class_']!r}){more}: the true class must be one of the classes scored")
+        if w_lo != w_hi:
+            return ColumnError(f"column {values['weight']!r} (weight) differs between the rows of {name} ({w_lo:g} "
+                               f"and {w_hi:g}){more}: the weight is the example's, equal on all its rows")
+        return ColumnError(f"the probabilities of {name} sum to {total:.10g}, not 1 (within 1e-6){more}: each "
+                           "example's scores must be probabilities over the classes")
+    return [Check(f"SELECT COUNT(DISTINCT {cls}), MIN({cls}) FROM {data}", one_class), Check(sql, error)]

@@ -173,6 +173,22 @@ ZERO_DIVISION = Param(
     "undefined when a class it weighs is), 0 or 1 (that value, as sklearn's zero_division), or 'nan' "
     "(sklearn's zero_division=np.nan: the class is left out of the average; float('nan') is taken too).",
     default=None, choices=(None, 0, 1, "nan"))
+# Multi-class from scores: a long table, one row per example and class.
+EXAMPLE = Param("example", "column", "example id column: an example's rows hold its scores, one row per class.",
+                default="example", role="key")
+CLASS_COLUMN = Param("class_", "column", "class column (integers or text); the classes are the table's distinct "
+                     "values, and every example has a row for each.", default="class", role="class")
+CLASS_SCORE = Param("score", "column", "the example's score for the row's class; NaN is an error, +-inf allowed.",
+                    default="score", role="score")
+CLASS_PROBABILITY = Param("score", "column", "the example's probability of the row's class, in [0, 1]; the "
+                          "probabilities of an example sum to 1 (within 1e-6).", default="score", role="probability")
+TRUE_CLASS = Param("label", "column", "the example's true class, equal on all its rows (or give labels).",
+                   default=None, role="class")
+TRUE_CLASSES = Param("labels", "relation", "the true classes instead of label: a table with the example column and "
+                     "a column named label, one row per example.", default=None,
+                     relation_columns=(("{example}", "key"), ("label", "class")))
+EXAMPLE_WEIGHT = Param("weight", "column", "optional non-negative weight of the example, equal on all its rows.",
+                       default=None, role="weight")
 TARGET = Param("target", "column", "true numeric value.", role="numeric")
 PREDICTION = Param("prediction", "column", "predicted numeric value.", role="numeric")
 # the columns of the logarithmic errors: log(1 + value) is taken, so values must be above -1

@@ -19,6 +19,8 @@ from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_LAB
                      PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET,
                      THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
 from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
+from .params import (CLASS_COLUMN, CLASS_PROBABILITY, CLASS_SCORE, EXAMPLE, EXAMPLE_WEIGHT, TRUE_CLASS,
+                     TRUE_CLASSES)
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
 Kind = Literal["scalar", "record", "curve"]
@@ -147,6 +149,26 @@ def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT,
 
 _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
          ">>> df = pd.DataFrame({'y': [0, 0, 1, 1], 's': [0.1, 0.4, 0.35, 0.8]})\n")
+
+
+def _class_scores_metric(name, extra, summary, formula, reference, example,
+                         undefined="the examples weigh 0 in total (or there are none)", plan=None, probabilities=False):
+    """A multi-class metric from a long table of class scores: the table's columns, the true class as a
+    column or a table, the example's weight, then `extra` and by; the checks of consistency.class_scores."""
+    score = CLASS_PROBABILITY if probabilities else CLASS_SCORE
+    return Metric(
+        name=name, template=f"classification/{name}.sql", kind="scalar",
+        params=(EXAMPLE, CLASS_COLUMN, score, TRUE_CLASS, TRUE_CLASSES, EXAMPLE_WEIGHT) + extra + (BY,),
+        outputs=(name, "n", "n_classes"), summary=summary, formula=formula, reference=reference,
+        example=_CLASS_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
+        one_of=("label", "labels"),
+        checks=(consistency.class_probabilities if probabilities else consistency.class_scores,))
+
+
+_CLASS_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+               ">>> df = pd.DataFrame({'example': [1, 1, 1, 2, 2, 2, 3, 3, 3], 'class': ['a', 'b', 'c'] * 3,\n"
+               "...                    'score': [0.7, 0.2, 0.1, 0.3, 0.4, 0.3, 0.2, 0.5, 0.3],\n"
+               "...                    'label': ['a'] * 3 + ['b'] * 3 + ['c'] * 3})\n")
 
 METRICS: dict[str, Metric] = {m.name: m for m in [
     Metric(
@@ -608,6 +630,40 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                   "(zero_division=0)"),
 
     # -- multi-class from scores: a long table, one row per (example, class) -------------------------
+    _class_scores_metric(
+        "multiclass_auc", (Param(
+            "multi_class", "choice", "'ovr' (each class against the rest) or 'ovo' (each pair of classes, Hand & "
+            "Till 2001; no weight, as sklearn).", default="ovr", choices=("ovr", "ovo")), Param(
+            "average", "choice", "'macro' (plain mean over the classes, or pairs) or 'weighted' (by prevalence: "
+            "a class's positive weight for ovr, a pair's examples for ovo).", default="macro",
+            choices=("macro", "weighted"))),
+        "Multi-class AUC from class scores: one-vs-rest or one-vs-one (Hand & Till) ROC AUC, averaged.",
+        "ovr: AUC_c = AUC of [label = c] by the score of class c over all examples (weighted); macro = mean of "
+        "AUC_c over the table's classes, weighted = sum W_c*AUC_c / sum W_c, W_c the weight of class c's "
+        "examples (classes of weight 0 left out). ovo: A(j|k) = AUC of class j's examples against class k's by "
+        "the score of j; macro = mean over pairs of classes both true of (A(j|k) + A(k|j)) / 2, weighted by the "
+        "pair's examples n_j + n_k.",
+        "sklearn.metrics.roc_auc_score(y, P, multi_class=multi_class, average=average, labels=classes, "
+        "sample_weight=w)",
+        ">>> sm.multiclass_auc(df, label='label'), sm.multiclass_auc(df, label='label', multi_class='ovo')\n"
+        "(0.75, 0.75)\n",
+        "ovr with average='macro' needs each class both true and not true (with weight > 0), 'weighted' some "
+        "example of weight > 0; ovo needs two classes that are true", plan=_RANK_WHEN_DISTINCT),
+    _class_scores_metric(
+        "top_k_accuracy", (Param("k", "int", "the true class counts when among the k classes of highest score "
+                                 "(sklearn's default 2).", default=2, low=1),),
+        "Top-k accuracy: the share of examples whose true class is among the k classes of highest score.",
+        "top_k_accuracy = sum w*[rank of the true class <= k] / sum w; of equal scores the class later in the "
+        "sorted class labels ranks first (sklearn's stable argsort, reversed).",
+        "sklearn.metrics.top_k_accuracy_score(y, P, k=k, labels=classes, sample_weight=w)",
+        ">>> round(sm.top_k_accuracy(df, label='label', k=1), 4)\n0.6667\n"),
+    _class_scores_metric(
+        "multiclass_log_loss", (),
+        "Multi-class log loss (cross-entropy) of predicted class probabilities.",
+        "-sum w*ln(p_true) / sum w, p_true the probability given to the true class, clipped to [eps, 1 - eps] "
+        "(eps the float64 machine epsilon, as sklearn); each example's probabilities must sum to 1 within 1e-6.",
+        "sklearn.metrics.log_loss(y, P, labels=classes, sample_weight=w)",
+        ">>> round(sm.multiclass_log_loss(df, label='label'), 4)\n0.8256\n", probabilities=True),
 
     # -- binary extras: partial AUC, DET curve, entropy, credit-risk and marketing curves -------------
     Metric(
@@ -782,6 +838,9 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     for a ranking metric, over groups for gauc."""
     m = lookup(name)
     params = dict(params)
+    if any(p.name == "example" for p in m.params):
+        raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
+                             "example (all its rows together), which its replicates do not do")
     if m.per_query:
         extra = (N_BOOT, CONFIDENCE, SEED)
         if params.get("cluster") is not None:

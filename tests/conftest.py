@@ -67,9 +67,11 @@ def ranking_frames():
 
 # Metrics of one table of labelled rows (classification, regression); ranking metrics have their own
 # registry-wide tests in test_ranking.py and test_ranking_reference.py.
-# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py.
+# histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py; the multi-class metrics from
+# scores read a long table of class scores: tests/test_multiclass_scores.py (LONG_TABLE below).
+LONG_TABLE = sorted(m for m in METRICS if "example" in {p.name for p in METRICS[m].params})
 ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
-             and m != "histogram_auc")
+             and m != "histogram_auc" and m not in LONG_TABLE)
 
 def args(name, weight=False):
     """The columns of conftest.make_binary_frame for the metric's required parameters."""
@@ -98,6 +100,8 @@ def with_choice(name, params, param, choice):
     class columns (a score makes two classes only)."""
     if METRICS[name].averaged and param == "average" and choice != "binary":
         params = {k: v for k, v in params.items() if k != "score"} | {"label": "cls", "prediction": "cls_hat"}
+    if choice == "ovo":  # multiclass_auc(multi_class='ovo') takes no weight, as sklearn
+        params = {k: v for k, v in params.items() if k != "weight"}
     return dict(params, **{param: choice})
 
 

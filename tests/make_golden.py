@@ -13,6 +13,9 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   that take a score or a prediction, the weight column wherever the metric takes one), renamed to
   realistic columns by ``COLUMNS`` below; everything else at its default (threshold 0.5, n_bins 5,
   uniform bins, weighting 'impressions', exact AUC without bins);
+- multi-class metrics from scores (data ``analytics.class_scores``, one row per image and class):
+  the columns ``LONG_TABLE_COLUMNS`` below, the true class as a column, weighted, every option at its
+  default (multiclass_auc: one-vs-rest, macro);
 - ranking metrics (run ``analytics.run``): the parameters ``conftest.ranking_args(name,
   "weighted_by")`` chooses (query/item/score/relevance columns, judgments in ``analytics.qrels``,
   k=10 wherever k exists, similarities in ``analytics.similar_items``, a catalogue of 1000 items),
@@ -40,7 +43,7 @@ if str(HERE) not in sys.path:  # run as a script, or imported by the tests
 
 import sqlmetrics as sm  # noqa: E402
 from sqlmetrics.registry import METRICS  # noqa: E402
-from conftest import ALL, args, ranking_args  # noqa: E402
+from conftest import ALL, LONG_TABLE, args, ranking_args  # noqa: E402
 
 GOLDEN = HERE / "golden"
 
@@ -56,6 +59,9 @@ COLUMNS = {
     "qid": "query_id", "doc no": "doc_id", "Score": "score", "rel": "relevance",
 }
 BY = ["country"]
+#: the multi-class metrics from scores: a long table of one row per image and class, weighted
+LONG_TABLE_COLUMNS = {"example": "image_id", "class_": "class", "score": "probability", "label": "true_class",
+                      "weight": "importance"}
 #: ranking metrics rendered with ties='average' (every other one keeps its default tie order)
 TIES_AVERAGE = {"ndcg"}
 
@@ -92,6 +98,9 @@ def call(name: str) -> tuple[str, dict]:
     if name in ALL:
         data = "analytics.preds"
         params = args(name, weight=any(p.name == "weight" for p in METRICS[name].params))
+    elif name in LONG_TABLE:
+        data = "analytics.class_scores"
+        params = dict(LONG_TABLE_COLUMNS)
     else:
         data = "analytics.run"
         params = ranking_args(name, "weighted_by")

@@ -92,6 +92,8 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
         ("log_loss", "unweighted"): {"weight": None},
         ("ndcg", "no qrels"): {"qrels": None},
         ("mean_average_precision", "no qrels"): {"qrels": None},
+        ("top_k_accuracy", "labels table"): {"label": None, "labels": "analytics.true_classes"},
+        ("multiclass_log_loss", "unweighted"): {"weight": None},
     }
     for (name, variant), change in extra.items():
         data, params = golden.call(name)
@@ -105,7 +107,7 @@ SWEEP = _sweep()
 #: the metrics composed of sql/ranking/{query_judgments,ranked_run,ranked_rows,mean_over_queries}.sql
 _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k"}
-_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc"}  # built on sql/classification/auc_parts.sql
+_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc", "multiclass_auc"}  # on sql/classification/auc_parts.sql
 _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
 _PARALLEL = {m for m in METRICS if METRICS[m].plan and METRICS[m].plan.parallel}  # built on sql/parallel.sql
 

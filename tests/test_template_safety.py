@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, args, make_binary_frame, make_ranking_frames, with_choice
+from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_ranking_frames, with_choice
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -47,9 +47,16 @@ SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a 
                           columns=["item_a", "item_b", "similarity"])
 ITEMS = pd.DataFrame({"item": _ITEMS + ["x1", "x2"]})
 HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
+# a long table of class scores (examples x integer classes, probabilities) and its true classes as a table
+_COUNTS = np.random.default_rng(2).integers(1, 4, (40, 3))
+SCORES = pd.DataFrame({"example": np.repeat(np.arange(40), 3), "class": [0, 1, 2] * 40,
+                       "score": (_COUNTS / _COUNTS.sum(axis=1, keepdims=True)).ravel(),
+                       "label": np.repeat(np.arange(40) % 3, 3), "w": np.repeat(np.arange(40) % 4 * 0.5, 3),
+                       "c": np.repeat(np.arange(40) % 2, 3)})
+LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 TABLES = {"preds": BINARY, "run": RUN, "run_rel": RUN_REL, "qrels": QRELS, "similarity": SIMILARITY,
-          "items": ITEMS, "histogram": HISTOGRAM}
-RELATIONS = ("qrels", "similarity", "items")
+          "items": ITEMS, "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS}
+RELATIONS = ("qrels", "similarity", "items", "labels")
 
 
 def identifiers() -> list[str]:
@@ -93,6 +100,17 @@ def calls():
                         if choice != p.default:
                             variants[f"-{p.name}={choice}"] = with_choice(name, base, p.name, choice)
             out += [(name + suffix, name, "preds", params) for suffix, params in variants.items()]
+        elif name in LONG_TABLE:
+            base = {"label": "label", "weight": "w"}
+            out += [(name, name, "scores", base), (f"{name}-labels-by", name, "scores", {"labels": "labels", "by": ["c"]})]
+            for p in m.params:
+                if p.kind == "choice":
+                    for choice in p.choices:
+                        if choice != p.default:
+                            params = dict(base, **{p.name: choice})
+                            if choice == "ovo":
+                                params.pop("weight")
+                            out.append((f"{name}-{p.name}={choice}", name, "scores", params))
         elif name == "histogram_auc":
             out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]
         elif name == "coverage":
@@ -414,7 +432,8 @@ def test_ils_with_exact_repeats_is_the_plain_definition(ranking_con):
 
 
 def test_only_coverage_ils_and_err_declare_checks_across_relations():
-    assert {name for name, m in METRICS.items() if m.checks} == {"coverage", "ils", "err"}
+    # and the multi-class metrics from scores, whose checks tests/test_multiclass_scores.py runs (in SQL too)
+    assert {name for name, m in METRICS.items() if m.checks} == {"coverage", "ils", "err"} | set(LONG_TABLE)
 
 
 # -- 4. the spellings of a failing value -----------------------------------------------------------

@@ -1,0 +1,258 @@
+SELECT
+  `country`,
+  CASE
+    WHEN COUNT((
+      CAST(sm_wins AS FLOAT64) / NULLIF(CAST(sm_w_pos AS FLOAT64), 0)
+    )) = COUNT(*)
+    THEN AVG((
+      CAST(sm_wins AS FLOAT64) / NULLIF(CAST(sm_w_pos AS FLOAT64), 0)
+    ))
+  END AS multiclass_auc,
+  CAST(MAX(sm_n) AS INT64) AS n,
+  CAST((
+    SELECT
+      COUNT(DISTINCT `class`)
+    FROM analytics.class_scores
+  ) AS INT64) AS n_classes
+FROM (
+  SELECT
+    `country`,
+    `sm_class`,
+    CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS INT64) AS sm_n,
+    CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS INT64) AS sm_n_pos,
+    SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+    SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
+    SUM(
+      COALESCE(sm_cumulative.sm_wins_in, 0) * (
+        sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      ) + sm_cumulative.sm_w_pos * (
+        COALESCE(sm_cumulative.sm_w_neg_before, 0) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      )
+    ) AS sm_wins,
+    SUM(
+      COALESCE(sm_cumulative.sm_ties_in, 0) * (
+        sm_cumulative.sm_w_neg / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      )
+    ) AS sm_ties
+  FROM (
+    SELECT
+      sm_buckets.*,
+      SUM(sm_w_neg) OVER (
+        PARTITION BY `country`, `sm_class`
+        ORDER BY sm_bucket
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_w_neg_before,
+      SUM(sm_w_neg) OVER (PARTITION BY `country`, `sm_class`) AS sm_w_neg_all
+    FROM (
+      SELECT
+        `country`,
+        `sm_class`,
+        `sm_bucket`,
+        SUM(sm_in_bucket.sm_n) AS sm_n,
+        SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+        SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+        SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            (
+              COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg
+            ) / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_wins_in,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            sm_in_bucket.sm_w_neg / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_ties_in
+      FROM (
+        SELECT
+          sm_by_score.*,
+          SUM(sm_w_neg) OVER (
+            PARTITION BY `country`, `sm_class`, `sm_bucket`
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ) AS sm_w_neg_below,
+          SUM(sm_w_neg) OVER (PARTITION BY `country`, `sm_class`, `sm_bucket`) AS sm_w_neg_bucket
+        FROM (
+          SELECT
+            sm_exponents.*,
+            CAST(CASE
+              WHEN sm_x = 0
+              THEN 0
+              WHEN NOT (
+                ABS(sm_x) < CAST('inf' AS FLOAT64)
+              )
+              THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+              WHEN sm_e IS NULL
+              THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+              WHEN sm_x > 0
+              THEN (
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  ABS(sm_x) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+              ELSE -(
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  ABS(sm_x) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+            END AS INT64) AS sm_bucket
+          FROM (
+            SELECT
+              sm_valued.*,
+              CAST(sm_s AS FLOAT64) AS sm_x,
+              CAST(CASE
+                WHEN NOT (
+                  ABS(CAST(sm_s AS FLOAT64)) >= 2.2250738585072014e-308
+                  AND ABS(CAST(sm_s AS FLOAT64)) < CAST('inf' AS FLOAT64)
+                )
+                THEN NULL
+                WHEN ABS(CAST(sm_s AS FLOAT64)) >= 8.98846567431158e307
+                THEN 1023
+                ELSE FLOOR((
+                  LN(ABS(CAST(sm_s AS FLOAT64))) / LN(2)
+                ))
+              END AS FLOAT64) AS sm_e
+            FROM (
+              SELECT
+                `country`,
+                `sm_class`,
+                sm_s,
+                SUM(sm_rows) AS sm_n,
+                SUM(sm_pos * sm_rows) AS sm_n_pos,
+                CAST(SUM(sm_pos * sm_weight) AS FLOAT64) AS sm_w_pos,
+                CAST(SUM((
+                  1 - sm_pos
+                ) * sm_weight) AS FLOAT64) AS sm_w_neg
+              FROM (
+                SELECT
+                  `country`,
+                  `sm_class`,
+                  sm_s,
+                  sm_rows,
+                  sm_weight,
+                  CASE
+                    WHEN `sm_true` = 1
+                    THEN 1
+                    WHEN `sm_true` = 0
+                    THEN 0
+                    ELSE CASE
+                      WHEN COALESCE(NOT (
+                        `sm_true` = 1 OR `sm_true` = 0
+                      ), TRUE)
+                      THEN ERROR(
+                        'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`sm_true` AS STRING), 'NULL')
+                      )
+                    END
+                  END AS sm_pos
+                FROM (
+                  SELECT
+                    `country`,
+                    `sm_class`,
+                    `sm_true`,
+                    `sm_score` AS sm_s,
+                    1 AS sm_rows,
+                    CAST(`sm_w` AS FLOAT64) AS sm_weight
+                  FROM (
+                    SELECT
+                      `country`,
+                      sm_example,
+                      sm_class,
+                      sm_score,
+                      sm_label,
+                      sm_w,
+                      CASE
+                        WHEN sm_label_lo <> sm_label_hi
+                        THEN CASE
+                          WHEN COALESCE(sm_label_lo <> sm_label_hi, TRUE)
+                          THEN ERROR(
+                            'sqlmetrics: the label differs between the rows of an example; example; found ' || COALESCE(CAST(sm_example AS STRING), 'NULL')
+                          )
+                        END
+                        WHEN sm_n_labels <> 1
+                        THEN CASE
+                          WHEN COALESCE(sm_n_labels <> 1, TRUE)
+                          THEN ERROR(
+                            'sqlmetrics: labels must have exactly one row per example; example; found ' || COALESCE(CAST(sm_example AS STRING), 'NULL')
+                          )
+                        END
+                        WHEN sm_rows <> (
+                          SELECT
+                            COUNT(DISTINCT `class`)
+                          FROM analytics.class_scores
+                        )
+                        THEN CASE
+                          WHEN COALESCE(
+                            sm_rows <> (
+                              SELECT
+                                COUNT(DISTINCT `class`)
+                              FROM analytics.class_scores
+                            ),
+                            TRUE
+                          )
+                          THEN ERROR(
+                            'sqlmetrics: an example lacks a row for a class of the table (each example needs one row per class); example; found ' || COALESCE(CAST(sm_example AS STRING), 'NULL')
+                          )
+                        END
+                        WHEN sm_true_rows <> 1
+                        THEN CASE
+                          WHEN COALESCE(sm_true_rows <> 1, TRUE)
+                          THEN ERROR(
+                            'sqlmetrics: the label of an example is not one of the classes of the table; label; found ' || COALESCE(CAST(sm_label AS STRING), 'NULL')
+                          )
+                        END
+                        WHEN sm_w_lo <> sm_w_hi
+                        THEN CASE
+                          WHEN COALESCE(sm_w_lo <> sm_w_hi, TRUE)
+                          THEN ERROR(
+                            'sqlmetrics: the weight differs between the rows of an example; example; found ' || COALESCE(CAST(sm_example AS STRING), 'NULL')
+                          )
+                        END
+                        WHEN sm_class = sm_label
+                        THEN 1
+                        ELSE 0
+                      END AS sm_true
+                    FROM (
+                      SELECT
+                        sm_input.`country` AS `country`,
+                        sm_input.`image_id` AS sm_example,
+                        sm_input.`class` AS sm_class,
+                        CAST(sm_input.`probability` AS FLOAT64) AS sm_score,
+                        sm_input.`true_class` AS sm_label,
+                        1 AS sm_n_labels,
+                        CAST(sm_input.`importance` AS FLOAT64) AS sm_w,
+                        COUNT(*) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_rows,
+                        MIN(sm_input.`true_class`) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_label_lo,
+                        MAX(sm_input.`true_class`) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_label_hi,
+                        SUM(CASE WHEN sm_input.`class` = sm_input.`true_class` THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_true_rows,
+                        MIN(CAST(sm_input.`importance` AS FLOAT64)) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_w_lo,
+                        MAX(CAST(sm_input.`importance` AS FLOAT64)) OVER (PARTITION BY sm_input.`country`, sm_input.`image_id`) AS sm_w_hi
+                      FROM analytics.class_scores AS sm_input
+                    ) AS sm_per_example
+                  ) AS sm_class_rows
+                ) AS sm_labelled
+              ) AS sm_by_label
+              GROUP BY
+                `country`,
+                `sm_class`,
+                sm_s
+            ) AS sm_valued
+          ) AS sm_exponents
+        ) AS sm_by_score
+      ) AS sm_in_bucket
+      GROUP BY
+        `country`,
+        `sm_class`,
+        `sm_bucket`
+    ) AS sm_buckets
+  ) AS sm_cumulative
+  GROUP BY
+    `country`,
+    `sm_class`
+) AS sm_parts
+GROUP BY
+  `country`

@@ -1,0 +1,270 @@
+SELECT
+  "country",
+  CASE
+    WHEN COUNT((
+      CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+    )) = COUNT(*)
+    THEN AVG((
+      CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
+    ))
+  END AS multiclass_auc,
+  CAST(MAX(sm_n) AS BIGINT) AS n,
+  CAST((
+    SELECT
+      COUNT(DISTINCT "class")
+    FROM analytics.class_scores
+  ) AS BIGINT) AS n_classes
+FROM (
+  SELECT
+    "country",
+    "sm_class",
+    CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
+    CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
+    SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+    SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
+    SUM(
+      COALESCE(sm_cumulative.sm_wins_in, 0) * (
+        CAST(sm_cumulative.sm_w_neg AS DOUBLE) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      ) + sm_cumulative.sm_w_pos * (
+        CAST(COALESCE(sm_cumulative.sm_w_neg_before, 0) AS DOUBLE) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      )
+    ) AS sm_wins,
+    SUM(
+      COALESCE(sm_cumulative.sm_ties_in, 0) * (
+        CAST(sm_cumulative.sm_w_neg AS DOUBLE) / NULLIF(sm_cumulative.sm_w_neg_all, 0)
+      )
+    ) AS sm_ties
+  FROM (
+    SELECT
+      sm_buckets.*,
+      SUM(sm_w_neg) OVER (
+        PARTITION BY "country", "sm_class"
+        ORDER BY sm_bucket
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_w_neg_before,
+      SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_class") AS sm_w_neg_all
+    FROM (
+      SELECT
+        "country",
+        "sm_class",
+        "sm_bucket",
+        SUM(sm_in_bucket.sm_n) AS sm_n,
+        SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+        SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+        SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            CAST((
+              COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg
+            ) AS DOUBLE) / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_wins_in,
+        SUM(
+          sm_in_bucket.sm_w_pos * (
+            CAST(sm_in_bucket.sm_w_neg AS DOUBLE) / NULLIF(sm_in_bucket.sm_w_neg_bucket, 0)
+          )
+        ) AS sm_ties_in
+      FROM (
+        SELECT
+          sm_by_score.*,
+          SUM(sm_w_neg) OVER (
+            PARTITION BY "country", "sm_class", "sm_bucket"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+          ) AS sm_w_neg_below,
+          SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_class", "sm_bucket") AS sm_w_neg_bucket
+        FROM (
+          SELECT
+            sm_exponents.*,
+            CAST(CASE
+              WHEN sm_x = 0
+              THEN 0
+              WHEN NOT (
+                ABS(sm_x) < INFINITY()
+              )
+              THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+              WHEN sm_e IS NULL
+              THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+              WHEN sm_x > 0
+              THEN (
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  CAST(ABS(sm_x) AS DOUBLE) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+              ELSE -(
+                (
+                  sm_e + 1025
+                ) * 1024 + FLOOR((
+                  CAST(ABS(sm_x) AS DOUBLE) / POWER(2, sm_e) - 1
+                ) * 1024)
+              )
+            END AS BIGINT) AS sm_bucket
+          FROM (
+            SELECT
+              sm_valued.*,
+              CAST(sm_s AS DOUBLE) AS sm_x,
+              CAST(CASE
+                WHEN NOT (
+                  ABS(CAST(sm_s AS DOUBLE)) >= 2.2250738585072014e-308
+                  AND ABS(CAST(sm_s AS DOUBLE)) < INFINITY()
+                )
+                THEN NULL
+                WHEN ABS(CAST(sm_s AS DOUBLE)) >= 8.98846567431158e307
+                THEN 1023
+                ELSE FLOOR((
+                  CAST(LN(ABS(CAST(sm_s AS DOUBLE))) AS DOUBLE) / LN(2)
+                ))
+              END AS DOUBLE) AS sm_e
+            FROM (
+              SELECT
+                "country",
+                "sm_class",
+                sm_s,
+                SUM(sm_rows) AS sm_n,
+                SUM(sm_pos * sm_rows) AS sm_n_pos,
+                CAST(SUM(sm_pos * sm_weight) AS DOUBLE) AS sm_w_pos,
+                CAST(SUM((
+                  1 - sm_pos
+                ) * sm_weight) AS DOUBLE) AS sm_w_neg
+              FROM (
+                SELECT
+                  "country",
+                  "sm_class",
+                  sm_s,
+                  sm_rows,
+                  sm_weight,
+                  CASE
+                    WHEN "sm_true" = 1
+                    THEN 1
+                    WHEN "sm_true" = 0
+                    THEN 0
+                    ELSE CAST(CASE
+                      WHEN COALESCE(NOT (
+                        "sm_true" = 1 OR "sm_true" = 0
+                      ), TRUE)
+                      THEN CONCAT(
+                        CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+                        CAST(COALESCE(CAST("sm_true" AS VARCHAR), 'NULL') AS VARCHAR)
+                      )
+                      ELSE '0'
+                    END AS BIGINT)
+                  END AS sm_pos
+                FROM (
+                  SELECT
+                    "country",
+                    "sm_class",
+                    "sm_true",
+                    "sm_score" AS sm_s,
+                    1 AS sm_rows,
+                    CAST("sm_w" AS DOUBLE) AS sm_weight
+                  FROM (
+                    SELECT
+                      "country",
+                      sm_example,
+                      sm_class,
+                      sm_score,
+                      sm_label,
+                      sm_w,
+                      CASE
+                        WHEN sm_label_lo <> sm_label_hi
+                        THEN CAST(CASE
+                          WHEN COALESCE(sm_label_lo <> sm_label_hi, TRUE)
+                          THEN CONCAT(
+                            CAST('sqlmetrics: the label differs between the rows of an example; example; found ' AS VARCHAR),
+                            CAST(COALESCE(CAST(sm_example AS VARCHAR), 'NULL') AS VARCHAR)
+                          )
+                          ELSE '0'
+                        END AS BIGINT)
+                        WHEN sm_n_labels <> 1
+                        THEN CAST(CASE
+                          WHEN COALESCE(sm_n_labels <> 1, TRUE)
+                          THEN CONCAT(
+                            CAST('sqlmetrics: labels must have exactly one row per example; example; found ' AS VARCHAR),
+                            CAST(COALESCE(CAST(sm_example AS VARCHAR), 'NULL') AS VARCHAR)
+                          )
+                          ELSE '0'
+                        END AS BIGINT)
+                        WHEN sm_rows <> (
+                          SELECT
+                            COUNT(DISTINCT "class")
+                          FROM analytics.class_scores
+                        )
+                        THEN CAST(CASE
+                          WHEN COALESCE(
+                            sm_rows <> (
+                              SELECT
+                                COUNT(DISTINCT "class")
+                              FROM analytics.class_scores
+                            ),
+                            TRUE
+                          )
+                          THEN CONCAT(
+                            CAST('sqlmetrics: an example lacks a row for a class of the table (each example needs one row per class); example; found ' AS VARCHAR),
+                            CAST(COALESCE(CAST(sm_example AS VARCHAR), 'NULL') AS VARCHAR)
+                          )
+                          ELSE '0'
+                        END AS BIGINT)
+                        WHEN sm_true_rows <> 1
+                        THEN CAST(CASE
+                          WHEN COALESCE(sm_true_rows <> 1, TRUE)
+                          THEN CONCAT(
+                            CAST('sqlmetrics: the label of an example is not one of the classes of the table; label; found ' AS VARCHAR),
+                            CAST(COALESCE(CAST(sm_label AS VARCHAR), 'NULL') AS VARCHAR)
+                          )
+                          ELSE '0'
+                        END AS BIGINT)
+                        WHEN sm_w_lo <> sm_w_hi
+                        THEN CAST(CASE
+                          WHEN COALESCE(sm_w_lo <> sm_w_hi, TRUE)
+                          THEN CONCAT(
+                            CAST('sqlmetrics: the weight differs between the rows of an example; example; found ' AS VARCHAR),
+                            CAST(COALESCE(CAST(sm_example AS VARCHAR), 'NULL') AS VARCHAR)
+                          )
+                          ELSE '0'
+                        END AS BIGINT)
+                        WHEN sm_class = sm_label
+                        THEN 1
+                        ELSE 0
+                      END AS sm_true
+                    FROM (
+                      SELECT
+                        sm_input."country" AS "country",
+                        sm_input."image_id" AS sm_example,
+                        sm_input."class" AS sm_class,
+                        CAST(sm_input."probability" AS DOUBLE) AS sm_score,
+                        sm_input."true_class" AS sm_label,
+                        1 AS sm_n_labels,
+                        CAST(sm_input."importance" AS DOUBLE) AS sm_w,
+                        COUNT(*) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_rows,
+                        MIN(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_lo,
+                        MAX(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_hi,
+                        SUM(CASE WHEN sm_input."class" = sm_input."true_class" THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_true_rows,
+                        MIN(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_lo,
+                        MAX(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_hi
+                      FROM analytics.class_scores AS sm_input
+                    ) AS sm_per_example
+                  ) AS sm_class_rows
+                ) AS sm_labelled
+              ) AS sm_by_label
+              GROUP BY
+                "country",
+                "sm_class",
+                sm_s
+            ) AS sm_valued
+          ) AS sm_exponents
+        ) AS sm_by_score
+      ) AS sm_in_bucket
+      GROUP BY
+        "country",
+        "sm_class",
+        "sm_bucket"
+    ) AS sm_buckets
+  ) AS sm_cumulative
+  GROUP BY
+    "country",
+    "sm_class"
+) AS sm_parts
+GROUP BY
+  "country"

@@ -84,6 +84,30 @@ def make_ranking(rng) -> tuple[pd.DataFrame, pd.DataFrame]:
             pd.DataFrame(qrels, columns=["query_id", "item", "relevance", "country"]))
 
 
+CLASSES = ["ant", "bee", "cat", "dog", "Elk"]  # text classes whose byte order differs from their alphabetical order
+
+
+def make_classes(rng) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Multi-class examples: a true and a predicted class (text; 'Elk' is predicted, never true), an
+    ordinal grade and its prediction (for the weighted kappa), a weight; and the long table of class
+    probabilities (percent, so that scores tie and each example's sum to exactly 1)."""
+    rows, scores = [], []
+    for example in range(1, 301):
+        truth = int(rng.choice(4, p=[0.4, 0.3, 0.2, 0.1]))
+        predicted = truth if rng.random() < 0.6 else int(rng.integers(0, 5))
+        grade = int(rng.integers(0, 5))
+        rows.append({"example_id": example, "country": "de" if example % 3 else "jp", "true_class": CLASSES[truth],
+                     "predicted_class": CLASSES[predicted], "grade": grade,
+                     "predicted_grade": int(np.clip(grade + rng.integers(-1, 2), 0, 4)),
+                     "weight": 0.0 if rng.random() < 0.05 else round(float(rng.random() * 2), 2)})
+        logits = rng.normal(0, 1, 4) + 1.2 * (np.arange(4) == truth)
+        percent = np.floor(100 * np.exp(logits) / np.exp(logits).sum()).astype(int)
+        percent[int(np.argmax(percent))] += 100 - percent.sum()
+        scores += [{"example_id": example, "class": CLASSES[c], "score": percent[c] / 100, "true_class": CLASSES[truth],
+                    "country": rows[-1]["country"]} for c in range(4)]
+    return pd.DataFrame(rows), pd.DataFrame(scores)
+
+
 # -- references: classification and regression (scikit-learn) ----------------------------------
 
 def counts(frame: pd.DataFrame, label="clicked") -> dict:
@@ -223,6 +247,137 @@ def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "rmse_weighted": one(rmse=skm.root_mean_squared_error(p["revenue"], p["predicted_revenue"],
                                                               sample_weight=p["weight"])),
         "r2_by_country": by_country(p, lambda part: {"r2": skm.r2_score(part["revenue"], part["predicted_revenue"])}),
+        **regression_extras(p),
+        **binary_extras(p),
+    }
+
+
+def binary_entropy(rate: float) -> float:
+    return -(rate * np.log(rate) + (1 - rate) * np.log(1 - rate))
+
+
+def gain_rows(frame: pd.DataFrame, n_bins: int = 10) -> pd.DataFrame:
+    """Cumulative gains by score bins: a score's tie group goes whole to bin floor(n_bins * rows
+    scoring higher / rows) + 1 (kds' deciles when scores are distinct); per bin, the rows at or
+    above its lowest score."""
+    y, s = frame["clicked"].to_numpy(), frame["pctr"].to_numpy()
+    bin_of = {v: min(int(np.floor(n_bins * np.sum(s > v) / len(s))) + 1, n_bins) for v in np.unique(s)}
+    bins = np.array([bin_of[v] for v in s])
+    rows = []
+    for b in sorted(set(bins)):
+        top = s >= s[bins == b].min()
+        share, gain = top.mean(), y[top].sum() / y.sum()
+        rows.append({"bin": b, "share": share, "gain": gain, "lift": gain / share,
+                     "bin_lift": y[bins == b].mean() / y.mean(), "n": int((bins == b).sum())})
+    return pd.DataFrame(rows)
+
+
+def highest_argmax(values: np.ndarray, thresholds: np.ndarray) -> int:
+    """The point of the largest value (ties within 1e-12: the highest threshold)."""
+    best = np.flatnonzero(values >= values.max() - 1e-12 * abs(values.max()))
+    return int(best[np.argmax(thresholds[best])])
+
+
+def binary_extras(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    y, s, w = p["clicked"], p["pctr"], p["weight"]
+    one = lambda **row: pd.DataFrame([row])  # noqa: E731
+    fpr, fnr, det_thresholds = skm.det_curve(y, s)
+    roc_fpr, roc_tpr, roc_thresholds = skm.roc_curve(y, s, drop_intermediate=False)
+    ks = highest_argmax(roc_tpr - roc_fpr, roc_thresholds)
+    precision, recall, pr_thresholds = skm.precision_recall_curve(y, s)
+    with np.errstate(invalid="ignore"):
+        f1 = np.where(precision + recall > 0, 2 * precision * recall / (precision + recall), 0)[:-1]
+    best = highest_argmax(f1, pr_thresholds)
+    gains = gain_rows(p)
+
+    def normalized_entropy(part):
+        rate = part["clicked"].mean()
+        if rate in (0, 1):
+            return {"normalized_entropy": np.nan}
+        return {"normalized_entropy": skm.log_loss(part["clicked"], part["pctr"], labels=[0, 1]) / binary_entropy(rate)}
+
+    return {
+        "auc_max_fpr_03": one(auc=skm.roc_auc_score(y, s, max_fpr=0.3)),
+        "det_curve": pd.DataFrame({"threshold": det_thresholds, "fpr": fpr, "fnr": fnr}),
+        "normalized_entropy_by_country": by_country(p, normalized_entropy),
+        "copc_weighted": one(copc=(w * y).sum() / (w * s).sum()),
+        "ks_statistic": one(ks_statistic=(roc_tpr - roc_fpr)[ks], threshold=roc_thresholds[ks]),
+        "best_threshold_f1": one(threshold=pr_thresholds[best], best_value=f1[best]),
+        "gain_curve": gains[["bin", "share", "gain", "lift", "n"]],
+        "lift_curve": gains[["bin", "share", "lift", "bin_lift", "n"]],
+    }
+
+
+def regression_extras(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    y, yhat, w = p["revenue"], p["predicted_revenue"], p["weight"]
+    one = lambda **row: pd.DataFrame([row])  # noqa: E731
+    return {
+        "mape": one(mape=skm.mean_absolute_percentage_error(y, yhat)),
+        "msle_weighted": one(msle=skm.mean_squared_log_error(y, p["pctr"], sample_weight=w)),  # predicted_revenue has values below -1
+        "median_absolute_error_weighted_by_country": by_country(p, lambda part: {
+            "median_absolute_error": skm.median_absolute_error(part["revenue"], part["predicted_revenue"],
+                                                               sample_weight=part["weight"])}),
+        "explained_variance": one(explained_variance=skm.explained_variance_score(y, yhat)),
+        "max_error_by_country": by_country(p, lambda part: {"max_error": skm.max_error(part["revenue"],
+                                                                                       part["predicted_revenue"])}),
+        "d2_absolute_error_weighted": one(d2_absolute_error=skm.d2_absolute_error_score(y, yhat, sample_weight=w)),
+    }
+
+
+# -- references: multi-class (scikit-learn) ------------------------------------------------------
+
+def per_class_rows(frame: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """One row per class true or predicted in `frame`: the metric (zero_division=0) and the support."""
+    labels = sorted(set(frame["true_class"]) | set(frame["predicted_class"]))
+    precision, recall, f1, support = skm.precision_recall_fscore_support(
+        frame["true_class"], frame["predicted_class"], labels=labels, average=None, zero_division=0)
+    values = {"precision": precision, "recall": recall, "f1": f1}[metric]
+    return pd.DataFrame({"class": labels, metric: values, "support": support})
+
+
+def report_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """sklearn's classification_report as rows: the classes, then the micro, macro and weighted averages."""
+    y, p = frame["true_class"], frame["predicted_class"]
+    report = skm.classification_report(y, p, output_dict=True, zero_division=0)
+    rows = [{"class": c, "average": None, **{k: report[c][k] for k in ("precision", "recall", "support")},
+             "f1": report[c]["f1-score"]} for c in sorted(set(y) | set(p))]
+    micro = skm.precision_recall_fscore_support(y, p, average="micro", zero_division=0)
+    rows.append({"class": None, "average": "micro", "precision": micro[0], "recall": micro[1], "f1": micro[2],
+                 "support": len(frame)})
+    for average in ("macro", "weighted"):
+        r = report[f"{average} avg"]
+        rows.append({"class": None, "average": average, "precision": r["precision"], "recall": r["recall"],
+                     "f1": r["f1-score"], "support": r["support"]})
+    return pd.DataFrame(rows)
+
+
+def multiclass(c: pd.DataFrame, scores: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    y, p = c["true_class"], c["predicted_class"]
+    one = lambda **row: pd.DataFrame([row])  # noqa: E731
+    probabilities = scores.pivot(index="example_id", columns="class", values="score").sort_index()
+    truth = scores.groupby("example_id")["true_class"].first().sort_index()
+    classes = list(probabilities.columns)
+    by_country = lambda row: pd.DataFrame([{"country": k, **row(part)} for k, part in c.groupby("country")])  # noqa: E731
+    return {
+        "f1_macro_classes": one(f1=skm.f1_score(y, p, average="macro", zero_division=0)),
+        "recall_weighted_classes": one(recall=skm.recall_score(y, p, average="weighted", sample_weight=c["weight"],
+                                                               zero_division=0)),
+        "precision_per_class_by_country": pd.concat([per_class_rows(part, "precision").assign(country=k)
+                                                     for k, part in c.groupby("country")]),
+        "multiclass_confusion_matrix": (c.groupby(["true_class", "predicted_class"]).size().rename("n")
+                                        .reset_index()),
+        "classification_report": report_rows(c),
+        "balanced_accuracy": one(balanced_accuracy=skm.balanced_accuracy_score(y, p)),
+        "cohen_kappa_quadratic": one(cohen_kappa=skm.cohen_kappa_score(c["grade"], c["predicted_grade"],
+                                                                       weights="quadratic")),
+        "mcc_by_country": by_country(lambda part: {"mcc": skm.matthews_corrcoef(part["true_class"],
+                                                                                part["predicted_class"])}),
+        "multiclass_auc_ovr_weighted": one(multiclass_auc=skm.roc_auc_score(
+            truth, probabilities, multi_class="ovr", average="weighted", labels=classes)),
+        "multiclass_auc_ovo": one(multiclass_auc=skm.roc_auc_score(truth, probabilities, multi_class="ovo",
+                                                                   labels=classes)),
+        "top_k_accuracy_2": one(top_k_accuracy=skm.top_k_accuracy_score(truth, probabilities, k=2, labels=classes)),
+        "multiclass_log_loss": one(multiclass_log_loss=skm.log_loss(truth, probabilities, labels=classes)),
     }
 
 
@@ -311,14 +466,16 @@ def write(seeds: Path = SEEDS) -> None:
     predictions = make_predictions(rng)
     run, qrels = make_ranking(rng)
     baseline = baseline_run(run)
+    classes, class_scores = make_classes(rng)
     expected_dir = seeds / "expected"
     expected_dir.mkdir(parents=True, exist_ok=True)
-    inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline}
+    inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline, "classes": classes,
+              "class_scores": class_scores}
     for name, frame in inputs.items():
         frame.to_csv(seeds / f"{name}.csv", index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
-        expected = {**classification(predictions), **ranking(run, qrels),
+        expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
                     **comparisons(predictions, run, baseline, qrels)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import warnings
 
+import kds
 import numpy as np
 import pandas as pd
 import pytest
@@ -402,7 +403,6 @@ def test_on_distinct_scores_the_bins_are_kds_deciles_and_scikit_plots_gains():
     np.testing.assert_allclose(got.share, percentages[ends], rtol=REL)
     np.testing.assert_allclose(got.gain, gains[ends], rtol=REL)
     np.testing.assert_allclose(got.lift, gains[ends] / percentages[ends], rtol=REL)
-    kds = pytest.importorskip("kds")
     table = kds.metrics.decile_table(df.y, df.p, labels=False, round_decimal=15)
     np.testing.assert_allclose(got.share * 100, table.cum_cust_pct, rtol=REL)
     np.testing.assert_allclose(got.gain * 100, table.cum_resp_pct, rtol=REL)

@@ -225,7 +225,8 @@ def model_calls(project: Path) -> dict[str, tuple[str, tuple, dict]]:
 
 
 def seed_frames(project: Path) -> dict[str, pd.DataFrame]:
-    return {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "run", "qrels", "run_baseline")}
+    return {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "run", "qrels", "run_baseline",
+                                                                                 "classes", "class_scores")}
 
 
 def python_value(call, frames, calls) -> pd.DataFrame:
@@ -265,8 +266,8 @@ def compare_with_python(project: Path, read_model, same_engine: bool = True):
     frames, calls = seed_frames(project), model_calls(project)
     for model, call in calls.items():
         want = python_value(call, frames, calls)
-        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", call[2].get("query"))
-                                                 if c in want]
+        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", call[2].get("query"), "class",
+                                                            "average", "true_class", "predicted_class") if c in want]
         got = read_model(model)
         if call[0] == "bootstrap" and not same_engine:
             got, want = got.drop(columns=list(ENGINE_DRAWN)), want.drop(columns=list(ENGINE_DRAWN))

@@ -1,0 +1,1 @@
+{{ sqlmetrics.best_threshold(ref('predictions'), label='clicked', score='pctr') }}

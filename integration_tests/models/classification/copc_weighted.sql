@@ -1,0 +1,1 @@
+{{ sqlmetrics.copc(ref('predictions'), label='clicked', score='pctr', weight='weight') }}

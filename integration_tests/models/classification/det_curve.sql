@@ -1,0 +1,1 @@
+{{ sqlmetrics.det_curve(ref('predictions'), label='clicked', score='pctr') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.explained_variance(ref('predictions'), target='revenue', prediction='predicted_revenue') }}

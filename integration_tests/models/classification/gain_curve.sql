@@ -1,0 +1,1 @@
+{{ sqlmetrics.gain_curve(ref('predictions'), label='clicked', score='pctr') }}

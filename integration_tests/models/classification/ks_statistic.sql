@@ -1,0 +1,1 @@
+{{ sqlmetrics.ks_statistic(ref('predictions'), label='clicked', score='pctr') }}

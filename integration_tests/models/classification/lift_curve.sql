@@ -1,0 +1,1 @@
+{{ sqlmetrics.lift_curve(ref('predictions'), label='clicked', score='pctr') }}

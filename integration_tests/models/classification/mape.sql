@@ -1,0 +1,1 @@
+{{ sqlmetrics.mape(ref('predictions'), target='revenue', prediction='predicted_revenue') }}

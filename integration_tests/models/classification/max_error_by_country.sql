@@ -1,0 +1,1 @@
+{{ sqlmetrics.max_error(ref('predictions'), target='revenue', prediction='predicted_revenue', by=['country']) }}

@@ -1,0 +1,2 @@
+{{ sqlmetrics.median_absolute_error(ref('predictions'), target='revenue', prediction='predicted_revenue', weight='weight',
+                                    by=['country']) }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.msle(ref('predictions'), target='revenue', prediction='pctr', weight='weight') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.normalized_entropy(ref('predictions'), label='clicked', score='pctr', by=['country']) }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.mcc(ref('classes'), label='true_class', prediction='predicted_class', by=['country']) }}

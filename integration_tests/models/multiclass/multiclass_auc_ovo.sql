@@ -1,0 +1,1 @@
+{{ sqlmetrics.multiclass_auc(ref('class_scores'), example='example_id', label='true_class', multi_class='ovo') }}

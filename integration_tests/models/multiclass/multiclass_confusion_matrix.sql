@@ -1,0 +1,1 @@
+{{ sqlmetrics.multiclass_confusion_matrix(ref('classes'), label='true_class', prediction='predicted_class') }}

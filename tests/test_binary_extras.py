@@ -326,6 +326,8 @@ def test_best_threshold_ties_take_the_highest_threshold():
         sm.best_threshold(df.assign(y=0), label="y", score="p")
     with pytest.raises(sm.ParameterError, match="criterion"):
         sm.best_threshold(df, label="y", score="p", criterion="accuracy")
+    with pytest.raises(sm.ParameterError, match="criterion='youden' takes none: leave beta out"):
+        sm.best_threshold(df, label="y", score="p", criterion="youden", beta=2.0)
 
 
 # -- gain and lift curves ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
     both classes (youden). -#}
 {% macro best_threshold(relation, label, score, weight=none, criterion='f_beta', beta=1.0, by=[], plan=none) %}
 {%- if criterion == 'youden' %}
+{%- if beta != 1.0 %}{{ sqlmetrics.fail("beta weighs recall in criterion='f_beta'; criterion='youden' takes none: leave beta out") }}{% endif %}
 {%- set value = sqlmetrics.fdiv('tp', 'sm_pos') ~ ' - ' ~ sqlmetrics.fdiv('fp', 'sm_neg') %}
 {%- elif criterion == 'f_beta' %}
 {%- set value %}CASE WHEN sm_pos > 0 THEN {{ sqlmetrics.f_beta_of('tp', 'fp', '(sm_pos - tp)', beta) }} END{% endset %}

@@ -36,7 +36,16 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
 
     preds = pd.DataFrame({"y": rng.integers(0, 2, n), "s": distinct(), "s2": distinct(),
                           "w": rng.random(n), "g": rng.integers(0, n // 40, n), "t": distinct(),
-                          "p": rng.normal(size=n), "c": rng.choice(["a", "b"], n)})
+                          "p": rng.normal(size=n), "c": rng.choice(["a", "b"], n),
+                          "k": rng.integers(0, 50, n), "khat": rng.integers(0, 50, n)})
+    # a long table of class scores (distinct) and probabilities, 2 classes per example: the AUC plan's
+    # table of one row per (slice, class, bucket) stays small beside the rows, as in a warehouse
+    examples = n // 2
+    probability = rng.random(examples)
+    scores = pd.DataFrame({"example": np.repeat(np.arange(examples), 2), "class": np.tile(np.arange(2), examples),
+                           "score": distinct(), "probability": np.column_stack([probability, 1 - probability]).ravel(),
+                           "label": np.repeat(rng.integers(0, 2, examples), 2),
+                           "c": np.repeat(rng.choice(["a", "b"], examples), 2)})
     queries = n // 10
     run = pd.DataFrame({"query": np.repeat(np.arange(queries), 10), "item": np.tile(np.arange(10), queries).astype(str),
                         "score": rng.random(n), "relevance": rng.integers(0, 3, n),
@@ -44,7 +53,7 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     similar = pd.DataFrame({"item_a": [str(i) for i in range(9)], "item_b": [str(i + 1) for i in range(9)],
                             "similarity": rng.random(9)})
     histogram = sm.score_histogram(preds, label="y", score="s", bins=50, by="c")
-    return {"preds": preds, "run": run, "similar": similar, "histogram": histogram}
+    return {"preds": preds, "run": run, "similar": similar, "histogram": histogram, "scores": scores}
 
 
 def calls() -> list[tuple[str, str, dict]]:
@@ -74,6 +83,11 @@ def call(name: str) -> tuple[str, dict]:
         if "n_items" in names:
             params["n_items"] = 10
         return "run", params
+    if "example" in names:  # multi-class from scores
+        probabilities = m.param("score").role == "probability"
+        return "scores", {"label": "label"} | ({"score": "probability"} if probabilities else {})
+    if any(p.role == "class" for p in m.params):  # multi-class from labels
+        return "preds", {"label": "k", "prediction": "khat"}
     columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if m.one_of:

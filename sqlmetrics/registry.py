@@ -160,12 +160,12 @@ def _class_scores_metric(name, extra, summary, formula, reference, example,
         name=name, template=f"classification/{name}.sql", kind="scalar",
         params=(EXAMPLE, CLASS_COLUMN, score, TRUE_CLASS, TRUE_CLASSES, EXAMPLE_WEIGHT) + extra + (BY,),
         outputs=(name, "n", "n_classes"), summary=summary, formula=formula, reference=reference,
-        example=_CLASS_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
+        example=_SCORES_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
         one_of=("label", "labels"),
         checks=(consistency.class_probabilities if probabilities else consistency.class_scores,))
 
 
-_CLASS_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+_SCORES_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
                ">>> df = pd.DataFrame({'example': [1, 1, 1, 2, 2, 2, 3, 3, 3], 'class': ['a', 'b', 'c'] * 3,\n"
                "...                    'score': [0.7, 0.2, 0.1, 0.3, 0.4, 0.3, 0.2, 0.5, 0.3],\n"
                "...                    'label': ['a'] * 3 + ['b'] * 3 + ['c'] * 3})\n")

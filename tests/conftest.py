@@ -73,6 +73,20 @@ LONG_TABLE = sorted(m for m in METRICS if "example" in {p.name for p in METRICS[
 ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
              and m != "histogram_auc" and m not in LONG_TABLE)
 
+def make_class_scores(n_examples=60, seed=4):
+    """A long table of class scores: n_examples x 4 text classes (byte order 'B' < 'a'), tied
+    probabilities, the true class on every row, example weights (some 0), a slice."""
+    rng = np.random.default_rng(seed)
+    classes = np.array(["B", "a", "c", "é"])
+    counts = rng.integers(0, 3, (n_examples, 4)) + np.eye(4, dtype=int)[np.arange(n_examples) % 4]
+    return pd.DataFrame({
+        "example": np.repeat(np.arange(n_examples), 4), "class": list(classes) * n_examples,
+        "score": (counts / counts.sum(axis=1, keepdims=True)).ravel(),
+        "label": np.repeat(classes[rng.integers(0, 4, n_examples)], 4),
+        "w": np.repeat(np.where(rng.random(n_examples) < 0.1, 0.0, rng.random(n_examples) * 2), 4),
+        "c": np.repeat(rng.choice(["de", "jp"], n_examples), 4)})
+
+
 def args(name, weight=False):
     """The columns of conftest.make_binary_frame for the metric's required parameters."""
     m = METRICS[name]

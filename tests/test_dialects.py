@@ -9,7 +9,7 @@ from sqlglot import exp
 
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
-from conftest import ALL, args, ranking_args
+from conftest import ALL, LONG_TABLE, args, ranking_args
 
 DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
             "bigquery", "snowflake", "trino", "redshift", "mysql"]
@@ -25,6 +25,9 @@ def test_dialect_list_matches_spec():
 def test_renders_one_select_that_parses(name, dialect, variant):
     if name in ALL:
         params = args(name, weight=variant != "plain" and "weight" in {p.name for p in METRICS[name].params})
+    elif name in LONG_TABLE:
+        params = {"example": "example id", "class_": "class", "score": "Score", "label": "true class"} | (
+            {"weight": "w"} if variant != "plain" else {})
     else:
         params = ranking_args(name, variant)
     if variant != "plain":

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_ranking_frames, unreachable
+from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_class_scores, make_ranking_frames, unreachable
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
@@ -32,16 +32,8 @@ SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a 
                           columns=["item_a", "item_b", "similarity"])
 # stored bucket counts, per slice c: histogram_auc merges the slices when not given by="c"
 HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
-# a long table of class scores: 60 examples x 4 text classes (byte order 'B' < 'a'), tied probabilities,
-# example weights (some 0), a slice; and the true classes as a table of their own
-_RNG = np.random.default_rng(4)
-_COUNTS = _RNG.integers(0, 3, (60, 4)) + np.eye(4, dtype=int)[np.arange(60) % 4]
-SCORES = pd.DataFrame({
-    "example": np.repeat(np.arange(60), 4), "class": ["B", "a", "c", "é"] * 60,
-    "score": (_COUNTS / _COUNTS.sum(axis=1, keepdims=True)).ravel(),
-    "label": np.repeat(np.array(["B", "a", "c", "é"])[_RNG.integers(0, 4, 60)], 4),
-    "w": np.repeat(np.where(_RNG.random(60) < 0.1, 0.0, _RNG.random(60) * 2), 4),
-    "c": np.repeat(_RNG.choice(["de", "jp"], 60), 4)})
+# a long table of class scores, and the true classes as a table of their own
+SCORES = make_class_scores()
 LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 # rows the input checks must reject: a NULL label and a label of 2
 BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})

@@ -22,15 +22,16 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import args, make_binary_frame, unreachable
+from conftest import LONG_TABLE, args, make_binary_frame, unreachable
 from sqlmetrics.registry import METRICS
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
 from sqlmetrics.templates import render_macro
 
-#: every metric with a parallel plan, and the parameters that reach it
+#: every metric of the binary frame with a parallel plan, and the parameters that reach it
+#: (multiclass_auc's plans: tests/test_multiclass_scores.py)
 PARALLEL = [(name, extra) for name in sorted(METRICS)
-            if METRICS[name].plan and METRICS[name].plan.parallel
+            if METRICS[name].plan and METRICS[name].plan.parallel and name not in LONG_TABLE
             for extra in ([{}, {"strategy": "quantile", "n_bins": 7}] if "strategy" in {p.name for p in METRICS[name].params}
                           else [{}, {"bins": 9}, {"max_fpr": 0.3}] if name == "auc"
                           else [{}, {"criterion": "youden"}] if name == "best_threshold" else [{}])]

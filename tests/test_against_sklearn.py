@@ -269,7 +269,7 @@ def _regression_ref(fn, target="t", prediction="q"):
     return ref
 
 
-def ref_max_error(d, weighted):  # no weight, as sklearn's (call() skips the weighted cases)
+def ref_max_error(d, weighted):  # no weight, as sklearn's (WEIGHTED_OR_NOT leaves the weighted cases out)
     return float(skm.max_error(d["t"], d["q"])) if len(d) else NAN
 
 
@@ -367,8 +367,6 @@ def expected_counts(spec: Spec, d: pd.DataFrame, weighted: bool) -> dict:
 
 def call(name, data, label="y", weighted=False, **extra):
     spec = SPECS[name]
-    if weighted and not spec.weighted:
-        pytest.skip(f"{name} takes no weight")
     kwargs = {**spec.columns(label), **extra}
     if weighted:
         kwargs["weight"] = "w"
@@ -404,17 +402,19 @@ def plans(monkeypatch):
 # 1. every scalar metric, every kind of data, weighted and not
 
 
-@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+#: (metric, weighted) for every metric, weighted only where it takes a weight (max_error does not, as sklearn)
+WEIGHTED_OR_NOT = [(name, weighted) for name in SPECS for weighted in (False, True) if SPECS[name].weighted or not weighted]
+
+
 @pytest.mark.parametrize("case", [c[0] for c in CASES])
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name, weighted", WEIGHTED_OR_NOT, ids=[f"{n}-{'weighted' if w else 'unweighted'}" for n, w in WEIGHTED_OR_NOT])
 def test_scalar_metric_matches_reference(name, case, weighted):
     d = case_frame(case)
     want = SPECS[name].ref(d, weighted)
     check_scalar(name, d, want, label=case_label(case), weighted=weighted)
 
 
-@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name, weighted", WEIGHTED_OR_NOT, ids=[f"{n}-{'weighted' if w else 'unweighted'}" for n, w in WEIGHTED_OR_NOT])
 def test_details_counts(name, weighted):
     d = case_frame("round1_800")
     spec = SPECS[name]
@@ -724,10 +724,9 @@ def slices_of(d, by):
     return list(d.groupby(by, sort=True))
 
 
-@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("kind", ["continuous", "round2"])
 @pytest.mark.parametrize("by", ["a", ["a", "b"]], ids=["by1", "by2"])
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name, weighted", WEIGHTED_OR_NOT, ids=[f"{n}-{'weighted' if w else 'unweighted'}" for n, w in WEIGHTED_OR_NOT])
 def test_by_slices_match_per_slice_reference(name, by, kind, weighted):
     d = by_frame(kind)
     spec = SPECS[name]

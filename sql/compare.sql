@@ -99,8 +99,14 @@ FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_a
     qrels, if any, copied for each), paired by query. -#}
 {% macro compare_queries(metric, relation, other, by) %}
 {%- set query = kwargs.get('query', 'query') %}
+{#- the run's relevance: a judged metric's without qrels; a list metric's own (serendipity's), if given #}
+{%- if metric in ('ils', 'serendipity', 'average_popularity', 'tail_share') %}
+{%- set relevance = kwargs.get('relevance') %}
+{%- else %}
+{%- set relevance = none if kwargs.get('qrels') else kwargs.get('relevance', 'relevance') %}
+{%- endif %}
 {%- set carried = (by + [query, kwargs.get('item', 'item'), kwargs.get('score', 'score')]
-                   + ([] if kwargs.get('qrels') else [kwargs.get('relevance', 'relevance')])) | unique | list %}
+                   + ([relevance] if relevance else [])) | unique | list %}
 {%- set params = dict(kwargs) %}
 {%- if kwargs.get('qrels') %}{% set _ = params.update({'qrels': 'sm_cmp_judgments'}) %}{% endif %}
 sm_cmp_systems AS (

@@ -44,6 +44,13 @@
 {%- elif name == 'kendall_tau' %}{{ sqlmetrics.kendall_tau(relation, **kwargs) }}
 {%- elif name == 'ils' %}{{ sqlmetrics.ils(relation, **kwargs) }}
 {%- elif name == 'coverage' %}{{ sqlmetrics.coverage(relation, **kwargs) }}
+{#- beyond accuracy #}
+{%- elif name == 'novelty' %}{{ sqlmetrics.novelty(relation, **kwargs) }}
+{%- elif name == 'serendipity' %}{{ sqlmetrics.serendipity(relation, **kwargs) }}
+{%- elif name == 'distributional_coverage' %}{{ sqlmetrics.distributional_coverage(relation, **kwargs) }}
+{%- elif name == 'gini_index' %}{{ sqlmetrics.gini_index(relation, **kwargs) }}
+{%- elif name == 'average_popularity' %}{{ sqlmetrics.average_popularity(relation, **kwargs) }}
+{%- elif name == 'tail_share' %}{{ sqlmetrics.tail_share(relation, **kwargs) }}
 {%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
 {%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
 {#- multi-class from labels #}
@@ -83,5 +90,5 @@
 
 {#- The name a metric is known by, for one of its other names (as sqlmetrics.registry's aliases). -#}
 {% macro metric_name(name) -%}
-{{ return({'map': 'mean_average_precision'}.get(name, name)) }}
+{{ return({'map': 'mean_average_precision', 'catalog_coverage': 'coverage'}.get(name, name)) }}
 {%- endmacro %}

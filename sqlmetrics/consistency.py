@@ -2,11 +2,19 @@
 their own that together cannot give a right answer. A metric declares its own (the registry's
 ``checks=``); each is a function (parameter values, relations) -> the Checks to run.
 
-- catalogue_holds_the_run (coverage): with ``n_items`` below the number of distinct items of the
+- catalogue_holds_the_run (coverage, gini_index): with ``n_items`` below the number of distinct items of the
   run, or an ``items`` table missing some of them, the share of the catalogue that is covered
   would be of the wrong whole (it could even exceed 1).
 - one_similarity_per_pair (ils): two rows giving the same pair (in either direction, since either
   is looked up) different similarities leave the value undetermined; exact repeats are harmless.
+- one_count_per_item (novelty, average_popularity, tail_share): a popularity table giving an item two
+  counts leaves its popularity undetermined.
+- recommended_items_are_known (novelty): an item recommended without a positive count (absent from
+  interactions or popularity, or a count of 0) has p = 0 and an infinite self-information. Checked
+  here over the whole run; with a cut-off k, an item only beyond the top k does not count, and the
+  template, which ranks the lists, decides (its error names how many items are in the top k).
+- recommended_items_are_new (serendipity): a recommended (user, item) pair among the interactions
+  would count the item's similarity with itself; as for novelty, the run here, the top k in SQL.
 - max_grade_is_the_top (err): a max_grade below a relevance of the judgments is not the top of
   the grading scale.
 - class_scores, class_probabilities (multi-class metrics from a long table of class scores): every
@@ -44,6 +52,65 @@ def catalogue_holds_the_run(values: dict, relations: dict[str, str]) -> list[Che
 
 def one_similarity_per_pair(values: dict, relations: dict[str, str]) -> list[Check]:
     return [_similarity_check(relations["similarity"])]
+
+
+def one_count_per_item(values: dict, relations: dict[str, str]) -> list[Check]:
+    if values.get("popularity") is None:
+        return []
+    item = quote(values["item"])
+    repeated = f"SELECT {item} AS sm_item FROM {relations['popularity']} GROUP BY {item} HAVING COUNT(*) > 1"
+
+    def error(rows):
+        count, example = rows[0]
+        if count:
+            return ColumnError(f"popularity has more than one row for {count} item{'s' if count > 1 else ''}, e.g. "
+                               f"{example!r}: give each item one count")
+        return None
+    return [Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({repeated}) AS sm_repeated", error)]
+
+
+def recommended_items_are_known(values: dict, relations: dict[str, str]) -> list[Check]:
+    item = quote(values["item"])
+    if values.get("popularity") is not None:
+        known = f"SELECT {item} AS sm_item FROM {relations['popularity']} WHERE CAST({quote('count')} AS DOUBLE) > 0"
+        source = "popularity (or counted 0)"
+    else:
+        known = f"SELECT DISTINCT {item} AS sm_item FROM {relations['interactions']}"
+        source = "interactions"
+    # known items found with a marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL
+    unknown = (f"SELECT sm_run_ids.sm_item FROM (SELECT DISTINCT {item} AS sm_item FROM {relations['data']}) AS "
+               f"sm_run_ids LEFT JOIN (SELECT sm_item, 1 AS sm_known FROM ({known}) AS sm_counted) AS sm_popular "
+               "ON sm_run_ids.sm_item = sm_popular.sm_item WHERE COALESCE(sm_popular.sm_known, 0) = 0")
+
+    def error(rows):
+        count, example = rows[0]
+        if count and values.get("k") is None:
+            return ColumnError(
+                f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not in {source}, "
+                f"e.g. {example!r}: its share of the interactions p is 0 and its novelty -log2 p infinite "
+                "(Microsoft Recommenders leaves such rows out of the sum but not of the count, a value too low); "
+                "give every recommended item a count above 0, or leave it out of the run")
+        return None  # with k, the template fails if such an item is in a top k
+    return [Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({unknown}) AS sm_unknown", error)]
+
+
+def recommended_items_are_new(values: dict, relations: dict[str, str]) -> list[Check]:
+    user, item = quote(values["query"]), quote(values["item"])
+    seen = (f"SELECT sm_run.{user} AS sm_user, sm_run.{item} AS sm_item FROM (SELECT * FROM {relations['data']}) AS sm_run "
+            f"JOIN (SELECT DISTINCT {user} AS sm_u, {item} AS sm_i FROM {relations['interactions']}) AS sm_history "
+            f"ON sm_run.{user} = sm_history.sm_u AND sm_run.{item} = sm_history.sm_i")
+    sql = (f"SELECT COUNT(*) OVER () AS sm_count, sm_user, sm_item FROM ({seen}) AS sm_seen "
+           "ORDER BY sm_user, sm_item LIMIT 1")
+
+    def error(rows):
+        if rows and values.get("k") is None:
+            count, user_id, item_id = rows[0]
+            return ColumnError(
+                f"{count} recommended (user, item) pair{'s are' if count > 1 else ' is'} among the interactions, "
+                f"e.g. user {user_id!r} and item {item_id!r}: serendipity is of items new to the user (Microsoft "
+                "Recommenders refuses such a run too); leave the user's own items out of the run")
+        return None  # with k, the template fails if such a pair is in a top k
+    return [Check(sql, error)]
 
 
 def max_grade_is_the_top(values: dict, relations: dict[str, str]) -> list[Check]:
@@ -104,8 +171,8 @@ def _catalogue_check(item: str, data: str, items: str) -> Check:
         if count:
             return ColumnError(
                 f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not in the "
-                f"catalogue (items), e.g. {example!r}: coverage is a share of the catalogue, which must hold every "
-                "item recommended; add the missing items to items (or pass n_items, the catalogue's size)")
+                f"catalogue (items), e.g. {example!r}: the catalogue must hold every item recommended; add the "
+                "missing items to items (or pass n_items, the catalogue's size)")
         return None
     return Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({missing}) AS sm_missing", error)
 

@@ -132,6 +132,30 @@ _BINARY_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
 _NO_WEIGHT = "the data has no rows (or zero total weight)"
 
 
+# The list metrics that need no judgments: item similarities (ils, serendipity), the catalogue (coverage,
+# gini_index), the popularity of items in the training data (novelty, average_popularity, tail_share).
+_SIMILARITY = Param("similarity", "relation", "item similarities: a table with columns item_a, item_b, similarity "
+                    "(either direction is looked up; missing pairs count 0).",
+                    relation_columns=(("item_a", "key"), ("item_b", "key"), ("similarity", "numeric")))
+_N_ITEMS = Param("n_items", "int", "catalogue size.", default=None, low=1)
+_ITEMS = Param("items", "relation", "catalogue table (distinct values of its `item` column are counted).",
+               default=None, relation_columns=(("{item}", "key"),))
+_INTERACTIONS = Param("interactions", "relation", "the training interactions, one row per (user, item) event, with "
+                      "the run's item column: an item's popularity count is its number of rows, p(i) its share of "
+                      "the rows (or give popularity).", default=None, relation_columns=(("{item}", "key"),))
+_POPULARITY = Param("popularity", "relation", "the popularity counts instead of interactions: a table with the run's "
+                    "item column and a column `count` (>= 0), one row per item; p(i) = count / the sum of the counts.",
+                    default=None, relation_columns=(("{item}", "key"), ("count", "count")))
+_CATALOGUE_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+                   ">>> run = pd.DataFrame({'query': [1, 1, 2, 2], 'item': ['a', 'b', 'a', 'c'],\n"
+                   "...                     'score': [2, 1, 2, 1]})\n")
+_POPULARITY_DEMO = (_CATALOGUE_DEMO
+                    + ">>> train = pd.DataFrame({'query': [3, 3, 4, 4, 5, 5, 6, 6], "
+                      "'item': ['a', 'b', 'a', 'd', 'a', 'd', 'a', 'c']})\n")
+_NO_LISTS = "the run has no rows"
+
+
+
 def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT, plan=None,
                        columns=(TARGET, PREDICTION), weighted=True):
     """A metric of a target and a prediction column, with its sklearn function `ref` (which takes
@@ -497,10 +521,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         _RANK_DEMO + ">>> round(sm.kendall_tau(run, qrels), 4)\n0.7379\n",
         undefined="no query has two items with different scores and relevances"),
     _ranking_metric(
-        "ils", (Param("similarity", "relation", "item similarities: a table with columns item_a, item_b, "
-                      "similarity (either direction is looked up; missing pairs count 0).",
-                      relation_columns=(("item_a", "key"), ("item_b", "key"), ("similarity", "numeric"))),
-                QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
+        "ils", (_SIMILARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
         "ILS = mean over pairs of items in the query's top k of similarity(a, b); mean over queries with at "
         "least two items. Lower means more diverse lists.",
         "Intra-list similarity (Ziegler et al. 2005): how alike the items of each list are.",
@@ -512,21 +533,106 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,)),
     Metric(
         name="coverage", template="ranking/coverage.sql", kind="scalar",
-        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER,
-                Param("n_items", "int", "catalogue size.", default=None, low=1),
-                Param("items", "relation", "catalogue table (distinct values of its `item` column are counted).",
-                      default=None, relation_columns=(("{item}", "key"),)),
-                BY),
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
         outputs=("coverage", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
         checks=(consistency.catalogue_holds_the_run,),
         summary="Catalogue coverage: the share of the catalogue that appears in some top-k list.",
         formula="coverage = distinct items in all top-k lists / catalogue size",
-        reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1)",
-        example=(">>> import pandas as pd, sqlmetrics as sm\n"
-                 ">>> run = pd.DataFrame({'query': [1, 1, 2, 2], 'item': ['a', 'b', 'a', 'c'],\n"
-                 "...                     'score': [2, 1, 2, 1]})\n"
-                 ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"),
+        reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1); Microsoft Recommenders "
+                  "catalog_coverage(train, reco) with items=train, the training interactions (alias "
+                  "sm.catalog_coverage)",
+        example=(_POPULARITY_DEMO + ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"
+                 ">>> sm.catalog_coverage(run, items=train)  # 3 of the 4 items of the training data\n0.75\n"),
+        undefined="the catalogue is empty", aliases=("catalog_coverage",)),
+    # -- beyond accuracy: the lists against the training data and the catalogue ------------------------
+    Metric(
+        name="novelty", template="ranking/novelty.sql", kind="scalar",
+        params=(_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        outputs=("novelty", "n_recommendations"), one_of=("interactions", "popularity"), unique=("query", "item"),
+        checks=(consistency.one_count_per_item, consistency.recommended_items_are_known),
+        summary="Novelty (Castells et al. 2011): the mean self-information -log2 p(i) of the recommended items, "
+                "p(i) the item's share of the training interactions; higher means less popular items.",
+        formula="novelty = mean over the recommended (user, item) rows of the top-k lists of -log2 p(i), "
+                "p(i) = interactions naming i / all interactions (or count / sum of counts). An item recommended "
+                "without a positive count (p = 0, infinite self-information) is an error naming how many, where "
+                "Microsoft Recommenders leaves its rows out of the sum but not of the count.",
+        reference="Microsoft Recommenders python_evaluation.novelty(train, reco)",
+        example=_POPULARITY_DEMO + ">>> round(sm.novelty(run, train), 4)  # -log2 of 4/8, 1/8, 4/8, 1/8\n2.0\n",
+        undefined=_NO_LISTS),
+    _ranking_metric(
+        "serendipity", (
+            Param("interactions", "relation", "the users' training interactions, one row per event, with the "
+                  "run's query (user) and item columns: a user's history.",
+                  relation_columns=(("{query}", "key"), ("{item}", "key"))),
+            _SIMILARITY, QUERY, ITEM, RUN_SCORE,
+            Param("relevance", "column", "optional column of the run: the relevance of the recommended item to its "
+                  "user (Microsoft Recommenders' col_relevance); None: 1 for every item.", default=None,
+                  role="relevance"),
+            K, TIES_ORDER, BY),
+        "serendipity(u, i) = (1 - mean over the user's interactions h of similarity(i, h)) * relevance(u, i); per "
+        "user the mean over the items of its top k, then the mean over users. Users without interactions are left "
+        "out (n_without_history); an item recommended to a user who interacted with it is an error, as in "
+        "Microsoft Recommenders.",
+        "Serendipity (Zhang et al. 2012): how unlike the user's history the recommended items are, weighted by "
+        "their relevance.",
+        "Microsoft Recommenders python_evaluation.serendipity(train, reco, col_relevance=...) with the item "
+        "similarities of the similarity table (Microsoft Recommenders derives them from co-occurrence or features)",
+        _CATALOGUE_DEMO + ">>> train = pd.DataFrame({'query': [1, 1, 2], 'item': ['c', 'd', 'b']})\n"
+                          ">>> sim = pd.DataFrame({'item_a': ['a', 'b'], 'item_b': ['c', 'c'], "
+                          "'similarity': [0.5, 0.8]})\n"
+                          ">>> sm.serendipity(run, train, similarity=sim)  # user 1: (0.75 + 0.6) / 2, user 2: (1 + 0.2) / 2\n0.6375\n",
+        undefined="no user of the run has interactions", outputs=("n_users", "n_without_history"),
+        checks=(consistency.one_similarity_per_pair, consistency.recommended_items_are_new)),
+    Metric(
+        name="distributional_coverage", template="ranking/distributional_coverage.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        outputs=("distributional_coverage", "n_recommendations", "n_covered"), unique=("query", "item"),
+        summary="Distributional coverage: the Shannon entropy (bits) of how the recommendations spread over "
+                "the items.",
+        formula="distributional_coverage = -sum over items of p(i) log2 p(i), p(i) = the share of the recommended "
+                "rows of all top-k lists that recommend i; 0 for one item recommended to all, log2(n) for n items "
+                "recommended equally often.",
+        reference="Microsoft Recommenders python_evaluation.distributional_coverage(train, reco) (Shani & "
+                  "Gunawardana 2011, eq. 21)",
+        example=_CATALOGUE_DEMO + ">>> round(sm.distributional_coverage(run), 4)  # a: 1/2, b: 1/4, c: 1/4\n1.5\n",
+        undefined=_NO_LISTS),
+    Metric(
+        name="gini_index", template="ranking/gini_index.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
+        outputs=("gini_index", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
+        checks=(consistency.catalogue_holds_the_run,),
+        summary="Gini index of how often the catalogue's items are recommended: 0 for equal counts, near 1 when a "
+                "few items take every recommendation.",
+        formula="gini_index = sum over i of (2i - n - 1) P(i) / (n sum over i of P(i)), P(1) <= ... <= P(n) the "
+                "counts of the n catalogue items in the top-k lists (0 for an item never recommended).",
+        reference="RecBole GiniIndex (with n_items = catalogue + 1, RecBole's item count with its padding item)",
+        example=_CATALOGUE_DEMO + ">>> round(sm.gini_index(run, n_items=4), 4)  # counts 0, 1, 1, 2\n0.375\n",
         undefined="the catalogue is empty"),
+    _ranking_metric(
+        "average_popularity", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        "ARP = mean over users of the mean popularity count of the items of the user's top k (the interactions "
+        "naming the item, or its count); an item absent from the popularity source counts 0, as in RecBole.",
+        "Average recommendation popularity (ARP): how popular, in the training data, the recommended items are.",
+        "RecBole AveragePopularity",
+        _POPULARITY_DEMO + ">>> sm.average_popularity(run, train)  # user 1: (4 + 1) / 2, user 2: (4 + 1) / 2\n2.5\n",
+        undefined=_NO_LISTS, outputs=("n_users",), one_of=("interactions", "popularity"),
+        checks=(consistency.one_count_per_item,)),
+    _ranking_metric(
+        "tail_share", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, Param(
+            "tail", "float", "the long tail: above 1, the items whose popularity count is at most `tail`; up to 1, "
+            "the least popular share `tail` of the items (RecBole's tail_ratio, whose default 0.1 this is, so "
+            "RecBole's TailPercentage reproduces without configuring it).", default=0.1, low=0.0, low_open=True),
+            BY),
+        "tail_share = mean over users of the share of the items of the user's top k that are in the long tail T. "
+        "T is drawn from the items of the popularity source (an item it lacks is not in T, as in RecBole): tail > 1, "
+        "the items counted at most `tail` times; tail <= 1, the first max(floor(n * tail), 1) of its n items by "
+        "increasing count, where a cut inside a group of equal counts gives each item of the group the share of "
+        "it the cut takes (RecBole orders such a group by its internal item ids). n_tail_items = |T|.",
+        "Share of long-tail (rarely interacted) items among the recommended items.",
+        "RecBole TailPercentage (tail_ratio = tail)",
+        _POPULARITY_DEMO + ">>> sm.tail_share(run, train, tail=1.5)  # tail: b and c (1 interaction each)\n0.5\n",
+        undefined=_NO_LISTS, outputs=("n_users", "n_tail_items"), one_of=("interactions", "popularity"),
+        checks=(consistency.one_count_per_item,)),
     Metric(
         name="calibration_curve", template="classification/calibration_curve.sql", kind="curve", plot="calibration",
         plan=_PARALLEL,

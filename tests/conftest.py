@@ -134,6 +134,8 @@ def ranking_args(name, variant):
         params["similarity"] = "analytics.similar_items"
     if "n_items" in names:
         params["n_items"] = 1000
+    if "interactions" in names:  # the training interactions (novelty, serendipity, average_popularity, ...)
+        params["interactions"] = "analytics.interactions"
     return params
 
 

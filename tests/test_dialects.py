@@ -37,7 +37,7 @@ def test_renders_one_select_that_parses(name, dialect, variant):
     assert len(statements) == 1 and isinstance(statements[0], exp.Query)
     ctes = {c.alias for c in statements[0].find_all(exp.CTE)}
     tables = {t.name for t in statements[0].find_all(exp.Table)} - ctes
-    relations = {"qrels": "qrels", "similarity": "similar_items"}
+    relations = {"qrels": "qrels", "similarity": "similar_items", "interactions": "interactions"}
     assert tables == {"preds"} | {relations[k] for k in relations if k in params}, (
         f"the source placeholders must be replaced: {tables}")
     # user column names always arrive quoted

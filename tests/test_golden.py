@@ -87,6 +87,10 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
         ("auc", "bins=100"): {"bins": 100},
         ("err", "max_grade=4"): {"max_grade": 4},
         ("coverage", "items=analytics.items"): {"n_items": None, "items": "analytics.items"},
+        ("gini_index", "items=analytics.items"): {"n_items": None, "items": "analytics.items"},
+        ("novelty", "popularity table"): {"interactions": None, "popularity": "analytics.item_popularity"},
+        ("tail_share", "tail=5 (a count)"): {"tail": 5},
+        ("serendipity", "no relevance"): {"relevance": None},
         ("auc", "unweighted"): {"weight": None},
         ("gauc", "unweighted"): {"weight": None},
         ("log_loss", "unweighted"): {"weight": None},
@@ -177,6 +181,9 @@ NEVER_NULL = {
     "sm_x": ("cohen_kappa's class index (weights='linear'), a DENSE_RANK() of the classes", {"cohen_kappa"}),
     "sm_k": ("the term number of statistics.sql's student_t_terms (compare's paired t): digits crossed",
              {"ndcg", "gauc"}),
+    "sm_times": ("gini_index: how often an item is recommended, a COUNT(*) of a GROUP BY", {"gini_index"}),
+    "sm_count": ("tail_share: an item's popularity count (item_popularity.sql), a COUNT(*) of a GROUP BY or a "
+                 "count of the popularity table, whose NULL fails the query (required_number)", {"tail_share"}),
 }
 
 #: dialect -> the window frame kinds it has, where not both ROWS and RANGE

@@ -8,19 +8,8 @@
 WITH sm_top AS (
   {{ sqlmetrics.ranked_lists(relation=relation, query=query, item=item, score=score, by=by, k=k, ties=ties) }}
 ),
-{#- one similarity per pair: rows repeating a pair (in either direction) must agree #}
 sm_similar AS (
-  SELECT sm_x, sm_y,
-         CASE WHEN MIN(sm_s) < MAX(sm_s)
-              THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the similarity table gives a pair with this item two different similarities (either direction is the same pair)',
-                                                                    'sm_x', 'MIN(sm_s) < MAX(sm_s)')) }}
-              ELSE MAX(sm_s) END AS sm_s
-  FROM (
-    SELECT item_a AS sm_x, item_b AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
-    UNION ALL
-    SELECT item_b AS sm_x, item_a AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
-  ) AS sm_both_ways
-  GROUP BY sm_x, sm_y
+  {{ sqlmetrics.pair_similarities(similarity) }}
 ),
 sm_values AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_a') }}
@@ -30,16 +19,22 @@ sm_values AS (
   LEFT JOIN sm_similar ON sm_similar.sm_x = sm_a.sm_item AND sm_similar.sm_y = sm_b.sm_item
   GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_a') }}
 )
-{%- if per_query == 'parts' %}
-{#- a query's share of the mean, for a bootstrap over queries (as mean_over_queries' parts) #}
-SELECT {{ sqlmetrics.cols(keys) }} sm_value AS sm_numerator, 1 AS sm_denominator, 0 AS sm_n_relevant,
-       0 AS sm_relevant_rule
-FROM sm_values
-{%- elif per_query %}
-SELECT {{ sqlmetrics.cols(keys) }} sm_value AS ils FROM sm_values ORDER BY {{ sqlmetrics.col_list(keys) }}
-{%- else %}
-SELECT {{ sqlmetrics.cols(by) }} AVG(sm_value) AS ils, COUNT(*) AS n_queries
-FROM sm_values
-{{ sqlmetrics.group_by(by) }}
-{%- endif %}
+{{ sqlmetrics.mean_over_lists('ils', by, query, per_query) }}
+{% endmacro %}
+
+{#- The similarity table (item_a, item_b, similarity) as one row per ordered pair, both directions:
+    sm_x, sm_y, sm_s. Rows repeating a pair (in either direction) must agree: a pair given two
+    different similarities fails the query. Shared by ils and serendipity. -#}
+{% macro pair_similarities(similarity) %}
+SELECT sm_x, sm_y,
+       CASE WHEN MIN(sm_s) < MAX(sm_s)
+            THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the similarity table gives a pair with this item two different similarities (either direction is the same pair)',
+                                                                  'sm_x', 'MIN(sm_s) < MAX(sm_s)')) }}
+            ELSE MAX(sm_s) END AS sm_s
+FROM (
+  SELECT item_a AS sm_x, item_b AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
+  UNION ALL
+  SELECT item_b AS sm_x, item_a AS sm_y, {{ sqlmetrics.as_double('similarity') }} AS sm_s FROM {{ similarity }}
+) AS sm_both_ways
+GROUP BY sm_x, sm_y
 {% endmacro %}

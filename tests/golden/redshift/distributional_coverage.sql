@@ -1,0 +1,58 @@
+WITH sm_top AS (
+  SELECT
+    *
+  FROM (
+    SELECT
+      "country",
+      "query_id",
+      "doc_id" AS sm_item,
+      ROW_NUMBER() OVER (
+        PARTITION BY "country", "query_id"
+        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR(MAX)) DESC NULLS LAST
+      ) AS sm_pos
+    FROM analytics.run
+  ) AS sm_ranked_lists
+  WHERE
+    sm_pos <= 10
+), sm_recommended AS (
+  SELECT
+    "country",
+    sm_item,
+    COUNT(*) AS sm_times
+  FROM sm_top
+  GROUP BY
+    "country",
+    sm_item
+), sm_totals AS (
+  SELECT
+    "country",
+    SUM(sm_times) AS sm_total
+  FROM sm_recommended
+  GROUP BY
+    "country"
+)
+SELECT
+  sm_recommended."country" AS "country",
+  -SUM(
+    (
+      CAST(sm_recommended.sm_times AS DOUBLE PRECISION) / NULLIF(CAST(sm_totals.sm_total AS DOUBLE PRECISION), 0)
+    ) * (
+      CAST(LN(
+        (
+          CAST(sm_recommended.sm_times AS DOUBLE PRECISION) / NULLIF(CAST(sm_totals.sm_total AS DOUBLE PRECISION), 0)
+        )
+      ) AS DOUBLE PRECISION) / LN(2)
+    )
+  ) AS distributional_coverage,
+  CAST(MAX(sm_totals.sm_total) AS BIGINT) AS n_recommendations,
+  COUNT(*) AS n_covered
+FROM sm_recommended
+JOIN sm_totals
+  ON (
+    sm_recommended."country" = sm_totals."country"
+    OR (
+      sm_recommended."country" IS NULL AND sm_totals."country" IS NULL
+    )
+  )
+GROUP BY
+  sm_recommended."country"

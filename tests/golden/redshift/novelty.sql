@@ -1,0 +1,81 @@
+WITH sm_top AS (
+  SELECT
+    *
+  FROM (
+    SELECT
+      "country",
+      "query_id",
+      "doc_id" AS sm_item,
+      ROW_NUMBER() OVER (
+        PARTITION BY "country", "query_id"
+        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR(MAX)) DESC NULLS LAST
+      ) AS sm_pos
+    FROM analytics.run
+  ) AS sm_ranked_lists
+  WHERE
+    sm_pos <= 10
+), sm_popularity AS (
+  SELECT
+    "doc_id" AS sm_item,
+    CAST(COUNT(*) AS DOUBLE PRECISION) AS sm_count
+  FROM analytics.interactions
+  GROUP BY
+    "doc_id"
+), sm_recommended AS (
+  SELECT
+    "country",
+    sm_item,
+    COUNT(*) AS sm_times
+  FROM sm_top
+  GROUP BY
+    "country",
+    sm_item
+), sm_informed AS (
+  SELECT
+    sm_recommended."country" AS "country",
+    sm_recommended.sm_times AS sm_times,
+    CASE
+      WHEN sm_known.sm_listed = 1 AND sm_known.sm_count > 0
+      THEN -(
+        CAST(LN(
+          (
+            CAST(sm_known.sm_count AS DOUBLE PRECISION) / NULLIF(CAST(sm_all.sm_total AS DOUBLE PRECISION), 0)
+          )
+        ) AS DOUBLE PRECISION) / LN(2)
+      )
+    END AS sm_information
+  FROM sm_recommended
+  LEFT JOIN (
+    SELECT
+      sm_item,
+      sm_count,
+      1 AS sm_listed
+    FROM sm_popularity
+  ) AS sm_known
+    ON sm_recommended.sm_item = sm_known.sm_item
+  CROSS JOIN (
+    SELECT
+      SUM(sm_count) AS sm_total
+    FROM sm_popularity
+  ) AS sm_all
+)
+SELECT
+  "country",
+  CASE
+    WHEN SUM(CASE WHEN sm_information IS NULL THEN 1 ELSE 0 END) > 0
+    THEN CAST(CAST(CASE
+      WHEN COALESCE(SUM(CASE WHEN sm_information IS NULL THEN 1 ELSE 0 END) > 0, TRUE)
+      THEN 'sqlmetrics: items recommended have no popularity (absent from interactions or popularity, or a count of 0): their self-information -log2 p is infinite; how many; found ' || COALESCE(
+        CAST(SUM(CASE WHEN sm_information IS NULL THEN 1 ELSE 0 END) AS VARCHAR(MAX)),
+        'NULL'
+      )
+      ELSE '0'
+    END AS BIGINT) AS DOUBLE PRECISION)
+    ELSE (
+      CAST(SUM(sm_times * sm_information) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_times) AS DOUBLE PRECISION), 0)
+    )
+  END AS novelty,
+  CAST(SUM(sm_times) AS BIGINT) AS n_recommendations
+FROM sm_informed
+GROUP BY
+  "country"

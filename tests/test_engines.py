@@ -30,6 +30,15 @@ _ITEMS = sorted(set(RUN["item"]))
 SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a in enumerate(_ITEMS)
                            for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
                           columns=["item_a", "item_b", "similarity"])
+# training interactions of the run's users (3 events each for 3 users in 4, none of them an item of the
+# user's own list: serendipity) and one user who interacted with every item; their counts as a table
+_RNG = np.random.default_rng(9)
+INTERACTIONS = pd.DataFrame(
+    [(q, str(i)) for q in sorted(set(RUN["query"])) if q % 4
+     for i in _RNG.choice(sorted(set(_ITEMS) - set(RUN.loc[RUN["query"] == q, "item"])), 3)]
+    + [(1000, i) for i in _ITEMS], columns=["query", "item"])
+POPULARITY = pd.concat([INTERACTIONS.groupby("item", as_index=False).size().rename(columns={"size": "count"}),
+                        pd.DataFrame({"item": ["never"], "count": [0]})], ignore_index=True)
 # stored bucket counts, per slice c: histogram_auc merges the slices when not given by="c"
 HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
 # a long table of class scores, and the true classes as a table of their own
@@ -38,8 +47,9 @@ LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 # rows the input checks must reject: a NULL label and a label of 2
 BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})
 TABLES = {"preds": BINARY, "run": RUN, "baseline": BASELINE, "qrels": QRELS, "ties": TIES, "similarity": SIMILARITY, "bad": BAD,
-          "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS}
-RELATIONS = ("qrels", "similarity", "labels")  # parameters that name a second table
+          "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS, "interactions": INTERACTIONS,
+          "popularity": POPULARITY}
+RELATIONS = ("qrels", "similarity", "labels", "interactions", "popularity", "items")  # parameters naming a second table
 
 
 def calls():
@@ -64,6 +74,23 @@ def calls():
         elif name == "ils":
             out.append((name, name, "run", {"similarity": "similarity", "k": 4}))
             out.append((f"{name}-by", name, "run", {"similarity": "similarity", "k": 4, "by": "c"}))
+        elif name in ("novelty", "average_popularity", "tail_share"):
+            out.append((name, name, "run", {"interactions": "interactions", "k": 4}))
+            out.append((f"{name}-popularity-by", name, "run", {"popularity": "popularity", "by": "c"}))
+            if name == "tail_share":
+                out.append((f"{name}-count", name, "run", {"interactions": "interactions", "tail": 2.0, "by": "c"}))
+            if name == "average_popularity":
+                out.append((f"{name}-per-query", name, "run", {"interactions": "interactions", "k": 2, "per_query": True}))
+        elif name == "serendipity":
+            out.append((name, name, "run", {"interactions": "interactions", "similarity": "similarity", "k": 4}))
+            out.append((f"{name}-relevance-by", name, "run", {"interactions": "interactions", "similarity": "similarity",
+                                                               "relevance": "score", "by": "c"}))
+        elif name == "distributional_coverage":
+            out.append((name, name, "run", {"k": 3}))
+            out.append((f"{name}-by", name, "run", {"by": "c"}))
+        elif name == "gini_index":
+            out.append((name, name, "run", {"k": 3, "n_items": 70}))
+            out.append((f"{name}-items-by", name, "run", {"items": "interactions", "by": "c"}))
         else:
             params = {"qrels": "qrels"} | ({"k": 3} if "k" in names and m.param("k").required else {})
             out.append((name, name, "run", params))

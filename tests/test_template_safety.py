@@ -46,6 +46,11 @@ SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a 
                            for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
                           columns=["item_a", "item_b", "similarity"])
 ITEMS = pd.DataFrame({"item": _ITEMS + ["x1", "x2"]})
+# training interactions: two items outside its own list for every other user, and every item once more
+INTERACTIONS = pd.DataFrame([(q, i) for q in sorted(set(RUN["query"])) if q % 2
+                             for i in sorted(set(_ITEMS) - set(RUN.loc[RUN["query"] == q, "item"]))[:2]]
+                            + [(-1, i) for i in _ITEMS], columns=["query", "item"])
+POPULARITY = INTERACTIONS.groupby("item", as_index=False).size().rename(columns={"size": "count"})
 HISTOGRAM = sm.score_histogram(BINARY, label="y", score="s", bins=7, weight="w", by="c")
 # a long table of class scores (examples x integer classes, probabilities) and its true classes as a table
 _COUNTS = np.random.default_rng(2).integers(1, 4, (40, 3))
@@ -55,8 +60,9 @@ SCORES = pd.DataFrame({"example": np.repeat(np.arange(40), 3), "class": [0, 1, 2
                        "c": np.repeat(np.arange(40) % 2, 3)})
 LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 TABLES = {"preds": BINARY, "run": RUN, "run_rel": RUN_REL, "qrels": QRELS, "similarity": SIMILARITY,
-          "items": ITEMS, "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS}
-RELATIONS = ("qrels", "similarity", "items", "labels")
+          "items": ITEMS, "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS, "interactions": INTERACTIONS,
+          "popularity": POPULARITY}
+RELATIONS = ("qrels", "similarity", "items", "labels", "interactions", "popularity")
 
 
 def identifiers() -> list[str]:
@@ -120,6 +126,23 @@ def calls():
             out += [(name, name, "run", {"similarity": "similarity", "k": 4}),
                     (f"{name}-by-per-query", name, "run", {"similarity": "similarity", "k": 4, "by": ["c"],
                                                            "per_query": True})]
+        elif name in ("novelty", "average_popularity", "tail_share"):
+            out += [(name, name, "run", {"interactions": "interactions", "k": 4}),
+                    (f"{name}-popularity-by", name, "run", {"popularity": "popularity", "by": ["c"]})]
+            if name == "tail_share":
+                out.append((f"{name}-count", name, "run", {"interactions": "interactions", "tail": 2.0}))
+            if name != "novelty":
+                out.append((f"{name}-per-query", name, "run", {"interactions": "interactions", "per_query": True}))
+        elif name == "serendipity":
+            both = {"interactions": "interactions", "similarity": "similarity"}
+            out += [(name, name, "run", dict(both, k=4)),
+                    (f"{name}-relevance-by-per-query", name, "run_rel", dict(both, relevance="relevance", by=["c"],
+                                                                             per_query=True))]
+        elif name == "distributional_coverage":
+            out += [(name, name, "run", {"k": 3}), (f"{name}-by", name, "run", {"by": ["c"]})]
+        elif name == "gini_index":
+            out += [(name, name, "run", {"k": 3, "n_items": 100}),
+                    (f"{name}-items-by", name, "run", {"k": 3, "items": "items", "by": ["c"]})]
         else:
             k = {"k": 5} if "k" in names else {}
             out.append((name, name, "run", {"qrels": "qrels", **k}))
@@ -201,6 +224,9 @@ BAD_TABLES = {
     "null_score": _spoil(SMALL, "s", None),
     "run": SMALL_RUN,
     "null_relevance": _spoil(SMALL_QRELS, "relevance", None),
+    "null_run_relevance": _spoil(SMALL_RUN.assign(relevance=1.0), "relevance", None),
+    "history": pd.DataFrame({"query": sorted(set(SMALL_RUN["query"])), "item": "never recommended"}),
+    "pairs": pd.DataFrame({"item_a": ["a"], "item_b": ["b"], "similarity": [0.5]}),
 }
 
 #: metrics of classes of any type: only a NULL class is invalid (2 and 0.5 are classes)
@@ -208,7 +234,8 @@ _CLASSES = [m for m in ALL if any(p.role == "class" for p in METRICS[m].params)]
 _LABELLED = [m for m in ALL if any(p.name == "label" for p in METRICS[m].params) and m not in _CLASSES]
 _PROBABILITY = [m for m in ALL if any(p.role == "probability" for p in METRICS[m].params)]
 _CONFUSION = [m for m in ALL if any(p.name == "prediction" and p.role == "binary" for p in METRICS[m].params)]
-_RELEVANCE = [m for m in sorted(METRICS) if any(p.name == "relevance" for p in METRICS[m].params)]
+_RELEVANCE = [m for m in sorted(METRICS) if any(p.name == "relevance" for p in METRICS[m].params)
+              and any(p.name == "qrels" for p in METRICS[m].params)]
 
 
 def bad_calls():
@@ -237,6 +264,9 @@ def bad_calls():
     for name in _RELEVANCE:
         k = {"k": 3} if "k" in {p.name for p in METRICS[name].params} else {}
         out.append((f"{name}-null_relevance", name, "run", {"qrels": "null_relevance", **k}, "aggregate"))
+    # serendipity's relevance, a column of the run (its users have interactions, or no value would be read)
+    out.append(("serendipity-null_relevance", "serendipity", "null_run_relevance",
+                {"interactions": "history", "similarity": "pairs", "relevance": "relevance"}, "aggregate"))
     return out
 
 
@@ -433,7 +463,35 @@ def test_ils_with_exact_repeats_is_the_plain_definition(ranking_con):
 
 def test_only_coverage_ils_and_err_declare_checks_across_relations():
     # and the multi-class metrics from scores, whose checks tests/test_multiclass_scores.py runs (in SQL too)
-    assert {name for name, m in METRICS.items() if m.checks} == {"coverage", "ils", "err"} | set(LONG_TABLE)
+    assert {name for name, m in METRICS.items() if m.checks} == {"coverage", "ils", "err"} | set(LONG_TABLE) | {
+        "novelty", "serendipity", "gini_index", "average_popularity", "tail_share"}
+
+
+def test_popularity_and_history_that_cannot_give_a_number_are_refused_in_sql(ranking_con):
+    """As dbt runs the macros (no Python checks): an item recommended without a count (novelty), a
+    popularity table giving an item two counts or a negative one, a recommended item the user
+    interacted with (serendipity), a catalogue smaller than the run (gini_index)."""
+    con = ranking_con
+    con.execute("CREATE TABLE train AS SELECT * FROM (VALUES (9, 'a'), (9, 'b'), (9, 'c')) AS t(query, item)")
+    con.execute("CREATE TABLE twice AS SELECT * FROM (VALUES ('a', 1), ('a', 2), ('d', 1)) AS t(item, count)")
+    con.execute("CREATE TABLE negative AS SELECT * FROM (VALUES ('a', -1), ('d', 1)) AS t(item, count)")
+    con.execute("CREATE TABLE own AS SELECT * FROM (VALUES (1, 'c'), (2, 'b')) AS t(query, item)")
+    for sql, message in [
+        (sm.render("novelty", "run", interactions="train"), "items recommended have no popularity .*; found 1"),
+        (sm.render("average_popularity", "run", popularity="twice"), "more than one row for this item; found a"),
+        (sm.render("tail_share", "run", popularity="negative"), "a count of the popularity table is negative"),
+        (sm.render("serendipity", "run", interactions="own", similarity="sim_repeats"),
+         "among the interactions of their user .*; found 1"),
+        (sm.render("gini_index", "run", n_items=3), "n_items is below the number of distinct items in the run"),
+    ]:
+        with pytest.raises(duckdb.Error, match=message):
+            con.execute(sql).fetchall()
+    # within the top k they are fine: d beyond the top 1 (novelty), c beyond user 1's top 2 (serendipity:
+    # user 1 (1 - 0.1 + 1) / 2 against c, user 2 (1 - 0.5 + 1) / 2 against b)
+    assert con.execute(sm.render("novelty", "run", interactions="train", k=1)).fetchall()[0][0] == pytest.approx(
+        np.log2(3))
+    sql = sm.render("serendipity", "run", interactions="own", similarity="sim_repeats", k=2)
+    assert con.execute(sql).fetchall()[0][0] == pytest.approx((0.95 + 0.75) / 2)
 
 
 # -- 4. the spellings of a failing value -----------------------------------------------------------

@@ -52,8 +52,15 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
                         "c": np.repeat(rng.choice(["a", "b"], queries), 10)})
     similar = pd.DataFrame({"item_a": [str(i) for i in range(9)], "item_b": [str(i + 1) for i in range(9)],
                             "similarity": rng.random(9)})
+    # training interactions: each run user's history of 5 items outside its list ('10'..'59'), and as many
+    # events of other users on the run's items ('0'..'9'), so that every recommended item has a count
+    users = np.repeat(np.arange(queries), 5)
+    interactions = pd.DataFrame({"query": np.concatenate([users, queries + users]),
+                                 "item": np.concatenate([rng.integers(10, 60, len(users)),
+                                                         rng.integers(0, 10, len(users))]).astype(str)})
     histogram = sm.score_histogram(preds, label="y", score="s", bins=50, by="c")
-    return {"preds": preds, "run": run, "similar": similar, "histogram": histogram, "scores": scores}
+    return {"preds": preds, "run": run, "similar": similar, "histogram": histogram, "scores": scores,
+            "interactions": interactions}
 
 
 def calls() -> list[tuple[str, str, dict]]:
@@ -82,6 +89,8 @@ def call(name: str) -> tuple[str, dict]:
             params["similarity"] = "similar"
         if "n_items" in names:
             params["n_items"] = 10
+        if "interactions" in names:
+            params["interactions"] = "interactions"
         return "run", params
     if "example" in names:  # multi-class from scores
         probabilities = m.param("score").role == "probability"

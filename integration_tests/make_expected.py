@@ -1,6 +1,7 @@
 """Write the seeds of the dbt integration project: ``python integration_tests/make_expected.py``.
 
-- ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``, ``seeds/run_baseline.csv``: the inputs, drawn from a fixed
+- ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``, ``seeds/run_baseline.csv``,
+  ``seeds/interactions.csv`` (training events of the run's users), ``seeds/item_similarity.csv``: the inputs, drawn from a fixed
   random seed (score ties, weights with zeros, one-class users and a one-class country, a boolean
   copy of the label; a ranking run with tied integer scores, unjudged retrieved items, judged items
   never retrieved, queries without a relevant item, judged queries missing from the run, a run query
@@ -11,7 +12,8 @@
   reference libraries give on those inputs (scikit-learn for classification and regression,
   MLstatkit's DeLong test for the AUC intervals and the paired test, pytrec_eval, i.e. trec_eval,
   for ranking, scipy's ttest_rel and wilcoxon on their per-query and per-user values for the
-  comparisons). sqlmetrics is never called here: the
+  comparisons, the definitions of Microsoft Recommenders and RecBole for the beyond-accuracy
+  metrics, whose packages do not run here). sqlmetrics is never called here: the
   ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
 
 Each expected file has the model's key columns (``by`` columns, thresholds, bins, queries) and
@@ -424,6 +426,79 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
+# -- references: beyond accuracy (Microsoft Recommenders and RecBole, from their definitions) ----
+
+def make_interactions(rng, run: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Training events (query_id, item) of the run's users, popularity-skewed, none of them an item of
+    the user's own list (serendipity), some users without any; an event of another user on every
+    item (so that every recommended item has a count); and item similarities in one direction."""
+    weights = 1.0 / np.arange(1, len(ITEMS) + 1)
+    rows = []
+    for q, items in run.groupby("query_id")["item"]:
+        fresh = [i for i in ITEMS if i not in set(items)]
+        p = weights[[ITEMS.index(i) for i in fresh]]
+        if q % 4:
+            rows += [(q, str(i)) for i in rng.choice(fresh, size=int(rng.integers(1, 8)), p=p / p.sum())]
+    rows += [(1000 + j, i) for j, i in enumerate(ITEMS)]
+    pairs = [(a, b, round(float(rng.random()), 2)) for x, a in enumerate(ITEMS) for b in ITEMS[x + 1:]
+             if rng.random() < 0.3]
+    return (pd.DataFrame(rows, columns=["query_id", "item"]),
+            pd.DataFrame(pairs, columns=["item_a", "item_b", "similarity"]))
+
+
+def top_k(run: pd.DataFrame, k) -> pd.DataFrame:
+    """Each query's list by score descending, ties by item id as bytes descending, cut at k."""
+    ordered = run.assign(key=run["item"].map(str.encode)).sort_values(
+        ["query_id", "score", "key"], ascending=[True, False, False], kind="stable")
+    return ordered.groupby("query_id").head(k) if k else ordered
+
+
+def beyond_accuracy(run: pd.DataFrame, train: pd.DataFrame, similarity: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    counts = train.groupby("item").size()
+    sim = {frozenset((a, b)): s for a, b, s in similarity.itertuples(index=False)}
+    history = train.groupby("query_id")["item"].apply(list)
+
+    def novelty(reco):  # Microsoft Recommenders novelty
+        return {"novelty": float((-np.log2(counts[reco["item"]] / len(train))).mean()), "n_recommendations": len(reco)}
+
+    def serendipity(reco):  # Microsoft Recommenders serendipity, relevance 1
+        users = [np.mean([1 - np.mean([sim.get(frozenset((i, h)), 0.0) for h in history[u]]) for i in rows["item"]])
+                 for u, rows in reco.groupby("query_id") if u in history.index]
+        return {"serendipity": np.mean(users), "n_users": len(users),
+                "n_without_history": reco["query_id"].nunique() - len(users)}
+
+    def entropy(reco):  # Microsoft Recommenders distributional_coverage
+        p = reco.groupby("item").size() / len(reco)
+        return {"distributional_coverage": float(-(p * np.log2(p)).sum()), "n_recommendations": len(reco),
+                "n_covered": len(p)}
+
+    def gini(reco, n):  # RecBole GiniIndex
+        c = np.sort(reco.groupby("item").size().to_numpy())
+        i = np.arange(n - len(c) + 1, n + 1)
+        return {"gini_index": float(np.sum((2 * i - n - 1) * c) / len(reco) / n), "n_covered": len(c), "n_items": n}
+
+    def per_user(reco, value):  # RecBole's mean over users of a mean over the list
+        return np.mean([np.mean([value(i) for i in rows["item"]]) for _, rows in reco.groupby("query_id")])
+
+    tail = set(counts[counts <= 2].index)  # RecBole TailPercentage, tail_ratio = 2: a count threshold
+    top2, top5, top10 = top_k(run, 2), top_k(run, 5), top_k(run, 10)
+    users = top10["query_id"].nunique()
+    return {
+        "novelty_at_10": pd.DataFrame([novelty(top10)]),
+        "serendipity_at_5_by_country": pd.DataFrame([{"country": c, **serendipity(part)}
+                                                     for c, part in top5.groupby("country")]),
+        "distributional_coverage_at_5": pd.DataFrame([entropy(top5)]),
+        "gini_index_at_5": pd.DataFrame([gini(top5, 40)]),
+        "average_popularity_at_10": pd.DataFrame([{"average_popularity": per_user(top10, lambda i: counts.get(i, 0)),
+                                                   "n_users": users}]),
+        "tail_share_at_10": pd.DataFrame([{"tail_share": per_user(top10, lambda i: i in tail), "n_users": users,
+                                           "n_tail_items": len(tail)}]),
+        # Microsoft Recommenders catalog_coverage: distinct recommended items / distinct training items
+        "catalog_coverage_at_2": pd.DataFrame([{"coverage": top2["item"].nunique() / train["item"].nunique(),
+                                                "n_covered": top2["item"].nunique(), "n_items": train["item"].nunique()}]),
+    }
+
+
 def baseline_run(run: pd.DataFrame) -> pd.DataFrame:
     """The same items with other tied scores, without the queries q % 13 == 0."""
     scores = (run["score"] * 7 + run["item"].str.len()) % 5
@@ -467,16 +542,18 @@ def write(seeds: Path = SEEDS) -> None:
     run, qrels = make_ranking(rng)
     baseline = baseline_run(run)
     classes, class_scores = make_classes(rng)
+    interactions, item_similarity = make_interactions(np.random.default_rng(RNG_SEED + 1), run)
     expected_dir = seeds / "expected"
     expected_dir.mkdir(parents=True, exist_ok=True)
     inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline, "classes": classes,
-              "class_scores": class_scores}
+              "class_scores": class_scores, "interactions": interactions, "item_similarity": item_similarity}
     for name, frame in inputs.items():
         frame.to_csv(seeds / f"{name}.csv", index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
         expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
-                    **comparisons(predictions, run, baseline, qrels)}
+                    **comparisons(predictions, run, baseline, qrels),
+                    **beyond_accuracy(run, interactions, item_similarity)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

@@ -1,0 +1,1 @@
+{{ sqlmetrics.average_popularity(ref('run'), ref('interactions'), query='query_id', k=10) }}

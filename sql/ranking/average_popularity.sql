@@ -12,13 +12,8 @@ WITH sm_top AS (
 sm_popularity AS (
   {{ sqlmetrics.item_popularity('average_popularity', item, interactions, popularity) }}
 ),
-{#- ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL: 0 either way #}
 sm_values AS (
-  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_top') }}
-         AVG(COALESCE(sm_popularity.sm_count, 0)) AS sm_value
-  FROM sm_top
-  LEFT JOIN sm_popularity ON sm_top.sm_item = sm_popularity.sm_item
-  GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_top') }}
+  {{ sqlmetrics.item_value_means(keys, 'sm_popularity', 'sm_count') }}
 )
 {{ sqlmetrics.mean_over_lists('average_popularity', by, query, per_query, 'COUNT(*) AS n_users') }}
 {% endmacro %}

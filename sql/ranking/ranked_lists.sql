@@ -26,6 +26,17 @@ FROM sm_top
 GROUP BY {{ sqlmetrics.cols(by) }} sm_item
 {% endmacro %}
 
+{#- Per list (`keys`) of sm_top, the mean over its items of `value`, a column of `items` (a table of one
+    row per sm_item); an item `items` lacks counts 0 (ClickHouse fills an unmatched LEFT JOIN row
+    with 0, not NULL: 0 either way): keys, sm_value. -#}
+{% macro item_value_means(keys, items, value) %}
+SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_top') }}
+       AVG(COALESCE({{ items }}.{{ value }}, 0)) AS sm_value
+FROM sm_top
+LEFT JOIN {{ items }} ON sm_top.sm_item = {{ items }}.sm_item
+GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_top') }}
+{% endmacro %}
+
 {#- The final SELECT of a metric that is a mean over the lists (queries, users) of sm_values (keys
     `by` + [query], sm_value; a NULL sm_value: a list that has no value, left out): per slice the
     mean as `name` and `counts` (select items over sm_values); with per_query, the value of each

@@ -58,13 +58,8 @@ sm_tail_size AS (
   SELECT CAST(COALESCE(MAX(sm_cut), 0) AS BIGINT) AS sm_tail_items FROM sm_groups_cut
 ),
 {%- endif %}
-{#- ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL: 0 either way #}
 sm_values AS (
-  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_top') }}
-         AVG(COALESCE(sm_tail.sm_in_tail, 0)) AS sm_value
-  FROM sm_top
-  LEFT JOIN sm_tail ON sm_top.sm_item = sm_tail.sm_item
-  GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_top') }}
+  {{ sqlmetrics.item_value_means(keys, 'sm_tail', 'sm_in_tail') }}
 )
 {{ sqlmetrics.mean_over_lists('tail_share', by, query, per_query,
                               'COUNT(*) AS n_users, (SELECT sm_tail_items FROM sm_tail_size) AS n_tail_items') }}

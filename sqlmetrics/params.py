@@ -228,7 +228,9 @@ RELEVANCE_THRESHOLD = Param("relevance_threshold", "float", "an item is relevant
 MISSING = Param("missing", "choice", "a judged query absent from the run scores 0 ('zero', as trec_eval -c) "
                 "or is left out ('skip', as pytrec_eval).", default="zero", choices=("zero", "skip"))
 EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
-              "out ('skip').", default="zero", choices=("zero", "skip"))
+              "out ('skip'); for the gain-based dcg, ndcg and err a query is without relevant items when no "
+              "judgment has a positive grade (its ideal gain is 0), whatever relevance_threshold, as "
+              "trec_eval's ndcg.", default="zero", choices=("zero", "skip"))
 
 # Calibration bins (calibration_curve, ece), as sklearn.calibration.calibration_curve.
 MAX_POINTS = Param(

@@ -22,6 +22,10 @@
       'mean_of_defined'  the mean of the values that are not NULL (as a correlation undefined on
                          a constant list), over the queries of the run; a value stands whatever
                          the query's relevance, and missing and empty do not apply.
+    A query is empty when its `nonempty` column of sm_queries is 0: sm_n_relevant (no item reaches
+    relevance_threshold) for the binary measures; sm_n_graded (no positive grade: the ideal gain is
+    0) for the gain-based ones, which score a query from its grades whatever the threshold, as
+    trec_eval's ndcg does.
     The summary has one row per slice (`by`): the metric as `name`, n_queries (counted), n_missing
     (judged queries absent from the run) and n_empty (queries without relevant items); with
     per_query, one row per counted query: keys, `name`, n_relevant; with per_query='parts' (for a
@@ -32,12 +36,14 @@
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
     their type's default (0), not NULL. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
-                           combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0) %}
+                           combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0,
+                           nonempty='sm_n_relevant') %}
 {%- if combine not in ('mean', 'micro', 'mean_of_defined') %}{{ sqlmetrics.fail('combine is mean, micro or mean_of_defined') }}{% endif %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
 {%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
-{%- set included_relevant %}SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END){% endset -%}
+{%- set included_relevant %}SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END){% endset %}
+{%- set included_nonempty %}SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END){% endset -%}
 sm_values AS (
   {%- if query_values %}
   SELECT sm_v.*, 1 AS sm_has_value FROM ({{ query_values }}) AS sm_v
@@ -49,7 +55,7 @@ sm_values AS (
 ),
 sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
-         sm_queries.sm_n_relevant,
+         sm_queries.sm_n_relevant, sm_queries.{{ nonempty }} AS sm_nonempty,
          CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
          {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
   FROM sm_queries
@@ -66,12 +72,12 @@ sm_scored AS (
          sm_value AS sm_score_value
   {%- else %}
          CASE WHEN (sm_in_run = 1 OR 1 = {{ 1 if missing == 'zero' else 0 }})
-                   AND (sm_n_relevant > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
+                   AND (sm_nonempty > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
          {#- one WHEN while both scores are the same #}
          {%- if missing_score == empty_score %}
-         CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
+         CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
          {%- else %}
-         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_n_relevant = 0 THEN {{ empty_score }}
+         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_nonempty = 0 THEN {{ empty_score }}
               ELSE sm_value END AS sm_score_value
          {%- endif %}
   {%- endif %}
@@ -81,7 +87,7 @@ sm_scored AS (
 SELECT {{ sqlmetrics.cols(keys) }}
        {{ sqlmetrics.as_double('sm_score_value') }} AS sm_numerator,
        {% if combine == 'micro' %}sm_n_relevant{% else %}1{% endif %} AS sm_denominator,
-       sm_n_relevant,
+       sm_nonempty AS sm_n_relevant,
        {{ 1 if combine == 'mean' else 0 }} AS sm_relevant_rule
 FROM sm_scored
 WHERE sm_included = 1
@@ -90,7 +96,7 @@ SELECT {{ sqlmetrics.cols(keys) }}
        {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
        {%- else %}sm_score_value{% endif %}
          AS {{ sqlmetrics.ident(name) }},
-       sm_n_relevant AS n_relevant
+       CAST(sm_n_relevant AS BIGINT) AS n_relevant
 FROM sm_scored
 WHERE sm_included = 1
 ORDER BY {{ sqlmetrics.col_list(keys) }}
@@ -101,11 +107,11 @@ SELECT {{ sqlmetrics.cols(by) }}
        {%- elif combine == 'micro' -%}
        {{ sqlmetrics.fdiv(included_score, included_relevant) }}
        {%- else -%}
-       CASE WHEN {{ included_relevant }} > 0 THEN AVG({{ included }}) END
+       CASE WHEN {{ included_nonempty }} > 0 THEN AVG({{ included }}) END
        {%- endif %} AS {{ sqlmetrics.ident(name) }},
        CAST(SUM(sm_included) AS BIGINT) AS n_queries,
        CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
-       CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+       CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 {{ sqlmetrics.group_by(by) }}
 {%- endif %}

@@ -4,7 +4,7 @@
     whole ranked list counts (no cut-off). Averaged over the queries per level (as iprec_at_recall_L);
     per_query=True: one row per query and level. The output is ordered by `by`, then recall_level. -#}
 {% macro interpolated_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance',
-                                recall_levels=[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0], ties='item_desc',
+                                recall_levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), ties='item_desc',
                                 relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
 {{ sqlmetrics.interpolated_precisions(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance,
                                       recall_levels=recall_levels, ties=ties, relevance_threshold=relevance_threshold, by=by) }},

@@ -6,6 +6,7 @@
 {% macro interpolated_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance',
                                 recall_levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), ties='item_desc',
                                 relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
+{%- if per_query == 'parts' %}{{ sqlmetrics.fail('interpolated_precision is a curve, a mean per recall level: it has no per-query parts to resample') }}{% endif %}
 {{ sqlmetrics.interpolated_precisions(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance,
                                       recall_levels=recall_levels, ties=ties, relevance_threshold=relevance_threshold, by=by) }},
 {{ sqlmetrics.mean_over_queries(name='interpolated_precision', query=query, by=by + ['recall_level'], per_query=per_query,

@@ -245,7 +245,9 @@ RECALL_LEVELS = Param(
     "recall_levels", "floats", "the recall levels (numbers in [0, 1]) at which to interpolate the precision.",
     default=tuple(i / 10 for i in range(11)), low=0.0, high=1.0)
 EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
-              "out ('skip').", default="zero", choices=("zero", "skip"))
+              "out ('skip'); for the gain-based dcg, ndcg and err a query is without relevant items when no "
+              "judgment has a positive grade (its ideal gain is 0), whatever relevance_threshold, as "
+              "trec_eval's ndcg.", default="zero", choices=("zero", "skip"))
 
 # Calibration bins (calibration_curve, ece), as sklearn.calibration.calibration_curve.
 MAX_POINTS = Param(

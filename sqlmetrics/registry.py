@@ -426,7 +426,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
     _ranking_metric(
         "ndcg", _RUN + (K, TIES, GAIN) + _POLICIES,
         "NDCG@k = DCG@k / IDCG@k, IDCG from all judged items of the query sorted by relevance (retrieved or "
-        "not), cut at k; 0 when the query has no relevant item.",
+        "not), cut at k; 0 when no judgment of the query has a positive grade (relevance_threshold does not "
+        "apply: the gains are the grades, as trec_eval's ndcg).",
         "Normalised DCG: DCG over the best possible DCG, averaged over queries.",
         "pytrec_eval ndcg_cut_k (gain='linear', ties='item_desc'); sklearn.metrics.ndcg_score "
         "(gain='linear', ties='average', relevance in the run)",

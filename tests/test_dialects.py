@@ -21,17 +21,16 @@ def test_dialect_list_matches_spec():
 
 @pytest.mark.parametrize("dialect", DIALECTS)
 @pytest.mark.parametrize("name", sorted(METRICS))
-@pytest.mark.parametrize("variant", ["plain", "weighted_by"])
-def test_renders_one_select_that_parses(name, dialect, variant):
+def test_renders_one_select_that_parses(name, dialect):
+    """The plain call (no weight, no qrels: the run's own relevance) with two slice columns; the
+    weighted call with judgments is the golden files' (tests/test_golden.py), in every dialect too."""
     if name in ALL:
-        params = args(name, weight=variant != "plain" and "weight" in {p.name for p in METRICS[name].params})
+        params = args(name)
     elif name in LONG_TABLE:
-        params = {"example": "example id", "class_": "class", "score": "Score", "label": "true class"} | (
-            {"weight": "w"} if variant != "plain" else {})
+        params = {"example": "example id", "class_": "class", "score": "Score", "label": "true class"}
     else:
-        params = ranking_args(name, variant)
-    if variant != "plain":
-        params["by"] = ["country", "day"]
+        params = ranking_args(name, "plain")
+    params["by"] = ["country", "day"]
     sql = sm.render(name, "analytics.preds", dialect=dialect, **params)
     statements = sqlglot.parse(sql, read=dialect)
     assert len(statements) == 1 and isinstance(statements[0], exp.Query)

@@ -20,7 +20,7 @@ For every registered metric x dialect, the canonical call of ``tests/make_golden
      ``ALLOWED_DENOMINATORS``, each with the reason it cannot be 0). Engines disagree on x/0 (an
      error on PostgreSQL, Redshift, Snowflake, BigQuery, Trino, Databricks with ANSI on; NULL on
      MySQL, SQLite, Spark), so a new unguarded division fails here.
-   - NULL ordering: the rule of ``test_no_reliance_on_default_null_order`` (NULLs sort last as in
+   - NULL ordering: the rule above ``NEVER_NULL`` (NULLs sort last as in
      DuckDB, or the key is one of ``NEVER_NULL``).
    - Infinity: CAST('inf' AS DOUBLE) only where the engine reads it (``INFINITY_SPELLINGS``).
    - sqlglot itself must not report a construct it could not translate, except the known
@@ -42,9 +42,16 @@ import math
 import multiprocessing
 import operator
 import os
+import pickle
 import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: every xdist worker analyses on its own
+    fcntl = None
 
 import pytest
 import sqlglot
@@ -146,6 +153,12 @@ ALLOWED_DENOMINATORS = {
         {"kendall_tau"}),
 }
 
+#: The NULL-ordering rule: every sort key (window ORDER BY, ordered aggregate, final ORDER BY) must put
+#: NULLs last in the target dialect, as DuckDB does (the templates are written for DuckDB): explicitly
+#: (NULLS LAST, or sqlglot's CASE WHEN x IS NULL key on MySQL) or because it is that dialect's default,
+#: unless the key can never be NULL. Where sqlglot cannot write NULLS LAST (a window with a frame on
+#: BigQuery and MySQL: it logs "'NULLS LAST' translation not supported"), the engine's default applies
+#: (NULLs first on ASC): acceptable only for these keys.
 #: Sort keys that can never be NULL (their NULL placement cannot matter): key (as for
 #: ALLOWED_DENOMINATORS) -> (why, the metrics where it holds). `by` columns are never listed: a NULL
 #: slice is a valid slice of its own.
@@ -458,10 +471,7 @@ def _analyse_case(case: tuple[str, str, str | None]) -> Analysis:
     return analyse(case[1], case[0], case[2])
 
 
-@functools.cache
-def results() -> dict[tuple[str, str, str | None], Analysis]:
-    """Every (dialect, metric, variant) analysed once per session, over the CPUs (rendering and
-    parsing the ~500 statements takes 10-15 s on one core)."""
+def _analyse_all() -> dict[tuple[str, str, str | None], Analysis]:
     cases = [(d, n, None) for d in DIALECTS for n in NAMES] + [
         (d, n, v) for d in REMOTE for n, v in SWEEP]
     workers = min(os.cpu_count() or 1, 8)
@@ -471,22 +481,89 @@ def results() -> dict[tuple[str, str, str | None], Analysis]:
     return {case: _analyse_case(case) for case in cases}
 
 
+#: a directory all pytest-xdist workers of this run share (None without xdist), from _shared_directory
+_SHARED: Path | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_directory(tmp_path_factory, worker_id):
+    """pytest's own base temporary directory of the run (kept for the last three runs, then removed)."""
+    global _SHARED
+    _SHARED = tmp_path_factory.getbasetemp().parent if worker_id != "master" and fcntl else None
+
+
+@functools.cache
+def results() -> dict[tuple[str, str, str | None], Analysis]:
+    """Every (dialect, metric, variant) analysed once per test run, over the CPUs (rendering and
+    parsing the ~2,000 statements takes a minute or more of CPU). Under pytest-xdist the first
+    worker to get here analyses and leaves the result in the run's shared directory for the others,
+    which wait on its lock instead of repeating the work."""
+    if _SHARED is None:
+        return _analyse_all()
+    shared = _SHARED / "golden-analysis.pickle"
+    with open(_SHARED / "golden-analysis.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return pickle.loads(shared.read_bytes())
+        analysed = _analyse_all()
+        partial = shared.with_suffix(f".{os.getpid()}")
+        partial.write_bytes(pickle.dumps(analysed))
+        partial.replace(shared)
+        return analysed
+
+
 def result(dialect: str, name: str, variant: str | None = None) -> Analysis:
     return results()[dialect, name, variant]
 
 
-# -- 1. golden files ---------------------------------------------------------------------------------
+# -- 1-3. per metric and dialect: the golden file, one SELECT, no hazard -----------------------------
+
+def _golden_problem(dialect: str, name: str, sql: str) -> str:
+    path = golden.path(name, dialect)
+    if not path.exists():
+        return f"no golden file {path.relative_to(golden.HERE.parent)}: {REGENERATE}"
+    kept = path.read_text()
+    if sql == kept:
+        return ""
+    diff = "".join(list(difflib.unified_diff(kept.splitlines(True), sql.splitlines(True), str(path),
+                                             "rendered now", n=1))[:40])
+    return f"the SQL changed (call: {golden.call_text(name)}): {REGENERATE}\n{diff}"
+
+
+def _one_select_problem(r: Analysis) -> str:
+    if r.error:
+        return f"does not parse: {r.error}"
+    if r.statements == ("select",) or (len(r.statements) == 1 and r.statements[0] in ("union", "with")):
+        return ""
+    return f"expected one SELECT, got {r.statements}"
+
+
+#: each hazard of an Analysis, with what to do about it
+HAZARDS = {
+    "log": "one-argument LOG (its base differs by engine; use LN)",
+    "filter": "FILTER/COUNT_IF (use SUM(CASE WHEN ... THEN 1 ELSE 0 END))",
+    "boolean": "boolean used as a number (use CASE WHEN ... THEN 1 ELSE 0 END)",
+    "division": "unguarded division: wrap the denominator in NULLIF(..., 0) (sqlmetrics.fdiv), or add it to "
+                "ALLOWED_DENOMINATORS with the reason it cannot be 0",
+    "null_order": "the NULL placement differs from DuckDB's on a key that may be NULL (the rule above NEVER_NULL)",
+    "frames": "a window frame kind the dialect does not have (FRAME_KINDS)",
+    "infinity": "an infinity spelling the engine cannot read (INFINITY_SPELLINGS)",
+    "unsupported": "sqlglot could not translate",
+}
+
+
+def _hazards(r: Analysis) -> list[str]:
+    return [f"{advice}: {list(getattr(r, kind))}" for kind, advice in HAZARDS.items() if getattr(r, kind)]
+
 
 @pytest.mark.parametrize("dialect, name", CASES)
-def test_rendered_sql_matches_golden_file(dialect, name):
-    path = golden.path(name, dialect)
-    assert path.exists(), f"no golden file {path.relative_to(golden.HERE.parent)}: {REGENERATE}"
-    sql, kept = result(dialect, name).sql, path.read_text()
-    if sql != kept:
-        diff = "".join(list(difflib.unified_diff(kept.splitlines(True), sql.splitlines(True), str(path),
-                                                 "rendered now", n=1))[:40])
-        pytest.fail(f"the SQL of {name} in {dialect} changed (call: {golden.call_text(name)}): {REGENERATE}\n"
-                    f"{diff}", pytrace=False)
+def test_golden_sql(dialect, name):
+    """The canonical call renders exactly its golden file, parses in the dialect as one SELECT, and
+    has none of the HAZARDS (one test per metric and dialect, every failure listed)."""
+    r = result(dialect, name)
+    problems = [p for p in (_golden_problem(dialect, name, r.sql), _one_select_problem(r)) if p] + _hazards(r)
+    if problems:
+        pytest.fail(f"{name} in {dialect}:\n- " + "\n- ".join(problems), pytrace=False)
 
 
 def test_golden_files_are_exactly_the_expected_set():
@@ -495,44 +572,6 @@ def test_golden_files_are_exactly_the_expected_set():
     assert present == expected, (f"stale {sorted(map(str, present - expected))}, missing "
                                  f"{sorted(map(str, expected - present))}: {REGENERATE}")
     assert (golden.GOLDEN / "CALLS.md").read_text() == golden.calls_md(), REGENERATE
-
-
-# -- 2. one statement that parses in the dialect ----------------------------------------------------
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_parses_as_one_select_in_its_dialect(dialect, name):
-    r = result(dialect, name)
-    assert not r.error, f"{name} does not parse as {dialect}: {r.error}"
-    assert r.statements == ("select",) or (len(r.statements) == 1 and r.statements[0] in ("union", "with")), (
-        f"{name} in {dialect}: expected one SELECT, got {r.statements}")
-
-
-# -- 3. hazards -----------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_no_one_argument_log(dialect, name):
-    found = result(dialect, name).log
-    assert not found, f"{name} in {dialect}: one-argument LOG (its base differs by engine; use LN): {found}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_no_filter_clause_or_count_if(dialect, name):
-    found = result(dialect, name).filter
-    assert not found, f"{name} in {dialect}: FILTER/COUNT_IF (use SUM(CASE WHEN ... THEN 1 ELSE 0 END)): {found}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_no_boolean_used_as_a_number(dialect, name):
-    found = result(dialect, name).boolean
-    assert not found, f"{name} in {dialect}: boolean used as a number (use CASE WHEN ... THEN 1 ELSE 0 END): {found}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_every_division_is_guarded(dialect, name):
-    """The rule is ``guard_problem``'s; the exceptions are ALLOWED_DENOMINATORS (with reasons)."""
-    problems = result(dialect, name).division
-    assert not problems, (f"{name} in {dialect}: wrap the denominator in NULLIF(..., 0), or add it to "
-                          f"ALLOWED_DENOMINATORS with the reason it cannot be 0: {problems}")
 
 
 def test_allowed_denominators_are_all_still_used():
@@ -546,41 +585,6 @@ def test_templates_sort_nulls_last_in_duckdb():
     """The reference semantics: DuckDB sorts NULLs last (ASC and DESC), and no template asks otherwise."""
     wrong = {n: result("duckdb", n).nulls_first for n in NAMES if result("duckdb", n).nulls_first}
     assert not wrong, f"keys sorted NULLs first in DuckDB: {wrong}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_no_reliance_on_default_null_order(dialect, name):
-    """Every sort key (window ORDER BY, ordered aggregate, final ORDER BY) must put NULLs last in the
-    target dialect, as DuckDB does (the templates are written for DuckDB): explicitly (NULLS LAST,
-    or sqlglot's CASE WHEN x IS NULL key on MySQL) or because it is that dialect's default, unless the
-    key can never be NULL (NEVER_NULL, each with its reason).
-
-    Where sqlglot cannot write NULLS LAST (a window with a frame on BigQuery and MySQL: it logs
-    "'NULLS LAST' translation not supported"), the engine's default applies (NULLs first on ASC):
-    acceptable only for NEVER_NULL keys. Slice (`by`) columns are never NEVER_NULL.
-    """
-    problems = result(dialect, name).null_order
-    assert not problems, (f"{name} in {dialect}: the NULL placement differs from DuckDB's on a key that may "
-                          f"be NULL: {problems}")
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_window_frames_exist_in_the_dialect(dialect, name):
-    found = result(dialect, name).frames
-    assert not found, f"{name} in {dialect}: a window frame kind {dialect} does not have (FRAME_KINDS): {found}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_infinity_is_spelled_for_the_engine(dialect, name):
-    """CAST('inf' AS DOUBLE) where the engine cannot read it (INFINITY_SPELLINGS)."""
-    found = result(dialect, name).infinity
-    assert not found, f"{name} in {dialect}: {INFINITY_SPELLINGS[dialect][1]}: {found}"
-
-
-@pytest.mark.parametrize("dialect, name", CASES)
-def test_sqlglot_translated_everything(dialect, name):
-    messages = result(dialect, name).unsupported
-    assert not messages, f"{name} in {dialect}: sqlglot could not translate: {messages}"
 
 
 # -- the checks themselves catch what they are meant to ----------------------------------------------
@@ -637,7 +641,5 @@ def test_checks_accept_the_safe_spellings(sql, dialect):
 def test_variant_has_no_hazard(dialect, name, variant):
     r = result(dialect, name, variant)
     assert not r.error and len(r.statements) == 1, f"does not parse as one statement: {r.error or r.statements}"
-    found = {kind: getattr(r, kind) for kind in ("log", "filter", "boolean", "division", "null_order", "infinity",
-                                                 "frames", "unsupported")
-             if getattr(r, kind)}
+    found = _hazards(r)
     assert not found, f"{name}({variant}) in {dialect}: {found}"

@@ -171,13 +171,6 @@ def test_against_pytrec_eval(seed, level, measure, name, kwargs):
     fn = getattr(sm, name)
     args = dict(kwargs, ties="item_desc", missing="skip", relevance_threshold=level)
     want = {q: v[measure] for q, v in res.items()}
-    if name == "ndcg" and level > 1:
-        # trec_eval's ndcg ignores relevance_level entirely (gains are the raw grades, verified: the
-        # values at level 1 and 2 are identical), while docs/conventions.md#ranking says "a query with no relevant item
-        # (relevance >= relevance_threshold) scores 0". The two agree on every query with a relevant
-        # item; on the others the contract is 0.
-        top = qrels.groupby("query")["relevance"].max()
-        want = {q: (v if top[q] >= level else 0.0) for q, v in want.items()}
     got = per_query(fn(run, qrels, per_query=True, **args), name)
     assert_close_maps(got, want, what=f"{name}({kwargs}) vs pytrec_eval {measure}")
     mean = fn(run, qrels, **args)
@@ -185,16 +178,27 @@ def test_against_pytrec_eval(seed, level, measure, name, kwargs):
     assert abs(mean - float(np.mean(list(want.values())))) <= ABS
 
 
-def test_ndcg_relevance_threshold_differs_from_trec_eval_only_on_queries_without_relevant():
-    """Documents the one place sqlmetrics (docs/conventions.md#ranking) and trec_eval part: trec_eval scores the
-    nDCG of a query whose grades are all below relevance_level, sqlmetrics scores it 0."""
+@pytest.mark.parametrize("name", ["ndcg", "dcg", "err"])
+def test_gain_metrics_score_a_query_below_the_threshold_from_its_grades(name):
+    """trec_eval's ndcg ignores relevance_level: a query whose grades are all below it keeps its nDCG
+    (the gains are the grades). So do dcg and err: such a query is not 'empty' (it counts with
+    empty='skip' too); only a query without a positive grade is. n_relevant still counts R."""
     run, qrels, res = trec_case(404, 2)
-    got = per_query(sm.ndcg(run, qrels, gain="linear", missing="skip", relevance_threshold=2,
-                            per_query=True), "ndcg")
     top = qrels.groupby("query")["relevance"].max()
-    differ = {q for q in res if abs(got[q] - res[q]["ndcg"]) > ABS}
-    assert differ, "the data should have a query whose only relevant grades are 1"
-    assert all(top[q] < 2 and got[q] == 0 and res[q]["ndcg"] > 0 for q in differ)
+    below = {q for q in res if 0 < top[q] < 2}
+    assert below, "the data should have a query whose only positive grades are 1"
+    fn = getattr(sm, name)
+    per = fn(run, qrels, missing="skip", relevance_threshold=2, per_query=True, **({} if name == "err" else {"gain": "linear"}))
+    got = per_query(per, name)
+    assert all(got[q] > 0 for q in below if res[q]["ndcg"] > 0)
+    if name == "ndcg":
+        assert_close_maps(got, {q: v["ndcg"] for q, v in res.items()}, what="ndcg at level 2 vs pytrec_eval")
+    assert per["n_relevant"].dtype.kind == "i"
+    assert set(per.loc[per["query"].isin(below), "n_relevant"]) == {0}
+    skipped = fn(run, qrels, missing="skip", empty="skip", relevance_threshold=2, details=True)
+    graded = {q for q in res if top[q] > 0}
+    assert int(skipped["n_queries"].iloc[0]) == len(graded)
+    assert int(skipped["n_empty"].iloc[0]) == int((top == 0).sum())  # over the judged queries, as n_missing
 
 
 def test_pytrec_eval_counts():

@@ -19,5 +19,5 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, gain=gain) }},
 {{ sqlmetrics.mean_over_queries(name='dcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
-                                missing=missing, empty=empty) }}
+                                missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}

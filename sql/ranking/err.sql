@@ -41,5 +41,5 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, grades=grades,
                           row_columns=stop_probability, window_columns=log_reach) }},
 {{ sqlmetrics.mean_over_queries(name='err', query=query, by=by, per_query=per_query, aggregates=expected_reciprocal_rank,
-                                value='sm_err', missing=missing, empty=empty) }}
+                                value='sm_err', missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}

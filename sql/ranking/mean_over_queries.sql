@@ -27,6 +27,10 @@
                          queries counting as for 'mean' (a missing or empty query's score is
                          floored too); per query, max(value, floor). Not a ratio of sums: no
                          per_query='parts'.
+    A query is empty when its `nonempty` column of sm_queries is 0: sm_n_relevant (no item reaches
+    relevance_threshold) for the binary measures; sm_n_graded (no positive grade: the ideal gain is
+    0) for the gain-based ones, which score a query from its grades whatever the threshold, as
+    trec_eval's ndcg does.
     The summary has one row per slice (`by`): the metric as `name`, n_queries (counted), n_missing
     (judged queries absent from the run) and n_empty (queries without relevant items); with
     per_query, one row per counted query: keys, `name`, n_relevant; with per_query='parts' (for a
@@ -39,14 +43,15 @@
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
     their type's default (0), not NULL. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
-                           combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0, floor=0.00001,
-                           ranked='sm_ranked', queries='sm_queries', ordered=false) %}
+                           combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0,
+                           nonempty='sm_n_relevant', floor=0.00001, ranked='sm_ranked', queries='sm_queries', ordered=false) %}
 {%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined or geometric') }}{% endif %}
 {%- if combine == 'geometric' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a geometric mean over queries, not a ratio of sums over them: it has no per-query parts') }}{% endif %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
 {%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
 {%- set included_relevant %}SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END){% endset %}
+{%- set included_nonempty %}SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END){% endset %}
 {%- set floored %}CASE WHEN sm_score_value > {{ sqlmetrics.as_double(floor) }} THEN sm_score_value ELSE {{ sqlmetrics.as_double(floor) }} END{% endset -%}
 sm_values AS (
   {%- if query_values %}
@@ -59,7 +64,7 @@ sm_values AS (
 ),
 sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
-         sm_queries.sm_n_relevant,
+         sm_queries.sm_n_relevant, sm_queries.{{ nonempty }} AS sm_nonempty,
          CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
          {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
   FROM {{ queries }}{% if queries != 'sm_queries' %} AS sm_queries{% endif %}
@@ -76,12 +81,12 @@ sm_scored AS (
          sm_value AS sm_score_value
   {%- else %}
          CASE WHEN (sm_in_run = 1 OR 1 = {{ 1 if missing == 'zero' else 0 }})
-                   AND (sm_n_relevant > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
+                   AND (sm_nonempty > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
          {#- one WHEN while both scores are the same #}
          {%- if missing_score == empty_score %}
-         CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
+         CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
          {%- else %}
-         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_n_relevant = 0 THEN {{ empty_score }}
+         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_nonempty = 0 THEN {{ empty_score }}
               ELSE sm_value END AS sm_score_value
          {%- endif %}
   {%- endif %}
@@ -91,7 +96,7 @@ sm_scored AS (
 SELECT {{ sqlmetrics.cols(keys) }}
        {{ sqlmetrics.as_double('sm_score_value') }} AS sm_numerator,
        {% if combine == 'micro' %}sm_n_relevant{% else %}1{% endif %} AS sm_denominator,
-       sm_n_relevant,
+       sm_nonempty AS sm_n_relevant,
        {{ 1 if combine == 'mean' else 0 }} AS sm_relevant_rule
 FROM sm_scored
 WHERE sm_included = 1
@@ -101,7 +106,7 @@ SELECT {{ sqlmetrics.cols(keys) }}
        {%- elif combine == 'geometric' %}{{ floored }}
        {%- else %}sm_score_value{% endif %}
          AS {{ sqlmetrics.ident(name) }},
-       sm_n_relevant AS n_relevant
+       CAST(sm_n_relevant AS BIGINT) AS n_relevant
 FROM sm_scored
 WHERE sm_included = 1
 ORDER BY {{ sqlmetrics.col_list(keys) }}
@@ -113,13 +118,13 @@ SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv(included_score, included_relevant) }}
        {%- elif combine == 'geometric' -%}
        {#- the floor keeps LN's argument positive (PostgreSQL raises on LN(0)) #}
-       CASE WHEN {{ included_relevant }} > 0 THEN EXP(AVG(CASE WHEN sm_included = 1 THEN LN({{ floored }}) END)) END
+       CASE WHEN {{ included_nonempty }} > 0 THEN EXP(AVG(CASE WHEN sm_included = 1 THEN LN({{ floored }}) END)) END
        {%- else -%}
-       CASE WHEN {{ included_relevant }} > 0 THEN AVG({{ included }}) END
+       CASE WHEN {{ included_nonempty }} > 0 THEN AVG({{ included }}) END
        {%- endif %} AS {{ sqlmetrics.ident(name) }},
        CAST(SUM(sm_included) AS BIGINT) AS n_queries,
        CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
-       CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+       CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 {{ sqlmetrics.group_by(by) }}
 {%- if ordered and by %}

@@ -10,7 +10,7 @@
 {%- set scaled = gain == 'exponential' %}
 {%- set gain_of = 'exponential_scaled' if scaled else gain %}
 {%- set discounted_gains %}SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg{% endset %}
-{%- set lost %}sm_n_relevant > 0 AND NOT (sm_idcg > 1e-290){% endset %}
+{%- set lost %}sm_n_graded > 0 AND NOT (sm_idcg > 1e-290){% endset %}
 {%- set query_id %}sm_queries.{{ sqlmetrics.ident(query) }}{% endset %}
 {%- set value %}
 {%- if scaled -%}
@@ -27,5 +27,5 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, gain=gain_of, grades=scaled) }},
 {{ sqlmetrics.mean_over_queries(name='ndcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
-                                missing=missing, empty=empty) }}
+                                missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}

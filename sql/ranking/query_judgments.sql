@@ -5,7 +5,8 @@
                   relevance, sm_top_unit = 2^-sm_top, the shift S = max(0, sm_top - 960) and
                   sm_unit = 2^-S, by which relevance_gain('exponential_scaled') scales gains;
       sm_queries  keys, sm_n_relevant: R, the judged items with relevance >= relevance_threshold
-                  (retrieved or not), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
+                  (retrieved or not), sm_n_graded: the judged items with a positive grade (the
+                  query's ideal gain is 0 without one, whatever the threshold), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
                   judgments sorted by relevance, cut at k.
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
     ignored (TREC's convention). -#}
@@ -30,6 +31,7 @@ sm_grades AS (
 sm_queries AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END) AS sm_n_relevant,
+         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
          SUM(CASE WHEN {% if k %}sm_ideal_pos <= {{ k }} AND {% endif %}sm_rel > 0
                   THEN {{ sqlmetrics.relevance_gain(gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg
   FROM (

@@ -18,6 +18,7 @@ WITH sm_judged AS (
     "country",
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
@@ -162,6 +163,7 @@ WITH sm_judged AS (
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
+    sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_seen.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE WHEN sm_values.sm_has_value = 1 THEN sm_value END AS sm_value
   FROM sm_queries
@@ -189,7 +191,7 @@ SELECT
   AVG(CASE WHEN sm_included = 1 THEN sm_score_value END) AS "kendall_tau",
   CAST(SUM(sm_included) AS BIGINT) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
-  CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+  CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 GROUP BY
   "country"

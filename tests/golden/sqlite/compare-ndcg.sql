@@ -70,6 +70,7 @@ WITH sm_cmp_systems AS (
       "sm_cmp_system",
       "query_id",
       SUM(CASE WHEN sm_rel >= CAST(1.0 AS REAL) THEN 1 ELSE 0 END) AS sm_n_relevant,
+      SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
       SUM(
         CASE
           WHEN sm_ideal_pos <= 10 AND sm_rel > 0
@@ -167,13 +168,14 @@ WITH sm_cmp_systems AS (
       sm_queries."sm_cmp_system" AS "sm_cmp_system",
       sm_queries."query_id" AS "query_id",
       sm_queries.sm_n_relevant,
+      sm_queries.sm_n_graded AS sm_nonempty,
       CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
       CASE
-        WHEN sm_n_relevant > 0 AND NOT (
+        WHEN sm_n_graded > 0 AND NOT (
           sm_idcg > 1e-290
         )
         THEN CAST(CASE
-          WHEN COALESCE(sm_n_relevant > 0 AND NOT (
+          WHEN COALESCE(sm_n_graded > 0 AND NOT (
             sm_idcg > 1e-290
           ), TRUE)
           THEN JSON_EXTRACT(
@@ -195,12 +197,12 @@ WITH sm_cmp_systems AS (
         WHEN (
           sm_in_run = 1 OR 1 = 1
         ) AND (
-          sm_n_relevant > 0 OR 1 = 1
+          sm_nonempty > 0 OR 1 = 1
         )
         THEN 1
         ELSE 0
       END AS sm_included,
-      CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value
+      CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN 0 ELSE sm_value END AS sm_score_value
     FROM sm_per_query
   )
   SELECT
@@ -209,7 +211,7 @@ WITH sm_cmp_systems AS (
     "query_id",
     CAST(sm_score_value AS REAL) AS sm_numerator,
     1 AS sm_denominator,
-    sm_n_relevant,
+    sm_nonempty AS sm_n_relevant,
     1 AS sm_relevant_rule
   FROM sm_scored
   WHERE

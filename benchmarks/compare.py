@@ -1,6 +1,6 @@
 """sqlmetrics (DuckDB) against the tools users would pick instead, on the same data, in one run.
 
-    pip install -e ".[bench]"
+    pip install -e ".[bench]" && pip install --no-deps recommenders==1.2.1
     python benchmarks/compare.py [--large] [--rounds 3] [--data-dir DIR] [--json PATH] [--only CASE ...]
 
 Data: seeded synthetic Parquet (benchmarks/synthetic.py), written to --data-dir (kept, and reused
@@ -48,6 +48,18 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
   Macro-F1 (100 classes) sklearn f1_score(average='macro') on numpy arrays (reference) and
                           sm.f1(average='macro') (one GROUP BY of the true and predicted classes), on
                           --rows rows of a --classes-class problem (label and prediction int16).
+  bpref, RBP              the NDCG lists, every item judged (grade 0: judged non-relevant): pytrec_eval's
+                          bpref, its {query: {doc: value}} dicts built from the frame inside the timed
+                          call (what its users pay; reference), ranx evaluate on its Qrels/Run objects
+                          (built once, reported separately), sm.bpref; RBP: ranx `rbp.8` (reference;
+                          pytrec_eval's trec_eval 9 has no RBP) and sm.rbp(persistence=0.8).
+  Novelty, Gini index     --rec-users users' top-10 lists (10M recommendations) over --rec-items items,
+                          and --events training events of the same users (benchmarks/synthetic.py):
+                          Microsoft Recommenders' `novelty` on the pandas frames (reference; its input
+                          checks included, as users run it; needs pandas < 3 and
+                          `pip install --no-deps recommenders==1.2.1`) and sm.novelty; RecBole's
+                          GiniIndex, its steps in numpy (its package needs torch; reference) and
+                          sm.gini_index(n_items=--rec-items).
   DuckDB floors           on the same pandas frame: scanning the column (SUM), sorting it
                           (ORDER BY ... LIMIT 1 OFFSET n-1: a full sort, one row out) and
                           hash-aggregating it (GROUP BY): what any SQL formulation has to pay.
@@ -230,8 +242,10 @@ class OtherLoad:
 class Data:
     """The frames, loaded on first use (a memory probe loads only what its tool needs)."""
 
-    def __init__(self, clicks_path: Path, ranking_path: Path, classes_path: Path):
+    def __init__(self, clicks_path: Path, ranking_path: Path, classes_path: Path, recommendations_path: Path,
+                 interactions_path: Path):
         self.clicks_path, self.ranking_path, self.classes_path = clicks_path, ranking_path, classes_path
+        self.recommendations_path, self.interactions_path = recommendations_path, interactions_path
 
     @cached_property
     def clicks(self) -> pd.DataFrame:
@@ -248,6 +262,14 @@ class Data:
     @cached_property
     def classes(self) -> pd.DataFrame:
         return pd.read_parquet(self.classes_path)
+
+    @cached_property
+    def recommendations(self) -> pd.DataFrame:
+        return pd.read_parquet(self.recommendations_path)
+
+    @cached_property
+    def interactions(self) -> pd.DataFrame:
+        return pd.read_parquet(self.interactions_path)
 
     @cached_property
     def con(self) -> duckdb.DuckDBPyConnection:
@@ -289,6 +311,17 @@ class SmallData(Data):
     @cached_property
     def classes(self) -> pd.DataFrame:
         return self._head(self.classes_path, 50_000)
+
+    @cached_property
+    def recommendations(self) -> pd.DataFrame:
+        return self._head(self.recommendations_path, 200 * K)
+
+    @cached_property
+    def interactions(self) -> pd.DataFrame:
+        """200k events, and one of user -1 for each recommended item they lack (novelty needs its popularity)."""
+        head = self._head(self.interactions_path, 200_000)
+        lacking = np.setdiff1d(self.recommendations["item"].to_numpy(), head["item"].to_numpy())
+        return pd.concat([head, pd.DataFrame({"user": -1, "item": lacking})], ignore_index=True)
 
 
 # ---------------------------------------------------------------- tools and cases
@@ -454,6 +487,44 @@ def ranx_ndcg(qrels, run, **options) -> float:
     return ranx.evaluate(qrels, run, f"ndcg@{K}", **options)
 
 
+def trec_dicts(ranking: pd.DataFrame):
+    """pytrec_eval's input: {query: {doc: relevance}} and {query: {doc: score}}, string ids."""
+    scores, relevance, items = dense(ranking)
+    queries = ranking["query"].to_numpy()[::K].astype(str).tolist()
+    docs = items.astype(str).tolist()
+    qrels = {q: dict(zip(d, r)) for q, d, r in zip(queries, docs, relevance.astype(int).tolist())}
+    run = {q: dict(zip(d, s)) for q, d, s in zip(queries, docs, scores.tolist())}
+    return qrels, run
+
+
+def pytrec_eval_mean(ranking: pd.DataFrame, measure: str) -> float:
+    """What a pytrec_eval user pays: the dicts built from the frame, the evaluation, the mean."""
+    import pytrec_eval
+    qrels, run = trec_dicts(ranking)
+    per_query = pytrec_eval.RelevanceEvaluator(qrels, {measure}).evaluate(run)
+    return float(np.mean([v[measure] for v in per_query.values()]))
+
+
+def ranx_measure(qrels, run, metric: str) -> float:
+    import ranx
+    return ranx.evaluate(qrels, run, metric, save_results_in_run=False)
+
+
+def ms_novelty(interactions: pd.DataFrame, recommendations: pd.DataFrame) -> float:
+    from recommenders.evaluation.python_evaluation import novelty
+    return novelty(interactions, recommendations, col_user="user", col_item="item")
+
+
+def gini_recbole(recommendations: pd.DataFrame, n_items: int) -> float:
+    """RecBole's GiniIndex, step by step (its package needs torch): the [users x K] item matrix, a
+    Counter of its items, the counts sorted, the never-recommended items' zeros in front."""
+    from collections import Counter
+    item_matrix = recommendations["item"].to_numpy().reshape(-1, K)
+    sorted_count = np.array(sorted(Counter(item_matrix.flatten()).values()))
+    idx = np.arange(n_items - len(sorted_count) + 1, n_items + 1)
+    return float(np.sum((2 * idx - n_items - 1) * sorted_count) / item_matrix.size / n_items)
+
+
 def timed_build(tool: Tool, build: Callable):
     start = time.perf_counter()
     out = build()
@@ -602,6 +673,44 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
     cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
 
+    # trec_eval's bpref, and rank-biased precision, on the same lists
+    for title, name, call, trec_name, ranx_name in [
+            ("bpref", "sm.bpref", lambda f: sm.bpref(f), "bpref", "bpref"),
+            ("RBP (persistence 0.8)", "sm.rbp(persistence=0.8)", lambda f: sm.rbp(f, persistence=0.8), None, "rbp.8")]:
+        tools = []
+        if trec_name:
+            tools.append(Tool(f"pytrec_eval `{trec_name}`, dicts built from the frame (timed)", "reference",
+                              lambda n=trec_name: (lambda f=d.ranking: pytrec_eval_mean(f, n)),
+                              from_file=lambda n=trec_name: pytrec_eval_mean(pd.read_parquet(d.ranking_path), n)))
+        if HAVE_RANX and args.queries <= args.ranx_max_queries:
+            objects = Tool(f"ranx `evaluate(Qrels, Run, '{ranx_name}')` †", "competitor" if tools else "reference")
+            objects.prepare = lambda t=objects, m=ranx_name: (
+                lambda qr=timed_build(t, lambda: ranx_objects(d.ranking)): ranx_measure(qr[0], qr[1], m))
+            tools.append(objects)
+        tools.append(Tool(f"sqlmetrics `{name}`", "sqlmetrics",
+                          lambda c=call: (lambda f=d.ranking: c(f)),
+                          from_file=lambda c=call: c(str(d.ranking_path))))
+        cases.append(Case(f"{title}, {args.queries:,} queries × {K} items", tools))
+
+    # Beyond accuracy: every user's top-K list against the popularity of the training events
+    n_recs = min(200, args.rec_users) * K if small else args.rec_users * K  # SmallData's lists
+    cases.append(Case(f"Novelty, {args.rec_users * K:,} recommendations, {args.events:,} training events", [
+        Tool("Microsoft Recommenders `novelty` (pandas)", "reference",
+             lambda: (lambda t=d.interactions, r=d.recommendations: ms_novelty(t, r)),
+             from_file=lambda: ms_novelty(pd.read_parquet(d.interactions_path), pd.read_parquet(d.recommendations_path))),
+        Tool("sqlmetrics `sm.novelty`", "sqlmetrics",
+             lambda: (lambda t=d.interactions, r=d.recommendations: sm.novelty(r, interactions=t, query="user")),
+             from_file=lambda: sm.novelty(str(d.recommendations_path), interactions=str(d.interactions_path),
+                                          query="user"))]))
+    cases.append(Case(f"Gini index, {args.rec_users * K:,} recommendations, {args.rec_items:,} items", [
+        Tool("RecBole `GiniIndex`'s steps (numpy, Counter)", "reference",
+             lambda: (lambda r=d.recommendations: gini_recbole(r, args.rec_items)),
+             from_file=lambda: gini_recbole(pd.read_parquet(d.recommendations_path, columns=["item"]), args.rec_items)),
+        Tool("sqlmetrics `sm.gini_index`", "sqlmetrics",
+             lambda: (lambda r=d.recommendations: sm.gini_index(r, query="user", n_items=args.rec_items)),
+             from_file=lambda: sm.gini_index(str(d.recommendations_path), query="user", n_items=args.rec_items)),
+        *floors(d, "recommendations", n_recs, scan=None, sort="item", group="item")]))
+
     # Scores rounded to 1 decimal: most lists have ties, and both tools average the gain over each
     # tied group (sklearn's default, sqlmetrics' ties='average').
     def tied():
@@ -632,7 +741,8 @@ def probe_command(args, case: int, tool: int) -> list[str]:
             "--users", *map(str, args.users), "--seed", str(args.seed), "--pandas-users", str(args.pandas_users),
             "--sklearn-tied-queries", str(args.sklearn_tied_queries),
             "--ranx-max-queries", str(args.ranx_max_queries), "--delong-rows", str(args.delong_rows),
-            "--bootstrap-rows", str(args.bootstrap_rows), "--classes", str(args.classes)] + (["--only", *args.only] if args.only else [])
+            "--bootstrap-rows", str(args.bootstrap_rows), "--classes", str(args.classes),
+            "--rec-users", str(args.rec_users), "--rec-items", str(args.rec_items), "--events", str(args.events)] + (["--only", *args.only] if args.only else [])
 
 
 def memory_probe(args, paths):
@@ -746,6 +856,10 @@ def main():
     parser.add_argument("--curve-rows", type=int, default=2_000_000,
                         help="rows of the ROC curve and average precision cases (the first rows of the clicks)")
     parser.add_argument("--classes", type=int, default=100, help="classes of the macro-F1 case")
+    parser.add_argument("--rec-users", type=int, default=1_000_000,
+                        help=f"users with a top-{K} list in the novelty and Gini cases")
+    parser.add_argument("--rec-items", type=int, default=100_000, help="catalogue size of the novelty and Gini cases")
+    parser.add_argument("--events", type=int, default=10_000_000, help="training events of the novelty case")
     parser.add_argument("--ranx-max-queries", type=int, default=2_000_000,
                         help="build ranx Qrels/Run objects only up to this many queries (~80 s per 1M)")
     parser.add_argument("--data-dir", type=Path, help="where the Parquet files go (kept and reused); default: a temp dir")
@@ -770,7 +884,9 @@ def main():
         t = time.perf_counter()
         paths = (synthetic.write_clicks(args.data_dir, args.rows, args.users, args.seed),
                  synthetic.write_ranking(args.data_dir, args.queries, K, args.seed),
-                 synthetic.write_classes(args.data_dir, args.rows, args.classes, args.seed))
+                 synthetic.write_classes(args.data_dir, args.rows, args.classes, args.seed),
+                 synthetic.write_recommendations(args.data_dir, args.rec_users, K, args.rec_items, args.seed),
+                 synthetic.write_interactions(args.data_dir, args.events, args.rec_users, args.rec_items, args.seed))
         t_write = time.perf_counter() - t
         if args.memory_probe:
             return memory_probe(args, paths)

@@ -18,6 +18,17 @@ classes_<rows>x<k>_seed<seed>.parquet, one row per example of a k-class problem:
     label       int16 true class in [0, k), skewed (class c drawn with weight 1/(c + 10))
     prediction  int16 predicted class: the true one 60% of the time, else uniform over the k classes
 
+recommendations_<users>x<k>_<items>_seed<seed>.parquet, a recommender's top-k lists, k per user:
+    user        int64 in [0, users)
+    item        int64 in [0, items), distinct within a user, popular items more often (item pairs
+                p, p + 1, ..., p + k - 1 from a skewed draw p = floor(items/2 * u^3), u uniform)
+    score       float64, decreasing along the list
+interactions_<events>_<users>_<items>_seed<seed>.parquet, the training events of the same users:
+    user, item  int64, the same skewed draw of items; an item's parity differs between a user's
+                events and recommendations, so no recommended (user, item) pair is a training
+                event (Microsoft Recommenders refuses such pairs), and every item of an even
+                catalogue appears on both sides (for different users)
+
 Data are generated in chunks of 10M rows (each chunk seeded by (seed, chunk index)), so the
 memory needed to write the file does not grow with its size.
 """
@@ -47,6 +58,14 @@ def ranking_path(directory: Path, queries: int, k: int, seed: int) -> Path:
 
 def classes_path(directory: Path, rows: int, k: int, seed: int) -> Path:
     return Path(directory) / f"classes_{rows}x{k}_seed{seed}.parquet"
+
+
+def recommendations_path(directory: Path, users: int, k: int, items: int, seed: int) -> Path:
+    return Path(directory) / f"recommendations_{users}x{k}_{items}_seed{seed}.parquet"
+
+
+def interactions_path(directory: Path, events: int, users: int, items: int, seed: int) -> Path:
+    return Path(directory) / f"interactions_{events}_{users}_{items}_seed{seed}.parquet"
 
 
 def _write(path: Path, chunks) -> Path:
@@ -109,3 +128,35 @@ def write_classes(directory: Path, rows: int, k: int, seed: int) -> Path:
             prediction = np.where(rng.random(n) < 0.6, label, rng.integers(0, k, n)).astype(np.int16)
             yield pa.table({"label": label, "prediction": prediction})
     return _write(classes_path(directory, rows, k, seed), chunks())
+
+
+def _skewed_pairs(rng, shape, items: int) -> np.ndarray:
+    """Item pair indices in [0, items/2), low ones (the popular items) much more often."""
+    return np.floor(items // 2 * rng.random(shape) ** 3).astype(np.int64)
+
+
+def write_recommendations(directory: Path, users: int, k: int, items: int, seed: int) -> Path:
+    per_chunk = max(1, CHUNK_ROWS // k)
+    step = np.arange(k, dtype=np.int64)  # k consecutive pairs: distinct within a list
+
+    def chunks():
+        for i, first in enumerate(range(0, users, per_chunk)):
+            u = min(per_chunk, users - first)
+            rng = np.random.default_rng([seed, 3, i])
+            user = np.arange(first, first + u, dtype=np.int64)
+            pairs = (_skewed_pairs(rng, (u, 1), items) + step) % (items // 2)
+            item = 2 * pairs + ((user[:, None] + 1) % 2)  # parity unlike the user's events
+            score = np.sort(rng.random((u, k)), axis=1)[:, ::-1]
+            yield pa.table({"user": np.repeat(user, k), "item": item.ravel(), "score": score.ravel()})
+    return _write(recommendations_path(directory, users, k, items, seed), chunks())
+
+
+def write_interactions(directory: Path, events: int, users: int, items: int, seed: int) -> Path:
+    def chunks():
+        for i, start in enumerate(range(0, events, CHUNK_ROWS)):
+            n = min(CHUNK_ROWS, events - start)
+            rng = np.random.default_rng([seed, 4, i])
+            user = rng.integers(0, users, n, dtype=np.int64)
+            item = 2 * _skewed_pairs(rng, n, items) + user % 2
+            yield pa.table({"user": user, "item": item})
+    return _write(interactions_path(directory, events, users, items, seed), chunks())

@@ -21,7 +21,9 @@ the value columns the reference gives; the model may have more columns.
 """
 from __future__ import annotations
 
+import math
 import warnings
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import numpy as np
@@ -391,7 +393,7 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         trec_run.setdefault(str(q), {})[item] = float(score)
     for q, item, relevance, _ in qrels.itertuples(index=False):
         trec_qrels.setdefault(str(q), {})[item] = int(relevance)
-    measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec"}
+    measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec", "gm_map"}
     results = pytrec_eval.RelevanceEvaluator(trec_qrels, measures).evaluate(trec_run)  # judged and in the run
     judged = qrels.groupby("query_id").agg(country=("country", "first"), top=("relevance", "max"))
     judged["n_relevant"] = qrels[qrels["relevance"] >= 1].groupby("query_id").size()
@@ -410,7 +412,19 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
                               "n_empty": int((judged["n_relevant"] == 0).sum())}])
 
     ndcg = values("ndcg_cut_10")
+    levels = [i / 10 for i in range(11)]
+    iprec = trec_eval_10_iprec(trec_run, trec_qrels, judged, levels)  # (query, level) -> value
+    in_run = judged[judged["in_run"]]
+    p11 = pd.Series({q: np.mean([iprec[q, lev] for lev in levels]) for q in in_run.index})
+    # gm_map: pytrec_eval's per-query ln(max(AP, 1e-5)), ln(1e-5) for a query missing from the run (trec_eval -c)
+    logs = pd.Series({q: results[str(q)]["gm_map"] if str(q) in results else math.log(1e-5) for q in judged.index})
     return {
+        "interpolated_precision_by_country": pd.DataFrame([
+            {"country": c, "recall_level": lev, "interpolated_precision": np.mean([iprec[q, lev] for q in part.index]),
+             "n_queries": len(part)} for c, part in judged.groupby("country") for lev in levels]),
+        "precision_11pt": pd.DataFrame([{"precision_11pt": p11.mean(), "n_queries": len(in_run)}]),
+        "gm_map": pd.DataFrame([{"gm_map": math.exp(logs.mean()), "n_queries": len(judged),
+                                 "n_missing": int((~judged["in_run"]).sum())}]),
         "ndcg_at_10": mean("ndcg_cut_10", "ndcg", skip_missing=True),
         "ndcg_at_10_by_country": pd.DataFrame([{"country": c, "ndcg": ndcg[part.index].mean(),
                                                 "n_queries": len(part)} for c, part in judged.groupby("country")]),
@@ -424,6 +438,28 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "hit_rate_at_3": mean("success_3", "hit_rate"),
         "r_precision": mean("Rprec", "r_precision"),
     }
+
+
+def trec_eval_10_iprec(trec_run: dict, trec_qrels: dict, judged: pd.DataFrame, levels: list) -> dict:
+    """(judged query, level) -> trec_eval 10's iprec_at_recall, from pytrec_eval (trec_eval 9). The
+    two interpolate alike and differ only in the relevant items k a level L asks for of a query with
+    R: lround(L * R) in trec_eval 10, (long) (L * R + 0.9) in trec_eval 9; so pytrec_eval is asked at
+    the levels j / R, which trec_eval 9 maps to j items, and L takes the value at j = lround(L * R)
+    (halves up). 0 for a query without relevant items or missing from the run (trec_eval -c)."""
+    out = {}
+    for n_relevant, part in judged[judged["in_run"] & (judged["n_relevant"] > 0)].groupby("n_relevant"):
+        at = [j / n_relevant for j in range(n_relevant + 1)]
+        names = [f"iprec_at_recall_{level:.2f}" for level in at]
+        assert len(set(names)) == len(names), "pytrec_eval names levels by two decimals"
+        queries = [str(q) for q in part.index]
+        res = pytrec_eval.RelevanceEvaluator({q: trec_qrels[q] for q in queries},
+                                             {"iprec_at_recall." + ",".join(map(repr, at))}).evaluate(
+            {q: trec_run[q] for q in queries})
+        for q in part.index:
+            for level in levels:
+                j = int(Decimal(level * n_relevant).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+                out[q, level] = res[str(q)][names[j]]
+    return {(q, level): out.get((q, level), 0.0) for q in judged.index for level in levels}
 
 
 # -- references: beyond accuracy (Microsoft Recommenders and RecBole, from their definitions) ----

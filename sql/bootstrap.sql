@@ -23,8 +23,8 @@
 {%- endfor %}
 {%- set carried = read.columns | unique | list %}
 {%- set ranking = metric in ('dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate',
-                             'r_precision', 'err', 'rank_correlation', 'kendall_tau', 'ils', 'serendipity',
-                             'average_popularity', 'tail_share') %}
+                             'r_precision', 'err', 'rank_correlation', 'kendall_tau', 'ils', 'precision_11pt',
+                             'interpolated_precision', 'gm_map', 'serendipity', 'average_popularity', 'tail_share') %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set tail = (1 - confidence) / 2 %}
 {%- set resampled_by = by + ['sm_replicate'] %}

@@ -39,6 +39,9 @@
 {%- elif name == 'recall_at_k' %}{{ sqlmetrics.recall_at_k(relation, **kwargs) }}
 {%- elif name == 'hit_rate' %}{{ sqlmetrics.hit_rate(relation, **kwargs) }}
 {%- elif name == 'r_precision' %}{{ sqlmetrics.r_precision(relation, **kwargs) }}
+{%- elif name == 'interpolated_precision' %}{{ sqlmetrics.interpolated_precision(relation, **kwargs) }}
+{%- elif name == 'precision_11pt' %}{{ sqlmetrics.precision_11pt(relation, **kwargs) }}
+{%- elif name == 'gm_map' %}{{ sqlmetrics.gm_map(relation, **kwargs) }}
 {%- elif name == 'err' %}{{ sqlmetrics.err(relation, **kwargs) }}
 {%- elif name == 'rank_correlation' %}{{ sqlmetrics.rank_correlation(relation, **kwargs) }}
 {%- elif name == 'kendall_tau' %}{{ sqlmetrics.kendall_tau(relation, **kwargs) }}

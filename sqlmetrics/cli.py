@@ -124,6 +124,8 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
                                 **kwargs)
         elif p.kind == "bool":
             parser.add_argument(flag, action="store_true", help=p.doc)
+        elif p.kind == "floats":  # --recall-levels 0 0.5 1
+            parser.add_argument(flag, type=float, nargs="+", default=p.default, metavar="X", **kwargs)
         elif p.kind in ("float", "int"):
             parser.add_argument(flag, type=float if p.kind == "float" else int, default=p.default,
                                 metavar="N", **kwargs)

@@ -17,7 +17,7 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "int", "bool", "choice", "relation"]
+ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "group", "key", "slice"]
@@ -106,6 +106,20 @@ class Param:
             op = "<" if self.high_open else "<="
             raise ParameterError(f"{self.name} must be {op} {self.high:g}; got {value:g}")
         return value
+
+    def _check_floats(self, value):
+        """A non-empty list of distinct numbers, each checked as a float parameter (a single number: a
+        list of one)."""
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
+            value = [value]
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        if not isinstance(value, (list, tuple)) or not value:
+            raise ParameterError(f"{self.name} must be a non-empty list of numbers; got {value!r}")
+        out = [self._check_float(v) for v in value]
+        if len(set(out)) != len(out):
+            raise ParameterError(f"{self.name} lists a value twice: {out}")
+        return out
 
     def _check_int(self, value):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -227,6 +241,9 @@ RELEVANCE_THRESHOLD = Param("relevance_threshold", "float", "an item is relevant
                             default=1.0, low=0.0, low_open=True)
 MISSING = Param("missing", "choice", "a judged query absent from the run scores 0 ('zero', as trec_eval -c) "
                 "or is left out ('skip', as pytrec_eval).", default="zero", choices=("zero", "skip"))
+RECALL_LEVELS = Param(
+    "recall_levels", "floats", "the recall levels (numbers in [0, 1]) at which to interpolate the precision.",
+    default=tuple(i / 10 for i in range(11)), low=0.0, high=1.0)
 EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
               "out ('skip'); for the gain-based dcg, ndcg and err a query is without relevant items when no "
               "judgment has a positive grade (its ideal gain is 0), whatever relevance_threshold, as "

@@ -16,8 +16,8 @@ from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 from .errors import ParameterError, UnknownMetricError
 from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_LABEL, CLASS_PREDICTION, EMPTY, GAIN,
                      GROUP, ITEM, K, K_REQUIRED, LABEL, LOG_PREDICTION, LOG_TARGET, MISSING, OPT_SCORE, PREDICTION,
-                     PROBABILITY, QRELS, QUERY, RANKING_BY, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, SCORE, TARGET,
-                     THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
+                     PROBABILITY, QRELS, QUERY, RANKING_BY, RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE,
+                     SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
 from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
 from .params import (CLASS_COLUMN, CLASS_PROBABILITY, CLASS_SCORE, EXAMPLE, EXAMPLE_WEIGHT, TRUE_CLASS,
                      TRUE_CLASSES)
@@ -492,6 +492,40 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "R-precision = relevant items in the top R / R, R = relevant judged items.",
         "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
         _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"),
+    Metric(
+        name="interpolated_precision", template="ranking/interpolated_precision.sql", kind="curve",
+        params=_RUN + (RECALL_LEVELS, TIES_ORDER) + _POLICIES,
+        outputs=("recall_level", "interpolated_precision") + _QUERY_COUNTS,
+        summary="Interpolated precision at recall levels (the points of the standard recall-precision graph), "
+                "averaged over queries per level.",
+        formula="per query and level L: the largest precision at any rank where at least n = lround(L * R) "
+                "relevant items are retrieved (R = relevant judged items, retrieved or not; half rounds up), 0 "
+                "when fewer than n ever are; the whole list counts. Mean over queries per level; per_query=True: "
+                "one row per query and level.",
+        reference="trec_eval 10 iprec_at_recall (pytrec_eval iprec_at_recall_L, from trec_eval 9, maps a "
+                  "level to floor(L * R + 0.9) relevant items instead: the same values where the two counts "
+                  "agree)",
+        example=_BINARY_DEMO + ">>> c = sm.interpolated_precision(run, recall_levels=[0, 0.5, 1])\n"
+                               ">>> c[['recall_level', 'interpolated_precision']].round(4).values.tolist()\n"
+                               "[[0.0, 0.75], [0.5, 0.5833], [1.0, 0.55]]\n",
+        undefined=_NO_RELEVANT, per_query=True, unique=("query", "item")),
+    _ranking_metric(
+        "precision_11pt", _RUN + (TIES_ORDER,) + _POLICIES,
+        "11pt = (1/11) * sum over L in 0, 0.1, ..., 1 of the query's interpolated precision at recall L "
+        "(interpolated_precision); mean over queries.",
+        "11-point interpolated average precision, averaged over queries.",
+        "trec_eval 10 11pt_avg (pytrec_eval 11pt_avg, from trec_eval 9: the same where its level-to-count "
+        "rule floor(L * R + 0.9) agrees with lround(L * R))",
+        _BINARY_DEMO + ">>> round(sm.precision_11pt(run), 4)\n0.653\n"),
+    _ranking_metric(
+        "gm_map", _RUN + (TIES_ORDER,) + _POLICIES,
+        "GM_MAP = exp((1/n) * sum over queries of ln(max(AP, 1e-5))), AP as mean_average_precision (whole "
+        "list); a missing or empty query counts with AP 0 (so 1e-5) or is left out, as missing/empty say. "
+        "per_query=True gives max(AP, 1e-5) per query.",
+        "Geometric mean average precision: rewards systems that do well on every query.",
+        "trec_eval gm_map (1e-5: its MIN_GEO_MEAN); pytrec_eval gm_map (per query ln(max(AP, 1e-5)), "
+        "aggregated by compute_aggregated_measure)",
+        _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n"),
     _ranking_metric(
         "err", _RUN + (K, TIES_ORDER, Param(
             "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
@@ -935,6 +969,20 @@ def lookup(name: str) -> Metric:
         raise UnknownMetricError(name, near[0] if near else None, tuple(METRICS)) from None
 
 
+#: ranking metrics that are not a mean of per-query values (the parts bootstrap and compare recombine)
+_NOT_A_MEAN_OVER_QUERIES = {
+    "gm_map": "their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision is "
+              "their mean)",
+    "interpolated_precision": "a curve, one mean per recall level (precision_11pt is their mean, one value per query)",
+}
+
+
+def _require_mean_over_queries(m: Metric, what: str) -> None:
+    if m.name in _NOT_A_MEAN_OVER_QUERIES:
+        raise ParameterError(f"{what} recombines per-query values by their mean; {m.name} is "
+                             f"{_NOT_A_MEAN_OVER_QUERIES[m.name]}")
+
+
 #: GAUC weightings under which a group drawn k times weighs k times as much when its rows weigh k
 _GAUC_BOOTSTRAP_WEIGHTINGS = ("impressions", "clicks")
 
@@ -949,6 +997,7 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
         raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
                              "example (all its rows together), which its replicates do not do")
     if m.per_query:
+        _require_mean_over_queries(m, "bootstrap")
         extra = (N_BOOT, CONFIDENCE, SEED)
         if params.get("cluster") is not None:
             raise ParameterError(f"bootstrap of {m.name} resamples queries: it takes no cluster")
@@ -993,6 +1042,7 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     second score column)."""
     m = lookup(name)
     if m.per_query:
+        _require_mean_over_queries(m, "compare")
         if m.name == "recall_at_k" and params.get("average") == "micro":
             raise ParameterError("compare tests the mean of per-query differences; recall_at_k with "
                                  "average='micro' is not a mean over queries: use average='macro'")

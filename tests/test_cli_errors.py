@@ -157,9 +157,24 @@ def test_class_tables_are_strict_json(tmp_path):
         ("a", "a", 1), ("a", "b", 1), ("b", "b", 1), ("c", "b", 1)]
 
 
+def test_interpolated_precision_takes_its_levels_and_is_strict_json(tmp_path):
+    """--recall-levels takes a list; query 1 has hits at ranks 1, 3, 5 of R = 3, query 2 at rank 2 of
+    R = 1 (by hand: levels 0, 0.5, 1 ask for 0, 2, 3 hits of query 1, and 0, 1, 1 of query 2)."""
+    path = tmp_path / "run.csv"
+    pd.DataFrame({"query": [1] * 6 + [2] * 3, "item": list("abcdefabc"), "score": [6, 5, 4, 3, 2, 1, 3, 2, 1],
+                  "relevance": [1, 0, 1, 0, 1, 0, 0, 1, 0]}).to_csv(path, index=False)
+    rows = strict_json(cli("compute", "interpolated_precision", path, "--recall-levels", "0", "0.5", "1",
+                           "--format", "json", ok=0).stdout)["rows"]
+    assert [(r["recall_level"], r["interpolated_precision"]) for r in rows] == [
+        (0, 0.75), (0.5, pytest.approx((2 / 3 + 1 / 2) / 2)), (1, pytest.approx((3 / 5 + 1 / 2) / 2))]
+    one_error_line(cli("compute", "interpolated_precision", path, "--recall-levels", "0.5", "1.5"), 2,
+                   "recall_levels must be <= 1")
+
+
 def test_every_curve_metric_is_covered():
     assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
-                           "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix"}
+                           "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix",
+                           "interpolated_precision"}
 
 
 @pytest.fixture(scope="module")

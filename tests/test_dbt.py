@@ -116,6 +116,8 @@ def test_return_is_only_a_whole_macro_body():
     ("precision", {"label": "y"}, "exactly one of score"),
     ("auc", {"label": None, "score": "s"}, "a column name is missing"),  # dbt: label= left out
     ("log_loss", {"label": "y", "score": "s", "by": "country"}, r"by=\['country'\]"),
+    ("interpolated_precision", {"recall_levels": [0.5, 1.5]}, r"recall_levels is a list of numbers in \[0, 1\]"),
+    ("interpolated_precision", {"recall_levels": 0.5}, "recall_levels is a non-empty list"),
 ])
 def test_a_call_the_python_layer_would_reject_stops_with_a_sentence(name, params, message):
     """What the Python layer validates before rendering, a dbt call reaches the macros with: they
@@ -267,8 +269,9 @@ def compare_with_python(project: Path, read_model, same_engine: bool = True):
     frames, calls = seed_frames(project), model_calls(project)
     for model, call in calls.items():
         want = python_value(call, frames, calls)
-        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", call[2].get("query"), "class",
-                                                            "average", "true_class", "predicted_class") if c in want]
+        keys = list(call[2].get("by") or []) + [c for c in ("threshold", "bin", "bucket", "recall_level", call[2].get("query"),
+                                                            "class", "average", "true_class", "predicted_class")
+                                                if c in want]
         got = read_model(model)
         if call[0] == "bootstrap" and not same_engine:
             got, want = got.drop(columns=list(ENGINE_DRAWN)), want.drop(columns=list(ENGINE_DRAWN))

@@ -99,6 +99,15 @@ def calls():
     out.append(("confusion-boolean-label", "confusion_matrix", "preds", {"label": "yb", "score": "s"}))
     out.append(("ndcg-average-ties", "ndcg", "run", {"qrels": "qrels", "k": 5, "ties": "average"}))
     out.append(("ndcg-per-query", "ndcg", "run", {"qrels": "qrels", "k": 5, "per_query": True}))
+    # trec_eval's interpolated precision (a curve: one row per slice and recall level) and gm_map (a
+    # geometric mean over queries): slices, per query, the query policies
+    out.append(("interpolated_precision-levels-by", "interpolated_precision", "run",
+                {"qrels": "qrels", "recall_levels": [0, 0.25, 0.5, 0.75, 1], "by": "c"}))
+    out.append(("interpolated_precision-per-query", "interpolated_precision", "run",
+                {"qrels": "qrels", "recall_levels": [0.1, 0.35], "per_query": True, "by": "c"}))
+    out.append(("gm_map-by-skip", "gm_map", "run", {"qrels": "qrels", "by": "c", "missing": "skip"}))
+    out.append(("gm_map-per-query", "gm_map", "run", {"qrels": "qrels", "per_query": True}))
+    out.append(("precision_11pt-by-skip", "precision_11pt", "run", {"qrels": "qrels", "by": "c", "empty": "skip"}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)

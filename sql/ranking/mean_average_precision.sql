@@ -4,6 +4,21 @@
 {% macro mean_average_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', denominator='r',
                                 relevance_threshold=1.0, missing='zero', empty='zero', by=[],
                                 per_query=false) %}
+{{ sqlmetrics.average_precision_over_queries('mean_average_precision', relation=relation, qrels=qrels, query=query, item=item,
+                                             score=score, relevance=relevance, k=k, ties=ties, denominator=denominator,
+                                             relevance_threshold=relevance_threshold, missing=missing, empty=empty, by=by,
+                                             per_query=per_query) }}
+{% endmacro %}
+
+{#- map: the short name of mean_average_precision (as sm.map), same arguments. -#}
+{% macro map(relation) %}
+{{- sqlmetrics.mean_average_precision(relation, *varargs, **kwargs) -}}
+{% endmacro %}
+
+{#- The query (per query AP@k) of a metric `name` that combines the queries' average precision as
+    mean_over_queries' `combine` says: 'mean' (MAP), 'geometric' (gm_map). -#}
+{% macro average_precision_over_queries(name, relation, qrels, query, item, score, relevance, k, ties, denominator,
+                                        relevance_threshold, missing, empty, by, per_query, combine='mean') %}
 {#- relevant items at ranks <= r, for P@r -#}
 {%- set cumulative_relevant %}
 SUM(sm_relevant) OVER ({{ sqlmetrics.partition_by(by + [query]) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
@@ -18,11 +33,6 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold,
                           window_columns=cumulative_relevant) }},
-{{ sqlmetrics.mean_over_queries(name='mean_average_precision', query=query, by=by, per_query=per_query, aggregates=precisions,
-                                value=sqlmetrics.fdiv('sm_precisions', d), missing=missing, empty=empty) }}
-{% endmacro %}
-
-{#- map: the short name of mean_average_precision (as sm.map), same arguments. -#}
-{% macro map(relation) %}
-{{- sqlmetrics.mean_average_precision(relation, *varargs, **kwargs) -}}
-{% endmacro %}
+{{ sqlmetrics.mean_over_queries(name=name, query=query, by=by, per_query=per_query, aggregates=precisions,
+                                value=sqlmetrics.fdiv('sm_precisions', d), combine=combine, missing=missing, empty=empty) }}
+{%- endmacro %}

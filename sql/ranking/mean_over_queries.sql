@@ -22,6 +22,11 @@
       'mean_of_defined'  the mean of the values that are not NULL (as a correlation undefined on
                          a constant list), over the queries of the run; a value stands whatever
                          the query's relevance, and missing and empty do not apply.
+      'geometric'        the geometric mean exp(mean(ln(max(value, floor)))) of the counted
+                         queries' values (trec_eval's gm_ measures: floor = 1e-5, its MIN_GEO_MEAN),
+                         queries counting as for 'mean' (a missing or empty query's score is
+                         floored too); per query, max(value, floor). Not a ratio of sums: no
+                         per_query='parts'.
     A query is empty when its `nonempty` column of sm_queries is 0: sm_n_relevant (no item reaches
     relevance_threshold) for the binary measures; sm_n_graded (no positive grade: the ideal gain is
     0) for the gain-based ones, which score a query from its grades whatever the threshold, as
@@ -32,24 +37,28 @@
     bootstrap over queries), the query's share of the metric instead: sm_numerator and
     sm_denominator, whose sums over the counted queries divide into the metric, and sm_n_relevant
     for the rule that makes it NULL (sm_relevant_rule = 1: when no counted query has a relevant
-    item). Presence is tested with
+    item). `ranked` and `queries` name the CTEs read in place of sm_ranked and sm_queries (a metric
+    of several values per query, one per recall level say, passes CTEs keyed by that column too,
+    with it in `by`); `ordered` sorts the summary by `by`. Presence is tested with
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
     their type's default (0), not NULL. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
                            combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0,
-                           nonempty='sm_n_relevant') %}
-{%- if combine not in ('mean', 'micro', 'mean_of_defined') %}{{ sqlmetrics.fail('combine is mean, micro or mean_of_defined') }}{% endif %}
+                           nonempty='sm_n_relevant', floor=0.00001, ranked='sm_ranked', queries='sm_queries', ordered=false) %}
+{%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined or geometric') }}{% endif %}
+{%- if combine == 'geometric' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a geometric mean over queries, not a ratio of sums over them: it has no per-query parts') }}{% endif %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
 {%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
 {%- set included_relevant %}SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END){% endset %}
-{%- set included_nonempty %}SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END){% endset -%}
+{%- set included_nonempty %}SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END){% endset %}
+{%- set floored %}CASE WHEN sm_score_value > {{ sqlmetrics.as_double(floor) }} THEN sm_score_value ELSE {{ sqlmetrics.as_double(floor) }} END{% endset -%}
 sm_values AS (
   {%- if query_values %}
   SELECT sm_v.*, 1 AS sm_has_value FROM ({{ query_values }}) AS sm_v
   {%- else %}
   SELECT {{ sqlmetrics.cols(keys) }} {{ aggregates }}, 1 AS sm_in_run
-  FROM sm_ranked
+  FROM {{ ranked }}
   {{ sqlmetrics.group_by(keys) }}
   {%- endif %}
 ),
@@ -58,10 +67,10 @@ sm_per_query AS (
          sm_queries.sm_n_relevant, sm_queries.{{ nonempty }} AS sm_nonempty,
          CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
          {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
-  FROM sm_queries
+  FROM {{ queries }}{% if queries != 'sm_queries' %} AS sm_queries{% endif %}
   LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
   {%- if query_values %}
-  LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.col_list(keys) }}, 1 AS sm_in_run FROM sm_ranked) AS sm_seen
+  LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.col_list(keys) }}, 1 AS sm_in_run FROM {{ ranked }}) AS sm_seen
     ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_seen') }}
   {%- endif %}
 ),
@@ -94,6 +103,7 @@ WHERE sm_included = 1
 {%- elif per_query %}
 SELECT {{ sqlmetrics.cols(keys) }}
        {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
+       {%- elif combine == 'geometric' %}{{ floored }}
        {%- else %}sm_score_value{% endif %}
          AS {{ sqlmetrics.ident(name) }},
        CAST(sm_n_relevant AS BIGINT) AS n_relevant
@@ -106,6 +116,9 @@ SELECT {{ sqlmetrics.cols(by) }}
        AVG({{ included }})
        {%- elif combine == 'micro' -%}
        {{ sqlmetrics.fdiv(included_score, included_relevant) }}
+       {%- elif combine == 'geometric' -%}
+       {#- the floor keeps LN's argument positive (PostgreSQL raises on LN(0)) #}
+       CASE WHEN {{ included_nonempty }} > 0 THEN EXP(AVG(CASE WHEN sm_included = 1 THEN LN({{ floored }}) END)) END
        {%- else -%}
        CASE WHEN {{ included_nonempty }} > 0 THEN AVG({{ included }}) END
        {%- endif %} AS {{ sqlmetrics.ident(name) }},
@@ -114,5 +127,8 @@ SELECT {{ sqlmetrics.cols(by) }}
        CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 {{ sqlmetrics.group_by(by) }}
+{%- if ordered and by %}
+ORDER BY {{ sqlmetrics.col_list(by) }}
+{%- endif %}
 {%- endif %}
 {%- endmacro %}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.gm_map(ref('run'), ref('qrels'), query='query_id') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.precision_11pt(ref('run'), ref('qrels'), query='query_id', missing='skip') }}

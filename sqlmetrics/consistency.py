@@ -11,7 +11,7 @@ their own that together cannot give a right answer. A metric declares its own (t
   counts leaves its popularity undetermined.
 - recommended_items_are_known (novelty): an item recommended without a positive count (absent from
   interactions or popularity, or a count of 0) has p = 0 and an infinite self-information. Checked
-  here over the whole run; with a cut-off k, an item only beyond the top k does not count, and the
+  here without a cut-off k; with one, an item only beyond the top k does not count, and the
   template, which ranks the lists, decides (its error names how many items are in the top k).
 - recommended_items_are_new (serendipity): a recommended (user, item) pair among the interactions
   would count the item's similarity with itself; as for novelty, the run here, the top k in SQL.
@@ -70,6 +70,8 @@ def one_count_per_item(values: dict, relations: dict[str, str]) -> list[Check]:
 
 
 def recommended_items_are_known(values: dict, relations: dict[str, str]) -> list[Check]:
+    if values.get("k") is not None:
+        return []  # an item only beyond the top k does not count: the template, which ranks the lists, decides
     item = quote(values["item"])
     if values.get("popularity") is not None:
         known = f"SELECT {item} AS sm_item FROM {relations['popularity']} WHERE CAST({quote('count')} AS DOUBLE) > 0"
@@ -84,17 +86,19 @@ def recommended_items_are_known(values: dict, relations: dict[str, str]) -> list
 
     def error(rows):
         count, example = rows[0]
-        if count and values.get("k") is None:
+        if count:
             return ColumnError(
                 f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not in {source}, "
                 f"e.g. {example!r}: its share of the interactions p is 0 and its novelty -log2 p infinite "
                 "(Microsoft Recommenders leaves such rows out of the sum but not of the count, a value too low); "
                 "give every recommended item a count above 0, or leave it out of the run")
-        return None  # with k, the template fails if such an item is in a top k
+        return None
     return [Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({unknown}) AS sm_unknown", error)]
 
 
 def recommended_items_are_new(values: dict, relations: dict[str, str]) -> list[Check]:
+    if values.get("k") is not None:
+        return []  # as recommended_items_are_known: the template decides on the top k
     user, item = quote(values["query"]), quote(values["item"])
     seen = (f"SELECT sm_run.{user} AS sm_user, sm_run.{item} AS sm_item FROM (SELECT * FROM {relations['data']}) AS sm_run "
             f"JOIN (SELECT DISTINCT {user} AS sm_u, {item} AS sm_i FROM {relations['interactions']}) AS sm_history "
@@ -103,13 +107,13 @@ def recommended_items_are_new(values: dict, relations: dict[str, str]) -> list[C
            "ORDER BY sm_user, sm_item LIMIT 1")
 
     def error(rows):
-        if rows and values.get("k") is None:
+        if rows:
             count, user_id, item_id = rows[0]
             return ColumnError(
                 f"{count} recommended (user, item) pair{'s are' if count > 1 else ' is'} among the interactions, "
                 f"e.g. user {user_id!r} and item {item_id!r}: serendipity is of items new to the user (Microsoft "
                 "Recommenders refuses such a run too); leave the user's own items out of the run")
-        return None  # with k, the template fails if such a pair is in a top k
+        return None
     return [Check(sql, error)]
 
 

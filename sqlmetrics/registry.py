@@ -601,7 +601,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                   relation_columns=(("{query}", "key"), ("{item}", "key"))),
             _SIMILARITY, QUERY, ITEM, RUN_SCORE,
             Param("relevance", "column", "optional column of the run: the relevance of the recommended item to its "
-                  "user (Microsoft Recommenders' col_relevance); None: 1 for every item.", default=None,
+                  "user (Microsoft Recommenders' col_relevance, which it rounds to float16: equal for 0/1 and other "
+                  "values float16 holds); None: 1 for every item, as Microsoft Recommenders.", default=None,
                   role="relevance"),
             K, TIES_ORDER, BY),
         "serendipity(u, i) = (1 - mean over the user's interactions h of similarity(i, h)) * relevance(u, i); per "

@@ -77,23 +77,11 @@ def recommended_items_are_known(values: dict, relations: dict[str, str]) -> list
         known = f"SELECT {item} AS sm_item FROM {relations['popularity']} WHERE CAST({quote('count')} AS DOUBLE) > 0"
         source = "popularity (or counted 0)"
     else:
-        known = f"SELECT DISTINCT {item} AS sm_item FROM {relations['interactions']}"
-        source = "interactions"
-    # known items found with a marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL
-    unknown = (f"SELECT sm_run_ids.sm_item FROM (SELECT DISTINCT {item} AS sm_item FROM {relations['data']}) AS "
-               f"sm_run_ids LEFT JOIN (SELECT sm_item, 1 AS sm_known FROM ({known}) AS sm_counted) AS sm_popular "
-               "ON sm_run_ids.sm_item = sm_popular.sm_item WHERE COALESCE(sm_popular.sm_known, 0) = 0")
-
-    def error(rows):
-        count, example = rows[0]
-        if count:
-            return ColumnError(
-                f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not in {source}, "
-                f"e.g. {example!r}: its share of the interactions p is 0 and its novelty -log2 p infinite "
-                "(Microsoft Recommenders leaves such rows out of the sum but not of the count, a value too low); "
-                "give every recommended item a count above 0, or leave it out of the run")
-        return None
-    return [Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({unknown}) AS sm_unknown", error)]
+        known, source = f"SELECT {item} AS sm_item FROM {relations['interactions']}", "interactions"
+    return [_items_missing_from(item, relations["data"], known, source, (
+        "its share of the interactions p is 0 and its novelty -log2 p infinite (Microsoft Recommenders leaves such "
+        "rows out of the sum but not of the count, a value too low); give every recommended item a count above 0, "
+        "or leave it out of the run"))]
 
 
 def recommended_items_are_new(values: dict, relations: dict[str, str]) -> list[Check]:
@@ -165,18 +153,24 @@ def _n_items_check(item: str, n_items: int, data: str) -> Check:
 
 
 def _catalogue_check(item: str, data: str, items: str) -> Check:
+    return _items_missing_from(item, data, f"SELECT {item} AS sm_item FROM {items}", "the catalogue (items)", (
+        "the catalogue must hold every item recommended; add the missing items to items (or pass n_items, the "
+        "catalogue's size)"))
+
+
+def _items_missing_from(item: str, data: str, listed: str, where: str, why: str) -> Check:
+    """The items of the run (`data`) that `listed` (a SELECT of sm_item) lacks: an error naming how many, one of
+    them, `where` they are missing from and `why` that matters."""
     # listed items found with a marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL
     missing = (f"SELECT sm_run_ids.sm_item FROM (SELECT DISTINCT {item} AS sm_item FROM {data}) AS sm_run_ids "
-               f"LEFT JOIN (SELECT DISTINCT {item} AS sm_item, 1 AS sm_listed FROM {items}) AS sm_catalogue "
-               "ON sm_run_ids.sm_item = sm_catalogue.sm_item WHERE COALESCE(sm_catalogue.sm_listed, 0) = 0")
+               f"LEFT JOIN (SELECT DISTINCT sm_item, 1 AS sm_listed FROM ({listed}) AS sm_list) AS sm_listing "
+               "ON sm_run_ids.sm_item = sm_listing.sm_item WHERE COALESCE(sm_listing.sm_listed, 0) = 0")
 
     def error(rows):
         count, example = rows[0]
         if count:
-            return ColumnError(
-                f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not in the "
-                f"catalogue (items), e.g. {example!r}: the catalogue must hold every item recommended; add the "
-                "missing items to items (or pass n_items, the catalogue's size)")
+            return ColumnError(f"{count} item{'s' if count > 1 else ''} of the run {'are' if count > 1 else 'is'} not "
+                               f"in {where}, e.g. {example!r}: {why}")
         return None
     return Check(f"SELECT COUNT(*), MIN(sm_item) FROM ({missing}) AS sm_missing", error)
 

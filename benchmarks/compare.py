@@ -134,6 +134,8 @@ HAVE_RANX = importlib.util.find_spec("ranx") is not None  # imported when used: 
 
 # ranx's kernel casts uint64 hashes of document ids to int64 and says so once per compilation
 warnings.filterwarnings("ignore", message=".*unsafe cast from uint64 to int64.*")
+# Microsoft Recommenders' novelty indexes a Series by position, which pandas 2 warns about on every call
+warnings.filterwarnings("ignore", message="Series.__getitem__ treating keys as positions is deprecated")
 
 K = 10  # NDCG@K, items per query
 N_BOOT = 200  # bootstrap replicates

@@ -26,8 +26,8 @@ recommendations_<users>x<k>_<items>_seed<seed>.parquet, a recommender's top-k li
 interactions_<events>_<users>_<items>_seed<seed>.parquet, the training events of the same users:
     user, item  int64, the same skewed draw of items; an item's parity differs between a user's
                 events and recommendations, so no recommended (user, item) pair is a training
-                event (Microsoft Recommenders refuses such pairs), and every item of an even
-                catalogue appears on both sides (for different users)
+                event (Microsoft Recommenders refuses such pairs); the first `items` events
+                name every item once, so every recommended item has a popularity
 
 Data are generated in chunks of 10M rows (each chunk seeded by (seed, chunk index)), so the
 memory needed to write the file does not grow with its size.
@@ -158,5 +158,9 @@ def write_interactions(directory: Path, events: int, users: int, items: int, see
             rng = np.random.default_rng([seed, 4, i])
             user = rng.integers(0, users, n, dtype=np.int64)
             item = 2 * _skewed_pairs(rng, n, items) + user % 2
+            if i == 0:  # every item once first (novelty needs every recommended item's popularity)
+                m = min(n, items)
+                item[:m] = np.arange(m)
+                user[:m] = user[:m] - user[:m] % 2 + item[:m] % 2
             yield pa.table({"user": user, "item": item})
     return _write(interactions_path(directory, events, users, items, seed), chunks())

@@ -85,6 +85,8 @@ def call(name: str) -> tuple[str, dict]:
                   if k in names}
         if "k" in names:
             params["k"] = 5
+        if "qrels" in names and m.param("qrels").required:  # judged_at_k: the run's own judgments as qrels
+            params["qrels"] = "run"
         if "similarity" in names:
             params["similarity"] = "similar"
         if "n_items" in names:

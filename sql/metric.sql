@@ -42,6 +42,13 @@
 {%- elif name == 'interpolated_precision' %}{{ sqlmetrics.interpolated_precision(relation, **kwargs) }}
 {%- elif name == 'precision_11pt' %}{{ sqlmetrics.precision_11pt(relation, **kwargs) }}
 {%- elif name == 'gm_map' %}{{ sqlmetrics.gm_map(relation, **kwargs) }}
+{%- elif name == 'bpref' %}{{ sqlmetrics.bpref(relation, **kwargs) }}
+{%- elif name == 'rbp' %}{{ sqlmetrics.rbp(relation, **kwargs) }}
+{%- elif name == 'set_precision' %}{{ sqlmetrics.set_precision(relation, **kwargs) }}
+{%- elif name == 'set_recall' %}{{ sqlmetrics.set_recall(relation, **kwargs) }}
+{%- elif name == 'set_f' %}{{ sqlmetrics.set_f(relation, **kwargs) }}
+{%- elif name == 'num_rel_ret' %}{{ sqlmetrics.num_rel_ret(relation, **kwargs) }}
+{%- elif name == 'judged_at_k' %}{{ sqlmetrics.judged_at_k(relation, **kwargs) }}
 {%- elif name == 'err' %}{{ sqlmetrics.err(relation, **kwargs) }}
 {%- elif name == 'rank_correlation' %}{{ sqlmetrics.rank_correlation(relation, **kwargs) }}
 {%- elif name == 'kendall_tau' %}{{ sqlmetrics.kendall_tau(relation, **kwargs) }}

@@ -300,7 +300,7 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
         return df
     if m.kind == "record":
         return {c: _python(df[c].iloc[0]) for c in m.outputs}
-    return float(df[m.name].iloc[0])
+    return int(df[m.name].iloc[0]) if m.count else float(df[m.name].iloc[0])
 
 
 def make_function(m: Metric):
@@ -337,7 +337,8 @@ def make_function(m: Metric):
 
 def docstring(m: Metric) -> str:
     returns = {
-        "scalar": f"float (with ``by=`` or ``details=True``: a DataFrame with columns {', '.join(m.outputs)})",
+        "scalar": f"{'int' if m.count else 'float'} (with ``by=`` or ``details=True``: a DataFrame with columns "
+                  f"{', '.join(m.outputs)})",
         "record": f"dict of {', '.join(m.outputs)} (with ``by=`` or ``details=True``: a DataFrame)",
         "curve": f"pandas.DataFrame with columns {', '.join(m.outputs)} (``by`` columns first)",
     }[m.kind]

@@ -127,8 +127,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         elif p.kind == "floats":  # --recall-levels 0 0.5 1
             parser.add_argument(flag, type=float, nargs="+", default=p.default, metavar="X", **kwargs)
         elif p.kind in ("float", "int"):
-            parser.add_argument(flag, type=float if p.kind == "float" else int, default=p.default,
-                                metavar="N", **kwargs)
+            number = float if p.kind == "float" else int
+            parser.add_argument(flag, type=_or_none(number) if p.none_ok else number, default=p.default,
+                                metavar="N" + ("|none" if p.none_ok else ""), **kwargs)
         else:
             parser.add_argument(flag, default=None if p.required else p.default,
                                 metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
@@ -202,6 +203,21 @@ def _choice(p, value):
     return {NONE if c is None else str(c): c for c in p.choices}.get(value, value)
 
 
+def _or_none(number):
+    """A number option that may also be `none` (k=None: the whole list), kept as the word until parsed."""
+    def parse(text: str):
+        return NONE if text == NONE else number(text)
+    parse.__name__ = number.__name__  # argparse names the type in its error message
+    return parse
+
+
+def _value(p, value):
+    """An option's value as the metric takes it."""
+    if p.kind == "choice":
+        return _choice(p, value)
+    return None if p.none_ok and value == NONE else value
+
+
 def metric_call(command: str, argv: list[str]):
     if not argv or argv[0] in ("-h", "--help"):
         names = [n for n, m in METRICS.items() if command != "compare" or m.per_query or n == "gauc"]
@@ -212,8 +228,7 @@ def metric_call(command: str, argv: list[str]):
         derived = compare_of(m.name, {})[0]
         m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
-    params = {p.name: _choice(p, getattr(args, p.name)) if p.kind == "choice" else getattr(args, p.name)
-              for p in m.params if getattr(args, p.name) is not None}
+    params = {p.name: _value(p, getattr(args, p.name)) for p in m.params if getattr(args, p.name) is not None}
     return m, args, params
 
 

@@ -50,6 +50,8 @@ class Param:
     relation_columns: tuple[tuple[str, Role], ...] = ()
     #: for a relation: it must have the columns the data must have (a second run, compared with the first)
     like_data: bool = False
+    #: a required parameter that may be None (a value of its own: k=None, the whole list), said explicitly
+    none_ok: bool = False
 
     def __post_init__(self):
         require_word(f"parameter {self.name!r}", "kind", self.kind, ParamKind)
@@ -64,7 +66,7 @@ class Param:
 
     def validate(self, value):
         """Return the normalised value, or raise ParameterError naming this parameter."""
-        if value is None and self.default is None:
+        if value is None and (self.default is None or self.none_ok):
             return [] if self.kind == "columns" else None
         check = getattr(self, f"_check_{self.kind}")
         return check(value)
@@ -229,7 +231,8 @@ RANKING_BY = Param("by", "columns", "optional column(s) to slice by; they must b
                    "qrels (query attributes such as country; not NULL).", default=None, where="both", role="key")
 K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",
           default=None, low=1)
-K_REQUIRED = Param("k", "int", "cut-off: only the top k of each ranked list count.", low=1)
+K_REQUIRED = Param("k", "int", "cut-off: only the top k of each ranked list count; None: the whole retrieved "
+                   "list (as trec_eval's set_ measures). Required: pass k=None for the whole list.", low=1, none_ok=True)
 TIES = Param("ties", "choice", "order of equal scores: 'item_desc' (item id descending, byte order: exactly "
              "trec_eval), 'item_asc', or 'average' (expected value over all orders of each tie group, "
              "as sklearn).", default="item_desc", choices=("item_desc", "item_asc", "average"))

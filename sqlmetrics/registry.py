@@ -55,6 +55,8 @@ class Metric:
     averaged: bool = False
     #: checks across the parameters and relations, run before the metric (sqlmetrics.consistency)
     checks: tuple[Callable[[dict, dict], list], ...] = ()
+    #: a scalar that is a count: returned as an int (its columns are BIGINT)
+    count: bool = False
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
@@ -112,12 +114,12 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
-                    outputs=_QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=()):
+                    outputs=_QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
         undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
-        checks=checks)
+        checks=checks, count=count)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -471,20 +473,23 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n"),
     _ranking_metric(
         "precision_at_k", _RUN + (K_REQUIRED, TIES) + _POLICIES,
-        "P@k = relevant items in the top k / k (k, even when the list is shorter).",
-        "Precision at k, averaged over queries.", "pytrec_eval P_k",
-        _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"),
+        "P@k = relevant items in the top k / k (k, even when the list is shorter); k=None: relevant items "
+        "retrieved / items retrieved, over the whole list (= set_precision).",
+        "Precision at k, averaged over queries.", "pytrec_eval P_k; k=None: pytrec_eval set_P",
+        _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"
+                       ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n"),
     _ranking_metric(
         "recall_at_k", _RUN + (K_REQUIRED, TIES, Param(
             "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
             "relevant items (the HR@K of recommender papers).", default="macro", choices=("macro", "micro"))) + _POLICIES,
         "R@k = relevant items in the top k / R, R = relevant judged items (retrieved or not); macro: mean over "
-        "queries; micro: sum of hits / sum of R.",
-        "Recall at k.", "pytrec_eval recall_k (macro); hits over relevant items pooled over users (micro)",
+        "queries; micro: sum of hits / sum of R; k=None: the whole retrieved list (= set_recall).",
+        "Recall at k.", "pytrec_eval recall_k (macro; k=None: set_recall); hits over relevant items pooled over "
+        "users (micro)",
         _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n"),
     _ranking_metric(
         "hit_rate", _RUN + (K_REQUIRED, TIES_ORDER) + _POLICIES,
-        "hit@k = 1 if a relevant item is in the top k, else 0; mean over queries.",
+        "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
         "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
         _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n"),
     _ranking_metric(
@@ -535,6 +540,73 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
         "plain implementation of Chapelle et al. 2009; max_grade=4: ir_measures ERR@k",
         _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n", checks=(consistency.max_grade_is_the_top,)),
+    _ranking_metric(
+        "bpref", _RUN + (TIES_ORDER,) + _POLICIES,
+        "bpref = (1/R) * sum over relevant retrieved items r of (1 - min(n_r, R) / min(N, R)), n_r = judged "
+        "non-relevant items ranked above r, N = judged non-relevant items of the query (relevance below "
+        "relevance_threshold, retrieved or not), R = its relevant items; a term is 1 when n_r = 0. Unjudged "
+        "retrieved items are passed over.",
+        "Binary preference (Buckley & Voorhees 2004): how often the relevant items retrieved rank above the "
+        "judged non-relevant ones, robust to incomplete judgments.",
+        "trec_eval m_bpref.c; pytrec_eval bpref",
+        _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n"),
+    _ranking_metric(
+        "rbp", _RUN + (K, TIES_ORDER, Param(
+            "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
+            "trec_eval 10's rbp (ir_measures RBP defaults to 0.8).", default=0.9, low=0.0, low_open=True,
+            high=1.0, high_open=True)) + _POLICIES,
+        "RBP = (1 - p) * sum over ranks r <= k of p^(r - 1) * [rel_r >= relevance_threshold]; residual "
+        "(details=True, per_query=True) = (1 - p) * sum over unjudged ranks r <= k of p^(r - 1) + p^d, d the "
+        "list length (k when shorter): the most RBP could still gain if every unjudged and unseen item were "
+        "relevant (1 for a query absent from the run). Weights below 1e-307 count as 0.",
+        "Rank-biased precision (Moffat & Zobel 2008): the expected rate of relevant items seen by a user who "
+        "goes from each rank to the next with probability p, and its residual.",
+        "trec_eval 10 rbp and rbp_resid (binary judgments: trec_eval scales grades above 1 to grade / top "
+        "grade, sqlmetrics counts relevance >= relevance_threshold; trec_eval's rbp_resid is 0 when no "
+        "retrieved item is unjudged, without the weight p^d beyond the list); ir_measures RBP(p=..., rel=1)",
+        _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
+        outputs=("residual",) + _QUERY_COUNTS),
+    _ranking_metric(
+        "set_precision", _RUN + _POLICIES,
+        "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "
+        "with k=None); mean over queries.",
+        "Precision of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_P",
+        _BINARY_DEMO + ">>> round(sm.set_precision(run), 4)\n0.4167\n", template="ranking/precision_at_k.sql"),
+    _ranking_metric(
+        "set_recall", _RUN + _POLICIES,
+        "set recall = relevant items retrieved / R, R = relevant judged items (retrieved or not) (= recall_at_k "
+        "with k=None); mean over queries.",
+        "Recall of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_recall",
+        _BINARY_DEMO + ">>> sm.set_recall(run)\n1.0\n", template="ranking/recall_at_k.sql"),
+    _ranking_metric(
+        "set_f", _RUN + (BETA,) + _POLICIES,
+        "set F = (1 + beta^2) * P * R / (beta^2 * P + R), P and R the set precision and set recall of the "
+        "query; 0 when nothing relevant is retrieved; mean over queries.",
+        "F-measure of the whole retrieved set of each query, averaged over queries.",
+        "pytrec_eval set_F (trec_eval's set_F parameter x is beta^2: the default set_F.1 is beta=1)",
+        _BINARY_DEMO + ">>> round(sm.set_f(run), 4)\n0.5833\n"),
+    _ranking_metric(
+        "num_rel_ret", _RUN + _POLICIES,
+        "relevant items retrieved, per query, summed over the counted queries (a count, not a mean: a query "
+        "absent from the run or without relevant items adds 0; missing and empty only decide which queries "
+        "are counted).",
+        "Number of relevant items retrieved, over all queries (per query with per_query=True).",
+        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True),
+    _ranking_metric(
+        "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
+                              "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
+                              "item judged)."),
+                        QUERY, ITEM, RUN_SCORE, RELEVANCE, K, TIES_ORDER, MISSING, RANKING_BY),
+        "Judged@k = items of the top k that the judgments have (any relevance, 0 included) / items in the top "
+        "k (the list length when shorter; the whole list for k=None); mean over the judged queries, whatever "
+        "their grades (n_relevant, per query, counts the judged items).",
+        "Judgment rate: the share of each query's top k that has a relevance judgment.",
+        "ir_measures Judged@k (its tie order is ties='item_asc')",
+        ">>> import pandas as pd, sqlmetrics as sm\n"
+        ">>> run = pd.DataFrame({'query': 1, 'item': list('abcd'), 'score': [4, 3, 2, 1]})\n"
+        ">>> qrels = pd.DataFrame({'query': 1, 'item': ['a', 'c'], 'relevance': [0, 1]})\n"
+        ">>> sm.judged_at_k(run, qrels, k=2)\n0.5\n",
+        undefined="no judged query is evaluated"),
     _ranking_metric(
         "rank_correlation", _RUN + (K, TIES_ORDER, RANKING_BY),
         "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "
@@ -997,6 +1069,9 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     if any(p.name == "example" for p in m.params):
         raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
                              "example (all its rows together), which its replicates do not do")
+    if m.count:
+        raise ParameterError(f"bootstrap resamples a mean over queries; {m.name} is a sum over queries (its "
+                             "interval would depend on how many queries are drawn): use per_query=True")
     if m.per_query:
         _require_mean_over_queries(m, "bootstrap")
         extra = (N_BOOT, CONFIDENCE, SEED)
@@ -1042,6 +1117,9 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     its own: per query for a ranking metric (`other` a second run), per group for gauc (`other` a
     second score column)."""
     m = lookup(name)
+    if m.count:
+        raise ParameterError(f"compare tests the mean of per-query differences; {m.name} is a sum over queries: "
+                             "compare a mean such as set_recall, or test its per_query=True values")
     if m.per_query:
         _require_mean_over_queries(m, "compare")
         if m.name == "recall_at_k" and params.get("average") == "micro":

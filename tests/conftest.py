@@ -124,7 +124,7 @@ def ranking_args(name, variant):
     names = {p.name for p in METRICS[name].params}
     params = {k: v for k, v in {"query": "qid", "item": "doc no", "score": "Score", "relevance": "rel"}.items()
               if k in names}
-    if "qrels" in names and variant != "plain":
+    if "qrels" in names and (variant != "plain" or METRICS[name].param("qrels").required):
         params["qrels"] = "analytics.qrels"
     if "k" in names:
         params["k"] = 10

@@ -94,7 +94,8 @@ def calls():
         else:
             params = {"qrels": "qrels"} | ({"k": 3} if "k" in names and m.param("k").required else {})
             out.append((name, name, "run", params))
-            out.append((f"{name}-ties", name, "ties", {k: v for k, v in params.items() if k != "qrels"}))
+            if not m.param("qrels").required:  # judged_at_k: the judgments must be a table of their own
+                out.append((f"{name}-ties", name, "ties", {k: v for k, v in params.items() if k != "qrels"}))
     out.append(("auc-boolean-label", "auc", "preds", {"label": "yb", "score": "s"}))
     out.append(("confusion-boolean-label", "confusion_matrix", "preds", {"label": "yb", "score": "s"}))
     out.append(("ndcg-average-ties", "ndcg", "run", {"qrels": "qrels", "k": 5, "ties": "average"}))
@@ -108,6 +109,12 @@ def calls():
     out.append(("gm_map-by-skip", "gm_map", "run", {"qrels": "qrels", "by": "c", "missing": "skip"}))
     out.append(("gm_map-per-query", "gm_map", "run", {"qrels": "qrels", "per_query": True}))
     out.append(("precision_11pt-by-skip", "precision_11pt", "run", {"qrels": "qrels", "by": "c", "empty": "skip"}))
+    for name in ("precision_at_k", "recall_at_k", "hit_rate"):  # k=None: the whole list
+        out.append((f"{name}-whole-list", name, "run", {"qrels": "qrels", "k": None}))
+    out.append(("rbp-per-query", "rbp", "run", {"qrels": "qrels", "k": 4, "persistence": 0.5, "per_query": True}))
+    out.append(("num_rel_ret-per-query", "num_rel_ret", "run", {"qrels": "qrels", "per_query": True}))
+    out.append(("judged_at_k-by", "judged_at_k", "run", {"qrels": "qrels", "k": 3, "by": "c"}))
+    out.append(("bpref-item-asc", "bpref", "run", {"qrels": "qrels", "ties": "item_asc", "relevance_threshold": 2.0}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)

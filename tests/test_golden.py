@@ -118,7 +118,8 @@ SWEEP = _sweep()
 #: the metrics composed of sql/ranking/{query_judgments,ranked_run,ranked_rows,mean_over_queries}.sql
 _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k",
-                   "interpolated_precision", "precision_11pt", "gm_map"}
+                   "interpolated_precision", "precision_11pt", "gm_map",
+                   "bpref", "rbp", "set_precision", "set_recall", "set_f", "num_rel_ret", "judged_at_k"}
 _AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc", "multiclass_auc"}  # on sql/classification/auc_parts.sql
 _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
 _PARALLEL = {m for m in METRICS if METRICS[m].plan and METRICS[m].plan.parallel}  # built on sql/parallel.sql
@@ -169,9 +170,9 @@ ALLOWED_DENOMINATORS = {
 NEVER_NULL = {
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)", _AUC_PARTS),
-    "sm_pos": ("a ROW_NUMBER() (err, mean_average_precision, gm_map, interpolated_precision, precision_11pt); a "
+    "sm_pos": ("a ROW_NUMBER() (bpref, err, mean_average_precision, gm_map, interpolated_precision, precision_11pt); a "
                "row index or the position of a requested quantile (calibration bins, strategy='quantile')",
-               {"err", "mean_average_precision", "gm_map", "interpolated_precision", "precision_11pt"}
+               {"bpref", "err", "mean_average_precision", "gm_map", "interpolated_precision", "precision_11pt"}
                | _CALIBRATION_BINS),
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",

@@ -202,6 +202,9 @@ def test_mean_is_the_mean_of_the_per_query_values(name, ranking_frames):
         want = per_query.groupby("recall_level")[name].mean().tolist()
         assert getattr(sm, name)(run, qrels, **params)[name].tolist() == pytest.approx(want, rel=1e-12)
         return
+    if METRICS[name].count:  # num_rel_ret: a sum over queries
+        assert getattr(sm, name)(run, qrels, **params) == per_query[name].sum()
+        return
     values = per_query[name]
     want = math.exp(values.map(math.log).mean()) if name == "gm_map" else values.mean()  # a geometric mean
     assert getattr(sm, name)(run, qrels, **params) == pytest.approx(want, rel=1e-12)

@@ -146,7 +146,10 @@ def calls():
         else:
             k = {"k": 5} if "k" in names else {}
             out.append((name, name, "run", {"qrels": "qrels", **k}))
-            out.append((f"{name}-no-qrels-by", name, "run_rel", {**k, "by": ["c"]}))
+            if not m.param("qrels").required:  # judged_at_k needs judgments of their own
+                out.append((f"{name}-no-qrels-by", name, "run_rel", {**k, "by": ["c"]}))
+            else:
+                out.append((f"{name}-by", name, "run", {"qrels": "qrels", **k, "by": ["c"]}))
             out.append((f"{name}-per-query", name, "run", {"qrels": "qrels", "per_query": True, **k}))
             for p in m.params:
                 if p.kind == "choice" and p.name not in ("missing", "empty"):

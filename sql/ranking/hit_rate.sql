@@ -1,8 +1,9 @@
 {#- Hit rate@k = share of queries with at least one relevant item in the top k.
-    Reference: pytrec_eval success_k. -#}
-{% macro hit_rate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1.0, missing='zero',
+    Reference: pytrec_eval success_k. k=none: anywhere in the retrieved list. k has no default: a
+    call without it (from dbt) stops. -#}
+{% macro hit_rate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', relevance_threshold=1.0, missing='zero',
                   empty='zero', by=[], per_query=false) %}
-{%- if k is none %}{{ sqlmetrics.fail('hit_rate needs k, the cut-off (a positive integer)') }}{% endif %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('hit_rate needs k, the cut-off: a positive integer, or none for the whole retrieved list') }}{% endif %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},

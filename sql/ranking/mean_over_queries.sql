@@ -27,10 +27,16 @@
                          queries counting as for 'mean' (a missing or empty query's score is
                          floored too); per query, max(value, floor). Not a ratio of sums: no
                          per_query='parts'.
+      'sum'              the sum of the counted queries' values (0 without any), a count (BIGINT)
+                         such as relevant items retrieved; queries count as for 'mean'.
     A query is empty when its `nonempty` column of sm_queries is 0: sm_n_relevant (no item reaches
     relevance_threshold) for the binary measures; sm_n_graded (no positive grade: the ideal gain is
     0) for the gain-based ones, which score a query from its grades whatever the threshold, as
     trec_eval's ndcg does.
+    `extra` (with 'mean'): further per-query values, as a list of (output name, expression like
+    `value`, the value of a query absent from the run); each is averaged over the counted queries
+    as the metric is (a query without relevant items keeps its own), and comes after the metric's
+    column.
     The summary has one row per slice (`by`): the metric as `name`, n_queries (counted), n_missing
     (judged queries absent from the run) and n_empty (queries without relevant items); with
     per_query, one row per counted query: keys, `name`, n_relevant; with per_query='parts' (for a
@@ -44,9 +50,11 @@
     their type's default (0), not NULL. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
                            combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0,
-                           nonempty='sm_n_relevant', floor=0.00001, ranked='sm_ranked', queries='sm_queries', ordered=false) %}
-{%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined or geometric') }}{% endif %}
+                           nonempty='sm_n_relevant', floor=0.00001, ranked='sm_ranked', queries='sm_queries', ordered=false,
+                           extra=[]) %}
+{%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric', 'sum') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined, geometric or sum') }}{% endif %}
 {%- if combine == 'geometric' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a geometric mean over queries, not a ratio of sums over them: it has no per-query parts') }}{% endif %}
+{%- if extra and combine != 'mean' %}{{ sqlmetrics.fail('extra values are averaged: combine=mean') }}{% endif %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
 {%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
@@ -67,6 +75,9 @@ sm_per_query AS (
          sm_queries.sm_n_relevant, sm_queries.{{ nonempty }} AS sm_nonempty,
          CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
          {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
+         {%- for _, extra_value, _ in extra %},
+         {{ extra_value }} AS sm_extra_{{ loop.index }}
+         {%- endfor %}
   FROM {{ queries }}{% if queries != 'sm_queries' %} AS sm_queries{% endif %}
   LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
   {%- if query_values %}
@@ -90,6 +101,9 @@ sm_scored AS (
               ELSE sm_value END AS sm_score_value
          {%- endif %}
   {%- endif %}
+         {%- for _, _, extra_missing in extra %},
+         CASE WHEN sm_in_run = 0 THEN {{ extra_missing }} ELSE sm_extra_{{ loop.index }} END AS sm_extra_score_{{ loop.index }}
+         {%- endfor %}
   FROM sm_per_query
 )
 {%- if per_query == 'parts' %}
@@ -104,8 +118,12 @@ WHERE sm_included = 1
 SELECT {{ sqlmetrics.cols(keys) }}
        {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
        {%- elif combine == 'geometric' %}{{ floored }}
+       {%- elif combine == 'sum' %}CAST(sm_score_value AS BIGINT)
        {%- else %}sm_score_value{% endif %}
          AS {{ sqlmetrics.ident(name) }},
+       {%- for extra_name, _, _ in extra %}
+       sm_extra_score_{{ loop.index }} AS {{ sqlmetrics.ident(extra_name) }},
+       {%- endfor %}
        CAST(sm_n_relevant AS BIGINT) AS n_relevant
 FROM sm_scored
 WHERE sm_included = 1
@@ -119,9 +137,15 @@ SELECT {{ sqlmetrics.cols(by) }}
        {%- elif combine == 'geometric' -%}
        {#- the floor keeps LN's argument positive (PostgreSQL raises on LN(0)) #}
        CASE WHEN {{ included_nonempty }} > 0 THEN EXP(AVG(CASE WHEN sm_included = 1 THEN LN({{ floored }}) END)) END
+       {%- elif combine == 'sum' -%}
+       CAST(COALESCE({{ included_score }}, 0) AS BIGINT)
        {%- else -%}
        CASE WHEN {{ included_nonempty }} > 0 THEN AVG({{ included }}) END
        {%- endif %} AS {{ sqlmetrics.ident(name) }},
+       {%- for extra_name, _, _ in extra %}
+       CASE WHEN {{ included_nonempty }} > 0 THEN AVG(CASE WHEN sm_included = 1 THEN sm_extra_score_{{ loop.index }} END) END
+         AS {{ sqlmetrics.ident(extra_name) }},
+       {%- endfor %}
        CAST(SUM(sm_included) AS BIGINT) AS n_queries,
        CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
        CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty

@@ -1,12 +1,25 @@
-{#- P@k = relevant items in the top k / k (k, not the list length). Reference: pytrec_eval P_k. -#}
-{% macro precision_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1.0,
-                        missing='zero', empty='zero', by=[], per_query=false) %}
-{%- if k is none %}{{ sqlmetrics.fail('precision_at_k needs k, the cut-off (a positive integer)') }}{% endif %}
-{%- set precision %}sm_hits / {{ sqlmetrics.as_double(k) }}{% endset %}
+{#- P@k = relevant items in the top k / k (k, not the list length). Reference: pytrec_eval P_k.
+    k=none: relevant items retrieved / items retrieved, over the whole list of the query (trec_eval
+    set_P; sm.set_precision). k has no default: a call without it (from dbt) stops, as k=none
+    changes the denominator. `name`: the output column (set_precision's). -#}
+{% macro precision_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', relevance_threshold=1.0,
+                        missing='zero', empty='zero', by=[], per_query=false, name='precision_at_k') %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('precision_at_k needs k, the cut-off: a positive integer, or none for the whole retrieved list') }}{% endif %}
+{%- set aggregates %}SUM(sm_in_k * sm_eff_relevant) AS sm_hits{% if not k %}, COUNT(*) AS sm_retrieved{% endif %}{% endset %}
+{%- set precision %}{% if k %}sm_hits / {{ sqlmetrics.as_double(k) }}{% else %}{{ sqlmetrics.fdiv('sm_hits', 'sm_retrieved') }}{% endif %}{% endset %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold) }},
-{{ sqlmetrics.mean_over_queries(name='precision_at_k', query=query, by=by, per_query=per_query,
-                                aggregates='SUM(sm_in_k * sm_eff_relevant) AS sm_hits', value=precision, missing=missing, empty=empty) }}
+{{ sqlmetrics.mean_over_queries(name=name, query=query, by=by, per_query=per_query,
+                                aggregates=aggregates, value=precision, missing=missing, empty=empty) }}
+{% endmacro %}
+
+{#- Set precision = relevant items retrieved / items retrieved (trec_eval set_P): precision_at_k
+    with k=none. -#}
+{% macro set_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', relevance_threshold=1.0,
+                       missing='zero', empty='zero', by=[], per_query=false) %}
+{{- sqlmetrics.precision_at_k(relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, k=none,
+                              relevance_threshold=relevance_threshold, missing=missing, empty=empty, by=by,
+                              per_query=per_query, name='set_precision') -}}
 {% endmacro %}

@@ -1,0 +1,186 @@
+WITH sm_judged AS (
+  SELECT
+    "country",
+    "query_id",
+    "doc_id" AS sm_item,
+    CASE
+      WHEN NOT "relevance" IS NULL
+      THEN CAST("relevance" AS DOUBLE)
+      ELSE CAST(CASE
+        WHEN COALESCE("relevance" IS NULL, TRUE)
+        THEN ERROR(
+          'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS TEXT), 'NULL')
+        )
+      END AS DOUBLE)
+    END AS sm_rel
+  FROM analytics.qrels
+), sm_queries AS (
+  SELECT
+    "country",
+    "query_id",
+    SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
+      LN(sm_ideal_pos + 1) / LN(2)
+    ) ELSE 0 END) AS sm_idcg
+  FROM (
+    SELECT
+      sm_judged.*,
+      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC) AS sm_ideal_pos
+    FROM sm_judged
+  ) AS sm_ideal
+  GROUP BY
+    "country",
+    "query_id"
+), sm_nonrelevant AS (
+  SELECT
+    "country",
+    "query_id",
+    SUM(CASE WHEN sm_rel < CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_nonrelevant
+  FROM sm_judged
+  GROUP BY
+    "country",
+    "query_id"
+), sm_rows AS (
+  SELECT
+    sm_run."country" AS "country",
+    sm_run."query_id" AS "query_id",
+    sm_run."doc_id" AS sm_item,
+    CAST(sm_run."score" AS DOUBLE) AS sm_score,
+    COALESCE(sm_marked_judged.sm_rel, 0) AS sm_rel,
+    CASE WHEN sm_marked_judged.sm_is_judged = 1 THEN 1 ELSE 0 END AS sm_is_judged,
+    ROW_NUMBER() OVER (
+      PARTITION BY sm_run."country", sm_run."query_id"
+      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) DESC
+    ) AS sm_pos
+  FROM analytics.run AS sm_run
+  LEFT JOIN (
+    SELECT
+      sm_judged.*,
+      1 AS sm_is_judged
+    FROM sm_judged
+  ) AS sm_marked_judged
+    ON sm_run."country" = sm_marked_judged."country"
+    AND sm_run."query_id" = sm_marked_judged."query_id"
+    AND sm_run."doc_id" = sm_marked_judged.sm_item
+), sm_marked AS (
+  SELECT
+    sm_rows.*,
+    sm_queries.sm_n_relevant,
+    CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
+    sm_rel AS sm_gain,
+    1 / (
+      LN(sm_pos + 1) / LN(2)
+    ) AS sm_disc,
+    1 AS sm_in_k,
+    CASE WHEN sm_is_judged = 1 AND sm_rel < CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_judged_nonrelevant
+  FROM sm_rows
+  JOIN sm_queries
+    ON sm_rows."country" = sm_queries."country"
+    AND sm_rows."query_id" = sm_queries."query_id"
+), sm_ranked AS (
+  SELECT
+    sm_marked.*,
+    sm_gain AS sm_eff_gain,
+    sm_relevant AS sm_eff_relevant,
+    SUM(sm_judged_nonrelevant) OVER (
+      PARTITION BY "country", "query_id"
+      ORDER BY sm_pos
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_nonrelevant_above
+  FROM sm_marked
+), sm_values AS (
+  SELECT
+    sm_v.*,
+    1 AS sm_has_value
+  FROM (
+    SELECT
+      sm_found.*,
+      sm_nonrelevant.sm_n_nonrelevant
+    FROM (
+      SELECT
+        "country",
+        "query_id",
+        SUM(sm_relevant) AS sm_hits,
+        SUM(
+          CASE
+            WHEN sm_relevant = 0
+            THEN 0
+            WHEN sm_nonrelevant_above < sm_n_relevant
+            THEN sm_nonrelevant_above
+            ELSE sm_n_relevant
+          END
+        ) AS sm_passed
+      FROM sm_ranked
+      GROUP BY
+        "country",
+        "query_id"
+    ) AS sm_found
+    JOIN sm_nonrelevant
+      ON sm_found."country" = sm_nonrelevant."country"
+      AND sm_found."query_id" = sm_nonrelevant."query_id"
+  ) AS sm_v
+), sm_per_query AS (
+  SELECT
+    sm_queries."country" AS "country",
+    sm_queries."query_id" AS "query_id",
+    sm_queries.sm_n_relevant,
+    CASE WHEN sm_seen.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+    CASE
+      WHEN sm_values.sm_has_value = 1
+      THEN (
+        CAST(sm_hits - CASE
+          WHEN sm_passed > 0
+          THEN (
+            CAST(sm_passed AS DOUBLE) / NULLIF(
+              CAST(CASE
+                WHEN sm_n_nonrelevant < sm_queries.sm_n_relevant
+                THEN sm_n_nonrelevant
+                ELSE sm_queries.sm_n_relevant
+              END AS DOUBLE),
+              0
+            )
+          )
+          ELSE 0
+        END AS DOUBLE) / NULLIF(CAST(sm_queries.sm_n_relevant AS DOUBLE), 0)
+      )
+    END AS sm_value
+  FROM sm_queries
+  LEFT JOIN sm_values
+    ON sm_queries."country" = sm_values."country"
+    AND sm_queries."query_id" = sm_values."query_id"
+  LEFT JOIN (
+    SELECT DISTINCT
+      "country",
+      "query_id",
+      1 AS sm_in_run
+    FROM sm_ranked
+  ) AS sm_seen
+    ON sm_queries."country" = sm_seen."country"
+    AND sm_queries."query_id" = sm_seen."query_id"
+), sm_scored AS (
+  SELECT
+    sm_per_query.*,
+    CASE
+      WHEN (
+        sm_in_run = 1 OR 1 = 1
+      ) AND (
+        sm_n_relevant > 0 OR 1 = 1
+      )
+      THEN 1
+      ELSE 0
+    END AS sm_included,
+    CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value
+  FROM sm_per_query
+)
+SELECT
+  "country",
+  CASE
+    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END) > 0
+    THEN AVG(CASE WHEN sm_included = 1 THEN sm_score_value END)
+  END AS "bpref",
+  CAST(SUM(sm_included) AS BIGINT) AS n_queries,
+  CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
+  CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+FROM sm_scored
+GROUP BY
+  "country"

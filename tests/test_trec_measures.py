@@ -1,0 +1,301 @@
+"""The trec_eval measures bpref, rbp (and its residual), set_precision, set_recall, set_f, num_rel_ret,
+judged_at_k, and k=None (the whole list) for precision_at_k, recall_at_k and hit_rate.
+
+References, all independent of sqlmetrics:
+* pytrec_eval for bpref, set_P, set_recall, set_F (its parameter is beta^2), num_rel_ret, success;
+* ir_measures for Judged@k;
+* trec_eval 10's own test files and expected outputs (tests/data/trec_eval), for rbp and rbp_resid
+  (which pytrec_eval's trec_eval 9 lacks) and every other measure sqlmetrics has;
+* oracles written here from the published definitions: RBP and its residual (Moffat & Zobel 2008;
+  no installed library computes them), bpref on hand-made lists.
+The random data are test_ranking_reference's: heavy score ties, unjudged retrieved items, judged
+queries absent from the run, run queries nobody judged, queries without relevant items.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+import pytrec_eval
+
+import sqlmetrics as sm
+from test_ranking_reference import assert_close_maps, make_frames, qrels_dict, ranked_lists, run_dict
+
+ABS = 1e-12
+DATA = Path(__file__).parent / "data" / "trec_eval"
+# (seed, relevance level): two datasets at the default level, one at level 2
+CASES = [(11, 1), (22, 1), (33, 2)]
+
+
+def per_query(frame, column):
+    return dict(zip(frame["query"], frame[column].astype(float)))
+
+
+def rbp_oracle(items, judgments, p, k=None, level=1):
+    """(RBP, residual) of one ranked list, from Moffat & Zobel's definition: weights (1 - p) p^(r-1);
+    the residual adds the weights of the unjudged ranks and p^d beyond the depth d seen."""
+    seen = items[:k] if k else items
+    weights = [(1 - p) * p ** r for r in range(len(seen))]
+    value = sum(w for w, d in zip(weights, seen) if judgments.get(d, 0) >= level)
+    residual = sum(w for w, d in zip(weights, seen) if d not in judgments) + p ** len(seen)
+    return value, residual
+
+
+def bpref_oracle(items, judgments, level=1):
+    """trec_eval's m_bpref.c, item by item."""
+    relevant = sum(1 for r in judgments.values() if r >= level)
+    nonrelevant = sum(1 for r in judgments.values() if r < level)
+    total, above = 0.0, 0
+    for d in items:
+        if d not in judgments:
+            continue
+        if judgments[d] < level:
+            above += 1
+        else:
+            total += 1 - min(above, relevant) / min(nonrelevant, relevant) if above else 1.0
+    return total / relevant if relevant else 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# random runs against pytrec_eval, ir_measures and the oracles
+
+
+def _pytrec_measures(level):
+    """(pytrec_eval measure, sqlmetrics function, keyword arguments)."""
+    return [("bpref", "bpref", {}), ("set_P", "set_precision", {}), ("set_recall", "set_recall", {}),
+            ("set_F", "set_f", {}), ("num_rel_ret", "num_rel_ret", {}),
+            ("set_P", "precision_at_k", {"k": None}), ("set_recall", "recall_at_k", {"k": None}),
+            ("success_1000", "hit_rate", {"k": None})]
+
+
+def test_against_pytrec_eval_ir_measures_and_the_oracles():
+    for seed, level in CASES:
+        run, qrels = make_frames(seed)
+        judged = set(qrels["query"])
+        lists, judgments = ranked_lists(run), qrels_dict(qrels)
+        evaluator = pytrec_eval.RelevanceEvaluator(judgments, {"bpref", "set_P", "set_recall", "set_F", "num_rel_ret",
+                                                               "success.1000"}, relevance_level=level)
+        res = evaluator.evaluate(run_dict(run))
+        extra = {f"set_F_{b}": pytrec_eval.RelevanceEvaluator(judgments, {f"set_F.{b * b}"}, relevance_level=level)
+                 .evaluate(run_dict(run)) for b in (0.5, 2.0)}
+        checks = [(m, name, kw, {q: v[m] for q, v in res.items()}) for m, name, kw in _pytrec_measures(level)]
+        checks += [(f"set_F.{b * b}", "set_f", {"beta": b}, {q: v["set_F"] for q, v in extra[f"set_F_{b}"].items()})
+                   for b in (0.5, 2.0)]
+        for measure, name, kwargs, want in checks:
+            fn = getattr(sm, name)
+            what = f"seed {seed} level {level}: {name}({kwargs}) vs pytrec_eval {measure}"
+            args = dict(kwargs, relevance_threshold=level)
+            got = fn(run, qrels, per_query=True, missing="skip", **args)
+            assert_close_maps(per_query(got, name), want, what=what)
+            mean = fn(run, qrels, missing="skip", **args)
+            # every judged query, 0 where the run lacks it (trec_eval -c)
+            zero = fn(run, qrels, **args)
+            values = [want.get(str(q), 0.0) for q in judged]
+            if name == "num_rel_ret":
+                assert got[name].dtype.kind == "i" and isinstance(mean, int), what
+                assert mean == zero == sum(want.values()), what
+            else:
+                assert abs(mean - np.mean(list(want.values()))) <= ABS, what
+                assert abs(zero - np.mean(values)) <= ABS, what
+
+        # rbp and its residual against the oracle, at two depths and persistences
+        for p, k in [(0.9, None), (0.5, 5), (0.95, 20)]:
+            want = {q: rbp_oracle(lists.get(q, []), judgments[q], p, k, level) for q in judged}
+            got = sm.rbp(run, qrels, persistence=p, k=k, relevance_threshold=level, per_query=True)
+            what = f"seed {seed} level {level}: rbp(p={p}, k={k})"
+            assert_close_maps(per_query(got, "rbp"), {q: v[0] for q, v in want.items()}, what=what)
+            assert_close_maps(per_query(got, "residual"), {q: v[1] for q, v in want.items()}, what=what + " residual")
+            summary = sm.rbp(run, qrels, persistence=p, k=k, relevance_threshold=level, missing="skip", details=True)
+            kept = [q for q in judged if q in lists]
+            assert abs(summary["rbp"][0] - np.mean([want[q][0] for q in kept])) <= ABS, what
+            assert abs(summary["residual"][0] - np.mean([want[q][1] for q in kept])) <= ABS, what
+
+        # bpref with trec_eval's tie order against the oracle too (pytrec_eval above): also item_asc
+        got = per_query(sm.bpref(run, qrels, ties="item_asc", relevance_threshold=level, per_query=True), "bpref")
+        asc = {q: [d for d, _ in sorted(((d, s) for d, s in run_dict(run).get(q, {}).items()),
+                                        key=lambda t: (-t[1], t[0]))] for q in judged}
+        assert_close_maps(got, {q: bpref_oracle(asc[q], judgments[q], level) for q in judged}, what="bpref item_asc")
+
+        # Judged@k: ir_measures (its ties: item ascending; a judged query absent from the run: 0)
+        for k in (1, 5, 20, None):
+            measure = ir_measures.Judged @ k if k else ir_measures.Judged
+            want = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels_for_ir(qrels),
+                                                                       run_for_ir(run))}
+            got = sm.judged_at_k(run, qrels, k=k, ties="item_asc", per_query=True)
+            assert_close_maps(per_query(got, "judged_at_k"), want, what=f"seed {seed}: judged_at_k(k={k})")
+
+
+def qrels_for_ir(qrels):
+    return pd.DataFrame({"query_id": qrels["query"].astype(str), "doc_id": qrels["item"].astype(str),
+                         "relevance": qrels["relevance"].astype(int)})
+
+
+def run_for_ir(run):
+    return pd.DataFrame({"query_id": run["query"].astype(str), "doc_id": run["item"].astype(str),
+                         "score": run["score"].astype(float)})
+
+
+# ---------------------------------------------------------------------------------------------
+# trec_eval 10's test files
+
+
+def read_trec(name, columns):
+    """A TREC file's leading columns (trec_eval ignores what follows them: results.trunc has some)."""
+    rows = [line.split()[:len(columns)] for line in (DATA / name).read_text().splitlines() if line.strip()]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({c: float for c in ("relevance", "score") if c in columns})
+
+
+def expected(name):
+    """(measure, query) -> value, from trec_eval's -q output ('all': the summary)."""
+    out = pd.read_csv(DATA / name, sep=r"\s+", header=None, names=["measure", "query", "value"], dtype=str)
+    return {(m, q): v for m, q, v in out.itertuples(index=False)}
+
+
+def _trec_eval_calls():
+    """(trec_eval measure, sqlmetrics function, keyword arguments, output column)."""
+    out = [("bpref", "bpref", {}, "bpref"), ("set_P", "set_precision", {}, "set_precision"),
+           ("set_recall", "set_recall", {}, "set_recall"), ("set_F", "set_f", {}, "set_f"),
+           ("num_rel_ret", "num_rel_ret", {}, "num_rel_ret"), ("rbp", "rbp", {}, "rbp"),
+           ("rbp_resid", "rbp", {}, "residual"), ("map", "mean_average_precision", {}, "mean_average_precision"),
+           ("Rprec", "r_precision", {}, "r_precision"), ("recip_rank", "mrr", {}, "mrr"),
+           ("ndcg", "ndcg", {"gain": "linear"}, "ndcg")]
+    for k in (5, 10, 100, 1000):
+        out += [(f"P_{k}", "precision_at_k", {"k": k}, "precision_at_k"),
+                (f"recall_{k}", "recall_at_k", {"k": k}, "recall_at_k"),
+                (f"ndcg_cut_{k}", "ndcg", {"gain": "linear", "k": k}, "ndcg"),
+                (f"map_cut_{k}", "mean_average_precision", {"k": k}, "mean_average_precision")]
+    return out + [(f"success_{k}", "hit_rate", {"k": k}, "hit_rate") for k in (1, 5, 10)]
+
+
+@pytest.mark.parametrize("results, output", [("results.test", "out.test.aq"), ("results.trunc", "out.test.aqc")])
+def test_trec_eval_test_files(results, output):
+    """trec_eval -q (and -c: a query absent from the run scores 0) on its own test files. The
+    expected values are printed to 4 decimals. One difference, documented: trec_eval's rbp_resid of a
+    query absent from the run is 0, sqlmetrics' residual 1 (nothing of it is judged)."""
+    qrels = read_trec("qrels.test", ["query", "iter", "item", "relevance"])
+    run = read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])
+    want = expected(output)
+    absent = set(qrels["query"]) - set(run["query"])
+    assert absent == ({"302"} if results == "results.trunc" else set())
+    for measure, name, kwargs, column in _trec_eval_calls():
+        fn = getattr(sm, name)
+        got = per_query(fn(run, qrels, per_query=True, **kwargs), column)
+        summary = fn(run, qrels, details=True, **kwargs)[column][0]
+        for q in sorted(set(qrels["query"])) + ["all"]:
+            if measure == "rbp_resid" and q in absent:
+                assert got[q] == 1.0
+                continue
+            value = summary if q == "all" else got[q]
+            if measure == "rbp_resid" and q == "all" and absent:
+                value = np.mean([got[x] for x in got if x not in absent] + [0.0] * len(absent))
+            text = want[measure, q]
+            if measure == "num_rel_ret":
+                assert int(value) == int(text), (measure, q)
+            else:
+                assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# small cases worked by hand
+
+
+def judged_list(items, scores=None):
+    return pd.DataFrame({"query": "q", "item": items,
+                         "score": scores if scores is not None else list(range(len(items), 0, -1))})
+
+
+def test_bpref_of_trec_eval_bpref_bug_note():
+    """trec_eval's note on the 2005 bpref fix: five judged items retrieved, one non-relevant then four
+    relevant; unretrieved, three judged non-relevant and two relevant: ((4 * 3/4) + 2 * 0) / 6 = 0.5.
+    Unjudged items anywhere in the list change nothing."""
+    qrels = pd.DataFrame({"query": "q", "item": ["n1", "r1", "r2", "r3", "r4", "n2", "n3", "n4", "r5", "r6"],
+                          "relevance": [0, 1, 1, 1, 1, 0, 0, 0, 1, 1]})
+    run = judged_list(["n1", "r1", "r2", "r3", "r4"])
+    assert sm.bpref(run, qrels) == 0.5
+    assert sm.bpref(judged_list(["u1", "n1", "u2", "r1", "r2", "u3", "r3", "r4", "u4"]), qrels) == 0.5
+    # no judged non-relevant item at all: each relevant retrieved item counts 1
+    only_relevant = qrels[qrels.relevance > 0]
+    assert sm.bpref(judged_list(["u1", "r1", "u2", "r2"]), only_relevant) == pytest.approx(2 / 6, abs=ABS)
+    # relevance_threshold: grade 1 becomes judged non-relevant
+    graded = pd.DataFrame({"query": "q", "item": ["a", "b", "c"], "relevance": [1, 2, 0]})
+    assert sm.bpref(judged_list(["a", "b", "c"]), graded, relevance_threshold=2) == 0.0
+    assert sm.bpref(judged_list(["b", "a", "c"]), graded, relevance_threshold=2) == 1.0
+
+
+def test_rbp_residual_and_long_lists():
+    qrels = pd.DataFrame({"query": "q", "item": ["a", "c"], "relevance": [0, 1]})
+    r = sm.rbp(judged_list(list("abcd")), qrels, details=True)
+    assert r["rbp"][0] == pytest.approx(0.1 * 0.81, abs=ABS)
+    assert r["residual"][0] == pytest.approx(0.1 * (0.9 + 0.729) + 0.9 ** 4, abs=ABS)
+    assert sm.rbp(judged_list(list("abcd")), qrels, k=2, details=True)["residual"][0] == pytest.approx(
+        0.1 * 0.9 + 0.81, abs=ABS)
+    # the run carrying its relevance: everything judged, the residual is the weight beyond the list
+    own = judged_list(["x", "y"]).assign(relevance=[1, 1])
+    assert sm.rbp(own, persistence=0.5, details=True)[["rbp", "residual"]].values.tolist() == [[0.75, 0.25]]
+    # a list far longer than p^r stays representable: weights below 1e-307 count as 0, no error
+    long = judged_list([f"d{i}" for i in range(3000)]).assign(relevance=1)
+    assert sm.rbp(long, persistence=0.5, details=True)[["rbp", "residual"]].values.tolist() == [[1.0, 0.0]]
+
+
+def test_rbp_missing_query_has_residual_one_and_policies():
+    qrels = pd.DataFrame({"query": ["q", "gone", "none"], "item": ["a", "a", "a"], "relevance": [1, 1, 0]})
+    run = pd.DataFrame({"query": ["q", "none"], "item": ["a", "a"], "score": [1.0, 1.0]})
+    pq = sm.rbp(run, qrels, per_query=True).set_index("query")
+    assert pq.loc["gone", "rbp"] == 0 and pq.loc["gone", "residual"] == 1
+    assert pq.loc["none", "rbp"] == 0 and pq.loc["none", "residual"] == pytest.approx(0.9, abs=ABS)
+    d = sm.rbp(run, qrels, details=True, missing="skip", empty="skip")
+    assert d[["rbp", "residual", "n_queries"]].values.tolist() == [[pytest.approx(0.1), pytest.approx(0.9), 1]]
+
+
+def test_num_rel_ret_is_a_count_and_policies_only_count_queries():
+    qrels = pd.DataFrame({"query": ["q", "q", "gone", "none"], "item": ["a", "b", "a", "a"], "relevance": [1, 1, 1, 0]})
+    run = pd.DataFrame({"query": ["q", "q", "q", "none"], "item": ["a", "b", "c", "a"], "score": [3.0, 2.0, 1.0, 1.0]})
+    value = sm.num_rel_ret(run, qrels)
+    assert value == 2 and isinstance(value, int)
+    d = sm.num_rel_ret(run, qrels, details=True, missing="skip", empty="skip")
+    assert d[["num_rel_ret", "n_queries"]].values.tolist() == [[2, 1]]
+    assert sm.num_rel_ret(run, qrels, per_query=True)["num_rel_ret"].tolist() == [0, 0, 2]
+    by = sm.num_rel_ret(run.assign(c=1), qrels.assign(c=1), by="c")
+    assert by["num_rel_ret"].tolist() == [2]
+    with pytest.raises(sm.ParameterError, match="sum over queries"):
+        sm.bootstrap("num_rel_ret", run, qrels=qrels)
+
+
+def test_set_f_and_whole_list_k():
+    qrels = pd.DataFrame({"query": "q", "item": ["a", "z"], "relevance": [1, 1]})
+    run = judged_list(["b", "a", "c"])
+    p, r = 1 / 3, 1 / 2
+    assert sm.set_f(run, qrels) == pytest.approx(2 * p * r / (p + r), abs=ABS)
+    assert sm.set_f(run, qrels, beta=2) == pytest.approx(5 * p * r / (4 * p + r), abs=ABS)
+    assert sm.set_f(judged_list(["b", "c"]), qrels) == 0.0
+    # k=None: the whole list, the denominator its length (not k)
+    assert sm.precision_at_k(run, qrels, k=None) == sm.set_precision(run, qrels) == pytest.approx(p, abs=ABS)
+    assert sm.recall_at_k(run, qrels, k=None) == sm.set_recall(run, qrels) == 0.5
+    assert sm.hit_rate(run, qrels, k=None) == 1.0 and sm.hit_rate(run, qrels, k=1) == 0.0
+    with pytest.raises(sm.ParameterError, match="missing a required argument: 'k'"):
+        sm.precision_at_k(run, qrels)
+
+
+def test_judged_at_k_needs_qrels_and_counts_grade_zero():
+    qrels = pd.DataFrame({"query": ["q", "q", "q2"], "item": ["a", "c", "a"], "relevance": [0, 0, 0]})
+    run = judged_list(list("abcd"))
+    assert sm.judged_at_k(run, qrels, k=2, missing="skip") == 0.5
+    assert sm.judged_at_k(run, qrels, k=10, missing="skip") == 0.5  # 2 of the 4 listed, not of 10
+    assert sm.judged_at_k(run, qrels, k=2) == 0.25  # q2, judged but absent from the run: 0
+    d = sm.judged_at_k(run, qrels, details=True)
+    assert d[["judged_at_k", "n_queries", "n_missing", "n_empty"]].values.tolist() == [[0.25, 2, 1, 0]]
+    with pytest.raises(sm.ArgumentError, match="qrels"):
+        sm.judged_at_k(run.assign(relevance=1))
+
+
+def test_command_line_takes_k_none(tmp_path, capsys):
+    from sqlmetrics.cli import main
+    path = tmp_path / "run.csv"
+    judged_list(["a", "b", "c"]).assign(relevance=[1, 0, 0]).to_csv(path, index=False)
+    assert main(["compute", "precision_at_k", str(path), "--k", "none", "--format", "json"]) == 0
+    assert math.isclose(float(capsys.readouterr().out.split('"precision_at_k":')[1].split(",")[0].split("}")[0]), 1 / 3)

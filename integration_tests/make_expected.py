@@ -26,6 +26,7 @@ import warnings
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+import ir_measures
 import numpy as np
 import pandas as pd
 import pytrec_eval
@@ -393,7 +394,8 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         trec_run.setdefault(str(q), {})[item] = float(score)
     for q, item, relevance, _ in qrels.itertuples(index=False):
         trec_qrels.setdefault(str(q), {})[item] = int(relevance)
-    measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec", "gm_map"}
+    measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec", "gm_map",
+                "bpref", "set_P", "set_recall", "set_F", "num_rel_ret"}
     results = pytrec_eval.RelevanceEvaluator(trec_qrels, measures).evaluate(trec_run)  # judged and in the run
     judged = qrels.groupby("query_id").agg(country=("country", "first"), top=("relevance", "max"))
     judged["n_relevant"] = qrels[qrels["relevance"] >= 1].groupby("query_id").size()
@@ -411,6 +413,21 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return pd.DataFrame([{name: v.mean(), "n_queries": len(rows), "n_missing": int((~judged["in_run"]).sum()),
                               "n_empty": int((judged["n_relevant"] == 0).sum())}])
 
+    # RBP (p = 0.9) and its residual, from Moffat & Zobel's definition (no installed library has them):
+    # trec_eval's order, score then item id descending
+    rbp, residual = {}, {}
+    for q in judged.index:
+        ranked = sorted(trec_run.get(str(q), {}).items(), key=lambda t: (t[1], t[0]), reverse=True)
+        weights = [0.1 * 0.9 ** r for r in range(len(ranked))]
+        grades = trec_qrels[str(q)]
+        rbp[q] = sum(w for w, (d, _) in zip(weights, ranked) if grades.get(d, 0) >= 1)
+        residual[q] = sum(w for w, (d, _) in zip(weights, ranked) if d not in grades) + 0.9 ** len(ranked)
+    # ir_measures Judged@5 (it breaks score ties by item id ascending; a judged query absent from the run: 0)
+    judged_at_5 = {int(m.query_id): m.value for m in ir_measures.iter_calc(
+        [ir_measures.Judged @ 5],
+        pd.DataFrame({"query_id": qrels["query_id"].astype(str), "doc_id": qrels["item"], "relevance": qrels["relevance"]}),
+        pd.DataFrame({"query_id": run["query_id"].astype(str), "doc_id": run["item"], "score": run["score"].astype(float)}))}
+
     ndcg = values("ndcg_cut_10")
     levels = [i / 10 for i in range(11)]
     iprec = trec_eval_10_iprec(trec_run, trec_qrels, judged, levels)  # (query, level) -> value
@@ -425,6 +442,17 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "precision_11pt": pd.DataFrame([{"precision_11pt": p11.mean(), "n_queries": len(in_run)}]),
         "gm_map": pd.DataFrame([{"gm_map": math.exp(logs.mean()), "n_queries": len(judged),
                                  "n_missing": int((~judged["in_run"]).sum())}]),
+        "bpref": mean("bpref", "bpref"),
+        "set_precision": mean("set_P", "set_precision"),
+        "set_recall": mean("set_recall", "set_recall", skip_missing=True),
+        "set_f": mean("set_F", "set_f"),
+        "num_rel_ret": pd.DataFrame([{"num_rel_ret": int(values("num_rel_ret").sum()), "n_queries": len(judged),
+                                      "n_missing": int((~judged["in_run"]).sum()),
+                                      "n_empty": int((judged["n_relevant"] == 0).sum())}]),
+        "rbp": pd.DataFrame([{"rbp": np.mean(list(rbp.values())), "residual": np.mean(list(residual.values())),
+                              "n_queries": len(judged)}]),
+        "judged_at_5": pd.DataFrame([{"judged_at_k": np.mean(list(judged_at_5.values())), "n_queries": len(judged),
+                                      "n_empty": 0}]),
         "ndcg_at_10": mean("ndcg_cut_10", "ndcg", skip_missing=True),
         "ndcg_at_10_by_country": pd.DataFrame([{"country": c, "ndcg": ndcg[part.index].mean(),
                                                 "n_queries": len(part)} for c, part in judged.groupby("country")]),

@@ -59,8 +59,10 @@ MACROS = _macros()
 @pytest.mark.parametrize("name", sorted(METRICS))
 def test_macro_takes_the_python_parameters(name):
     """relation, then the function's parameters in its order with its defaults (None -> none,
-    `by` -> []; a required parameter that follows optional ones, such as precision_at_k's k, has
-    default none and the macro stops with an error without it), then only PYTHON_ONLY ones."""
+    `by` -> []; a required parameter that follows optional ones has default none, or false where
+    none is a value of its own (precision_at_k's k: none is the whole list), and the macro stops
+    with an error without it), then only PYTHON_ONLY ones, or `name`, the output column, defaulting
+    to the metric's name (a macro that another metric calls with its own: set_precision)."""
     macro = MACROS[name]
     names = [a.name for a in macro.args]
     defaults = dict(zip(names[len(names) - len(macro.defaults):], (d.as_const() for d in macro.defaults)))
@@ -70,12 +72,13 @@ def test_macro_takes_the_python_parameters(name):
     for p in params:
         want = [] if p.name == "by" else p.default
         if want is REQUIRED:
-            assert p.name not in defaults or defaults[p.name] is None, p.name
+            assert p.name not in defaults or defaults[p.name] is (False if p.none_ok else None), p.name
         else:
             assert p.name in defaults and defaults[p.name] == want and type(defaults[p.name]) is type(want), (
                 f"{name}({p.name}=...): macro default {defaults.get(p.name, '(none)')!r}, Python default {want!r}")
     extra = names[len(params) + 1:]
-    assert set(extra) <= set(PYTHON_ONLY) and all(defaults[a] in PYTHON_ONLY[a] for a in extra), extra
+    python_only = PYTHON_ONLY | {"name": (name,)}
+    assert set(extra) <= set(python_only) and all(defaults[a] in python_only[a] for a in extra), extra
 
 
 def test_metric_macro_names_every_metric():

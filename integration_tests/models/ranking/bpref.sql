@@ -1,0 +1,1 @@
+{{ sqlmetrics.bpref(ref('run'), ref('qrels'), query='query_id') }}

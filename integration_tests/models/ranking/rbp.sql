@@ -1,0 +1,1 @@
+{{ sqlmetrics.rbp(ref('run'), ref('qrels'), query='query_id') }}

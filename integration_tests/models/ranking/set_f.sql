@@ -1,0 +1,1 @@
+{{ sqlmetrics.set_f(ref('run'), ref('qrels'), query='query_id') }}

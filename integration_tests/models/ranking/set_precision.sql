@@ -1,0 +1,1 @@
+{{ sqlmetrics.set_precision(ref('run'), ref('qrels'), query='query_id') }}

@@ -1,0 +1,1 @@
+{{ sqlmetrics.set_recall(ref('run'), ref('qrels'), query='query_id', missing='skip') }}

@@ -23,16 +23,12 @@ import pytest
 import pytrec_eval
 
 import sqlmetrics as sm
-from test_ranking_reference import assert_close_maps, make_frames, qrels_dict, ranked_lists, run_dict
+from test_ranking_reference import assert_close_maps, make_frames, per_query, qrels_dict, ranked_lists, run_dict
 
 ABS = 1e-12
 DATA = Path(__file__).parent / "data" / "trec_eval"
 # (seed, relevance level): two datasets at the default level, one at level 2
 CASES = [(11, 1), (22, 1), (33, 2)]
-
-
-def per_query(frame, column):
-    return dict(zip(frame["query"], frame[column].astype(float)))
 
 
 def rbp_oracle(items, judgments, p, k=None, level=1):
@@ -299,3 +295,19 @@ def test_command_line_takes_k_none(tmp_path, capsys):
     judged_list(["a", "b", "c"]).assign(relevance=[1, 0, 0]).to_csv(path, index=False)
     assert main(["compute", "precision_at_k", str(path), "--k", "none", "--format", "json"]) == 0
     assert math.isclose(float(capsys.readouterr().out.split('"precision_at_k":')[1].split(",")[0].split("}")[0]), 1 / 3)
+
+
+def test_negative_grades_read_as_trec_eval_unjudged_in_the_sql():
+    """trec_eval reads a negative grade as "in the pool, unjudged": bpref passes it over, Judged@k and
+    rbp's residual count it unjudged, exactly as an item the qrels lack. The Python layer refuses
+    negative grades today; the SQL (as dbt runs it) already reads them so."""
+    import duckdb
+    con = duckdb.connect()
+    con.register("run_frame", judged_list(["n1", "p1", "r1", "u1", "r2"]))
+    with_pool = pd.DataFrame({"query": "q", "item": ["n1", "p1", "r1", "r2", "n2"], "relevance": [0, -1, 1, 1, 0]})
+    con.register("pool_frame", with_pool)
+    con.register("plain_frame", with_pool[with_pool.relevance >= 0])
+    for name, params in [("bpref", {}), ("judged_at_k", {"k": 4}), ("rbp", {})]:
+        values = [con.sql(sm.render(name, "run_frame", qrels=qrels, **params)).df().iloc[0].tolist()
+                  for qrels in ("pool_frame", "plain_frame")]
+        assert values[0] == values[1], (name, values)

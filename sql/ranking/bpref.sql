@@ -33,7 +33,7 @@ JOIN sm_nonrelevant ON {{ sqlmetrics.join_on(keys, 'sm_found', 'sm_nonrelevant')
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
                                    relevance_threshold=relevance_threshold) }},
 sm_nonrelevant AS (
-  SELECT {{ sqlmetrics.cols(keys) }} SUM(CASE WHEN sm_rel < {{ threshold }} THEN 1 ELSE 0 END) AS sm_n_nonrelevant
+  SELECT {{ sqlmetrics.cols(keys) }} SUM(CASE WHEN sm_rel >= 0 AND sm_rel < {{ threshold }} THEN 1 ELSE 0 END) AS sm_n_nonrelevant
   FROM sm_judged
   {{ sqlmetrics.group_by(keys) }}
 ),

@@ -1,9 +1,10 @@
 {#- The run ranked per query (rank_in_query), as the CTE sm_rows: keys, sm_item, sm_score (the
     score as DOUBLE), sm_rel (the relevance from sm_judged of query_judgments, 0 for an unjudged
     item; or, when qrels is none, the run's own `relevance` column) and sm_pos, the rank. One row
-    per row of the run. judged=true adds sm_is_judged: 1 when the judgments have the item, else 0
-    (every row when qrels is none), for the metrics that tell an unjudged item from a judged
-    non-relevant one (a marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). -#}
+    per row of the run. judged=true adds sm_is_judged: 1 when the judgments have the item with a
+    grade >= 0, else 0 (a negative grade is trec_eval's "in the pool, unjudged"; every row when
+    qrels is none), for the metrics that tell an unjudged item from a judged non-relevant one (a
+    marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). -#}
 {% macro ranked_run(relation, qrels, query, item, score, relevance, by, ties, judged=false) %}
 {%- set keys = by + [query] %}
 {%- set run_item %}sm_run.{{ sqlmetrics.ident(item) }}{% endset %}
@@ -16,7 +17,7 @@ sm_rows AS (
          {%- if qrels %}
          COALESCE({{ judgments }}.sm_rel, 0) AS sm_rel,
          {%- if judged %}
-         CASE WHEN {{ judgments }}.sm_is_judged = 1 THEN 1 ELSE 0 END AS sm_is_judged,
+         CASE WHEN {{ judgments }}.sm_is_judged = 1 AND {{ judgments }}.sm_rel >= 0 THEN 1 ELSE 0 END AS sm_is_judged,
          {%- endif %}
          {%- else %}
          {%- set run_relevance %}sm_run.{{ sqlmetrics.ident(relevance) }}{% endset %}

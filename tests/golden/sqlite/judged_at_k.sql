@@ -45,7 +45,11 @@ WITH sm_judged AS (
     sm_run."doc_id" AS sm_item,
     CAST(sm_run."score" AS REAL) AS sm_score,
     COALESCE(sm_marked_judged.sm_rel, 0) AS sm_rel,
-    CASE WHEN sm_marked_judged.sm_is_judged = 1 THEN 1 ELSE 0 END AS sm_is_judged,
+    CASE
+      WHEN sm_marked_judged.sm_is_judged = 1 AND sm_marked_judged.sm_rel >= 0
+      THEN 1
+      ELSE 0
+    END AS sm_is_judged,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."country", sm_run."query_id"
       ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) DESC

@@ -19,6 +19,7 @@ WITH sm_judged AS (
     `country`,
     `query_id`,
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS FLOAT64) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
@@ -107,6 +108,7 @@ WITH sm_judged AS (
     sm_queries.`country` AS `country`,
     sm_queries.`query_id` AS `query_id`,
     sm_queries.sm_n_relevant,
+    sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     sm_rbp AS sm_value,
     sm_unjudged_weight + CASE
@@ -125,28 +127,28 @@ WITH sm_judged AS (
       WHEN (
         sm_in_run = 1 OR 1 = 1
       ) AND (
-        sm_n_relevant > 0 OR 1 = 1
+        sm_nonempty > 0 OR 1 = 1
       )
       THEN 1
       ELSE 0
     END AS sm_included,
-    CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value,
+    CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN 0 ELSE sm_value END AS sm_score_value,
     CASE WHEN sm_in_run = 0 THEN 1 ELSE sm_extra_1 END AS sm_extra_score_1
   FROM sm_per_query
 )
 SELECT
   `country`,
   CASE
-    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END) > 0
+    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included = 1 THEN sm_score_value END)
   END AS `rbp`,
   CASE
-    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END) > 0
+    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included = 1 THEN sm_extra_score_1 END)
   END AS `residual`,
   CAST(SUM(sm_included) AS INT64) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS INT64) AS n_missing,
-  CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS INT64) AS n_empty
+  CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS INT64) AS n_empty
 FROM sm_scored
 GROUP BY
   `country`

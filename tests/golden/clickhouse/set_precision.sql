@@ -20,6 +20,7 @@ WITH sm_judged AS (
     "country",
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS Nullable(Float64)) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
       LN(sm_ideal_pos + 1) / LN(2)
     ) ELSE 0 END) AS sm_idcg
@@ -80,6 +81,7 @@ WITH sm_judged AS (
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
+    sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
       CAST(sm_hits AS Nullable(Float64)) / nullIf(CAST(sm_retrieved AS Nullable(Float64)), 0)
@@ -95,23 +97,23 @@ WITH sm_judged AS (
       WHEN (
         sm_in_run = 1 OR 1 = 1
       ) AND (
-        sm_n_relevant > 0 OR 1 = 1
+        sm_nonempty > 0 OR 1 = 1
       )
       THEN 1
       ELSE 0
     END AS sm_included,
-    CASE WHEN sm_in_run = 0 OR sm_n_relevant = 0 THEN 0 ELSE sm_value END AS sm_score_value
+    CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN 0 ELSE sm_value END AS sm_score_value
   FROM sm_per_query
 )
 SELECT
   "country",
   CASE
-    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_n_relevant ELSE 0 END) > 0
+    WHEN SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included = 1 THEN sm_score_value END)
   END AS "set_precision",
   CAST(SUM(sm_included) AS Nullable(Int64)) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS Nullable(Int64)) AS n_missing,
-  CAST(SUM(CASE WHEN sm_n_relevant = 0 THEN 1 ELSE 0 END) AS Nullable(Int64)) AS n_empty
+  CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS Nullable(Int64)) AS n_empty
 FROM sm_scored
 GROUP BY
   "country"

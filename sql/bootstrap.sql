@@ -25,7 +25,8 @@
 {%- set ranking = metric in ('dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate',
                              'r_precision', 'err', 'rank_correlation', 'kendall_tau', 'ils', 'precision_11pt',
                              'interpolated_precision', 'gm_map', 'serendipity', 'average_popularity', 'tail_share',
-                             'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'judged_at_k') %}
+                             'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'judged_at_k',
+                             'num_rel_ret') %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set tail = (1 - confidence) / 2 %}
 {%- set resampled_by = by + ['sm_replicate'] %}

@@ -1047,6 +1047,7 @@ _NOT_A_MEAN_OVER_QUERIES = {
     "gm_map": "their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision is "
               "their mean)",
     "interpolated_precision": "a curve, one mean per recall level (precision_11pt is their mean, one value per query)",
+    "num_rel_ret": "their sum, a count that grows with the number of queries (set_recall is a mean)",
 }
 
 
@@ -1069,9 +1070,6 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     if any(p.name == "example" for p in m.params):
         raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
                              "example (all its rows together), which its replicates do not do")
-    if m.count:
-        raise ParameterError(f"bootstrap resamples a mean over queries; {m.name} is a sum over queries (its "
-                             "interval would depend on how many queries are drawn): use per_query=True")
     if m.per_query:
         _require_mean_over_queries(m, "bootstrap")
         extra = (N_BOOT, CONFIDENCE, SEED)
@@ -1117,9 +1115,6 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     its own: per query for a ranking metric (`other` a second run), per group for gauc (`other` a
     second score column)."""
     m = lookup(name)
-    if m.count:
-        raise ParameterError(f"compare tests the mean of per-query differences; {m.name} is a sum over queries: "
-                             "compare a mean such as set_recall, or test its per_query=True values")
     if m.per_query:
         _require_mean_over_queries(m, "compare")
         if m.name == "recall_at_k" and params.get("average") == "micro":

@@ -23,6 +23,7 @@ import pytest
 import pytrec_eval
 
 import sqlmetrics as sm
+from sqlmetrics.templates import render_macro
 from test_ranking_reference import assert_close_maps, make_frames, per_query, qrels_dict, ranked_lists, run_dict
 
 ABS = 1e-12
@@ -258,8 +259,11 @@ def test_num_rel_ret_is_a_count_and_policies_only_count_queries():
     assert sm.num_rel_ret(run, qrels, per_query=True)["num_rel_ret"].tolist() == [0, 0, 2]
     by = sm.num_rel_ret(run.assign(c=1), qrels.assign(c=1), by="c")
     assert by["num_rel_ret"].tolist() == [2]
-    with pytest.raises(sm.ParameterError, match="sum over queries"):
-        sm.bootstrap("num_rel_ret", run, qrels=qrels)
+    for call in (lambda: sm.bootstrap("num_rel_ret", run, qrels=qrels), lambda: sm.compare("num_rel_ret", run, run, qrels)):
+        with pytest.raises(sm.ParameterError, match="num_rel_ret is their sum"):
+            call()
+    with pytest.raises(sm.ParameterError, match="num_rel_ret is a sum over queries"):  # dbt reaches the macro
+        render_macro("bootstrap", metric="num_rel_ret", relation="run", qrels="qrels")
 
 
 def test_set_f_and_whole_list_k():

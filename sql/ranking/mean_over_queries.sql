@@ -28,7 +28,8 @@
                          floored too); per query, max(value, floor). Not a ratio of sums: no
                          per_query='parts'.
       'sum'              the sum of the counted queries' values (0 without any), a count (BIGINT)
-                         such as relevant items retrieved; queries count as for 'mean'.
+                         such as relevant items retrieved; queries count as for 'mean'. Not a
+                         mean: no per_query='parts'.
     A query is empty when its `nonempty` column of sm_queries is 0: sm_n_relevant (no item reaches
     relevance_threshold) for the binary measures; sm_n_graded (no positive grade: the ideal gain is
     0) for the gain-based ones, which score a query from its grades whatever the threshold, as
@@ -54,6 +55,7 @@
                            extra=[]) %}
 {%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric', 'sum') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined, geometric or sum') }}{% endif %}
 {%- if combine == 'geometric' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a geometric mean over queries, not a ratio of sums over them: it has no per-query parts') }}{% endif %}
+{%- if combine == 'sum' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a sum over queries, not a mean: it has no per-query parts') }}{% endif %}
 {%- if extra and combine != 'mean' %}{{ sqlmetrics.fail('extra values are averaged: combine=mean') }}{% endif %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}

@@ -197,6 +197,29 @@ def test_trec_eval_test_files(results, output):
                 assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
 
 
+@pytest.mark.parametrize("threshold", [2, 3])
+def test_trec_eval_graded_test_file(threshold):
+    """trec_eval -q -l2 on its graded judgments (qrels.rel_level: query 303's grades are 2, 0 and -1).
+    trec_eval's ndcg takes its gains from the grades and ignores the relevance level, so at level 3,
+    where query 303 has no relevant item, it keeps its nDCG of 0.3669 (sqlmetrics' empty rule of the
+    gain-based metrics); map and P at level 2. The -1 grades (in the pool, unjudged: gain 0, not
+    relevant) are left out, which changes none of these values; the Python layer refuses them."""
+    qrels = read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])
+    qrels = qrels[qrels["relevance"] >= 0]
+    run = read_trec("results.test", ["query", "q0", "item", "rank", "score", "runid"])
+    want = expected("out.test.aql")
+    calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10})]
+    if threshold == 2:
+        calls += [("map", "mean_average_precision", {}), ("P_10", "precision_at_k", {"k": 10}), ("bpref", "bpref", {})]
+    for measure, name, kwargs in calls:
+        fn = getattr(sm, name)
+        got = per_query(fn(run, qrels, per_query=True, relevance_threshold=threshold, **kwargs), name)
+        got["all"] = fn(run, qrels, relevance_threshold=threshold, **kwargs)
+        for q in ("301", "302", "303", "all"):
+            assert abs(got[q] - float(want[measure, q])) <= 5e-5 + 1e-12, (measure, q, got[q], want[measure, q])
+    assert want["ndcg", "303"] == "0.3669"
+
+
 # ---------------------------------------------------------------------------------------------
 # small cases worked by hand
 

@@ -50,9 +50,15 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           --rows rows of a --classes-class problem (label and prediction int16).
   bpref, RBP              the NDCG lists, every item judged (grade 0: judged non-relevant): pytrec_eval's
                           bpref, its {query: {doc: value}} dicts built from the frame inside the timed
-                          call (what its users pay; reference), ranx evaluate on its Qrels/Run objects
-                          (built once, reported separately), sm.bpref; RBP: ranx `rbp.8` (reference;
-                          pytrec_eval's trec_eval 9 has no RBP) and sm.rbp(persistence=0.8).
+                          call (what its users pay; reference), and sm.bpref. ranx's bpref is another
+                          number (0.004 where trec_eval gives 0.77 on these lists) and is left out.
+                          pytrec_eval's trec_eval 9 compares scores as 32-bit floats (trec_eval 10,
+                          which sqlmetrics follows, as doubles): a query whose two scores differ
+                          only beyond float precision is ordered by item id there, so the values
+                          differ by ~1e-7 on 1M queries. RBP, of binary judgments (relevance >= 1):
+                          ranx `rbp.8` on its Qrels/Run objects (built once from the 0/1 grades,
+                          reported separately; reference; trec_eval 9 has no RBP) and
+                          sm.rbp(persistence=0.8) on the graded lists (relevance_threshold 1).
   Novelty, Gini index     --rec-users users' top-10 lists (10M recommendations) over --rec-items items,
                           and --events training events of the same users (benchmarks/synthetic.py):
                           Microsoft Recommenders' `novelty` on the pandas frames (reference; its input
@@ -675,24 +681,27 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
     cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
 
-    # trec_eval's bpref, and rank-biased precision, on the same lists
-    for title, name, call, trec_name, ranx_name in [
-            ("bpref", "sm.bpref", lambda f: sm.bpref(f), "bpref", "bpref"),
-            ("RBP (persistence 0.8)", "sm.rbp(persistence=0.8)", lambda f: sm.rbp(f, persistence=0.8), None, "rbp.8")]:
-        tools = []
-        if trec_name:
-            tools.append(Tool(f"pytrec_eval `{trec_name}`, dicts built from the frame (timed)", "reference",
-                              lambda n=trec_name: (lambda f=d.ranking: pytrec_eval_mean(f, n)),
-                              from_file=lambda n=trec_name: pytrec_eval_mean(pd.read_parquet(d.ranking_path), n)))
-        if HAVE_RANX and args.queries <= args.ranx_max_queries:
-            objects = Tool(f"ranx `evaluate(Qrels, Run, '{ranx_name}')` †", "competitor" if tools else "reference")
-            objects.prepare = lambda t=objects, m=ranx_name: (
-                lambda qr=timed_build(t, lambda: ranx_objects(d.ranking)): ranx_measure(qr[0], qr[1], m))
-            tools.append(objects)
-        tools.append(Tool(f"sqlmetrics `{name}`", "sqlmetrics",
-                          lambda c=call: (lambda f=d.ranking: c(f)),
-                          from_file=lambda c=call: c(str(d.ranking_path))))
-        cases.append(Case(f"{title}, {args.queries:,} queries × {K} items", tools))
+    # trec_eval's bpref on the same lists (every item judged: grade 0 is judged non-relevant)
+    cases.append(Case(f"bpref, {args.queries:,} queries × {K} items", [
+        Tool("pytrec_eval `bpref`, dicts built from the frame (timed)", "reference",
+             lambda: (lambda f=d.ranking: pytrec_eval_mean(f, "bpref")),
+             from_file=lambda: pytrec_eval_mean(pd.read_parquet(d.ranking_path), "bpref")),
+        Tool("sqlmetrics `sm.bpref`", "sqlmetrics", lambda: (lambda f=d.ranking: sm.bpref(f)),
+             from_file=lambda: sm.bpref(str(d.ranking_path)))]))
+    # Rank-biased precision of binary judgments (relevance >= 1), as ranx computes it on 0/1 grades
+    # (on graded judgments ranx weighs the grades: another number)
+    def binary():
+        return d.ranking.assign(relevance=(d.ranking["relevance"] >= 1).astype(np.int8))
+    tools = []
+    if HAVE_RANX and args.queries <= args.ranx_max_queries:
+        objects = Tool("ranx `evaluate(Qrels, Run, 'rbp.8')` †", "reference")
+        objects.prepare = lambda t=objects: (
+            lambda qr=timed_build(t, lambda: ranx_objects(binary())): ranx_measure(qr[0], qr[1], "rbp.8"))
+        tools.append(objects)
+    tools.append(Tool("sqlmetrics `sm.rbp(persistence=0.8)`", "sqlmetrics",
+                      lambda: (lambda f=d.ranking: sm.rbp(f, persistence=0.8)),
+                      from_file=lambda: sm.rbp(str(d.ranking_path), persistence=0.8)))
+    cases.append(Case(f"RBP (persistence 0.8), {args.queries:,} queries × {K} items", tools))
 
     # Beyond accuracy: every user's top-K list against the popularity of the training events
     n_recs = min(200, args.rec_users) * K if small else args.rec_users * K  # SmallData's lists

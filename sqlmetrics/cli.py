@@ -50,10 +50,17 @@ class UsageError(Exception):
     """A mistake in the command line itself: exit code 2."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, whose usage errors are one sentence naming where the help is (not its usage block)."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
 # -- parsers ---------------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sqlmetrics", description="Evaluate classification and ranking models in SQL, where the data lives.",
         epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"sqlmetrics {__version__}")
@@ -108,7 +115,7 @@ def _source_options(parser):
 
 def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     """The options of one metric, from its registry entry."""
-    parser = argparse.ArgumentParser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
+    parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
                                      epilog=EPILOG)
     parser.add_argument("source", nargs="?", metavar="SOURCE",
                         help="Parquet/CSV/JSON file or glob, or a table name (with --database, or for render)")
@@ -221,8 +228,12 @@ def _value(p, value):
 def metric_call(command: str, argv: list[str]):
     if not argv or argv[0] in ("-h", "--help"):
         names = [n for n, m in METRICS.items() if command != "compare" or m.per_query or n == "gauc"]
-        raise UsageError(f"usage: sqlmetrics {command} METRIC SOURCE [options]; "
-                         f"metrics: {', '.join(names)} (see sqlmetrics {command} METRIC --help)")
+        usage = (f"usage: sqlmetrics {command} METRIC SOURCE [options]; metrics: {', '.join(names)} "
+                 f"(each one's options: sqlmetrics {command} METRIC --help)")
+        if not argv:
+            raise UsageError(f"{command} needs METRIC and SOURCE; {usage}")
+        write(f"{usage}\n\n{EPILOG}")
+        raise SystemExit(0)
     m = find_metric(argv[0])
     if command == "compare":  # the comparison's parameters but `metric`, which METRIC names
         derived = compare_of(m.name, {})[0]
@@ -411,12 +422,17 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
         if args.command is None:
+            if unknown:
+                parser.error(f"unrecognized arguments: {' '.join(unknown)}")
             parser.print_help(sys.stderr)
             return 2
-        if args.command in ("render", "compute", "compare"):
-            return {"render": cmd_render, "compute": cmd_compute, "compare": cmd_compare}[args.command](args.rest)
+        if args.command in ("render", "compute", "compare"):  # the metric's own parser reads the rest
+            rest = unknown + args.rest  # `compute --help`: argparse leaves an option before METRIC unread
+            return {"render": cmd_render, "compute": cmd_compute, "compare": cmd_compare}[args.command](rest)
+        if unknown:
+            raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see: sqlmetrics {args.command} --help)")
         return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return 0 if e.code is None else e.code if isinstance(e.code, int) else 2

@@ -36,6 +36,11 @@ def test_help_version_and_no_command():
     for command in ("render", "compute"):
         assert "--label" in cli(command, "auc", "--help", ok=0).stdout
         assert "--k" in cli(command, "ndcg", "--help", ok=0).stdout
+    for command in ("render", "compute", "compare"):  # no metric yet: the command's own help, exit 0
+        for flag in ("--help", "-h"):
+            done = cli(command, flag, ok=0)
+            assert f"sqlmetrics {command} METRIC SOURCE" in done.stdout and "ndcg" in done.stdout, done.stdout
+            assert done.stderr == ""
 
 
 def test_list_in_every_format():
@@ -105,12 +110,19 @@ def test_min_and_max_checks_set_the_exit_code():
     (("compute", "auc", SAMPLE, "--label", "country", "--score", "pctr"), 1, "label must be 0/1"),
     (("compute", "auc", SAMPLE, *COLS, "--bogus", "1"), 2, "unrecognized arguments: --bogus"),
     (("compute", "auc", "--table", "t", *COLS), 2, "--table needs --database"),
+    (("compute", "auc", SAMPLE, "--label", "clicked"), 2, "(see: sqlmetrics compute auc --help)"),
+    (("list", "--bogus"), 2, "unrecognized arguments: --bogus (see: sqlmetrics list --help)"),
+    (("report", "--k", "ten"), 2, "invalid int value: 'ten' (see: sqlmetrics report --help)"),
+    (("compute",), 2, "compute needs METRIC and SOURCE"),
+    (("nope",), 2, "invalid choice: 'nope'"),
 ])
 def test_errors_are_one_sentence_on_stderr_with_the_right_exit_code(args, code, message):
+    """One line, argparse's usage errors included (no usage block): where the help is, not all of it."""
     done = cli(*args, ok=code)
     assert done.stdout == ""
-    last = done.stderr.strip().splitlines()[-1]  # argparse prints its usage first
-    assert last.startswith("sqlmetrics") and "error:" in last and message in last
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("sqlmetrics: error:") and message in lines[0], lines[0]
 
 
 def test_undefined_metric_exits_1(tmp_path):

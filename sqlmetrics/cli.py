@@ -272,8 +272,9 @@ def cmd_compute(argv) -> int:
         function = getattr(sys.modules["sqlmetrics"], m.name)
         result = run(f"computing {m.name}", lambda: function(data, **params, **options), interrupt=con.interrupt)
     rows = records(result, m)
-    emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows}
-         | ({"value": result} if isinstance(result, float) else {}))
+    frame = pd.DataFrame(rows)
+    emit(frame, args.format, {"metric": m.name, "rows": rows} | ({"value": result} if isinstance(result, float) else {}),
+         keys=_keys(frame, m))
     if plots:
         save_plots(plots, {m.plot: result})
     if args.min is None and args.max is None:
@@ -281,6 +282,11 @@ def cmd_compute(argv) -> int:
     if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
         result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)
+
+
+def _keys(frame: pd.DataFrame, m: Metric) -> list[str]:
+    """The columns of a result that are not the metric's outputs: slices (by), queries, classes."""
+    return [c for c in frame.columns if c not in m.outputs]
 
 
 def cmd_compare(argv) -> int:
@@ -292,7 +298,8 @@ def cmd_compare(argv) -> int:
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=con.interrupt)
     rows = records(result, m)
-    emit(pd.DataFrame(rows), args.format, {"metric": m.name, "rows": rows})
+    frame = pd.DataFrame(rows)
+    emit(frame, args.format, {"metric": m.name, "rows": rows}, keys=_keys(frame, m))
     return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
 
 

@@ -74,14 +74,16 @@ def text(value) -> str:
     return str(value)
 
 
-def emit(frame: pd.DataFrame, fmt: str, document: dict, out=None) -> None:
+def emit(frame: pd.DataFrame, fmt: str, document: dict, out=None, keys=()) -> None:
+    """`frame` as a table or CSV, or `document` as JSON; `keys`: the columns of ids and slices (by,
+    query, class), whose integers a table writes without thousands separators (2024, not 2,024)."""
     if fmt == "json":
         write(json.dumps(jsonable(document), ensure_ascii=False, indent=2, allow_nan=False), out)
     elif fmt == "csv":
         cells = frame.astype(object).apply(lambda column: column.map(_csv_cell))
         write(cells.to_csv(index=False), out, end="")
     else:
-        write(table(frame), out)
+        write(table(frame, keys), out)
 
 
 def _csv_cell(value):
@@ -122,16 +124,18 @@ def silence(out) -> None:
         os.close(null)
 
 
-def table(frame: pd.DataFrame) -> str:
-    """Plain text columns: numbers right-aligned (6 significant digits), text left-aligned."""
-    def cell(v):
+def table(frame: pd.DataFrame, keys=()) -> str:
+    """Plain text columns: numbers right-aligned (6 significant digits; counts with thousands
+    separators, integers of the `keys` columns as they are), text left-aligned."""
+    def cell(v, key):
         v = plain(v)
         if isinstance(v, float) and math.isfinite(v):
             return f"{v:.6g}"
         if isinstance(v, int) and not isinstance(v, bool):
-            return f"{v:,}"
+            return str(v) if key else f"{v:,}"
         return text(v)
-    cells = [[cell(v) for v in row] for row in frame.itertuples(index=False)]
+    is_key = [c in keys for c in frame.columns]
+    cells = [[cell(v, key) for v, key in zip(row, is_key)] for row in frame.itertuples(index=False)]
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     widths = [max([len(str(c))] + [len(r[i]) for r in cells]) for i, c in enumerate(frame.columns)]
     def line(values):

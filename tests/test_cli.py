@@ -252,3 +252,14 @@ def test_compare_gauc_two_score_columns():
     got = json.loads(done.stdout)["rows"][0]
     want = sm.compare("gauc", pd.read_csv(SAMPLE), "pctr_base", label="clicked", score="pctr", group="user_id")
     assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_table_separates_thousands_in_counts_not_in_keys(tmp_path):
+    """A year or an id of a `by` column (or a query) is written as it is; counts get separators."""
+    path = tmp_path / "years.csv"
+    n = 1500
+    pd.DataFrame({"year": [2024] * n + [202411] * n, "clicked": [0, 1] * n, "pctr": [0.1, 0.9] * n}).to_csv(path, index=False)
+    out = cli("compute", "auc", path, *COLS, "--by", "year", "--details", ok=0).stdout
+    rows = [line.split() for line in out.strip().splitlines()[1:]]
+    assert [r[0] for r in rows] == ["2024", "202411"]
+    assert all(r[2] == "1,500" for r in rows), out  # n

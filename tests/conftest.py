@@ -139,9 +139,26 @@ def ranking_args(name, variant):
     return params
 
 
+#: the PostgreSQL server of the engine tests, as a libpq connection string (.ci/run creates this database)
+PG_DSN = os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics")
+#: how to give the tests an engine they could not reach
+_HOW = {"PostgreSQL": (f"the tests connect with SQLMETRICS_PG_DSN={PG_DSN!r}, a libpq connection string: set it to a "
+                       "server, database and role that may create schemas (e.g. 'host=localhost dbname=test "
+                       "user=me'), or run .ci/run, which installs and starts one")}
+
+
 def unreachable(engine: str, error: Exception):
-    """Skip (with the reason) where an engine cannot run; in CI that is a failure."""
-    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
+    """Skip (saying what is missing and how to provide it) where an engine cannot run; in CI that is a failure."""
+    reason = f"{engine} cannot be reached: {type(error).__name__}: {' '.join(str(error).split())[:200]}"
     if os.environ.get("CI"):
-        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
-    pytest.skip(f"{reason}; .ci/run installs it")
+        raise AssertionError(f"CI must run the {engine} tests, but {reason}") from error
+    pytest.skip(f"{reason}; {_HOW.get(engine, '.ci/run installs it')}")
+
+
+def connect_postgres(**options):
+    """A psycopg connection to PG_DSN, or unreachable's skip (a failure in CI)."""
+    try:
+        import psycopg
+        return psycopg.connect(PG_DSN, connect_timeout=5, **options)
+    except Exception as e:  # no driver, no server, no such database or role
+        unreachable("PostgreSQL", e)

@@ -18,7 +18,7 @@ from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
 from sqlmetrics import engine as sm_engine
-from conftest import unreachable
+from conftest import PG_DSN, connect_postgres, unreachable
 
 
 def frames(n_frames=8, n=300):
@@ -102,13 +102,8 @@ def test_clickhouse_session_shared_by_threads():
 
 @pytest.fixture(scope="module")
 def pg_dsn():
-    dsn = os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics")
-    try:
-        import psycopg
-        psycopg.connect(dsn, connect_timeout=5).close()
-    except Exception as e:
-        unreachable("PostgreSQL", e)
-    return dsn
+    connect_postgres().close()
+    return PG_DSN
 
 
 @pytest.fixture
@@ -341,3 +336,16 @@ def test_interrupt_from_another_thread_is_a_keyboard_interrupt():
         sm.auc(sm.Query("SELECT i % 2 AS y, hash(i) AS s FROM range(400000000) r(i)"), label="y", score="s",
                con=con)
     timer.cancel()
+
+
+def test_an_unreachable_postgres_says_what_is_missing_and_how_to_point_the_tests(monkeypatch):
+    """The skip reason names the server's own complaint (a missing role is not a missing server) and
+    SQLMETRICS_PG_DSN; under CI=true it is a failure instead."""
+    error = Exception('connection failed: FATAL:  role "me" does not exist')
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        unreachable("PostgreSQL", error)
+    assert 'role "me" does not exist' in str(skipped.value) and "SQLMETRICS_PG_DSN" in str(skipped.value)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(AssertionError, match="CI must run the PostgreSQL tests"):
+        unreachable("PostgreSQL", error)

@@ -31,6 +31,7 @@ import pytest
 from jinja2 import nodes
 
 import sqlmetrics as sm
+from conftest import PG_DSN
 from sqlmetrics.params import REQUIRED
 from sqlmetrics.registry import ALIASES, METRICS
 from sqlmetrics.templates import SQL_DIR, render_macro
@@ -312,10 +313,11 @@ def postgres_build(project):
         import dbt.adapters.postgres  # noqa: F401
         import psycopg
         from psycopg.conninfo import conninfo_to_dict
-        dsn = os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics")
+        dsn = PG_DSN
         con = psycopg.connect(dsn, connect_timeout=5, autocommit=True)
     except Exception as e:  # no adapter, no driver or no server
-        _require("PostgreSQL (dbt-postgres and a server) is not reachable; .ci/run starts one", e)
+        _require(f"PostgreSQL (dbt-postgres, and a server at SQLMETRICS_PG_DSN={PG_DSN!r}: a libpq connection string "
+                 "to set to a server, database and role that may create schemas) cannot be reached; .ci/run starts one", e)
     libpq = {"host": "PGHOST", "port": "PGPORT", "user": "PGUSER", "password": "PGPASSWORD", "dbname": "PGDATABASE"}
     env = {libpq[k]: str(v) for k, v in conninfo_to_dict(dsn).items() if k in libpq}
     schema = f"sqlmetrics_dbt_{os.getpid()}"

@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_class_scores, make_ranking_frames, unreachable
+from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_class_scores, make_ranking_frames,
+                      unreachable)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
@@ -184,11 +185,7 @@ def sqlite_con():
 
 @pytest.fixture(scope="module")
 def postgres_con():
-    try:
-        import psycopg
-        con = psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5)
-    except Exception as e:  # no driver or no server
-        unreachable("PostgreSQL", e)
+    con = connect_postgres()
     schema = f"sqlmetrics_test_{os.getpid()}"
     # text in a linguistic collation (as most production databases), so that the byte-order
     # tie-break (COLLATE "C") is really exercised

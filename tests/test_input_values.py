@@ -25,6 +25,7 @@ import pytest
 from sklearn.metrics import log_loss, mean_squared_error, ndcg_score, roc_auc_score, roc_curve
 
 import sqlmetrics as sm
+from conftest import connect_postgres
 
 NAN, INF = float("nan"), float("inf")
 ROW_GROUP = 4
@@ -307,14 +308,7 @@ def test_infinity_on_sqlite_in_any_declared_type(declared, role, metric, params,
 
 @pytest.fixture(scope="module")
 def pg():
-    try:
-        import psycopg
-        con = psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5,
-                              autocommit=True)
-    except Exception as e:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL not available here ({type(e).__name__}: {e})")
+    con = connect_postgres(autocommit=True)
     schema = f"sqlmetrics_values_{os.getpid()}"
     con.execute(f'CREATE SCHEMA "{schema}"')
     con.execute(f'SET search_path TO "{schema}"')

@@ -27,7 +27,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_ranking_frames, with_choice
+from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_ranking_frames, unreachable,
+                      with_choice)
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -286,12 +287,6 @@ def _sql(metric, table, params, dialect, plan):
     return api._sql(m, api.validate(m, params), {"data": static_source(table, dialect)}, Target(dialect), plan)
 
 
-def unreachable(engine: str, error: Exception):
-    reason = f"{engine} not available here ({type(error).__name__}: {str(error).strip()[:160]})"
-    if os.environ.get("CI"):
-        raise AssertionError(f"CI must run the {engine} tests, but: {reason}") from error
-    pytest.skip(f"{reason}; .ci/run installs it")
-
 
 def _load_duckdb():
     con = _duckdb(BAD_TABLES)
@@ -306,12 +301,7 @@ def _load_sqlite():
 
 
 def _load_postgres():
-    try:
-        import psycopg
-        con = psycopg.connect(os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics"), connect_timeout=5,
-                              autocommit=True)
-    except Exception as e:  # no driver or no server
-        unreachable("PostgreSQL", e)
+    con = connect_postgres(autocommit=True)
     schema = f"sqlmetrics_safety_{os.getpid()}"
     con.execute(f'CREATE SCHEMA "{schema}"')
     con.execute(f'SET search_path TO "{schema}"')

@@ -1,4 +1,4 @@
-{#- Seed 004's RC: sum over pairs u < v of w*(1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * sum w),
+{#- Rank correlation (pairwise concordance, ties 1/2): sum over pairs u < v of w*(1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * sum w),
     w = 1, between the predicted order pi (rank by score, ties broken by the ties policy) and the true
     order pi_l (by relevance; equal relevance counts 1/2) within each query's top k. Mean over queries
     with at least two items. -#}

@@ -12,7 +12,7 @@ import pandas as pd
 from sqlglot import exp
 
 from . import checks, consistency, dialects, plans
-from .engine import as_from, connect
+from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
@@ -40,7 +40,7 @@ def validate(m: Metric, given: dict) -> dict:
                              "use average='binary' for that)")
     keys = list(values.get("by") or []) + [values[k] for k in ("group", "query") if values.get(k)]
     for key in keys:
-        if key.lower() in RESERVED_COLUMNS:
+        if key.strip('"').lower() in RESERVED_COLUMNS:  # '"AUC"' too: the output column AUC on Snowflake
             raise ParameterError(
                 f"column {key!r} cannot be used in by/group: sqlmetrics names an output column so; "
                 f"rename it, e.g. sqlmetrics.Query('SELECT *, {key} AS {key}_key FROM ...')")
@@ -98,7 +98,11 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
 
     ``data`` (and the same parameters as the metric's function) may be a table name or a
     ``sqlmetrics.Query``; a file path works for ``dialect="duckdb"``. Identifiers are quoted for the
-    target dialect; the output column names are those of the metric's DataFrame.
+    target dialect; the output column names are those of the metric's DataFrame. For a warehouse
+    sqlmetrics does not run on, a column name written plainly (letters, digits, _) is the column that
+    warehouse finds for it unquoted (Snowflake: ``clicked`` is ``"CLICKED"``) and one in double
+    quotes (``label='"clicked"'``) is exactly the name between them; for the engines it runs on
+    (DuckDB, SQLite, PostgreSQL, Spark, ClickHouse) a name is the column's exact name, as in ``compute``.
 
     >>> import sqlmetrics as sm
     >>> print(sm.render("auc", "analytics.preds", label="clicked", score="pctr", dialect="snowflake"))
@@ -120,7 +124,8 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     values = validate(m, params)
     sources = {"data": static_source(data, dialect)}
     sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
-    return _sql(m, values, sources, Target(dialect, pretty), None, per_query)
+    return _sql(m, values, sources, Target(dialect, pretty, warehouse_names=dialect not in ENGINE_DIALECTS), None,
+                per_query)
 
 
 def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,

@@ -150,7 +150,11 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
         _format(parser)
         return parser
     if command == "render":
-        parser.add_argument("--dialect", default="duckdb", help="target SQL dialect (default: duckdb)")
+        parser.add_argument("--dialect", default="duckdb", help=(
+            "target SQL dialect (default: duckdb); SOURCE is a table name as the dialect writes it (BigQuery: "
+            "my-project.dataset.table). On warehouses sqlmetrics does not run on (bigquery, snowflake, trino, "
+            "redshift, mysql, databricks) a column written plainly is the one the warehouse finds for it unquoted "
+            "(snowflake: clicked is CLICKED); write '\"clicked\"' for the exact name"))
         parser.add_argument("--pretty", action="store_true", help="indented SQL over several lines (default: one line)")
         if m.per_query:
             parser.add_argument("--per-query", action="store_true", help="the SQL of the per-query values")

@@ -421,6 +421,11 @@ class ClickHouseEngine(Engine):
         return "boolean" if t == "Bool" else "other"
 
 
+#: the dialects of the engines sqlmetrics runs on (the others it only renders for)
+ENGINE_DIALECTS = frozenset(e.dialect for e in (DuckDBEngine, SQLiteEngine, PostgresEngine, SparkEngine,
+                                                ClickHouseEngine))
+
+
 def is_spark_frame(data) -> bool:
     return type(data).__module__.startswith("pyspark.") and type(data).__name__ == "DataFrame"
 

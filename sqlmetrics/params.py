@@ -76,7 +76,7 @@ class Param:
             raise ParameterError(f"{self.name} must be a column name (a non-empty string); got {value!r}")
         if "\x00" in value:
             raise ParameterError(f"{self.name}={value!r}: a column name cannot contain a NUL character")
-        if value.lower().startswith("sm_"):  # engines may match names case-insensitively
+        if value.lstrip('"').lower().startswith("sm_"):  # engines may match names case-insensitively (or quoted)
             raise ParameterError(
                 f"{self.name}={value!r}: names starting with 'sm_' are reserved for sqlmetrics' "
                 "intermediate columns; rename or alias the column")

@@ -1,7 +1,11 @@
 """What SQL is generated for: the dialect, its layout, and what is known of the source's columns."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 
 #: dialect -> the prefixes its macro spellings are looked up under before `default__`, in dbt's
 #: adapter.dispatch order: the adapter's own, then those of the adapters it is built on
@@ -13,6 +17,11 @@ MACRO_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 DIALECTS = tuple(MACRO_PREFIXES)
 
+#: a name SQL could hold unquoted (as the user would write it in a query)
+PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: how a warehouse folds an unquoted name that a quoted one keeps: there the two differ
+_FOLDING = (NormalizationStrategy.UPPERCASE, NormalizationStrategy.LOWERCASE)
+
 
 @dataclass(frozen=True)
 class Target:
@@ -22,3 +31,20 @@ class Target:
     booleans: frozenset[str] = frozenset()
     #: class columns the engine reports as text (the templates order them byte by byte, as numpy sorts them)
     texts: frozenset[str] = frozenset()
+    #: the names are the user's words for a warehouse no engine here reads (sm.render): resolved as
+    #: that warehouse resolves them (identifier); otherwise they are exact names of the engine's columns
+    warehouse_names: bool = False
+
+    def identifier(self, name: str) -> exp.Identifier:
+        """The quoted identifier of the column the user calls `name`. Exact, except for warehouse
+        names: a plain name (letters, digits, _) is the column the warehouse finds for it unquoted
+        (Snowflake folds it to upper case: clicked is CLICKED; on warehouses whose names are
+        case-insensitive, quoted or not, it stays as written), and a name the user quoted in double
+        quotes ('"clicked"') is the exact name between them."""
+        if self.warehouse_names:
+            if len(name) > 2 and name[0] == name[-1] == '"':
+                return exp.to_identifier(name[1:-1], quoted=True)
+            dialect = Dialect.get_or_raise(self.dialect)
+            if PLAIN_NAME.match(name) and dialect.NORMALIZATION_STRATEGY in _FOLDING:
+                name = dialect.normalize_identifier(exp.to_identifier(name, quoted=False)).name
+        return exp.to_identifier(name, quoted=True)

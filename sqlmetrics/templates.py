@@ -71,7 +71,10 @@ class _Adapter:
 
     @staticmethod
     def quote(name: str) -> str:
-        return exp.to_identifier(name, quoted=True).sql(_NATIVE_DIALECT.get() or "duckdb")
+        native = _NATIVE_DIALECT.get()
+        if native:  # a placeholder: sqltext.finish puts the name in its place
+            return exp.to_identifier(name, quoted=True).sql(native)
+        return _TARGET.get().identifier(name).sql("duckdb")
 
     def dispatch(self, macro_name: str, macro_namespace: str | None = None):
         dialect = _TARGET.get().dialect

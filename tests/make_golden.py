@@ -33,7 +33,6 @@ Keep the calls stable: changing them rewrites every golden file and hides real c
 """
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 
@@ -146,9 +145,6 @@ def expected_files() -> dict[Path, str]:
 
 
 def main() -> int:
-    # sqlglot warns that it cannot write NULLS LAST in some windows (BigQuery, MySQL): known, and
-    # checked by tests/test_golden.py, so not repeated here
-    logging.getLogger("sqlglot").setLevel(logging.ERROR)
     files = expected_files()
     changed = 0
     for file, text in files.items():

@@ -1060,6 +1060,8 @@ def test_render_one_select_with_quoted_identifiers(dialect):
         for ident in tree.find_all(exp.Identifier):
             seen.setdefault(ident.name, set()).add(bool(ident.quoted))
         for name in used:
+            if dialect == "snowflake" and re.fullmatch(r"[A-Za-z_]\w*", name, re.ASCII):
+                name = name.upper()  # the column Snowflake finds for the name unquoted
             assert seen.get(name) == {True}, (dialect, metric, name, seen.get(name))
         for name in ("my schema", "x; DROP TABLE t; --"):
             assert seen.get(name) == {True}, (dialect, metric, name)

@@ -3,7 +3,7 @@ WITH sm_a_at AS (
     sm_sums.*
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       SUM(sm_rows) AS sm_n_at,
       SUM(sm_pos * sm_rows) AS sm_n_pos_at,
@@ -13,35 +13,35 @@ WITH sm_a_at AS (
       ) * sm_weight) AS sm_fp_at
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         threshold,
         sm_rows,
         sm_weight,
         CASE
-          WHEN "clicked" = 1
+          WHEN "CLICKED" = 1
           THEN 1
-          WHEN "clicked" = 0
+          WHEN "CLICKED" = 0
           THEN 0
           ELSE CAST(CASE
             WHEN COALESCE(NOT (
-              "clicked" = 1 OR "clicked" = 0
+              "CLICKED" = 1 OR "CLICKED" = 0
             ), TRUE)
-            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
             ELSE '0'
           END AS BIGINT)
         END AS sm_pos
       FROM (
         SELECT
-          "country",
-          "clicked",
-          "pctr" AS threshold,
+          "COUNTRY",
+          "CLICKED",
+          "PCTR" AS threshold,
           1 AS sm_rows,
-          CAST("impressions" AS DOUBLE) AS sm_weight
+          CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
         FROM analytics.preds
       ) AS sm_labelled
     ) AS sm_by_label
     GROUP BY
-      "country",
+      "COUNTRY",
       threshold
   ) AS sm_sums
 ), sm_a_running_bucketed AS (
@@ -96,34 +96,34 @@ WITH sm_a_at AS (
   ) AS sm_exponents
 ), sm_a_running_offsets AS (
   SELECT
-    "country",
-    "sm_bucket",
+    "COUNTRY",
+    "SM_BUCKET",
     SUM(sm_bucket_sm_tp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_tp_at,
-    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_tp_at,
     SUM(sm_bucket_sm_fp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_fp_at,
-    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_fp_at
   FROM (
     SELECT
-      "country",
-      "sm_bucket",
+      "COUNTRY",
+      "SM_BUCKET",
       SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
       SUM(sm_fp_at) AS sm_bucket_sm_fp_at
     FROM sm_a_running_bucketed
     GROUP BY
-      "country",
-      "sm_bucket"
+      "COUNTRY",
+      "SM_BUCKET"
   ) AS sm_per_bucket
 ), sm_a_running AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -135,29 +135,29 @@ WITH sm_a_at AS (
     sm_fp_at_all
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_kind,
       threshold,
       sm_n_at,
       sm_n_pos_at,
       sm_tp_at,
       SUM(sm_add_sm_tp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_tp_at_run,
-      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_tp_at_all,
       sm_fp_at,
       SUM(sm_add_sm_fp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_fp_at_run,
-      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_fp_at_all
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         0 AS sm_kind,
         threshold,
         sm_n_at,
@@ -171,8 +171,8 @@ WITH sm_a_at AS (
       FROM sm_a_running_bucketed
       UNION ALL
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         1 AS sm_kind,
         NULL AS threshold,
         NULL AS sm_n_at,
@@ -190,7 +190,7 @@ WITH sm_a_at AS (
     sm_kind = 0
 ), sm_a_points AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -207,7 +207,7 @@ WITH sm_a_at AS (
     sm_sums.*
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       SUM(sm_rows) AS sm_n_at,
       SUM(sm_pos * sm_rows) AS sm_n_pos_at,
@@ -217,35 +217,35 @@ WITH sm_a_at AS (
       ) * sm_weight) AS sm_fp_at
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         threshold,
         sm_rows,
         sm_weight,
         CASE
-          WHEN "clicked" = 1
+          WHEN "CLICKED" = 1
           THEN 1
-          WHEN "clicked" = 0
+          WHEN "CLICKED" = 0
           THEN 0
           ELSE CAST(CASE
             WHEN COALESCE(NOT (
-              "clicked" = 1 OR "clicked" = 0
+              "CLICKED" = 1 OR "CLICKED" = 0
             ), TRUE)
-            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
             ELSE '0'
           END AS BIGINT)
         END AS sm_pos
       FROM (
         SELECT
-          "country",
-          "clicked",
-          "pctr_baseline" AS threshold,
+          "COUNTRY",
+          "CLICKED",
+          "PCTR_BASELINE" AS threshold,
           1 AS sm_rows,
-          CAST("impressions" AS DOUBLE) AS sm_weight
+          CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
         FROM analytics.preds
       ) AS sm_labelled
     ) AS sm_by_label
     GROUP BY
-      "country",
+      "COUNTRY",
       threshold
   ) AS sm_sums
 ), sm_b_running_bucketed AS (
@@ -300,34 +300,34 @@ WITH sm_a_at AS (
   ) AS sm_exponents
 ), sm_b_running_offsets AS (
   SELECT
-    "country",
-    "sm_bucket",
+    "COUNTRY",
+    "SM_BUCKET",
     SUM(sm_bucket_sm_tp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_tp_at,
-    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_tp_at,
     SUM(sm_bucket_sm_fp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_fp_at,
-    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_fp_at
   FROM (
     SELECT
-      "country",
-      "sm_bucket",
+      "COUNTRY",
+      "SM_BUCKET",
       SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
       SUM(sm_fp_at) AS sm_bucket_sm_fp_at
     FROM sm_b_running_bucketed
     GROUP BY
-      "country",
-      "sm_bucket"
+      "COUNTRY",
+      "SM_BUCKET"
   ) AS sm_per_bucket
 ), sm_b_running AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -339,29 +339,29 @@ WITH sm_a_at AS (
     sm_fp_at_all
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_kind,
       threshold,
       sm_n_at,
       sm_n_pos_at,
       sm_tp_at,
       SUM(sm_add_sm_tp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_tp_at_run,
-      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_tp_at_all,
       sm_fp_at,
       SUM(sm_add_sm_fp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_fp_at_run,
-      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_fp_at_all
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         0 AS sm_kind,
         threshold,
         sm_n_at,
@@ -375,8 +375,8 @@ WITH sm_a_at AS (
       FROM sm_b_running_bucketed
       UNION ALL
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         1 AS sm_kind,
         NULL AS threshold,
         NULL AS sm_n_at,
@@ -394,7 +394,7 @@ WITH sm_a_at AS (
     sm_kind = 0
 ), sm_b_points AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -408,7 +408,7 @@ WITH sm_a_at AS (
   FROM sm_b_running
 ), sm_a_placements AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -429,13 +429,13 @@ WITH sm_a_at AS (
   FROM sm_a_points
 ), sm_a_slice_auc AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_share10 * sm_v10) AS sm_auc,
     CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
     CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
   FROM sm_a_placements
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -445,11 +445,11 @@ WITH sm_a_at AS (
   FROM sm_a_placements
   JOIN sm_a_slice_auc
     ON (
-      sm_a_placements."country" IS NOT DISTINCT FROM sm_a_slice_auc."country"
+      sm_a_placements."COUNTRY" IS NOT DISTINCT FROM sm_a_slice_auc."COUNTRY"
     )
 ), sm_b_placements AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -470,13 +470,13 @@ WITH sm_a_at AS (
   FROM sm_b_points
 ), sm_b_slice_auc AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_share10 * sm_v10) AS sm_auc,
     CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
     CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
   FROM sm_b_placements
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,
@@ -486,11 +486,11 @@ WITH sm_a_at AS (
   FROM sm_b_placements
   JOIN sm_b_slice_auc
     ON (
-      sm_b_placements."country" IS NOT DISTINCT FROM sm_b_slice_auc."country"
+      sm_b_placements."COUNTRY" IS NOT DISTINCT FROM sm_b_slice_auc."COUNTRY"
     )
 ), sm_paired AS (
   SELECT
-    sm_input."country" AS "country",
+    sm_input."COUNTRY" AS "COUNTRY",
     sm_input.sm_y AS sm_y,
     sm_input.sm_w AS sm_w,
     sm_a_placed.sm_v10 - sm_b_placed.sm_v10 AS sm_d10,
@@ -503,38 +503,38 @@ WITH sm_a_at AS (
     sm_a_placed.sm_n_neg AS sm_n_neg
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       CASE
-        WHEN "clicked" = 1
+        WHEN "CLICKED" = 1
         THEN 1
-        WHEN "clicked" = 0
+        WHEN "CLICKED" = 0
         THEN 0
         ELSE CAST(CASE
           WHEN COALESCE(NOT (
-            "clicked" = 1 OR "clicked" = 0
+            "CLICKED" = 1 OR "CLICKED" = 0
           ), TRUE)
-          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT)
       END AS sm_y,
-      CAST("impressions" AS DOUBLE) AS sm_w,
-      "pctr" AS sm_score,
-      "pctr_baseline" AS sm_other_score
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w,
+      "PCTR" AS sm_score,
+      "PCTR_BASELINE" AS sm_other_score
     FROM analytics.preds
   ) AS sm_input
   JOIN sm_a_placed
     ON sm_input.sm_score = sm_a_placed.threshold
     AND (
-      sm_input."country" IS NOT DISTINCT FROM sm_a_placed."country"
+      sm_input."COUNTRY" IS NOT DISTINCT FROM sm_a_placed."COUNTRY"
     )
   JOIN sm_b_placed
     ON sm_input.sm_other_score = sm_b_placed.threshold
     AND (
-      sm_input."country" IS NOT DISTINCT FROM sm_b_placed."country"
+      sm_input."COUNTRY" IS NOT DISTINCT FROM sm_b_placed."COUNTRY"
     )
 ), sm_spread AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_auc) AS sm_estimate,
     MAX(sm_other_auc) AS sm_other_estimate,
     MAX(sm_pos) AS sm_w_pos,
@@ -582,10 +582,10 @@ WITH sm_a_at AS (
     FROM sm_paired
   ) AS sm_shared
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_error AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_estimate,
     sm_other_estimate,
     sm_positives,
@@ -714,7 +714,7 @@ WITH sm_a_at AS (
   ) AS sm_with_abs
 ), sm_compared AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_estimate AS auc,
     sm_other_estimate AS other_auc,
     sm_difference AS difference,
@@ -736,7 +736,7 @@ WITH sm_a_at AS (
   FROM sm_result
 )
 SELECT
-  "country",
+  "COUNTRY",
   auc,
   other_auc,
   difference,

@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -16,27 +16,27 @@ WITH sm_top AS (
     sm_pos <= 10
 ), sm_popularity AS (
   SELECT
-    "doc_id" AS sm_item,
+    "DOC_ID" AS sm_item,
     CAST(COUNT(*) AS DOUBLE) AS sm_count
   FROM analytics.interactions
   GROUP BY
-    "doc_id"
+    "DOC_ID"
 ), sm_values AS (
   SELECT
-    sm_top."country" AS "country",
-    sm_top."query_id" AS "query_id",
+    sm_top."COUNTRY" AS "COUNTRY",
+    sm_top."QUERY_ID" AS "QUERY_ID",
     AVG(COALESCE(sm_popularity.sm_count, 0)) AS sm_value
   FROM sm_top
   LEFT JOIN sm_popularity
     ON sm_top.sm_item = sm_popularity.sm_item
   GROUP BY
-    sm_top."country",
-    sm_top."query_id"
+    sm_top."COUNTRY",
+    sm_top."QUERY_ID"
 )
 SELECT
-  "country",
+  "COUNTRY",
   AVG(sm_value) AS average_popularity,
   COUNT(*) AS n_users
 FROM sm_values
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -1,36 +1,36 @@
 SELECT
-  "country",
+  "COUNTRY",
   sm_mean AS balanced_accuracy,
   sm_k AS n_classes,
   sm_n_rows AS n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     AVG(sm_recall) AS sm_mean,
     COUNT(sm_recall) AS sm_k,
     COALESCE(MAX(sm_rows), 0) AS sm_n_rows
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       (
         CAST(sm_tp AS DOUBLE) / NULLIF(CAST(sm_tp + sm_fn AS DOUBLE), 0)
       ) AS sm_recall,
       sm_rows
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_class,
         sm_tp,
         sm_predicted - sm_tp AS sm_fp,
         sm_support - sm_tp AS sm_fn,
-        SUM(sm_support) OVER (PARTITION BY "country") - (
+        SUM(sm_support) OVER (PARTITION BY "COUNTRY") - (
           sm_support + sm_predicted - sm_tp
         ) AS sm_tn,
         sm_support,
-        CAST(SUM(sm_class_rows) OVER (PARTITION BY "country") AS BIGINT) AS sm_rows
+        CAST(SUM(sm_class_rows) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_rows
       FROM (
         SELECT
-          "country",
+          "COUNTRY",
           sm_class,
           SUM(CASE WHEN sm_side = 0 THEN sm_n ELSE 0 END) AS sm_support,
           SUM(CASE WHEN sm_side = 1 THEN sm_n ELSE 0 END) AS sm_predicted,
@@ -38,7 +38,7 @@ FROM (
           CAST(SUM(CASE WHEN sm_side = 0 THEN sm_rows ELSE 0 END) AS BIGINT) AS sm_class_rows
         FROM (
           SELECT
-            sm_cells."country" AS "country",
+            sm_cells."COUNTRY" AS "COUNTRY",
             sm_sides.sm_side AS sm_side,
             CASE WHEN sm_sides.sm_side = 0 THEN sm_cells.sm_true ELSE sm_cells.sm_pred END AS sm_class,
             sm_cells.sm_true AS sm_true,
@@ -47,26 +47,26 @@ FROM (
             sm_cells.sm_rows AS sm_rows
           FROM (
             SELECT
-              "country",
-              "category" AS sm_true,
-              "predicted_category" AS sm_pred,
+              "COUNTRY",
+              "CATEGORY" AS sm_true,
+              "PREDICTED_CATEGORY" AS sm_pred,
               SUM(
                 CASE
-                  WHEN "category" IS NULL OR "predicted_category" IS NULL
+                  WHEN "CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL
                   THEN CAST(CAST(CASE
-                    WHEN COALESCE("category" IS NULL OR "predicted_category" IS NULL, TRUE)
-                    THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("category" AS VARCHAR), 'NULL')
+                    WHEN COALESCE("CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL, TRUE)
+                    THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("CATEGORY" AS VARCHAR), 'NULL')
                     ELSE '0'
                   END AS BIGINT) AS DOUBLE)
-                  ELSE CAST("impressions" AS DOUBLE)
+                  ELSE CAST("IMPRESSIONS" AS DOUBLE)
                 END
               ) AS sm_n,
               COUNT(*) AS sm_rows
             FROM analytics.preds
             GROUP BY
-              "country",
-              "category",
-              "predicted_category"
+              "COUNTRY",
+              "CATEGORY",
+              "PREDICTED_CATEGORY"
           ) AS sm_cells
           CROSS JOIN (
             SELECT
@@ -77,11 +77,11 @@ FROM (
           ) AS sm_sides
         ) AS sm_sides
         GROUP BY
-          "country",
+          "COUNTRY",
           sm_class
       ) AS sm_classes
     ) AS sm_counts
   ) AS sm_recalls
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_mean_recall

@@ -103,22 +103,22 @@ WITH sm_replicates AS (
 ), sm_units AS (
   SELECT
     sm_occurrences.*,
-    ABS(HASH("country", "impressions", "clicked", "pctr", "sm_occurrence") % 2147483647) AS sm_unit
+    ABS(HASH("COUNTRY", "IMPRESSIONS", "CLICKED", "PCTR", "SM_OCCURRENCE") % 2147483647) AS sm_unit
   FROM (
     SELECT
-      "country",
-      "impressions",
-      "clicked",
-      "pctr",
-      ROW_NUMBER() OVER (PARTITION BY "country", "impressions", "clicked", "pctr" ORDER BY "country") AS sm_occurrence
+      "COUNTRY",
+      "IMPRESSIONS",
+      "CLICKED",
+      "PCTR",
+      ROW_NUMBER() OVER (PARTITION BY "COUNTRY", "IMPRESSIONS", "CLICKED", "PCTR" ORDER BY "COUNTRY") AS sm_occurrence
     FROM analytics.preds
   ) AS sm_occurrences
 ), sm_resampled AS (
   SELECT
-    "country",
-    "impressions",
-    "clicked",
-    "pctr",
+    "COUNTRY",
+    "IMPRESSIONS",
+    "CLICKED",
+    "PCTR",
     sm_replicate,
     CASE
       WHEN sm_replicate = 0
@@ -152,7 +152,7 @@ WITH sm_replicates AS (
         THEN 12
         ELSE 13
       END
-    END * CAST("impressions" AS DOUBLE) AS sm_boot_weight
+    END * CAST("IMPRESSIONS" AS DOUBLE) AS sm_boot_weight
   FROM (
     SELECT
       sm_second.*,
@@ -185,8 +185,8 @@ WITH sm_replicates AS (
   ) AS sm_drawn
 ), sm_replicated AS (
   SELECT
-    "country",
-    "sm_replicate",
+    "COUNTRY",
+    "SM_REPLICATE",
     (
       CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
     ) AS auc,
@@ -196,8 +196,8 @@ WITH sm_replicates AS (
     CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
   FROM (
     SELECT
-      "country",
-      "sm_replicate",
+      "COUNTRY",
+      "SM_REPLICATE",
       CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
       CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
       SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
@@ -218,16 +218,16 @@ WITH sm_replicates AS (
       SELECT
         sm_buckets.*,
         SUM(sm_w_neg) OVER (
-          PARTITION BY "country", "sm_replicate"
+          PARTITION BY "COUNTRY", "SM_REPLICATE"
           ORDER BY sm_bucket
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_w_neg_before,
-        SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_replicate") AS sm_w_neg_all
+        SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_REPLICATE") AS sm_w_neg_all
       FROM (
         SELECT
-          "country",
-          "sm_replicate",
-          "sm_bucket",
+          "COUNTRY",
+          "SM_REPLICATE",
+          "SM_BUCKET",
           SUM(sm_in_bucket.sm_n) AS sm_n,
           SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
           SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
@@ -248,11 +248,11 @@ WITH sm_replicates AS (
           SELECT
             sm_by_score.*,
             SUM(sm_w_neg) OVER (
-              PARTITION BY "country", "sm_replicate", "sm_bucket"
+              PARTITION BY "COUNTRY", "SM_REPLICATE", "SM_BUCKET"
               ORDER BY sm_s
               ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
             ) AS sm_w_neg_below,
-            SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_replicate", "sm_bucket") AS sm_w_neg_bucket
+            SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_REPLICATE", "SM_BUCKET") AS sm_w_neg_bucket
           FROM (
             SELECT
               sm_exponents.*,
@@ -299,8 +299,8 @@ WITH sm_replicates AS (
                 END AS DOUBLE) AS sm_e
               FROM (
                 SELECT
-                  "country",
-                  "sm_replicate",
+                  "COUNTRY",
+                  "SM_REPLICATE",
                   sm_s,
                   SUM(sm_rows) AS sm_n,
                   SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -310,73 +310,73 @@ WITH sm_replicates AS (
                   ) * sm_weight) AS DOUBLE) AS sm_w_neg
                 FROM (
                   SELECT
-                    "country",
-                    "sm_replicate",
+                    "COUNTRY",
+                    "SM_REPLICATE",
                     sm_s,
                     sm_rows,
                     sm_weight,
                     CASE
-                      WHEN "clicked" = 1
+                      WHEN "CLICKED" = 1
                       THEN 1
-                      WHEN "clicked" = 0
+                      WHEN "CLICKED" = 0
                       THEN 0
                       ELSE CAST(CASE
                         WHEN COALESCE(NOT (
-                          "clicked" = 1 OR "clicked" = 0
+                          "CLICKED" = 1 OR "CLICKED" = 0
                         ), TRUE)
-                        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+                        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
                         ELSE '0'
                       END AS BIGINT)
                     END AS sm_pos
                   FROM (
                     SELECT
-                      "country",
-                      "sm_replicate",
-                      "clicked",
-                      "pctr" AS sm_s,
+                      "COUNTRY",
+                      "SM_REPLICATE",
+                      "CLICKED",
+                      "PCTR" AS sm_s,
                       1 AS sm_rows,
-                      CAST("sm_boot_weight" AS DOUBLE) AS sm_weight
+                      CAST("SM_BOOT_WEIGHT" AS DOUBLE) AS sm_weight
                     FROM sm_resampled
                   ) AS sm_labelled
                 ) AS sm_by_label
                 GROUP BY
-                  "country",
-                  "sm_replicate",
+                  "COUNTRY",
+                  "SM_REPLICATE",
                   sm_s
               ) AS sm_valued
             ) AS sm_exponents
           ) AS sm_by_score
         ) AS sm_in_bucket
         GROUP BY
-          "country",
-          "sm_replicate",
-          "sm_bucket"
+          "COUNTRY",
+          "SM_REPLICATE",
+          "SM_BUCKET"
       ) AS sm_buckets
     ) AS sm_cumulative
     GROUP BY
-      "country",
-      "sm_replicate"
+      "COUNTRY",
+      "SM_REPLICATE"
   ) AS sm_parts
 ), sm_estimated AS (
   SELECT
-    "country",
-    "auc"
+    "COUNTRY",
+    "AUC"
   FROM sm_replicated
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
   SELECT
-    "country",
-    "auc" AS sm_value,
-    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY "auc") AS sm_rank,
-    COUNT(*) OVER (PARTITION BY "country") AS sm_n,
-    AVG("auc") OVER (PARTITION BY "country") AS sm_mean
+    "COUNTRY",
+    "AUC" AS sm_value,
+    ROW_NUMBER() OVER (PARTITION BY "COUNTRY" ORDER BY "AUC") AS sm_rank,
+    COUNT(*) OVER (PARTITION BY "COUNTRY") AS sm_n,
+    AVG("AUC") OVER (PARTITION BY "COUNTRY") AS sm_mean
   FROM sm_replicated
   WHERE
-    sm_replicate > 0 AND NOT "auc" IS NULL
+    sm_replicate > 0 AND NOT "AUC" IS NULL
 ), sm_spread AS (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(MAX(sm_n) AS BIGINT) AS sm_replicates_with_value,
     SQRT(
       (
@@ -457,11 +457,11 @@ WITH sm_replicates AS (
     ) AS sm_high
   FROM sm_ordered
   GROUP BY
-    "country"
+    "COUNTRY"
 )
 SELECT
-  sm_estimated."country" AS "country",
-  sm_estimated."auc" AS estimate,
+  sm_estimated."COUNTRY" AS "COUNTRY",
+  sm_estimated."AUC" AS estimate,
   sm_spread.sm_se AS std_error,
   sm_spread.sm_low AS ci_low,
   sm_spread.sm_high AS ci_high,
@@ -469,5 +469,5 @@ SELECT
 FROM sm_estimated
 LEFT JOIN sm_spread
   ON (
-    sm_estimated."country" IS NOT DISTINCT FROM sm_spread."country"
+    sm_estimated."COUNTRY" IS NOT DISTINCT FROM sm_spread."COUNTRY"
   )

@@ -1,12 +1,12 @@
 SELECT
-  "country",
+  "COUNTRY",
   sm_loss / NULLIF(sm_pos_weight, 0) AS calibration,
   n,
   n_pos,
   n_neg
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_w * (
       sm_p
     )) AS sm_loss,
@@ -17,32 +17,32 @@ FROM (
     CAST(COUNT(*) - COALESCE(SUM(sm_y), 0) AS BIGINT) AS n_neg
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       CASE
-        WHEN NOT "pctr" IS NULL
-        THEN CAST("pctr" AS DOUBLE)
+        WHEN NOT "PCTR" IS NULL
+        THEN CAST("PCTR" AS DOUBLE)
         ELSE CAST(CAST(CASE
-          WHEN COALESCE("pctr" IS NULL, TRUE)
-          THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR), 'NULL')
+          WHEN COALESCE("PCTR" IS NULL, TRUE)
+          THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("PCTR" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
       END AS sm_p,
       CASE
-        WHEN "clicked" = 1
+        WHEN "CLICKED" = 1
         THEN 1
-        WHEN "clicked" = 0
+        WHEN "CLICKED" = 0
         THEN 0
         ELSE CAST(CASE
           WHEN COALESCE(NOT (
-            "clicked" = 1 OR "clicked" = 0
+            "CLICKED" = 1 OR "CLICKED" = 0
           ), TRUE)
-          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT)
       END AS sm_y,
-      CAST("impressions" AS DOUBLE) AS sm_w
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_sums

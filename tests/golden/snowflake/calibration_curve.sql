@@ -1,33 +1,33 @@
 WITH sm_rows AS (
   SELECT
-    "country",
+    "COUNTRY",
     CASE
-      WHEN NOT "pctr" IS NULL
-      THEN CAST("pctr" AS DOUBLE)
+      WHEN NOT "PCTR" IS NULL
+      THEN CAST("PCTR" AS DOUBLE)
       ELSE CAST(CAST(CASE
-        WHEN COALESCE("pctr" IS NULL, TRUE)
-        THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR), 'NULL')
+        WHEN COALESCE("PCTR" IS NULL, TRUE)
+        THEN 'sqlmetrics: a probability must be a number; found ' || COALESCE(CAST("PCTR" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT) AS DOUBLE)
     END AS sm_p,
     CASE
-      WHEN "clicked" = 1
+      WHEN "CLICKED" = 1
       THEN 1
-      WHEN "clicked" = 0
+      WHEN "CLICKED" = 0
       THEN 0
       ELSE CAST(CASE
         WHEN COALESCE(NOT (
-          "clicked" = 1 OR "clicked" = 0
+          "CLICKED" = 1 OR "CLICKED" = 0
         ), TRUE)
-        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT)
     END AS sm_y,
-    CAST("impressions" AS DOUBLE) AS sm_w
+    CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
   FROM analytics.preds
 ), sm_binned AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_p,
     sm_y,
     sm_w,
@@ -49,7 +49,7 @@ WITH sm_rows AS (
     END AS sm_bin
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_p,
       sm_y,
       sm_w,
@@ -58,7 +58,7 @@ WITH sm_rows AS (
   ) AS sm_candidates
 ), sm_bins AS (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(sm_bin AS BIGINT) AS sm_bin,
     COUNT(*) AS sm_rows,
     SUM(sm_w) AS sm_weight,
@@ -66,11 +66,11 @@ WITH sm_rows AS (
     SUM(sm_w * sm_y) AS sm_wy
   FROM sm_binned
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_bin
 )
 SELECT
-  "country",
+  "COUNTRY",
   sm_bin AS bin,
   (
     CAST(sm_wp AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0)
@@ -83,5 +83,5 @@ FROM sm_bins
 WHERE
   sm_weight > 0
 ORDER BY
-  "country",
+  "COUNTRY",
   bin

@@ -1,7 +1,7 @@
 SELECT
-  "country",
-  sm_key AS "class",
-  CASE sm_kind WHEN 1 THEN 'micro' WHEN 2 THEN 'macro' WHEN 3 THEN 'weighted' END AS "average",
+  "COUNTRY",
+  sm_key AS "CLASS",
+  CASE sm_kind WHEN 1 THEN 'micro' WHEN 2 THEN 'macro' WHEN 3 THEN 'weighted' END AS "AVERAGE",
   CASE sm_kind
     WHEN 0
     THEN MAX(sm_p)
@@ -21,7 +21,7 @@ SELECT
         AVG(sm_p)
       )
     END
-  END AS "precision",
+  END AS "PRECISION",
   CASE sm_kind
     WHEN 0
     THEN MAX(sm_r)
@@ -41,7 +41,7 @@ SELECT
         AVG(sm_r)
       )
     END
-  END AS "recall",
+  END AS "RECALL",
   CASE sm_kind
     WHEN 0
     THEN MAX(sm_f)
@@ -69,11 +69,11 @@ SELECT
         AVG(sm_f)
       )
     END
-  END AS "f1",
+  END AS "F1",
   SUM(sm_support) AS support
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     sm_kinds.sm_kind AS sm_kind,
     CASE WHEN sm_kind = 0 THEN sm_class END AS sm_key,
     sm_tp,
@@ -99,19 +99,19 @@ FROM (
     END AS sm_f
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_class,
       sm_tp,
       sm_predicted - sm_tp AS sm_fp,
       sm_support - sm_tp AS sm_fn,
-      SUM(sm_support) OVER (PARTITION BY "country") - (
+      SUM(sm_support) OVER (PARTITION BY "COUNTRY") - (
         sm_support + sm_predicted - sm_tp
       ) AS sm_tn,
       sm_support,
-      CAST(SUM(sm_class_rows) OVER (PARTITION BY "country") AS BIGINT) AS sm_rows
+      CAST(SUM(sm_class_rows) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_rows
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_class,
         SUM(CASE WHEN sm_side = 0 THEN sm_n ELSE 0 END) AS sm_support,
         SUM(CASE WHEN sm_side = 1 THEN sm_n ELSE 0 END) AS sm_predicted,
@@ -119,7 +119,7 @@ FROM (
         CAST(SUM(CASE WHEN sm_side = 0 THEN sm_rows ELSE 0 END) AS BIGINT) AS sm_class_rows
       FROM (
         SELECT
-          sm_cells."country" AS "country",
+          sm_cells."COUNTRY" AS "COUNTRY",
           sm_sides.sm_side AS sm_side,
           CASE WHEN sm_sides.sm_side = 0 THEN sm_cells.sm_true ELSE sm_cells.sm_pred END AS sm_class,
           sm_cells.sm_true AS sm_true,
@@ -128,26 +128,26 @@ FROM (
           sm_cells.sm_rows AS sm_rows
         FROM (
           SELECT
-            "country",
-            "category" AS sm_true,
-            "predicted_category" AS sm_pred,
+            "COUNTRY",
+            "CATEGORY" AS sm_true,
+            "PREDICTED_CATEGORY" AS sm_pred,
             SUM(
               CASE
-                WHEN "category" IS NULL OR "predicted_category" IS NULL
+                WHEN "CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL
                 THEN CAST(CAST(CASE
-                  WHEN COALESCE("category" IS NULL OR "predicted_category" IS NULL, TRUE)
-                  THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("category" AS VARCHAR), 'NULL')
+                  WHEN COALESCE("CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL, TRUE)
+                  THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("CATEGORY" AS VARCHAR), 'NULL')
                   ELSE '0'
                 END AS BIGINT) AS DOUBLE)
-                ELSE CAST("impressions" AS DOUBLE)
+                ELSE CAST("IMPRESSIONS" AS DOUBLE)
               END
             ) AS sm_n,
             COUNT(*) AS sm_rows
           FROM analytics.preds
           GROUP BY
-            "country",
-            "category",
-            "predicted_category"
+            "COUNTRY",
+            "CATEGORY",
+            "PREDICTED_CATEGORY"
         ) AS sm_cells
         CROSS JOIN (
           SELECT
@@ -158,7 +158,7 @@ FROM (
         ) AS sm_sides
       ) AS sm_sides
       GROUP BY
-        "country",
+        "COUNTRY",
         sm_class
     ) AS sm_classes
   ) AS sm_counts
@@ -177,10 +177,10 @@ FROM (
   ) AS sm_kinds
 ) AS sm_rows_by_kind
 GROUP BY
-  "country",
+  "COUNTRY",
   sm_kind,
   sm_key
 ORDER BY
-  "country",
+  "COUNTRY",
   sm_kind,
   sm_key

@@ -1,28 +1,28 @@
 SELECT
-  "country",
+  "COUNTRY",
   1 - (
     CAST(sm_s * sm_observed AS DOUBLE) / NULLIF(CAST(sm_expected AS DOUBLE), 0)
   ) AS cohen_kappa,
   sm_n_rows AS n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(CASE WHEN sm_side = 0 AND NOT sm_true = sm_pred THEN sm_w ELSE 0 END) AS sm_observed,
     SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) * SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) - SUM(CASE WHEN sm_side = 0 THEN sm_w * sm_p ELSE 0 END) AS sm_expected,
     SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) AS sm_s,
     SUM(CASE WHEN sm_side = 0 THEN sm_rows ELSE 0 END) AS sm_n_rows
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_side,
       sm_true,
       sm_pred,
       sm_w,
       sm_rows,
-      SUM(CASE WHEN sm_side = 1 THEN sm_w ELSE 0 END) OVER (PARTITION BY "country", "sm_class") AS sm_p
+      SUM(CASE WHEN sm_side = 1 THEN sm_w ELSE 0 END) OVER (PARTITION BY "COUNTRY", "SM_CLASS") AS sm_p
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_side,
         sm_class,
         sm_true,
@@ -31,7 +31,7 @@ FROM (
         sm_rows
       FROM (
         SELECT
-          sm_cells."country" AS "country",
+          sm_cells."COUNTRY" AS "COUNTRY",
           sm_sides.sm_side AS sm_side,
           CASE WHEN sm_sides.sm_side = 0 THEN sm_cells.sm_true ELSE sm_cells.sm_pred END AS sm_class,
           sm_cells.sm_true AS sm_true,
@@ -40,26 +40,26 @@ FROM (
           sm_cells.sm_rows AS sm_rows
         FROM (
           SELECT
-            "country",
-            "category" AS sm_true,
-            "predicted_category" AS sm_pred,
+            "COUNTRY",
+            "CATEGORY" AS sm_true,
+            "PREDICTED_CATEGORY" AS sm_pred,
             SUM(
               CASE
-                WHEN "category" IS NULL OR "predicted_category" IS NULL
+                WHEN "CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL
                 THEN CAST(CAST(CASE
-                  WHEN COALESCE("category" IS NULL OR "predicted_category" IS NULL, TRUE)
-                  THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("category" AS VARCHAR), 'NULL')
+                  WHEN COALESCE("CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL, TRUE)
+                  THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("CATEGORY" AS VARCHAR), 'NULL')
                   ELSE '0'
                 END AS BIGINT) AS DOUBLE)
-                ELSE CAST("impressions" AS DOUBLE)
+                ELSE CAST("IMPRESSIONS" AS DOUBLE)
               END
             ) AS sm_n,
             COUNT(*) AS sm_rows
           FROM analytics.preds
           GROUP BY
-            "country",
-            "category",
-            "predicted_category"
+            "COUNTRY",
+            "CATEGORY",
+            "PREDICTED_CATEGORY"
         ) AS sm_cells
         CROSS JOIN (
           SELECT
@@ -72,5 +72,5 @@ FROM (
     ) AS sm_cells
   ) AS sm_ranked
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_sums

@@ -1,26 +1,26 @@
 WITH sm_cmp_scores AS (
   SELECT
-    "country",
-    "user_id",
-    "clicked",
-    "impressions",
-    "pctr" AS sm_cmp_score,
+    "COUNTRY",
+    "USER_ID",
+    "CLICKED",
+    "IMPRESSIONS",
+    "PCTR" AS sm_cmp_score,
     0 AS sm_cmp_system
   FROM analytics.preds
   UNION ALL
   SELECT
-    "country",
-    "user_id",
-    "clicked",
-    "impressions",
-    "pctr_baseline" AS sm_cmp_score,
+    "COUNTRY",
+    "USER_ID",
+    "CLICKED",
+    "IMPRESSIONS",
+    "PCTR_BASELINE" AS sm_cmp_score,
     1 AS sm_cmp_system
   FROM analytics.preds
 ), sm_cmp_groups AS (
   SELECT
-    "country",
-    "user_id",
-    "sm_cmp_system",
+    "COUNTRY",
+    "USER_ID",
+    "SM_CMP_SYSTEM",
     CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
     CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
     SUM(sm_w_pos) AS sm_w_pos,
@@ -41,16 +41,16 @@ WITH sm_cmp_scores AS (
     SELECT
       sm_by_score.*,
       SUM(sm_w_neg) OVER (
-        PARTITION BY "country", "user_id", "sm_cmp_system"
+        PARTITION BY "COUNTRY", "USER_ID", "SM_CMP_SYSTEM"
         ORDER BY sm_s
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_below,
-      SUM(sm_w_neg) OVER (PARTITION BY "country", "user_id", "sm_cmp_system") AS sm_w_neg_all
+      SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "USER_ID", "SM_CMP_SYSTEM") AS sm_w_neg_all
     FROM (
       SELECT
-        "country",
-        "user_id",
-        "sm_cmp_system",
+        "COUNTRY",
+        "USER_ID",
+        "SM_CMP_SYSTEM",
         sm_s,
         SUM(sm_rows) AS sm_n,
         SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -60,58 +60,58 @@ WITH sm_cmp_scores AS (
         ) * sm_weight) AS DOUBLE) AS sm_w_neg
       FROM (
         SELECT
-          "country",
-          "user_id",
-          "sm_cmp_system",
+          "COUNTRY",
+          "USER_ID",
+          "SM_CMP_SYSTEM",
           sm_s,
           sm_rows,
           sm_weight,
           CASE
-            WHEN "clicked" = 1
+            WHEN "CLICKED" = 1
             THEN 1
-            WHEN "clicked" = 0
+            WHEN "CLICKED" = 0
             THEN 0
             ELSE CAST(CASE
               WHEN COALESCE(NOT (
-                "clicked" = 1 OR "clicked" = 0
+                "CLICKED" = 1 OR "CLICKED" = 0
               ), TRUE)
-              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
               ELSE '0'
             END AS BIGINT)
           END AS sm_pos
         FROM (
           SELECT
-            "country",
-            "user_id",
-            "sm_cmp_system",
-            "clicked",
-            "sm_cmp_score" AS sm_s,
+            "COUNTRY",
+            "USER_ID",
+            "SM_CMP_SYSTEM",
+            "CLICKED",
+            "SM_CMP_SCORE" AS sm_s,
             COUNT(*) AS sm_rows,
-            SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+            SUM(CAST("IMPRESSIONS" AS DOUBLE)) AS sm_weight
           FROM sm_cmp_scores
           GROUP BY
-            "country",
-            "user_id",
-            "sm_cmp_system",
-            "sm_cmp_score",
-            "clicked"
+            "COUNTRY",
+            "USER_ID",
+            "SM_CMP_SYSTEM",
+            "SM_CMP_SCORE",
+            "CLICKED"
         ) AS sm_labelled
       ) AS sm_by_label
       GROUP BY
-        "country",
-        "user_id",
-        "sm_cmp_system",
+        "COUNTRY",
+        "USER_ID",
+        "SM_CMP_SYSTEM",
         sm_s
     ) AS sm_by_score
   ) AS sm_cumulative
   GROUP BY
-    "country",
-    "user_id",
-    "sm_cmp_system"
+    "COUNTRY",
+    "USER_ID",
+    "SM_CMP_SYSTEM"
 ), sm_cmp_units AS (
   SELECT
-    "country",
-    "user_id",
+    "COUNTRY",
+    "USER_ID",
     MAX(CASE WHEN sm_cmp_system = 0 THEN sm_group_auc END) AS sm_a,
     MAX(CASE WHEN sm_cmp_system = 1 THEN sm_group_auc END) AS sm_b,
     MAX(sm_group_weight) AS sm_v
@@ -127,11 +127,11 @@ WITH sm_cmp_scores AS (
       sm_w_pos > 0 AND sm_w_neg > 0
   ) AS sm_cmp_group_aucs
   GROUP BY
-    "country",
-    "user_id"
+    "COUNTRY",
+    "USER_ID"
 ), sm_cmp_summary AS (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(COUNT(*) AS BIGINT) AS sm_n,
     SUM(sm_v) AS sm_sv,
     (
@@ -147,22 +147,22 @@ WITH sm_cmp_scores AS (
     ) AS sm_difference
   FROM sm_cmp_units
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_deviations AS (
   SELECT
-    sm_cmp_units."country" AS "country",
-    sm_cmp_units."user_id" AS "user_id",
+    sm_cmp_units."COUNTRY" AS "COUNTRY",
+    sm_cmp_units."USER_ID" AS "USER_ID",
     sm_cmp_units.sm_v AS sm_v,
     sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d,
     sm_cmp_summary.sm_difference AS sm_mean_d
   FROM sm_cmp_units
   JOIN sm_cmp_summary
     ON (
-      sm_cmp_units."country" IS NOT DISTINCT FROM sm_cmp_summary."country"
+      sm_cmp_units."COUNTRY" IS NOT DISTINCT FROM sm_cmp_summary."COUNTRY"
     )
 ), sm_cmp_squares AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_v * sm_v * (
       sm_d - sm_mean_d
     ) * (
@@ -170,7 +170,7 @@ WITH sm_cmp_scores AS (
     )) AS sm_ss
   FROM sm_cmp_deviations
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_spread AS (
   SELECT
     sm_cmp_summary.*,
@@ -187,7 +187,7 @@ WITH sm_cmp_scores AS (
   FROM sm_cmp_summary
   JOIN sm_cmp_squares
     ON (
-      sm_cmp_summary."country" IS NOT DISTINCT FROM sm_cmp_squares."country"
+      sm_cmp_summary."COUNTRY" IS NOT DISTINCT FROM sm_cmp_squares."COUNTRY"
     )
 ), sm_cmp_t AS (
   SELECT
@@ -204,10 +204,10 @@ WITH sm_cmp_scores AS (
   FROM sm_cmp_spread
 ), sm_cmp_hashed AS (
   SELECT
-    "country",
-    "user_id",
+    "COUNTRY",
+    "USER_ID",
     sm_v * sm_d AS sm_vd,
-    ABS(HASH("country", "user_id") % 2147483647) AS sm_unit
+    ABS(HASH("COUNTRY", "USER_ID") % 2147483647) AS sm_unit
   FROM sm_cmp_deviations
 ), sm_cmp_resamples AS (
   SELECT
@@ -344,7 +344,7 @@ WITH sm_cmp_scores AS (
     sm_replicate <= 1000
 ), sm_cmp_flipped AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_replicate,
     SUM(CASE WHEN sm_uniform < 0.5 THEN -sm_vd ELSE sm_vd END) AS sm_flipped
   FROM (
@@ -380,18 +380,18 @@ WITH sm_cmp_scores AS (
   WHERE
     sm_replicate > 0
   GROUP BY
-    "country",
-    "sm_replicate"
+    "COUNTRY",
+    "SM_REPLICATE"
 ), sm_cmp_observed AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_vd) AS sm_observed
   FROM sm_cmp_hashed
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_extreme AS (
   SELECT
-    sm_cmp_observed."country" AS "country",
+    sm_cmp_observed."COUNTRY" AS "COUNTRY",
     SUM(
       CASE
         WHEN ABS(sm_cmp_flipped.sm_flipped) >= ABS(sm_cmp_observed.sm_observed) * (
@@ -404,10 +404,10 @@ WITH sm_cmp_scores AS (
   FROM sm_cmp_flipped
   JOIN sm_cmp_observed
     ON (
-      sm_cmp_flipped."country" IS NOT DISTINCT FROM sm_cmp_observed."country"
+      sm_cmp_flipped."COUNTRY" IS NOT DISTINCT FROM sm_cmp_observed."COUNTRY"
     )
   GROUP BY
-    sm_cmp_observed."country"
+    sm_cmp_observed."COUNTRY"
 ), sm_cmp_tested AS (
   SELECT
     sm_cmp_t.*,
@@ -418,11 +418,11 @@ WITH sm_cmp_scores AS (
   FROM sm_cmp_t
   JOIN sm_cmp_extreme
     ON (
-      sm_cmp_t."country" IS NOT DISTINCT FROM sm_cmp_extreme."country"
+      sm_cmp_t."COUNTRY" IS NOT DISTINCT FROM sm_cmp_extreme."COUNTRY"
     )
 ), sm_cmp_result AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_estimate AS estimate,
     sm_other_estimate AS other_estimate,
     sm_difference AS difference,
@@ -650,7 +650,7 @@ WITH sm_cmp_scores AS (
   ) AS sm_cmp_interval
 )
 SELECT
-  "country",
+  "COUNTRY",
   estimate,
   other_estimate,
   difference,

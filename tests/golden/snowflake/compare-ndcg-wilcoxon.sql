@@ -1,17 +1,17 @@
 WITH sm_cmp_systems AS (
   SELECT
-    "country",
-    "query_id",
-    "doc_id",
-    "score",
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID",
+    "SCORE",
     0 AS sm_cmp_system
   FROM analytics.run
   UNION ALL
   SELECT
-    "country",
-    "query_id",
-    "doc_id",
-    "score",
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID",
+    "SCORE",
     1 AS sm_cmp_system
   FROM analytics.run_baseline
 ), sm_cmp_judgments AS (
@@ -27,16 +27,16 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_values AS (
   WITH sm_judged AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       CASE
-        WHEN NOT "relevance" IS NULL
-        THEN CAST("relevance" AS DOUBLE)
+        WHEN NOT "RELEVANCE" IS NULL
+        THEN CAST("RELEVANCE" AS DOUBLE)
         ELSE CAST(CAST(CASE
-          WHEN COALESCE("relevance" IS NULL, TRUE)
-          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+          WHEN COALESCE("RELEVANCE" IS NULL, TRUE)
+          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("RELEVANCE" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
       END AS sm_rel
@@ -64,9 +64,9 @@ WITH sm_cmp_systems AS (
     FROM sm_judged
   ), sm_queries AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
       SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
       SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
       SUM(
@@ -90,34 +90,34 @@ WITH sm_cmp_systems AS (
       SELECT
         sm_judged.*,
         ROW_NUMBER() OVER (
-          PARTITION BY "country", "sm_cmp_system", "query_id"
+          PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
           ORDER BY sm_rel DESC NULLS LAST
         ) AS sm_ideal_pos
       FROM sm_judged
     ) AS sm_ideal
     CROSS JOIN sm_grades
     GROUP BY
-      "country",
-      "sm_cmp_system",
-      "query_id"
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID"
   ), sm_rows AS (
     SELECT
-      sm_run."country" AS "country",
-      sm_run."sm_cmp_system" AS "sm_cmp_system",
-      sm_run."query_id" AS "query_id",
-      sm_run."doc_id" AS sm_item,
-      CAST(sm_run."score" AS DOUBLE) AS sm_score,
+      sm_run."COUNTRY" AS "COUNTRY",
+      sm_run."SM_CMP_SYSTEM" AS "SM_CMP_SYSTEM",
+      sm_run."QUERY_ID" AS "QUERY_ID",
+      sm_run."DOC_ID" AS sm_item,
+      CAST(sm_run."SCORE" AS DOUBLE) AS sm_score,
       COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
       ROW_NUMBER() OVER (
-        PARTITION BY sm_run."country", sm_run."sm_cmp_system", sm_run."query_id"
-        ORDER BY sm_run."score" DESC NULLS LAST
+        PARTITION BY sm_run."COUNTRY", sm_run."SM_CMP_SYSTEM", sm_run."QUERY_ID"
+        ORDER BY sm_run."SCORE" DESC NULLS LAST
       ) AS sm_pos
     FROM sm_cmp_systems AS sm_run
     LEFT JOIN sm_judged
-      ON sm_run."country" = sm_judged."country"
-      AND sm_run."sm_cmp_system" = sm_judged."sm_cmp_system"
-      AND sm_run."query_id" = sm_judged."query_id"
-      AND sm_run."doc_id" = sm_judged.sm_item
+      ON sm_run."COUNTRY" = sm_judged."COUNTRY"
+      AND sm_run."SM_CMP_SYSTEM" = sm_judged."SM_CMP_SYSTEM"
+      AND sm_run."QUERY_ID" = sm_judged."QUERY_ID"
+      AND sm_run."DOC_ID" = sm_judged.sm_item
   ), sm_marked AS (
     SELECT
       sm_rows.*,
@@ -141,33 +141,33 @@ WITH sm_cmp_systems AS (
     SELECT
       sm_marked.*,
       AVG(sm_gain) OVER (
-        PARTITION BY "country", "sm_cmp_system", "query_id"
+        PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
         ORDER BY sm_score
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_gain,
       AVG(CAST(sm_relevant AS DOUBLE)) OVER (
-        PARTITION BY "country", "sm_cmp_system", "query_id"
+        PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
         ORDER BY sm_score
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_relevant
     FROM sm_marked
   ), sm_values AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
       SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
       1 AS sm_in_run
     FROM sm_ranked
     GROUP BY
-      "country",
-      "sm_cmp_system",
-      "query_id"
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID"
   ), sm_per_query AS (
     SELECT
-      sm_queries."country" AS "country",
-      sm_queries."sm_cmp_system" AS "sm_cmp_system",
-      sm_queries."query_id" AS "query_id",
+      sm_queries."COUNTRY" AS "COUNTRY",
+      sm_queries."SM_CMP_SYSTEM" AS "SM_CMP_SYSTEM",
+      sm_queries."QUERY_ID" AS "QUERY_ID",
       sm_queries.sm_n_relevant,
       sm_queries.sm_n_graded AS sm_nonempty,
       CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
@@ -179,16 +179,16 @@ WITH sm_cmp_systems AS (
           WHEN COALESCE(sm_n_graded > 0 AND NOT (
             sm_idcg > 1e-290
           ), TRUE)
-          THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL')
+          THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."QUERY_ID" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
         ELSE sm_dcg / NULLIF(sm_idcg, 0)
       END AS sm_value
     FROM sm_queries
     LEFT JOIN sm_values
-      ON sm_queries."country" = sm_values."country"
-      AND sm_queries."sm_cmp_system" = sm_values."sm_cmp_system"
-      AND sm_queries."query_id" = sm_values."query_id"
+      ON sm_queries."COUNTRY" = sm_values."COUNTRY"
+      AND sm_queries."SM_CMP_SYSTEM" = sm_values."SM_CMP_SYSTEM"
+      AND sm_queries."QUERY_ID" = sm_values."QUERY_ID"
   ), sm_scored AS (
     SELECT
       sm_per_query.*,
@@ -205,9 +205,9 @@ WITH sm_cmp_systems AS (
     FROM sm_per_query
   )
   SELECT
-    "country",
-    "sm_cmp_system",
-    "query_id",
+    "COUNTRY",
+    "SM_CMP_SYSTEM",
+    "QUERY_ID",
     CAST(sm_score_value AS DOUBLE) AS sm_numerator,
     1 AS sm_denominator,
     sm_nonempty AS sm_n_relevant,
@@ -217,8 +217,8 @@ WITH sm_cmp_systems AS (
     sm_included = 1
 ), sm_cmp_units AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     MAX(
       CASE
         WHEN sm_cmp_system = 0
@@ -238,13 +238,13 @@ WITH sm_cmp_systems AS (
     CAST(1 AS DOUBLE) AS sm_v
   FROM sm_cmp_values
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
   HAVING
     COUNT(*) = 2
 ), sm_cmp_summary AS (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(COUNT(*) AS BIGINT) AS sm_n,
     SUM(sm_v) AS sm_sv,
     (
@@ -260,22 +260,22 @@ WITH sm_cmp_systems AS (
     ) AS sm_difference
   FROM sm_cmp_units
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_deviations AS (
   SELECT
-    sm_cmp_units."country" AS "country",
-    sm_cmp_units."query_id" AS "query_id",
+    sm_cmp_units."COUNTRY" AS "COUNTRY",
+    sm_cmp_units."QUERY_ID" AS "QUERY_ID",
     sm_cmp_units.sm_v AS sm_v,
     sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d,
     sm_cmp_summary.sm_difference AS sm_mean_d
   FROM sm_cmp_units
   JOIN sm_cmp_summary
     ON (
-      sm_cmp_units."country" IS NOT DISTINCT FROM sm_cmp_summary."country"
+      sm_cmp_units."COUNTRY" IS NOT DISTINCT FROM sm_cmp_summary."COUNTRY"
     )
 ), sm_cmp_squares AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_v * sm_v * (
       sm_d - sm_mean_d
     ) * (
@@ -283,7 +283,7 @@ WITH sm_cmp_systems AS (
     )) AS sm_ss
   FROM sm_cmp_deviations
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_spread AS (
   SELECT
     sm_cmp_summary.*,
@@ -300,7 +300,7 @@ WITH sm_cmp_systems AS (
   FROM sm_cmp_summary
   JOIN sm_cmp_squares
     ON (
-      sm_cmp_summary."country" IS NOT DISTINCT FROM sm_cmp_squares."country"
+      sm_cmp_summary."COUNTRY" IS NOT DISTINCT FROM sm_cmp_squares."COUNTRY"
     )
 ), sm_cmp_t AS (
   SELECT
@@ -333,20 +333,20 @@ WITH sm_cmp_systems AS (
     SELECT
       sm_keyed.*,
       2 * (
-        RANK() OVER (PARTITION BY "country" ORDER BY sm_abs_d) - sm_n_zero
+        RANK() OVER (PARTITION BY "COUNTRY" ORDER BY sm_abs_d) - sm_n_zero
       ) + sm_tied - 1 AS sm_rank2,
-      MAX(CASE WHEN sm_abs_d > 0 THEN sm_tied ELSE 1 END) OVER (PARTITION BY "country") AS sm_most_tied
+      MAX(CASE WHEN sm_abs_d > 0 THEN sm_tied ELSE 1 END) OVER (PARTITION BY "COUNTRY") AS sm_most_tied
     FROM (
       SELECT
         sm_measured.*,
-        COUNT(*) OVER (PARTITION BY "country") AS sm_n_all,
-        SUM(CASE WHEN sm_abs_d > 0 THEN 1 ELSE 0 END) OVER (PARTITION BY "country") AS sm_n_nonzero,
-        SUM(CASE WHEN sm_abs_d > 0 THEN 0 ELSE 1 END) OVER (PARTITION BY "country") AS sm_n_zero,
-        COUNT(*) OVER (PARTITION BY "country", "sm_abs_d") AS sm_tied
+        COUNT(*) OVER (PARTITION BY "COUNTRY") AS sm_n_all,
+        SUM(CASE WHEN sm_abs_d > 0 THEN 1 ELSE 0 END) OVER (PARTITION BY "COUNTRY") AS sm_n_nonzero,
+        SUM(CASE WHEN sm_abs_d > 0 THEN 0 ELSE 1 END) OVER (PARTITION BY "COUNTRY") AS sm_n_zero,
+        COUNT(*) OVER (PARTITION BY "COUNTRY", "SM_ABS_D") AS sm_tied
       FROM (
         SELECT
-          "country",
-          "query_id",
+          "COUNTRY",
+          "QUERY_ID",
           sm_d,
           FLOOR(ABS(sm_d) * 1e12 + 0.5) AS sm_abs_d
         FROM sm_cmp_deviations
@@ -355,17 +355,17 @@ WITH sm_cmp_systems AS (
   ) AS sm_ranked_d
 ), sm_cmp_signed_sums AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_n_nonzero) AS sm_n_nonzero_all,
     MAX(sm_exact) AS sm_exact_all,
     SUM(CASE WHEN sm_abs_d > 0 AND sm_d > 0 THEN sm_rank2 ELSE 0 END) AS sm_plus2_all,
     SUM(CASE WHEN sm_abs_d > 0 THEN sm_tied * sm_tied - 1 ELSE 0 END) AS sm_tie_terms_all
   FROM sm_cmp_signed
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_level0 AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(CASE WHEN sm_j = 1 THEN sm_rank2 ELSE 0 END) AS sm_r0,
     SUM(CASE WHEN sm_j = 2 THEN sm_rank2 ELSE 0 END) AS sm_r1,
     SUM(CASE WHEN sm_j = 3 THEN sm_rank2 ELSE 0 END) AS sm_r2,
@@ -426,13 +426,13 @@ WITH sm_cmp_systems AS (
   FROM (
     SELECT
       sm_cmp_signed.*,
-      ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_rank2) AS sm_j
+      ROW_NUMBER() OVER (PARTITION BY "COUNTRY" ORDER BY sm_rank2) AS sm_j
     FROM sm_cmp_signed
     WHERE
       sm_exact = 1 AND sm_abs_d > 0
   ) AS sm_numbered
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_bits AS (
   SELECT
     sm_bit0.sm_bit AS sm_b0,
@@ -485,7 +485,7 @@ WITH sm_cmp_systems AS (
   ) AS sm_bit5
 ), sm_cmp_level1 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -551,11 +551,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step1
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level2 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -621,11 +621,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step2
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level3 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -691,11 +691,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step3
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level4 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -761,11 +761,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step4
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level5 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -831,11 +831,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step5
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level6 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -901,11 +901,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step6
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level7 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -971,11 +971,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step7
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level8 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -1041,11 +1041,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step8
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_level9 AS (
   SELECT
-    "country",
+    "COUNTRY",
     MAX(sm_r0) AS sm_r0,
     MAX(sm_r1) AS sm_r1,
     MAX(sm_r2) AS sm_r2,
@@ -1111,11 +1111,11 @@ WITH sm_cmp_systems AS (
     CROSS JOIN sm_cmp_bits
   ) AS sm_cmp_step9
   GROUP BY
-    "country",
-    "sm_s_next"
+    "COUNTRY",
+    "SM_S_NEXT"
 ), sm_cmp_exact AS (
   SELECT
-    "country",
+    "COUNTRY",
     (
       CAST(SUM(CASE WHEN sm_s <= sm_plus2 THEN sm_count ELSE 0 END) AS DOUBLE) / NULLIF(CAST(SUM(sm_count) AS DOUBLE), 0)
     ) AS sm_p_low,
@@ -1124,7 +1124,7 @@ WITH sm_cmp_systems AS (
     ) AS sm_p_high
   FROM sm_cmp_level9
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_tested AS (
   SELECT
     sm_cmp_w_z.*,
@@ -1228,14 +1228,14 @@ WITH sm_cmp_systems AS (
       ) AS sm_abs_z
     FROM (
       SELECT
-        sm_cmp_t."country" AS "country",
-        sm_cmp_t."sm_n" AS "sm_n",
-        sm_cmp_t."sm_estimate" AS "sm_estimate",
-        sm_cmp_t."sm_other_estimate" AS "sm_other_estimate",
-        sm_cmp_t."sm_difference" AS "sm_difference",
-        sm_cmp_t."sm_se" AS "sm_se",
-        sm_cmp_t."sm_t" AS "sm_t",
-        sm_cmp_t."sm_df" AS "sm_df",
+        sm_cmp_t."COUNTRY" AS "COUNTRY",
+        sm_cmp_t."SM_N" AS "SM_N",
+        sm_cmp_t."SM_ESTIMATE" AS "SM_ESTIMATE",
+        sm_cmp_t."SM_OTHER_ESTIMATE" AS "SM_OTHER_ESTIMATE",
+        sm_cmp_t."SM_DIFFERENCE" AS "SM_DIFFERENCE",
+        sm_cmp_t."SM_SE" AS "SM_SE",
+        sm_cmp_t."SM_T" AS "SM_T",
+        sm_cmp_t."SM_DF" AS "SM_DF",
         COALESCE(sm_sums.sm_n_nonzero_all, 0) AS sm_n_nonzero,
         COALESCE(sm_sums.sm_exact_all, 0) AS sm_exact,
         COALESCE(sm_sums.sm_plus2_all, 0) AS sm_plus2,
@@ -1245,17 +1245,17 @@ WITH sm_cmp_systems AS (
       FROM sm_cmp_t
       LEFT JOIN sm_cmp_signed_sums AS sm_sums
         ON (
-          sm_cmp_t."country" IS NOT DISTINCT FROM sm_sums."country"
+          sm_cmp_t."COUNTRY" IS NOT DISTINCT FROM sm_sums."COUNTRY"
         )
       LEFT JOIN sm_cmp_exact AS sm_exact_p
         ON (
-          sm_cmp_t."country" IS NOT DISTINCT FROM sm_exact_p."country"
+          sm_cmp_t."COUNTRY" IS NOT DISTINCT FROM sm_exact_p."COUNTRY"
         )
     ) AS sm_cmp_w
   ) AS sm_cmp_w_z
 ), sm_cmp_result AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_estimate AS estimate,
     sm_other_estimate AS other_estimate,
     sm_difference AS difference,
@@ -1483,7 +1483,7 @@ WITH sm_cmp_systems AS (
   ) AS sm_cmp_interval
 )
 SELECT
-  "country",
+  "COUNTRY",
   estimate,
   other_estimate,
   difference,

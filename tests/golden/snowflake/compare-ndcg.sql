@@ -1,17 +1,17 @@
 WITH sm_cmp_systems AS (
   SELECT
-    "country",
-    "query_id",
-    "doc_id",
-    "score",
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID",
+    "SCORE",
     0 AS sm_cmp_system
   FROM analytics.run
   UNION ALL
   SELECT
-    "country",
-    "query_id",
-    "doc_id",
-    "score",
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID",
+    "SCORE",
     1 AS sm_cmp_system
   FROM analytics.run_baseline
 ), sm_cmp_judgments AS (
@@ -27,16 +27,16 @@ WITH sm_cmp_systems AS (
 ), sm_cmp_values AS (
   WITH sm_judged AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       CASE
-        WHEN NOT "relevance" IS NULL
-        THEN CAST("relevance" AS DOUBLE)
+        WHEN NOT "RELEVANCE" IS NULL
+        THEN CAST("RELEVANCE" AS DOUBLE)
         ELSE CAST(CAST(CASE
-          WHEN COALESCE("relevance" IS NULL, TRUE)
-          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+          WHEN COALESCE("RELEVANCE" IS NULL, TRUE)
+          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("RELEVANCE" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
       END AS sm_rel
@@ -64,9 +64,9 @@ WITH sm_cmp_systems AS (
     FROM sm_judged
   ), sm_queries AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
       SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
       SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
       SUM(
@@ -90,34 +90,34 @@ WITH sm_cmp_systems AS (
       SELECT
         sm_judged.*,
         ROW_NUMBER() OVER (
-          PARTITION BY "country", "sm_cmp_system", "query_id"
+          PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
           ORDER BY sm_rel DESC NULLS LAST
         ) AS sm_ideal_pos
       FROM sm_judged
     ) AS sm_ideal
     CROSS JOIN sm_grades
     GROUP BY
-      "country",
-      "sm_cmp_system",
-      "query_id"
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID"
   ), sm_rows AS (
     SELECT
-      sm_run."country" AS "country",
-      sm_run."sm_cmp_system" AS "sm_cmp_system",
-      sm_run."query_id" AS "query_id",
-      sm_run."doc_id" AS sm_item,
-      CAST(sm_run."score" AS DOUBLE) AS sm_score,
+      sm_run."COUNTRY" AS "COUNTRY",
+      sm_run."SM_CMP_SYSTEM" AS "SM_CMP_SYSTEM",
+      sm_run."QUERY_ID" AS "QUERY_ID",
+      sm_run."DOC_ID" AS sm_item,
+      CAST(sm_run."SCORE" AS DOUBLE) AS sm_score,
       COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
       ROW_NUMBER() OVER (
-        PARTITION BY sm_run."country", sm_run."sm_cmp_system", sm_run."query_id"
-        ORDER BY sm_run."score" DESC NULLS LAST
+        PARTITION BY sm_run."COUNTRY", sm_run."SM_CMP_SYSTEM", sm_run."QUERY_ID"
+        ORDER BY sm_run."SCORE" DESC NULLS LAST
       ) AS sm_pos
     FROM sm_cmp_systems AS sm_run
     LEFT JOIN sm_judged
-      ON sm_run."country" = sm_judged."country"
-      AND sm_run."sm_cmp_system" = sm_judged."sm_cmp_system"
-      AND sm_run."query_id" = sm_judged."query_id"
-      AND sm_run."doc_id" = sm_judged.sm_item
+      ON sm_run."COUNTRY" = sm_judged."COUNTRY"
+      AND sm_run."SM_CMP_SYSTEM" = sm_judged."SM_CMP_SYSTEM"
+      AND sm_run."QUERY_ID" = sm_judged."QUERY_ID"
+      AND sm_run."DOC_ID" = sm_judged.sm_item
   ), sm_marked AS (
     SELECT
       sm_rows.*,
@@ -141,33 +141,33 @@ WITH sm_cmp_systems AS (
     SELECT
       sm_marked.*,
       AVG(sm_gain) OVER (
-        PARTITION BY "country", "sm_cmp_system", "query_id"
+        PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
         ORDER BY sm_score
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_gain,
       AVG(CAST(sm_relevant AS DOUBLE)) OVER (
-        PARTITION BY "country", "sm_cmp_system", "query_id"
+        PARTITION BY "COUNTRY", "SM_CMP_SYSTEM", "QUERY_ID"
         ORDER BY sm_score
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_relevant
     FROM sm_marked
   ), sm_values AS (
     SELECT
-      "country",
-      "sm_cmp_system",
-      "query_id",
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID",
       SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
       1 AS sm_in_run
     FROM sm_ranked
     GROUP BY
-      "country",
-      "sm_cmp_system",
-      "query_id"
+      "COUNTRY",
+      "SM_CMP_SYSTEM",
+      "QUERY_ID"
   ), sm_per_query AS (
     SELECT
-      sm_queries."country" AS "country",
-      sm_queries."sm_cmp_system" AS "sm_cmp_system",
-      sm_queries."query_id" AS "query_id",
+      sm_queries."COUNTRY" AS "COUNTRY",
+      sm_queries."SM_CMP_SYSTEM" AS "SM_CMP_SYSTEM",
+      sm_queries."QUERY_ID" AS "QUERY_ID",
       sm_queries.sm_n_relevant,
       sm_queries.sm_n_graded AS sm_nonempty,
       CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
@@ -179,16 +179,16 @@ WITH sm_cmp_systems AS (
           WHEN COALESCE(sm_n_graded > 0 AND NOT (
             sm_idcg > 1e-290
           ), TRUE)
-          THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."query_id" AS VARCHAR), 'NULL')
+          THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."QUERY_ID" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
         ELSE sm_dcg / NULLIF(sm_idcg, 0)
       END AS sm_value
     FROM sm_queries
     LEFT JOIN sm_values
-      ON sm_queries."country" = sm_values."country"
-      AND sm_queries."sm_cmp_system" = sm_values."sm_cmp_system"
-      AND sm_queries."query_id" = sm_values."query_id"
+      ON sm_queries."COUNTRY" = sm_values."COUNTRY"
+      AND sm_queries."SM_CMP_SYSTEM" = sm_values."SM_CMP_SYSTEM"
+      AND sm_queries."QUERY_ID" = sm_values."QUERY_ID"
   ), sm_scored AS (
     SELECT
       sm_per_query.*,
@@ -205,9 +205,9 @@ WITH sm_cmp_systems AS (
     FROM sm_per_query
   )
   SELECT
-    "country",
-    "sm_cmp_system",
-    "query_id",
+    "COUNTRY",
+    "SM_CMP_SYSTEM",
+    "QUERY_ID",
     CAST(sm_score_value AS DOUBLE) AS sm_numerator,
     1 AS sm_denominator,
     sm_nonempty AS sm_n_relevant,
@@ -217,8 +217,8 @@ WITH sm_cmp_systems AS (
     sm_included = 1
 ), sm_cmp_units AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     MAX(
       CASE
         WHEN sm_cmp_system = 0
@@ -238,13 +238,13 @@ WITH sm_cmp_systems AS (
     CAST(1 AS DOUBLE) AS sm_v
   FROM sm_cmp_values
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
   HAVING
     COUNT(*) = 2
 ), sm_cmp_summary AS (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(COUNT(*) AS BIGINT) AS sm_n,
     SUM(sm_v) AS sm_sv,
     (
@@ -260,22 +260,22 @@ WITH sm_cmp_systems AS (
     ) AS sm_difference
   FROM sm_cmp_units
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_deviations AS (
   SELECT
-    sm_cmp_units."country" AS "country",
-    sm_cmp_units."query_id" AS "query_id",
+    sm_cmp_units."COUNTRY" AS "COUNTRY",
+    sm_cmp_units."QUERY_ID" AS "QUERY_ID",
     sm_cmp_units.sm_v AS sm_v,
     sm_cmp_units.sm_a - sm_cmp_units.sm_b AS sm_d,
     sm_cmp_summary.sm_difference AS sm_mean_d
   FROM sm_cmp_units
   JOIN sm_cmp_summary
     ON (
-      sm_cmp_units."country" IS NOT DISTINCT FROM sm_cmp_summary."country"
+      sm_cmp_units."COUNTRY" IS NOT DISTINCT FROM sm_cmp_summary."COUNTRY"
     )
 ), sm_cmp_squares AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_v * sm_v * (
       sm_d - sm_mean_d
     ) * (
@@ -283,7 +283,7 @@ WITH sm_cmp_systems AS (
     )) AS sm_ss
   FROM sm_cmp_deviations
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_spread AS (
   SELECT
     sm_cmp_summary.*,
@@ -300,7 +300,7 @@ WITH sm_cmp_systems AS (
   FROM sm_cmp_summary
   JOIN sm_cmp_squares
     ON (
-      sm_cmp_summary."country" IS NOT DISTINCT FROM sm_cmp_squares."country"
+      sm_cmp_summary."COUNTRY" IS NOT DISTINCT FROM sm_cmp_squares."COUNTRY"
     )
 ), sm_cmp_t AS (
   SELECT
@@ -484,7 +484,7 @@ WITH sm_cmp_systems AS (
   FROM sm_cmp_t
 ), sm_cmp_t_sums AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(
       CASE
         WHEN sm_k < FLOOR(sm_df / 2)
@@ -524,7 +524,7 @@ WITH sm_cmp_systems AS (
   FROM sm_cmp_t_abs
   CROSS JOIN sm_cmp_t_terms
   GROUP BY
-    "country"
+    "COUNTRY"
 ), sm_cmp_tested AS (
   SELECT
     sm_cmp_hill.*,
@@ -919,12 +919,12 @@ WITH sm_cmp_systems AS (
     FROM sm_cmp_t_abs
     JOIN sm_cmp_t_sums
       ON (
-        sm_cmp_t_abs."country" IS NOT DISTINCT FROM sm_cmp_t_sums."country"
+        sm_cmp_t_abs."COUNTRY" IS NOT DISTINCT FROM sm_cmp_t_sums."COUNTRY"
       )
   ) AS sm_cmp_hill
 ), sm_cmp_result AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_estimate AS estimate,
     sm_other_estimate AS other_estimate,
     sm_difference AS difference,
@@ -1152,7 +1152,7 @@ WITH sm_cmp_systems AS (
   ) AS sm_cmp_interval
 )
 SELECT
-  "country",
+  "COUNTRY",
   estimate,
   other_estimate,
   difference,

@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   COALESCE(SUM(sm_w * sm_y * sm_hat), 0) AS tp,
   COALESCE(SUM(sm_w * (
     1 - sm_y
@@ -15,35 +15,35 @@ SELECT
   COUNT(*) AS n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     CASE
-      WHEN "clicked" = 1
+      WHEN "CLICKED" = 1
       THEN 1
-      WHEN "clicked" = 0
+      WHEN "CLICKED" = 0
       THEN 0
       ELSE CAST(CASE
         WHEN COALESCE(NOT (
-          "clicked" = 1 OR "clicked" = 0
+          "CLICKED" = 1 OR "CLICKED" = 0
         ), TRUE)
-        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT)
     END AS sm_y,
     CASE
-      WHEN "pctr" >= CAST(0.5 AS DOUBLE)
+      WHEN "PCTR" >= CAST(0.5 AS DOUBLE)
       THEN 1
-      WHEN "pctr" < CAST(0.5 AS DOUBLE)
+      WHEN "PCTR" < CAST(0.5 AS DOUBLE)
       THEN 0
       ELSE CAST(CASE
         WHEN COALESCE(NOT (
-          "pctr" >= CAST(0.5 AS DOUBLE) OR "pctr" < CAST(0.5 AS DOUBLE)
+          "PCTR" >= CAST(0.5 AS DOUBLE) OR "PCTR" < CAST(0.5 AS DOUBLE)
         ), TRUE)
-        THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS VARCHAR), 'NULL')
+        THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("PCTR" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT)
     END AS sm_hat,
-    CAST("impressions" AS DOUBLE) AS sm_w
+    CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
   FROM analytics.preds
 ) AS sm_rows
 GROUP BY
-  "country"
+  "COUNTRY"

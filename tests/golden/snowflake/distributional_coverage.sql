@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -16,23 +16,23 @@ WITH sm_top AS (
     sm_pos <= 10
 ), sm_recommended AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_item,
     COUNT(*) AS sm_times
   FROM sm_top
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_item
 ), sm_totals AS (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_times) AS sm_total
   FROM sm_recommended
   GROUP BY
-    "country"
+    "COUNTRY"
 )
 SELECT
-  sm_recommended."country" AS "country",
+  sm_recommended."COUNTRY" AS "COUNTRY",
   -SUM(
     (
       CAST(sm_recommended.sm_times AS DOUBLE) / NULLIF(CAST(sm_totals.sm_total AS DOUBLE), 0)
@@ -49,7 +49,7 @@ SELECT
 FROM sm_recommended
 JOIN sm_totals
   ON (
-    sm_recommended."country" IS NOT DISTINCT FROM sm_totals."country"
+    sm_recommended."COUNTRY" IS NOT DISTINCT FROM sm_totals."COUNTRY"
   )
 GROUP BY
-  sm_recommended."country"
+  sm_recommended."COUNTRY"

@@ -1,6 +1,6 @@
 WITH sm_means AS (
   SELECT
-    "country",
+    "COUNTRY",
     (
       CAST(SUM(sm_w * sm_t) AS DOUBLE) / NULLIF(CAST(SUM(sm_w) AS DOUBLE), 0)
     ) AS sm_mean_t,
@@ -11,17 +11,17 @@ WITH sm_means AS (
     ) AS sm_mean_d
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-      CAST("impressions" AS DOUBLE) AS sm_w
+      "COUNTRY",
+      CAST("REVENUE" AS DOUBLE) AS sm_t,
+      CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows
   GROUP BY
-    "country"
+    "COUNTRY"
 )
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN NOT sm_weight > 0
     THEN NULL
@@ -36,7 +36,7 @@ SELECT
   n
 FROM (
   SELECT
-    sm_rows."country" AS "country",
+    sm_rows."COUNTRY" AS "COUNTRY",
     SUM(
       sm_rows.sm_w * (
         sm_rows.sm_t - sm_rows.sm_p - sm_means.sm_mean_d
@@ -59,16 +59,16 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-      CAST("impressions" AS DOUBLE) AS sm_w
+      "COUNTRY",
+      CAST("REVENUE" AS DOUBLE) AS sm_t,
+      CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows
   JOIN sm_means
     ON (
-      sm_rows."country" IS NOT DISTINCT FROM sm_means."country"
+      sm_rows."COUNTRY" IS NOT DISTINCT FROM sm_means."COUNTRY"
     )
   GROUP BY
-    sm_rows."country"
+    sm_rows."COUNTRY"
 ) AS sm_sums

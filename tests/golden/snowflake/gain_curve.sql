@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   bin,
   share,
   gain,
@@ -13,7 +13,7 @@ FROM (
       sm_sums.*
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         threshold,
         SUM(sm_rows) AS sm_n_at,
         SUM(sm_pos * sm_rows) AS sm_n_pos_at,
@@ -23,35 +23,35 @@ FROM (
         ) * sm_weight) AS sm_fp_at
       FROM (
         SELECT
-          "country",
+          "COUNTRY",
           threshold,
           sm_rows,
           sm_weight,
           CASE
-            WHEN "clicked" = 1
+            WHEN "CLICKED" = 1
             THEN 1
-            WHEN "clicked" = 0
+            WHEN "CLICKED" = 0
             THEN 0
             ELSE CAST(CASE
               WHEN COALESCE(NOT (
-                "clicked" = 1 OR "clicked" = 0
+                "CLICKED" = 1 OR "CLICKED" = 0
               ), TRUE)
-              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
               ELSE '0'
             END AS BIGINT)
           END AS sm_pos
         FROM (
           SELECT
-            "country",
-            "clicked",
-            "pctr" AS threshold,
+            "COUNTRY",
+            "CLICKED",
+            "PCTR" AS threshold,
             1 AS sm_rows,
-            CAST("impressions" AS DOUBLE) AS sm_weight
+            CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
           FROM analytics.preds
         ) AS sm_labelled
       ) AS sm_by_label
       GROUP BY
-        "country",
+        "COUNTRY",
         threshold
     ) AS sm_sums
   ), sm_running_bucketed AS (
@@ -106,34 +106,34 @@ FROM (
     ) AS sm_exponents
   ), sm_running_offsets AS (
     SELECT
-      "country",
-      "sm_bucket",
+      "COUNTRY",
+      "SM_BUCKET",
       SUM(sm_bucket_sm_tp_at) OVER (
-        PARTITION BY "country"
+        PARTITION BY "COUNTRY"
         ORDER BY sm_bucket DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_before_sm_tp_at,
-      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_tp_at,
       SUM(sm_bucket_sm_fp_at) OVER (
-        PARTITION BY "country"
+        PARTITION BY "COUNTRY"
         ORDER BY sm_bucket DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_before_sm_fp_at,
-      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_fp_at
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
         SUM(sm_fp_at) AS sm_bucket_sm_fp_at
       FROM sm_running_bucketed
       GROUP BY
-        "country",
-        "sm_bucket"
+        "COUNTRY",
+        "SM_BUCKET"
     ) AS sm_per_bucket
   ), sm_running AS (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -145,29 +145,29 @@ FROM (
       sm_fp_at_all
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_kind,
         threshold,
         sm_n_at,
         sm_n_pos_at,
         sm_tp_at,
         SUM(sm_add_sm_tp_at) OVER (
-          PARTITION BY "country", "sm_bucket"
+          PARTITION BY "COUNTRY", "SM_BUCKET"
           ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS sm_tp_at_run,
-        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_tp_at_all,
         sm_fp_at,
         SUM(sm_add_sm_fp_at) OVER (
-          PARTITION BY "country", "sm_bucket"
+          PARTITION BY "COUNTRY", "SM_BUCKET"
           ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS sm_fp_at_run,
-        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_fp_at_all
       FROM (
         SELECT
-          "country",
-          "sm_bucket",
+          "COUNTRY",
+          "SM_BUCKET",
           0 AS sm_kind,
           threshold,
           sm_n_at,
@@ -181,8 +181,8 @@ FROM (
         FROM sm_running_bucketed
         UNION ALL
         SELECT
-          "country",
-          "sm_bucket",
+          "COUNTRY",
+          "SM_BUCKET",
           1 AS sm_kind,
           NULL AS threshold,
           NULL AS sm_n_at,
@@ -200,7 +200,7 @@ FROM (
       sm_kind = 0
   ), sm_points AS (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -214,7 +214,7 @@ FROM (
     FROM sm_running
   )
   SELECT
-    "country",
+    "COUNTRY",
     bin,
     (
       CAST(sm_w_run AS DOUBLE) / NULLIF(CAST(sm_w_all AS DOUBLE), 0)
@@ -247,7 +247,7 @@ FROM (
     n_pos
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_bin AS bin,
       MAX(tp + fp) AS sm_w_run,
       MAX(tp) AS sm_pos_run,
@@ -281,10 +281,10 @@ FROM (
       FROM sm_points
     ) AS sm_binned
     GROUP BY
-      "country",
+      "COUNTRY",
       sm_bin
   ) AS sm_per_bin
 ) AS sm_gains
 ORDER BY
-  "country",
+  "COUNTRY",
   bin

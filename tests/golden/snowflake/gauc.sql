@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   SUM(sm_v * sm_auc) / NULLIF(SUM(sm_v), 0) AS gauc,
   CAST(COALESCE(SUM(sm_used), 0) AS BIGINT) AS n_groups_used,
   CAST(COUNT(*) - COALESCE(SUM(sm_used), 0) AS BIGINT) AS n_groups_excluded,
@@ -17,8 +17,8 @@ FROM (
     END AS sm_v
   FROM (
     SELECT
-      "country",
-      "user_id",
+      "COUNTRY",
+      "USER_ID",
       CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
       CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
       SUM(sm_w_pos) AS sm_w_pos,
@@ -39,15 +39,15 @@ FROM (
       SELECT
         sm_by_score.*,
         SUM(sm_w_neg) OVER (
-          PARTITION BY "country", "user_id"
+          PARTITION BY "COUNTRY", "USER_ID"
           ORDER BY sm_s
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_w_neg_below,
-        SUM(sm_w_neg) OVER (PARTITION BY "country", "user_id") AS sm_w_neg_all
+        SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "USER_ID") AS sm_w_neg_all
       FROM (
         SELECT
-          "country",
-          "user_id",
+          "COUNTRY",
+          "USER_ID",
           sm_s,
           SUM(sm_rows) AS sm_n,
           SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -57,50 +57,50 @@ FROM (
           ) * sm_weight) AS DOUBLE) AS sm_w_neg
         FROM (
           SELECT
-            "country",
-            "user_id",
+            "COUNTRY",
+            "USER_ID",
             sm_s,
             sm_rows,
             sm_weight,
             CASE
-              WHEN "clicked" = 1
+              WHEN "CLICKED" = 1
               THEN 1
-              WHEN "clicked" = 0
+              WHEN "CLICKED" = 0
               THEN 0
               ELSE CAST(CASE
                 WHEN COALESCE(NOT (
-                  "clicked" = 1 OR "clicked" = 0
+                  "CLICKED" = 1 OR "CLICKED" = 0
                 ), TRUE)
-                THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+                THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
                 ELSE '0'
               END AS BIGINT)
             END AS sm_pos
           FROM (
             SELECT
-              "country",
-              "user_id",
-              "clicked",
-              "pctr" AS sm_s,
+              "COUNTRY",
+              "USER_ID",
+              "CLICKED",
+              "PCTR" AS sm_s,
               COUNT(*) AS sm_rows,
-              SUM(CAST("impressions" AS DOUBLE)) AS sm_weight
+              SUM(CAST("IMPRESSIONS" AS DOUBLE)) AS sm_weight
             FROM analytics.preds
             GROUP BY
-              "country",
-              "user_id",
-              "pctr",
-              "clicked"
+              "COUNTRY",
+              "USER_ID",
+              "PCTR",
+              "CLICKED"
           ) AS sm_labelled
         ) AS sm_by_label
         GROUP BY
-          "country",
-          "user_id",
+          "COUNTRY",
+          "USER_ID",
           sm_s
       ) AS sm_by_score
     ) AS sm_cumulative
     GROUP BY
-      "country",
-      "user_id"
+      "COUNTRY",
+      "USER_ID"
   ) AS sm_parts
 ) AS sm_groups
 GROUP BY
-  "country"
+  "COUNTRY"

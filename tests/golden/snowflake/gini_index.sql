@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -17,42 +17,42 @@ WITH sm_top AS (
 ), sm_catalogue AS (
   SELECT
     CAST(1000 AS BIGINT) AS sm_size,
-    COUNT(DISTINCT "doc_id") AS sm_run_items,
+    COUNT(DISTINCT "DOC_ID") AS sm_run_items,
     0 AS sm_unlisted
   FROM analytics.run
 ), sm_recommended AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_item,
     COUNT(*) AS sm_times
   FROM sm_top
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_item
 ), sm_count_groups AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_times,
     COUNT(*) AS sm_m
   FROM sm_recommended
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_times
 ), sm_placed AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_times,
     sm_m,
     SUM(sm_m) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_times
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_through,
-    SUM(sm_m) OVER (PARTITION BY "country") AS sm_covered
+    SUM(sm_m) OVER (PARTITION BY "COUNTRY") AS sm_covered
   FROM sm_count_groups
 )
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN (
       SELECT
@@ -128,4 +128,4 @@ SELECT
   ) AS BIGINT) AS n_items
 FROM sm_placed
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   (
     CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
   ) AS histogram_auc,
@@ -11,7 +11,7 @@ SELECT
   ) AS error_bound
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS sm_n,
     CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
     SUM(sm_w_pos) AS sm_w_pos,
@@ -32,25 +32,25 @@ FROM (
     SELECT
       sm_by_score.*,
       SUM(sm_w_neg) OVER (
-        PARTITION BY "country"
+        PARTITION BY "COUNTRY"
         ORDER BY sm_s
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_below,
-      SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
+      SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY") AS sm_w_neg_all
     FROM (
       SELECT
-        "country",
-        "bucket" AS sm_s,
-        SUM("n") AS sm_n,
-        SUM("n_pos") AS sm_n_pos,
-        SUM(CAST("w_pos" AS DOUBLE)) AS sm_w_pos,
-        SUM(CAST("w_neg" AS DOUBLE)) AS sm_w_neg
+        "COUNTRY",
+        "BUCKET" AS sm_s,
+        SUM("N") AS sm_n,
+        SUM("N_POS") AS sm_n_pos,
+        SUM(CAST("W_POS" AS DOUBLE)) AS sm_w_pos,
+        SUM(CAST("W_NEG" AS DOUBLE)) AS sm_w_neg
       FROM analytics.run
       GROUP BY
-        "country",
-        "bucket"
+        "COUNTRY",
+        "BUCKET"
     ) AS sm_by_score
   ) AS sm_cumulative
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_parts

@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -45,24 +45,24 @@ WITH sm_top AS (
     sm_y
 ), sm_values AS (
   SELECT
-    sm_a."country" AS "country",
-    sm_a."query_id" AS "query_id",
+    sm_a."COUNTRY" AS "COUNTRY",
+    sm_a."QUERY_ID" AS "QUERY_ID",
     AVG(COALESCE(sm_similar.sm_s, 0)) AS sm_value
   FROM sm_top AS sm_a
   JOIN sm_top AS sm_b
-    ON sm_a."country" = sm_b."country"
-    AND sm_a."query_id" = sm_b."query_id"
+    ON sm_a."COUNTRY" = sm_b."COUNTRY"
+    AND sm_a."QUERY_ID" = sm_b."QUERY_ID"
     AND sm_a.sm_pos < sm_b.sm_pos
   LEFT JOIN sm_similar
     ON sm_similar.sm_x = sm_a.sm_item AND sm_similar.sm_y = sm_b.sm_item
   GROUP BY
-    sm_a."country",
-    sm_a."query_id"
+    sm_a."COUNTRY",
+    sm_a."QUERY_ID"
 )
 SELECT
-  "country",
+  "COUNTRY",
   AVG(sm_value) AS ils,
   COUNT(*) AS n_queries
 FROM sm_values
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -1,22 +1,22 @@
 WITH sm_judged AS (
   SELECT
-    "country",
-    "query_id",
-    "doc_id" AS sm_item,
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID" AS sm_item,
     CASE
-      WHEN NOT "relevance" IS NULL
-      THEN CAST("relevance" AS DOUBLE)
+      WHEN NOT "RELEVANCE" IS NULL
+      THEN CAST("RELEVANCE" AS DOUBLE)
       ELSE CAST(CAST(CASE
-        WHEN COALESCE("relevance" IS NULL, TRUE)
-        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+        WHEN COALESCE("RELEVANCE" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("RELEVANCE" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     SUM(CASE WHEN sm_rel >= CAST(1 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
@@ -31,28 +31,28 @@ WITH sm_judged AS (
   FROM (
     SELECT
       sm_judged.*,
-      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC NULLS LAST) AS sm_ideal_pos
+      ROW_NUMBER() OVER (PARTITION BY "COUNTRY", "QUERY_ID" ORDER BY sm_rel DESC NULLS LAST) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
 ), sm_rows AS (
   SELECT
-    sm_run."country" AS "country",
-    sm_run."query_id" AS "query_id",
-    sm_run."doc_id" AS sm_item,
-    CAST(sm_run."score" AS DOUBLE) AS sm_score,
+    sm_run."COUNTRY" AS "COUNTRY",
+    sm_run."QUERY_ID" AS "QUERY_ID",
+    sm_run."DOC_ID" AS sm_item,
+    CAST(sm_run."SCORE" AS DOUBLE) AS sm_score,
     COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
     ROW_NUMBER() OVER (
-      PARTITION BY sm_run."country", sm_run."query_id"
-      ORDER BY sm_run."score" DESC NULLS LAST, CAST(sm_run."doc_id" AS VARCHAR) DESC NULLS LAST
+      PARTITION BY sm_run."COUNTRY", sm_run."QUERY_ID"
+      ORDER BY sm_run."SCORE" DESC NULLS LAST, CAST(sm_run."DOC_ID" AS VARCHAR) DESC NULLS LAST
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN sm_judged
-    ON sm_run."country" = sm_judged."country"
-    AND sm_run."query_id" = sm_judged."query_id"
-    AND sm_run."doc_id" = sm_judged.sm_item
+    ON sm_run."COUNTRY" = sm_judged."COUNTRY"
+    AND sm_run."QUERY_ID" = sm_judged."QUERY_ID"
+    AND sm_run."DOC_ID" = sm_judged.sm_item
 ), sm_marked AS (
   SELECT
     sm_rows.*,
@@ -75,8 +75,8 @@ WITH sm_judged AS (
     1 AS sm_has_value
   FROM (
     SELECT
-      sm_pairs."country" AS "country",
-      sm_pairs."query_id" AS "query_id",
+      sm_pairs."COUNTRY" AS "COUNTRY",
+      sm_pairs."QUERY_ID" AS "QUERY_ID",
       CAST(sm_c - sm_d AS DOUBLE) / NULLIF(SQRT(CAST((
         sm_n0 - sm_tx
       ) * (
@@ -84,8 +84,8 @@ WITH sm_judged AS (
       ) AS DOUBLE)), 0) AS sm_value
     FROM (
       SELECT
-        sm_a."country" AS "country",
-        sm_a."query_id" AS "query_id",
+        sm_a."COUNTRY" AS "COUNTRY",
+        sm_a."QUERY_ID" AS "QUERY_ID",
         SUM(
           CASE
             WHEN CASE
@@ -129,19 +129,19 @@ WITH sm_judged AS (
         COUNT(*) AS sm_n0
       FROM sm_ranked AS sm_a
       JOIN sm_ranked AS sm_b
-        ON sm_a."country" = sm_b."country"
-        AND sm_a."query_id" = sm_b."query_id"
+        ON sm_a."COUNTRY" = sm_b."COUNTRY"
+        AND sm_a."QUERY_ID" = sm_b."QUERY_ID"
         AND sm_a.sm_pos < sm_b.sm_pos
       WHERE
         sm_a.sm_in_k = 1 AND sm_b.sm_in_k = 1
       GROUP BY
-        sm_a."country",
-        sm_a."query_id"
+        sm_a."COUNTRY",
+        sm_a."QUERY_ID"
     ) AS sm_pairs
     JOIN (
       SELECT
-        "country",
-        "query_id",
+        "COUNTRY",
+        "QUERY_ID",
         COUNT(*) AS sm_n,
         CASE
           WHEN COUNT(DISTINCT sm_score) < COUNT(DISTINCT sm_rel)
@@ -152,33 +152,33 @@ WITH sm_judged AS (
       WHERE
         sm_in_k = 1
       GROUP BY
-        "country",
-        "query_id"
+        "COUNTRY",
+        "QUERY_ID"
     ) AS sm_sizes
-      ON sm_pairs."country" = sm_sizes."country"
-      AND sm_pairs."query_id" = sm_sizes."query_id"
+      ON sm_pairs."COUNTRY" = sm_sizes."COUNTRY"
+      AND sm_pairs."QUERY_ID" = sm_sizes."QUERY_ID"
   ) AS sm_v
 ), sm_per_query AS (
   SELECT
-    sm_queries."country" AS "country",
-    sm_queries."query_id" AS "query_id",
+    sm_queries."COUNTRY" AS "COUNTRY",
+    sm_queries."QUERY_ID" AS "QUERY_ID",
     sm_queries.sm_n_relevant,
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_seen.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE WHEN sm_values.sm_has_value = 1 THEN sm_value END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
-    ON sm_queries."country" = sm_values."country"
-    AND sm_queries."query_id" = sm_values."query_id"
+    ON sm_queries."COUNTRY" = sm_values."COUNTRY"
+    AND sm_queries."QUERY_ID" = sm_values."QUERY_ID"
   LEFT JOIN (
     SELECT DISTINCT
-      "country",
-      "query_id",
+      "COUNTRY",
+      "QUERY_ID",
       1 AS sm_in_run
     FROM sm_ranked
   ) AS sm_seen
-    ON sm_queries."country" = sm_seen."country"
-    AND sm_queries."query_id" = sm_seen."query_id"
+    ON sm_queries."COUNTRY" = sm_seen."COUNTRY"
+    AND sm_queries."QUERY_ID" = sm_seen."QUERY_ID"
 ), sm_scored AS (
   SELECT
     sm_per_query.*,
@@ -187,11 +187,11 @@ WITH sm_judged AS (
   FROM sm_per_query
 )
 SELECT
-  "country",
-  AVG(CASE WHEN sm_included = 1 THEN sm_score_value END) AS "kendall_tau",
+  "COUNTRY",
+  AVG(CASE WHEN sm_included = 1 THEN sm_score_value END) AS "KENDALL_TAU",
   CAST(SUM(sm_included) AS BIGINT) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
   CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 GROUP BY
-  "country"
+  "COUNTRY"

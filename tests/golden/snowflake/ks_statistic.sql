@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   best_value AS ks_statistic,
   threshold,
   recall AS tpr,
@@ -12,7 +12,7 @@ FROM (
       sm_sums.*
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         threshold,
         SUM(sm_rows) AS sm_n_at,
         SUM(sm_pos * sm_rows) AS sm_n_pos_at,
@@ -22,35 +22,35 @@ FROM (
         ) * sm_weight) AS sm_fp_at
       FROM (
         SELECT
-          "country",
+          "COUNTRY",
           threshold,
           sm_rows,
           sm_weight,
           CASE
-            WHEN "clicked" = 1
+            WHEN "CLICKED" = 1
             THEN 1
-            WHEN "clicked" = 0
+            WHEN "CLICKED" = 0
             THEN 0
             ELSE CAST(CASE
               WHEN COALESCE(NOT (
-                "clicked" = 1 OR "clicked" = 0
+                "CLICKED" = 1 OR "CLICKED" = 0
               ), TRUE)
-              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
               ELSE '0'
             END AS BIGINT)
           END AS sm_pos
         FROM (
           SELECT
-            "country",
-            "clicked",
-            "pctr" AS threshold,
+            "COUNTRY",
+            "CLICKED",
+            "PCTR" AS threshold,
             1 AS sm_rows,
-            CAST("impressions" AS DOUBLE) AS sm_weight
+            CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
           FROM analytics.preds
         ) AS sm_labelled
       ) AS sm_by_label
       GROUP BY
-        "country",
+        "COUNTRY",
         threshold
     ) AS sm_sums
   ), sm_running_bucketed AS (
@@ -105,34 +105,34 @@ FROM (
     ) AS sm_exponents
   ), sm_running_offsets AS (
     SELECT
-      "country",
-      "sm_bucket",
+      "COUNTRY",
+      "SM_BUCKET",
       SUM(sm_bucket_sm_tp_at) OVER (
-        PARTITION BY "country"
+        PARTITION BY "COUNTRY"
         ORDER BY sm_bucket DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_before_sm_tp_at,
-      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_tp_at,
       SUM(sm_bucket_sm_fp_at) OVER (
-        PARTITION BY "country"
+        PARTITION BY "COUNTRY"
         ORDER BY sm_bucket DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_before_sm_fp_at,
-      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_fp_at
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
         SUM(sm_fp_at) AS sm_bucket_sm_fp_at
       FROM sm_running_bucketed
       GROUP BY
-        "country",
-        "sm_bucket"
+        "COUNTRY",
+        "SM_BUCKET"
     ) AS sm_per_bucket
   ), sm_running AS (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -144,29 +144,29 @@ FROM (
       sm_fp_at_all
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_kind,
         threshold,
         sm_n_at,
         sm_n_pos_at,
         sm_tp_at,
         SUM(sm_add_sm_tp_at) OVER (
-          PARTITION BY "country", "sm_bucket"
+          PARTITION BY "COUNTRY", "SM_BUCKET"
           ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS sm_tp_at_run,
-        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_tp_at_all,
         sm_fp_at,
         SUM(sm_add_sm_fp_at) OVER (
-          PARTITION BY "country", "sm_bucket"
+          PARTITION BY "COUNTRY", "SM_BUCKET"
           ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS sm_fp_at_run,
-        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_fp_at_all
       FROM (
         SELECT
-          "country",
-          "sm_bucket",
+          "COUNTRY",
+          "SM_BUCKET",
           0 AS sm_kind,
           threshold,
           sm_n_at,
@@ -180,8 +180,8 @@ FROM (
         FROM sm_running_bucketed
         UNION ALL
         SELECT
-          "country",
-          "sm_bucket",
+          "COUNTRY",
+          "SM_BUCKET",
           1 AS sm_kind,
           NULL AS threshold,
           NULL AS sm_n_at,
@@ -199,7 +199,7 @@ FROM (
       sm_kind = 0
   ), sm_points AS (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -213,7 +213,7 @@ FROM (
     FROM sm_running
   ), sm_valued AS (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       tp,
       fp,
@@ -232,14 +232,14 @@ FROM (
     FROM sm_points
   ), sm_top_values AS (
     SELECT
-      "country",
+      "COUNTRY",
       MAX(sm_value) AS sm_top
     FROM sm_valued
     GROUP BY
-      "country"
+      "COUNTRY"
   ), sm_best AS (
     SELECT
-      sm_valued."country" AS "country",
+      sm_valued."COUNTRY" AS "COUNTRY",
       MAX(sm_top_values.sm_top) AS sm_top,
       MAX(
         CASE
@@ -266,18 +266,18 @@ FROM (
     FROM sm_valued
     JOIN sm_top_values
       ON (
-        sm_valued."country" IS NOT DISTINCT FROM sm_top_values."country"
+        sm_valued."COUNTRY" IS NOT DISTINCT FROM sm_top_values."COUNTRY"
       )
     GROUP BY
-      sm_valued."country"
+      sm_valued."COUNTRY"
   )
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     best_value,
     (
       CAST(sm_tp_best AS DOUBLE) / NULLIF(CAST(sm_tp_best + sm_fp_best AS DOUBLE), 0)
-    ) AS "precision",
+    ) AS "PRECISION",
     (
       CAST(sm_tp_best AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
     ) AS recall,
@@ -288,7 +288,7 @@ FROM (
     n_neg
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       CASE WHEN sm_top <= 0 THEN CAST('inf' AS DOUBLE) ELSE sm_threshold END AS threshold,
       CASE WHEN sm_top <= 0 THEN CAST(0 AS DOUBLE) ELSE sm_top END AS best_value,
       sm_w_pos,

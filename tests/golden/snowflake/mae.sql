@@ -1,10 +1,10 @@
 SELECT
-  "country",
+  "COUNTRY",
   sm_loss / NULLIF(sm_weight, 0) AS mae,
   n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_w * (
       ABS(sm_t - sm_p)
     )) AS sm_loss,
@@ -12,12 +12,12 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-      CAST("impressions" AS DOUBLE) AS sm_w
+      "COUNTRY",
+      CAST("REVENUE" AS DOUBLE) AS sm_t,
+      CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_sums

@@ -1,12 +1,12 @@
 SELECT
-  "country",
+  "COUNTRY",
   (
     CAST(sm_loss AS DOUBLE) / NULLIF(CAST(sm_weight AS DOUBLE), 0)
   ) AS mape,
   n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(
       sm_w * (
         (
@@ -25,12 +25,12 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-      CAST("impressions" AS DOUBLE) AS sm_w
+      "COUNTRY",
+      CAST("REVENUE" AS DOUBLE) AS sm_t,
+      CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
     FROM analytics.preds
   ) AS sm_rows
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_sums

@@ -1,25 +1,25 @@
 WITH sm_error_median_values AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_v,
     SUM(sm_w) AS sm_w_v,
     COUNT(*) AS sm_n_v
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       ABS(sm_t - sm_p) AS sm_v,
       sm_w
     FROM (
       SELECT
-        "country",
-        CAST("revenue" AS DOUBLE) AS sm_t,
-        CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-        CAST("impressions" AS DOUBLE) AS sm_w
+        "COUNTRY",
+        CAST("REVENUE" AS DOUBLE) AS sm_t,
+        CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+        CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
       FROM analytics.preds
     ) AS sm_rows
   ) AS sm_median_rows
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_v
 ), sm_error_median_bucketed AS (
   SELECT
@@ -75,41 +75,41 @@ WITH sm_error_median_values AS (
   ) AS sm_exponents
 ), sm_error_median_bucket AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_bucket,
     sm_before,
     sm_total,
     sm_next_first
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_bucket,
       sm_through,
       sm_total,
-      COALESCE(LAG(sm_through) OVER (PARTITION BY "country" ORDER BY sm_bucket), 0) AS sm_before,
-      MIN(CASE WHEN sm_w_b > 0 THEN sm_first END) OVER (PARTITION BY "country" ORDER BY sm_bucket ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) AS sm_next_first
+      COALESCE(LAG(sm_through) OVER (PARTITION BY "COUNTRY" ORDER BY sm_bucket), 0) AS sm_before,
+      MIN(CASE WHEN sm_w_b > 0 THEN sm_first END) OVER (PARTITION BY "COUNTRY" ORDER BY sm_bucket ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) AS sm_next_first
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         sm_bucket,
         sm_w_b,
         sm_first,
         SUM(sm_w_b) OVER (
-          PARTITION BY "country"
+          PARTITION BY "COUNTRY"
           ORDER BY sm_bucket
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) AS sm_through,
-        SUM(sm_w_b) OVER (PARTITION BY "country") AS sm_total
+        SUM(sm_w_b) OVER (PARTITION BY "COUNTRY") AS sm_total
       FROM (
         SELECT
-          "country",
+          "COUNTRY",
           sm_bucket,
           SUM(sm_w_v) AS sm_w_b,
           MIN(sm_v) AS sm_first
         FROM sm_error_median_bucketed
         GROUP BY
-          "country",
-          "sm_bucket"
+          "COUNTRY",
+          "SM_BUCKET"
       ) AS sm_per_bucket
     ) AS sm_running
   ) AS sm_buckets
@@ -117,7 +117,7 @@ WITH sm_error_median_values AS (
     sm_through >= 0.5 * sm_total AND sm_before < 0.5 * sm_total
 ), sm_error_median_candidates AS (
   SELECT
-    "country",
+    "COUNTRY",
     CASE
       WHEN sm_run >= 0.5 * sm_total OR sm_next IS NULL
       THEN CASE
@@ -130,23 +130,23 @@ WITH sm_error_median_values AS (
     END AS sm_candidate
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_v,
       sm_total,
       sm_next_first,
       sm_before + SUM(sm_w_v) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_v
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_run,
       MIN(CASE WHEN sm_w_v > 0 THEN sm_v END) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_v
         ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING
       ) AS sm_next
     FROM (
       SELECT
-        sm_in."country" AS "country",
+        sm_in."COUNTRY" AS "COUNTRY",
         sm_in.sm_bucket AS sm_bucket,
         sm_in.sm_v AS sm_v,
         sm_in.sm_w_v AS sm_w_v,
@@ -157,33 +157,33 @@ WITH sm_error_median_values AS (
       JOIN sm_error_median_bucket AS sm_at
         ON sm_in.sm_bucket = sm_at.sm_bucket
         AND (
-          sm_in."country" IS NOT DISTINCT FROM sm_at."country"
+          sm_in."COUNTRY" IS NOT DISTINCT FROM sm_at."COUNTRY"
         )
     ) AS sm_median_bucket
   ) AS sm_running_in_bucket
 ), sm_error_median AS (
   SELECT
-    "country",
+    "COUNTRY",
     MIN(sm_candidate) AS sm_median,
     SUM(sm_n_c) AS sm_n
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       CAST(NULL AS DOUBLE) AS sm_candidate,
       CAST(sm_n_v AS BIGINT) AS sm_n_c
     FROM sm_error_median_values
     UNION ALL
     SELECT
-      "country",
+      "COUNTRY",
       sm_candidate,
       CAST(0 AS BIGINT) AS sm_n_c
     FROM sm_error_median_candidates
   ) AS sm_slice_parts
   GROUP BY
-    "country"
+    "COUNTRY"
 )
 SELECT
-  "country",
+  "COUNTRY",
   sm_median AS median_absolute_error,
   sm_n AS n
 FROM sm_error_median

@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN COUNT((
       CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
@@ -11,13 +11,13 @@ SELECT
   CAST(MAX(sm_n) AS BIGINT) AS n,
   CAST((
     SELECT
-      COUNT(DISTINCT "class")
+      COUNT(DISTINCT "CLASS")
     FROM analytics.class_scores
   ) AS BIGINT) AS n_classes
 FROM (
   SELECT
-    "country",
-    "sm_class",
+    "COUNTRY",
+    "SM_CLASS",
     CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
     CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
     SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
@@ -38,16 +38,16 @@ FROM (
     SELECT
       sm_buckets.*,
       SUM(sm_w_neg) OVER (
-        PARTITION BY "country", "sm_class"
+        PARTITION BY "COUNTRY", "SM_CLASS"
         ORDER BY sm_bucket
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_before,
-      SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_class") AS sm_w_neg_all
+      SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_CLASS") AS sm_w_neg_all
     FROM (
       SELECT
-        "country",
-        "sm_class",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_CLASS",
+        "SM_BUCKET",
         SUM(sm_in_bucket.sm_n) AS sm_n,
         SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
         SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
@@ -68,11 +68,11 @@ FROM (
         SELECT
           sm_by_score.*,
           SUM(sm_w_neg) OVER (
-            PARTITION BY "country", "sm_class", "sm_bucket"
+            PARTITION BY "COUNTRY", "SM_CLASS", "SM_BUCKET"
             ORDER BY sm_s
             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
           ) AS sm_w_neg_below,
-          SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_class", "sm_bucket") AS sm_w_neg_bucket
+          SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_CLASS", "SM_BUCKET") AS sm_w_neg_bucket
         FROM (
           SELECT
             sm_exponents.*,
@@ -119,8 +119,8 @@ FROM (
               END AS DOUBLE) AS sm_e
             FROM (
               SELECT
-                "country",
-                "sm_class",
+                "COUNTRY",
+                "SM_CLASS",
                 sm_s,
                 SUM(sm_rows) AS sm_n,
                 SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -130,35 +130,35 @@ FROM (
                 ) * sm_weight) AS DOUBLE) AS sm_w_neg
               FROM (
                 SELECT
-                  "country",
-                  "sm_class",
+                  "COUNTRY",
+                  "SM_CLASS",
                   sm_s,
                   sm_rows,
                   sm_weight,
                   CASE
-                    WHEN "sm_true" = 1
+                    WHEN "SM_TRUE" = 1
                     THEN 1
-                    WHEN "sm_true" = 0
+                    WHEN "SM_TRUE" = 0
                     THEN 0
                     ELSE CAST(CASE
                       WHEN COALESCE(NOT (
-                        "sm_true" = 1 OR "sm_true" = 0
+                        "SM_TRUE" = 1 OR "SM_TRUE" = 0
                       ), TRUE)
-                      THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("sm_true" AS VARCHAR), 'NULL')
+                      THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("SM_TRUE" AS VARCHAR), 'NULL')
                       ELSE '0'
                     END AS BIGINT)
                   END AS sm_pos
                 FROM (
                   SELECT
-                    "country",
-                    "sm_class",
-                    "sm_true",
-                    "sm_score" AS sm_s,
+                    "COUNTRY",
+                    "SM_CLASS",
+                    "SM_TRUE",
+                    "SM_SCORE" AS sm_s,
                     1 AS sm_rows,
-                    CAST("sm_w" AS DOUBLE) AS sm_weight
+                    CAST("SM_W" AS DOUBLE) AS sm_weight
                   FROM (
                     SELECT
-                      "country",
+                      "COUNTRY",
                       sm_example,
                       sm_class,
                       sm_score,
@@ -179,14 +179,14 @@ FROM (
                         END AS BIGINT)
                         WHEN sm_rows <> (
                           SELECT
-                            COUNT(DISTINCT "class")
+                            COUNT(DISTINCT "CLASS")
                           FROM analytics.class_scores
                         )
                         THEN CAST(CASE
                           WHEN COALESCE(
                             sm_rows <> (
                               SELECT
-                                COUNT(DISTINCT "class")
+                                COUNT(DISTINCT "CLASS")
                               FROM analytics.class_scores
                             ),
                             TRUE
@@ -212,41 +212,41 @@ FROM (
                       END AS sm_true
                     FROM (
                       SELECT
-                        sm_input."country" AS "country",
-                        sm_input."image_id" AS sm_example,
-                        sm_input."class" AS sm_class,
-                        CAST(sm_input."probability" AS DOUBLE) AS sm_score,
-                        sm_input."true_class" AS sm_label,
+                        sm_input."COUNTRY" AS "COUNTRY",
+                        sm_input."IMAGE_ID" AS sm_example,
+                        sm_input."CLASS" AS sm_class,
+                        CAST(sm_input."PROBABILITY" AS DOUBLE) AS sm_score,
+                        sm_input."TRUE_CLASS" AS sm_label,
                         1 AS sm_n_labels,
-                        CAST(sm_input."importance" AS DOUBLE) AS sm_w,
-                        COUNT(*) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_rows,
-                        MIN(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_lo,
-                        MAX(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_hi,
-                        SUM(CASE WHEN sm_input."class" = sm_input."true_class" THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_true_rows,
-                        MIN(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_lo,
-                        MAX(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_hi
+                        CAST(sm_input."IMPORTANCE" AS DOUBLE) AS sm_w,
+                        COUNT(*) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_rows,
+                        MIN(sm_input."TRUE_CLASS") OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_label_lo,
+                        MAX(sm_input."TRUE_CLASS") OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_label_hi,
+                        SUM(CASE WHEN sm_input."CLASS" = sm_input."TRUE_CLASS" THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_true_rows,
+                        MIN(CAST(sm_input."IMPORTANCE" AS DOUBLE)) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_w_lo,
+                        MAX(CAST(sm_input."IMPORTANCE" AS DOUBLE)) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_w_hi
                       FROM analytics.class_scores AS sm_input
                     ) AS sm_per_example
                   ) AS sm_class_rows
                 ) AS sm_labelled
               ) AS sm_by_label
               GROUP BY
-                "country",
-                "sm_class",
+                "COUNTRY",
+                "SM_CLASS",
                 sm_s
             ) AS sm_valued
           ) AS sm_exponents
         ) AS sm_by_score
       ) AS sm_in_bucket
       GROUP BY
-        "country",
-        "sm_class",
-        "sm_bucket"
+        "COUNTRY",
+        "SM_CLASS",
+        "SM_BUCKET"
     ) AS sm_buckets
   ) AS sm_cumulative
   GROUP BY
-    "country",
-    "sm_class"
+    "COUNTRY",
+    "SM_CLASS"
 ) AS sm_parts
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -1,32 +1,32 @@
 SELECT
-  "country",
+  "COUNTRY",
   sm_true AS true_class,
   sm_pred AS predicted_class,
   sm_n AS n
 FROM (
   SELECT
-    "country",
-    "category" AS sm_true,
-    "predicted_category" AS sm_pred,
+    "COUNTRY",
+    "CATEGORY" AS sm_true,
+    "PREDICTED_CATEGORY" AS sm_pred,
     SUM(
       CASE
-        WHEN "category" IS NULL OR "predicted_category" IS NULL
+        WHEN "CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL
         THEN CAST(CAST(CASE
-          WHEN COALESCE("category" IS NULL OR "predicted_category" IS NULL, TRUE)
-          THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("category" AS VARCHAR), 'NULL')
+          WHEN COALESCE("CATEGORY" IS NULL OR "PREDICTED_CATEGORY" IS NULL, TRUE)
+          THEN 'sqlmetrics: a true or predicted class must not be NULL; found ' || COALESCE(CAST("CATEGORY" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
-        ELSE CAST("impressions" AS DOUBLE)
+        ELSE CAST("IMPRESSIONS" AS DOUBLE)
       END
     ) AS sm_n,
     COUNT(*) AS sm_rows
   FROM analytics.preds
   GROUP BY
-    "country",
-    "category",
-    "predicted_category"
+    "COUNTRY",
+    "CATEGORY",
+    "PREDICTED_CATEGORY"
 ) AS sm_cells
 ORDER BY
-  "country",
+  "COUNTRY",
   sm_true,
   sm_pred

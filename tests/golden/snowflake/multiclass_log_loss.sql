@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   (
     CAST(-SUM(
       sm_w * LN(
@@ -16,12 +16,12 @@ SELECT
   COUNT(*) AS n,
   CAST((
     SELECT
-      COUNT(DISTINCT "class")
+      COUNT(DISTINCT "CLASS")
     FROM analytics.class_scores
   ) AS BIGINT) AS n_classes
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     sm_example,
     sm_class,
     sm_score,
@@ -42,14 +42,14 @@ FROM (
       END AS BIGINT)
       WHEN sm_rows <> (
         SELECT
-          COUNT(DISTINCT "class")
+          COUNT(DISTINCT "CLASS")
         FROM analytics.class_scores
       )
       THEN CAST(CASE
         WHEN COALESCE(
           sm_rows <> (
             SELECT
-              COUNT(DISTINCT "class")
+              COUNT(DISTINCT "CLASS")
             FROM analytics.class_scores
           ),
           TRUE
@@ -81,24 +81,24 @@ FROM (
     END AS sm_true
   FROM (
     SELECT
-      sm_input."country" AS "country",
-      sm_input."image_id" AS sm_example,
-      sm_input."class" AS sm_class,
-      CAST(sm_input."probability" AS DOUBLE) AS sm_score,
-      sm_input."true_class" AS sm_label,
+      sm_input."COUNTRY" AS "COUNTRY",
+      sm_input."IMAGE_ID" AS sm_example,
+      sm_input."CLASS" AS sm_class,
+      CAST(sm_input."PROBABILITY" AS DOUBLE) AS sm_score,
+      sm_input."TRUE_CLASS" AS sm_label,
       1 AS sm_n_labels,
-      CAST(sm_input."importance" AS DOUBLE) AS sm_w,
-      COUNT(*) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_rows,
-      MIN(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_lo,
-      MAX(sm_input."true_class") OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_label_hi,
-      SUM(CASE WHEN sm_input."class" = sm_input."true_class" THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_true_rows,
-      MIN(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_lo,
-      MAX(CAST(sm_input."importance" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_w_hi,
-      SUM(CAST(sm_input."probability" AS DOUBLE)) OVER (PARTITION BY sm_input."country", sm_input."image_id") AS sm_score_sum
+      CAST(sm_input."IMPORTANCE" AS DOUBLE) AS sm_w,
+      COUNT(*) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_rows,
+      MIN(sm_input."TRUE_CLASS") OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_label_lo,
+      MAX(sm_input."TRUE_CLASS") OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_label_hi,
+      SUM(CASE WHEN sm_input."CLASS" = sm_input."TRUE_CLASS" THEN 1 ELSE 0 END) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_true_rows,
+      MIN(CAST(sm_input."IMPORTANCE" AS DOUBLE)) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_w_lo,
+      MAX(CAST(sm_input."IMPORTANCE" AS DOUBLE)) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_w_hi,
+      SUM(CAST(sm_input."PROBABILITY" AS DOUBLE)) OVER (PARTITION BY sm_input."COUNTRY", sm_input."IMAGE_ID") AS sm_score_sum
     FROM analytics.class_scores AS sm_input
   ) AS sm_per_example
 ) AS sm_rows
 WHERE
   sm_true = 1
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -16,23 +16,23 @@ WITH sm_top AS (
     sm_pos <= 10
 ), sm_popularity AS (
   SELECT
-    "doc_id" AS sm_item,
+    "DOC_ID" AS sm_item,
     CAST(COUNT(*) AS DOUBLE) AS sm_count
   FROM analytics.interactions
   GROUP BY
-    "doc_id"
+    "DOC_ID"
 ), sm_recommended AS (
   SELECT
-    "country",
+    "COUNTRY",
     sm_item,
     COUNT(*) AS sm_times
   FROM sm_top
   GROUP BY
-    "country",
+    "COUNTRY",
     sm_item
 ), sm_informed AS (
   SELECT
-    sm_recommended."country" AS "country",
+    sm_recommended."COUNTRY" AS "COUNTRY",
     sm_recommended.sm_times AS sm_times,
     CASE
       WHEN sm_known.sm_listed = 1 AND sm_known.sm_count > 0
@@ -60,7 +60,7 @@ WITH sm_top AS (
   ) AS sm_all
 )
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN SUM(CASE WHEN sm_information IS NULL THEN 1 ELSE 0 END) > 0
     THEN CAST(CAST(CASE
@@ -75,4 +75,4 @@ SELECT
   CAST(SUM(sm_times) AS BIGINT) AS n_recommendations
 FROM sm_informed
 GROUP BY
-  "country"
+  "COUNTRY"

@@ -3,7 +3,7 @@ WITH sm_at AS (
     sm_sums.*
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       threshold,
       SUM(sm_rows) AS sm_n_at,
       SUM(sm_pos * sm_rows) AS sm_n_pos_at,
@@ -13,35 +13,35 @@ WITH sm_at AS (
       ) * sm_weight) AS sm_fp_at
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         threshold,
         sm_rows,
         sm_weight,
         CASE
-          WHEN "clicked" = 1
+          WHEN "CLICKED" = 1
           THEN 1
-          WHEN "clicked" = 0
+          WHEN "CLICKED" = 0
           THEN 0
           ELSE CAST(CASE
             WHEN COALESCE(NOT (
-              "clicked" = 1 OR "clicked" = 0
+              "CLICKED" = 1 OR "CLICKED" = 0
             ), TRUE)
-            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
             ELSE '0'
           END AS BIGINT)
         END AS sm_pos
       FROM (
         SELECT
-          "country",
-          "clicked",
-          "pctr" AS threshold,
+          "COUNTRY",
+          "CLICKED",
+          "PCTR" AS threshold,
           1 AS sm_rows,
-          CAST("impressions" AS DOUBLE) AS sm_weight
+          CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
         FROM analytics.preds
       ) AS sm_labelled
     ) AS sm_by_label
     GROUP BY
-      "country",
+      "COUNTRY",
       threshold
   ) AS sm_sums
 ), sm_running_bucketed AS (
@@ -96,34 +96,34 @@ WITH sm_at AS (
   ) AS sm_exponents
 ), sm_running_offsets AS (
   SELECT
-    "country",
-    "sm_bucket",
+    "COUNTRY",
+    "SM_BUCKET",
     SUM(sm_bucket_sm_tp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_tp_at,
-    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+    SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_tp_at,
     SUM(sm_bucket_sm_fp_at) OVER (
-      PARTITION BY "country"
+      PARTITION BY "COUNTRY"
       ORDER BY sm_bucket DESC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_fp_at,
-    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+    SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_fp_at
   FROM (
     SELECT
-      "country",
-      "sm_bucket",
+      "COUNTRY",
+      "SM_BUCKET",
       SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
       SUM(sm_fp_at) AS sm_bucket_sm_fp_at
     FROM sm_running_bucketed
     GROUP BY
-      "country",
-      "sm_bucket"
+      "COUNTRY",
+      "SM_BUCKET"
   ) AS sm_per_bucket
 ), sm_running AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -135,29 +135,29 @@ WITH sm_at AS (
     sm_fp_at_all
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       sm_kind,
       threshold,
       sm_n_at,
       sm_n_pos_at,
       sm_tp_at,
       SUM(sm_add_sm_tp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_tp_at_run,
-      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+      MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_tp_at_all,
       sm_fp_at,
       SUM(sm_add_sm_fp_at) OVER (
-        PARTITION BY "country", "sm_bucket"
+        PARTITION BY "COUNTRY", "SM_BUCKET"
         ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_fp_at_run,
-      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+      MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_fp_at_all
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         0 AS sm_kind,
         threshold,
         sm_n_at,
@@ -171,8 +171,8 @@ WITH sm_at AS (
       FROM sm_running_bucketed
       UNION ALL
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         1 AS sm_kind,
         NULL AS threshold,
         NULL AS sm_n_at,
@@ -190,7 +190,7 @@ WITH sm_at AS (
     sm_kind = 0
 ), sm_points AS (
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -204,17 +204,17 @@ WITH sm_at AS (
   FROM sm_running
 )
 SELECT
-  "country",
+  "COUNTRY",
   threshold,
-  "precision",
+  "PRECISION",
   recall,
   tp,
   fp
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     CAST('inf' AS DOUBLE) AS threshold,
-    CAST(1 AS DOUBLE) AS "precision",
+    CAST(1 AS DOUBLE) AS "PRECISION",
     (
       CAST(0 AS DOUBLE) / NULLIF(CAST(MAX(sm_pos) AS DOUBLE), 0)
     ) AS recall,
@@ -222,14 +222,14 @@ FROM (
     0 AS fp
   FROM sm_points
   GROUP BY
-    "country"
+    "COUNTRY"
   UNION ALL
   SELECT
-    "country",
+    "COUNTRY",
     threshold,
     (
       CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fp AS DOUBLE), 0)
-    ) AS "precision",
+    ) AS "PRECISION",
     (
       CAST(tp AS DOUBLE) / NULLIF(CAST(sm_pos AS DOUBLE), 0)
     ) AS recall,
@@ -240,7 +240,7 @@ FROM (
     sm_point = 1
 ) AS sm_curve
 ORDER BY
-  "country",
+  "COUNTRY",
   threshold DESC NULLS LAST,
   tp,
   fp

@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN n < 2 OR sm_weight = 0
     THEN NULL
@@ -10,7 +10,7 @@ SELECT
   n
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     SUM(sm_res_b) AS sm_residual,
     SUM(
       sm_m2_b + CASE
@@ -29,11 +29,11 @@ FROM (
   FROM (
     SELECT
       sm_buckets.*,
-      SUM(sm_s_b) OVER (PARTITION BY "country") / NULLIF(SUM(sm_w_b) OVER (PARTITION BY "country"), 0) AS sm_mean
+      SUM(sm_s_b) OVER (PARTITION BY "COUNTRY") / NULLIF(SUM(sm_w_b) OVER (PARTITION BY "COUNTRY"), 0) AS sm_mean
     FROM (
       SELECT
-        "country",
-        "sm_bucket",
+        "COUNTRY",
+        "SM_BUCKET",
         SUM(sm_res_t) AS sm_res_b,
         SUM(sm_w_t * (
           sm_t - sm_mean_b
@@ -49,7 +49,7 @@ FROM (
       FROM (
         SELECT
           sm_bucketed.*,
-          SUM(sm_w_t * sm_t) OVER (PARTITION BY "country", "sm_bucket") / NULLIF(SUM(sm_w_t) OVER (PARTITION BY "country", "sm_bucket"), 0) AS sm_mean_b
+          SUM(sm_w_t * sm_t) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") / NULLIF(SUM(sm_w_t) OVER (PARTITION BY "COUNTRY", "SM_BUCKET"), 0) AS sm_mean_b
         FROM (
           SELECT
             sm_exponents.*,
@@ -96,7 +96,7 @@ FROM (
               END AS DOUBLE) AS sm_e
             FROM (
               SELECT
-                "country",
+                "COUNTRY",
                 sm_t,
                 SUM(sm_w * (
                   sm_t - sm_p
@@ -107,24 +107,24 @@ FROM (
                 COUNT(*) AS sm_n_t
               FROM (
                 SELECT
-                  "country",
-                  CAST("revenue" AS DOUBLE) AS sm_t,
-                  CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-                  CAST("impressions" AS DOUBLE) AS sm_w
+                  "COUNTRY",
+                  CAST("REVENUE" AS DOUBLE) AS sm_t,
+                  CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+                  CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
                 FROM analytics.preds
               ) AS sm_rows
               GROUP BY
-                "country",
+                "COUNTRY",
                 sm_t
             ) AS sm_valued
           ) AS sm_exponents
         ) AS sm_bucketed
       ) AS sm_centered
       GROUP BY
-        "country",
-        "sm_bucket"
+        "COUNTRY",
+        "SM_BUCKET"
     ) AS sm_buckets
   ) AS sm_combined
   GROUP BY
-    "country"
+    "COUNTRY"
 ) AS sm_sums

@@ -1,22 +1,22 @@
 WITH sm_judged AS (
   SELECT
-    "country",
-    "query_id",
-    "doc_id" AS sm_item,
+    "COUNTRY",
+    "QUERY_ID",
+    "DOC_ID" AS sm_item,
     CASE
-      WHEN NOT "relevance" IS NULL
-      THEN CAST("relevance" AS DOUBLE)
+      WHEN NOT "RELEVANCE" IS NULL
+      THEN CAST("RELEVANCE" AS DOUBLE)
       ELSE CAST(CAST(CASE
-        WHEN COALESCE("relevance" IS NULL, TRUE)
-        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+        WHEN COALESCE("RELEVANCE" IS NULL, TRUE)
+        THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("RELEVANCE" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT) AS DOUBLE)
     END AS sm_rel
   FROM analytics.qrels
 ), sm_queries AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
@@ -31,18 +31,18 @@ WITH sm_judged AS (
   FROM (
     SELECT
       sm_judged.*,
-      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC NULLS LAST) AS sm_ideal_pos
+      ROW_NUMBER() OVER (PARTITION BY "COUNTRY", "QUERY_ID" ORDER BY sm_rel DESC NULLS LAST) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
 ), sm_rows AS (
   SELECT
-    sm_run."country" AS "country",
-    sm_run."query_id" AS "query_id",
-    sm_run."doc_id" AS sm_item,
-    CAST(sm_run."score" AS DOUBLE) AS sm_score,
+    sm_run."COUNTRY" AS "COUNTRY",
+    sm_run."QUERY_ID" AS "QUERY_ID",
+    sm_run."DOC_ID" AS sm_item,
+    CAST(sm_run."SCORE" AS DOUBLE) AS sm_score,
     COALESCE(sm_marked_judged.sm_rel, 0) AS sm_rel,
     CASE
       WHEN sm_marked_judged.sm_is_judged = 1 AND sm_marked_judged.sm_rel >= 0
@@ -50,8 +50,8 @@ WITH sm_judged AS (
       ELSE 0
     END AS sm_is_judged,
     ROW_NUMBER() OVER (
-      PARTITION BY sm_run."country", sm_run."query_id"
-      ORDER BY sm_run."score" DESC NULLS LAST, CAST(sm_run."doc_id" AS VARCHAR) DESC NULLS LAST
+      PARTITION BY sm_run."COUNTRY", sm_run."QUERY_ID"
+      ORDER BY sm_run."SCORE" DESC NULLS LAST, CAST(sm_run."DOC_ID" AS VARCHAR) DESC NULLS LAST
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN (
@@ -60,9 +60,9 @@ WITH sm_judged AS (
       1 AS sm_is_judged
     FROM sm_judged
   ) AS sm_marked_judged
-    ON sm_run."country" = sm_marked_judged."country"
-    AND sm_run."query_id" = sm_marked_judged."query_id"
-    AND sm_run."doc_id" = sm_marked_judged.sm_item
+    ON sm_run."COUNTRY" = sm_marked_judged."COUNTRY"
+    AND sm_run."QUERY_ID" = sm_marked_judged."QUERY_ID"
+    AND sm_run."DOC_ID" = sm_marked_judged.sm_item
 ), sm_marked AS (
   SELECT
     sm_rows.*,
@@ -90,8 +90,8 @@ WITH sm_judged AS (
   FROM sm_marked
 ), sm_values AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     SUM(sm_in_k * sm_relevant * sm_weight) AS sm_rbp,
     SUM(sm_in_k * (
       1 - sm_is_judged
@@ -100,12 +100,12 @@ WITH sm_judged AS (
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
 ), sm_per_query AS (
   SELECT
-    sm_queries."country" AS "country",
-    sm_queries."query_id" AS "query_id",
+    sm_queries."COUNTRY" AS "COUNTRY",
+    sm_queries."QUERY_ID" AS "QUERY_ID",
     sm_queries.sm_n_relevant,
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
@@ -117,8 +117,8 @@ WITH sm_judged AS (
     END AS sm_extra_1
   FROM sm_queries
   LEFT JOIN sm_values
-    ON sm_queries."country" = sm_values."country"
-    AND sm_queries."query_id" = sm_values."query_id"
+    ON sm_queries."COUNTRY" = sm_values."COUNTRY"
+    AND sm_queries."QUERY_ID" = sm_values."QUERY_ID"
 ), sm_scored AS (
   SELECT
     sm_per_query.*,
@@ -136,18 +136,18 @@ WITH sm_judged AS (
   FROM sm_per_query
 )
 SELECT
-  "country",
+  "COUNTRY",
   CASE
     WHEN SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included = 1 THEN sm_score_value END)
-  END AS "rbp",
+  END AS "RBP",
   CASE
     WHEN SUM(CASE WHEN sm_included = 1 THEN sm_nonempty ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included = 1 THEN sm_extra_score_1 END)
-  END AS "residual",
+  END AS "RESIDUAL",
   CAST(SUM(sm_included) AS BIGINT) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
   CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 GROUP BY
-  "country"
+  "COUNTRY"

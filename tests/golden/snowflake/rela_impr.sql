@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   (
     MAX(CASE WHEN sm_model = 1 THEN sm_both.auc END) - 0.5
   ) / NULLIF(MAX(CASE WHEN sm_model = 0 THEN sm_both.auc END) - 0.5, 0) - 1 AS rela_impr,
@@ -14,7 +14,7 @@ FROM (
     sm_new.*
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       (
         CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
       ) AS auc,
@@ -24,7 +24,7 @@ FROM (
       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
         CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
         SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
@@ -45,15 +45,15 @@ FROM (
         SELECT
           sm_buckets.*,
           SUM(sm_w_neg) OVER (
-            PARTITION BY "country"
+            PARTITION BY "COUNTRY"
             ORDER BY sm_bucket
             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
           ) AS sm_w_neg_before,
-          SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
+          SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY") AS sm_w_neg_all
         FROM (
           SELECT
-            "country",
-            "sm_bucket",
+            "COUNTRY",
+            "SM_BUCKET",
             SUM(sm_in_bucket.sm_n) AS sm_n,
             SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
             SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
@@ -74,11 +74,11 @@ FROM (
             SELECT
               sm_by_score.*,
               SUM(sm_w_neg) OVER (
-                PARTITION BY "country", "sm_bucket"
+                PARTITION BY "COUNTRY", "SM_BUCKET"
                 ORDER BY sm_s
                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
               ) AS sm_w_neg_below,
-              SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_bucket") AS sm_w_neg_bucket
+              SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_w_neg_bucket
             FROM (
               SELECT
                 sm_exponents.*,
@@ -125,7 +125,7 @@ FROM (
                   END AS DOUBLE) AS sm_e
                 FROM (
                   SELECT
-                    "country",
+                    "COUNTRY",
                     sm_s,
                     SUM(sm_rows) AS sm_n,
                     SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -135,47 +135,47 @@ FROM (
                     ) * sm_weight) AS DOUBLE) AS sm_w_neg
                   FROM (
                     SELECT
-                      "country",
+                      "COUNTRY",
                       sm_s,
                       sm_rows,
                       sm_weight,
                       CASE
-                        WHEN "clicked" = 1
+                        WHEN "CLICKED" = 1
                         THEN 1
-                        WHEN "clicked" = 0
+                        WHEN "CLICKED" = 0
                         THEN 0
                         ELSE CAST(CASE
                           WHEN COALESCE(NOT (
-                            "clicked" = 1 OR "clicked" = 0
+                            "CLICKED" = 1 OR "CLICKED" = 0
                           ), TRUE)
-                          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+                          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
                           ELSE '0'
                         END AS BIGINT)
                       END AS sm_pos
                     FROM (
                       SELECT
-                        "country",
-                        "clicked",
-                        "pctr" AS sm_s,
+                        "COUNTRY",
+                        "CLICKED",
+                        "PCTR" AS sm_s,
                         1 AS sm_rows,
-                        CAST("impressions" AS DOUBLE) AS sm_weight
+                        CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
                       FROM analytics.preds
                     ) AS sm_labelled
                   ) AS sm_by_label
                   GROUP BY
-                    "country",
+                    "COUNTRY",
                     sm_s
                 ) AS sm_valued
               ) AS sm_exponents
             ) AS sm_by_score
           ) AS sm_in_bucket
           GROUP BY
-            "country",
-            "sm_bucket"
+            "COUNTRY",
+            "SM_BUCKET"
         ) AS sm_buckets
       ) AS sm_cumulative
       GROUP BY
-        "country"
+        "COUNTRY"
     ) AS sm_parts
   ) AS sm_new
   UNION ALL
@@ -184,7 +184,7 @@ FROM (
     sm_base.*
   FROM (
     SELECT
-      "country",
+      "COUNTRY",
       (
         CAST(sm_wins AS DOUBLE) / NULLIF(CAST(sm_w_pos AS DOUBLE), 0)
       ) AS auc,
@@ -194,7 +194,7 @@ FROM (
       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
     FROM (
       SELECT
-        "country",
+        "COUNTRY",
         CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS BIGINT) AS sm_n,
         CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS BIGINT) AS sm_n_pos,
         SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
@@ -215,15 +215,15 @@ FROM (
         SELECT
           sm_buckets.*,
           SUM(sm_w_neg) OVER (
-            PARTITION BY "country"
+            PARTITION BY "COUNTRY"
             ORDER BY sm_bucket
             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
           ) AS sm_w_neg_before,
-          SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
+          SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY") AS sm_w_neg_all
         FROM (
           SELECT
-            "country",
-            "sm_bucket",
+            "COUNTRY",
+            "SM_BUCKET",
             SUM(sm_in_bucket.sm_n) AS sm_n,
             SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
             SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
@@ -244,11 +244,11 @@ FROM (
             SELECT
               sm_by_score.*,
               SUM(sm_w_neg) OVER (
-                PARTITION BY "country", "sm_bucket"
+                PARTITION BY "COUNTRY", "SM_BUCKET"
                 ORDER BY sm_s
                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
               ) AS sm_w_neg_below,
-              SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_bucket") AS sm_w_neg_bucket
+              SUM(sm_w_neg) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_w_neg_bucket
             FROM (
               SELECT
                 sm_exponents.*,
@@ -295,7 +295,7 @@ FROM (
                   END AS DOUBLE) AS sm_e
                 FROM (
                   SELECT
-                    "country",
+                    "COUNTRY",
                     sm_s,
                     SUM(sm_rows) AS sm_n,
                     SUM(sm_pos * sm_rows) AS sm_n_pos,
@@ -305,49 +305,49 @@ FROM (
                     ) * sm_weight) AS DOUBLE) AS sm_w_neg
                   FROM (
                     SELECT
-                      "country",
+                      "COUNTRY",
                       sm_s,
                       sm_rows,
                       sm_weight,
                       CASE
-                        WHEN "clicked" = 1
+                        WHEN "CLICKED" = 1
                         THEN 1
-                        WHEN "clicked" = 0
+                        WHEN "CLICKED" = 0
                         THEN 0
                         ELSE CAST(CASE
                           WHEN COALESCE(NOT (
-                            "clicked" = 1 OR "clicked" = 0
+                            "CLICKED" = 1 OR "CLICKED" = 0
                           ), TRUE)
-                          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+                          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
                           ELSE '0'
                         END AS BIGINT)
                       END AS sm_pos
                     FROM (
                       SELECT
-                        "country",
-                        "clicked",
-                        "pctr_baseline" AS sm_s,
+                        "COUNTRY",
+                        "CLICKED",
+                        "PCTR_BASELINE" AS sm_s,
                         1 AS sm_rows,
-                        CAST("impressions" AS DOUBLE) AS sm_weight
+                        CAST("IMPRESSIONS" AS DOUBLE) AS sm_weight
                       FROM analytics.preds
                     ) AS sm_labelled
                   ) AS sm_by_label
                   GROUP BY
-                    "country",
+                    "COUNTRY",
                     sm_s
                 ) AS sm_valued
               ) AS sm_exponents
             ) AS sm_by_score
           ) AS sm_in_bucket
           GROUP BY
-            "country",
-            "sm_bucket"
+            "COUNTRY",
+            "SM_BUCKET"
         ) AS sm_buckets
       ) AS sm_cumulative
       GROUP BY
-        "country"
+        "COUNTRY"
     ) AS sm_parts
   ) AS sm_base
 ) AS sm_both
 GROUP BY
-  "country"
+  "COUNTRY"

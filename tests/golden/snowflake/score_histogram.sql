@@ -1,5 +1,5 @@
 SELECT
-  "country",
+  "COUNTRY",
   sm_bucket AS bucket,
   CAST(0.0 AS DOUBLE) + sm_bucket * (
     CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
@@ -17,42 +17,42 @@ SELECT
   ) * sm_weight) AS DOUBLE) AS w_neg
 FROM (
   SELECT
-    "country",
+    "COUNTRY",
     sm_bucket,
     sm_rows,
     sm_weight,
     CASE
-      WHEN "clicked" = 1
+      WHEN "CLICKED" = 1
       THEN 1
-      WHEN "clicked" = 0
+      WHEN "CLICKED" = 0
       THEN 0
       ELSE CAST(CASE
         WHEN COALESCE(NOT (
-          "clicked" = 1 OR "clicked" = 0
+          "CLICKED" = 1 OR "CLICKED" = 0
         ), TRUE)
-        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR), 'NULL')
+        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
         ELSE '0'
       END AS BIGINT)
     END AS sm_pos
   FROM (
     SELECT
-      "country",
-      "clicked",
+      "COUNTRY",
+      "CLICKED",
       sm_bucket,
       COUNT(*) AS sm_rows,
       SUM(sm_w) AS sm_weight
     FROM (
       SELECT
-        "country",
-        "clicked",
-        CAST("impressions" AS DOUBLE) AS sm_w,
+        "COUNTRY",
+        "CLICKED",
+        CAST("IMPRESSIONS" AS DOUBLE) AS sm_w,
         CAST(CASE
-          WHEN CAST("pctr" AS DOUBLE) < CAST(0.0 AS DOUBLE)
+          WHEN CAST("PCTR" AS DOUBLE) < CAST(0.0 AS DOUBLE)
           THEN 0
-          WHEN CAST("pctr" AS DOUBLE) >= CAST(1.0 AS DOUBLE)
+          WHEN CAST("PCTR" AS DOUBLE) >= CAST(1.0 AS DOUBLE)
           OR FLOOR(
             (
-              CAST("pctr" AS DOUBLE) - CAST(0.0 AS DOUBLE)
+              CAST("PCTR" AS DOUBLE) - CAST(0.0 AS DOUBLE)
             ) / (
               CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
             ) * 1000
@@ -60,7 +60,7 @@ FROM (
           THEN 999
           ELSE FLOOR(
             (
-              CAST("pctr" AS DOUBLE) - CAST(0.0 AS DOUBLE)
+              CAST("PCTR" AS DOUBLE) - CAST(0.0 AS DOUBLE)
             ) / (
               CAST(1.0 AS DOUBLE) - CAST(0.0 AS DOUBLE)
             ) * 1000
@@ -69,14 +69,14 @@ FROM (
       FROM analytics.preds
     ) AS sm_bucketed
     GROUP BY
-      "country",
-      "clicked",
+      "COUNTRY",
+      "CLICKED",
       sm_bucket
   ) AS sm_labelled
 ) AS sm_by_label
 GROUP BY
-  "country",
+  "COUNTRY",
   sm_bucket
 ORDER BY
-  "country",
+  "COUNTRY",
   sm_bucket

@@ -3,21 +3,21 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       CASE
-        WHEN NOT "relevance" IS NULL
-        THEN CAST("relevance" AS DOUBLE)
+        WHEN NOT "RELEVANCE" IS NULL
+        THEN CAST("RELEVANCE" AS DOUBLE)
         ELSE CAST(CAST(CASE
-          WHEN COALESCE("relevance" IS NULL, TRUE)
-          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("relevance" AS VARCHAR), 'NULL')
+          WHEN COALESCE("RELEVANCE" IS NULL, TRUE)
+          THEN 'sqlmetrics: a relevance must be a number; found ' || COALESCE(CAST("RELEVANCE" AS VARCHAR), 'NULL')
           ELSE '0'
         END AS BIGINT) AS DOUBLE)
       END AS sm_relevance,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -54,14 +54,14 @@ WITH sm_top AS (
     sm_y
 ), sm_history AS (
   SELECT
-    "query_id" AS sm_user,
-    "doc_id" AS sm_seen,
+    "QUERY_ID" AS sm_user,
+    "DOC_ID" AS sm_seen,
     1 AS sm_has_history
   FROM analytics.interactions
 ), sm_items AS (
   SELECT
-    sm_top."country" AS "country",
-    sm_top."query_id" AS "query_id",
+    sm_top."COUNTRY" AS "COUNTRY",
+    sm_top."QUERY_ID" AS "QUERY_ID",
     MAX(COALESCE(sm_history.sm_has_history, 0)) AS sm_known,
     AVG(COALESCE(sm_similar.sm_s, 0)) AS sm_similarity,
     MAX(sm_top.sm_relevance) AS sm_rel,
@@ -74,17 +74,17 @@ WITH sm_top AS (
     ) AS sm_seen_before
   FROM sm_top
   LEFT JOIN sm_history
-    ON sm_history.sm_user = sm_top."query_id"
+    ON sm_history.sm_user = sm_top."QUERY_ID"
   LEFT JOIN sm_similar
     ON sm_similar.sm_x = sm_top.sm_item AND sm_similar.sm_y = sm_history.sm_seen
   GROUP BY
-    sm_top."country",
-    sm_top."query_id",
+    sm_top."COUNTRY",
+    sm_top."QUERY_ID",
     sm_top.sm_item
 ), sm_users AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     MAX(sm_known) AS sm_user_known,
     AVG((
       1 - sm_similarity
@@ -92,12 +92,12 @@ WITH sm_top AS (
     SUM(sm_seen_before) AS sm_user_seen
   FROM sm_items
   GROUP BY
-    "country",
-    "query_id"
+    "COUNTRY",
+    "QUERY_ID"
 ), sm_values AS (
   SELECT
-    "country",
-    "query_id",
+    "COUNTRY",
+    "QUERY_ID",
     CASE
       WHEN (
         SELECT
@@ -123,10 +123,10 @@ WITH sm_top AS (
   FROM sm_users
 )
 SELECT
-  "country",
+  "COUNTRY",
   AVG(sm_value) AS serendipity,
   COUNT(sm_value) AS n_users,
   CAST(SUM(CASE WHEN sm_value IS NULL THEN 1 ELSE 0 END) AS BIGINT) AS n_without_history
 FROM sm_values
 GROUP BY
-  "country"
+  "COUNTRY"

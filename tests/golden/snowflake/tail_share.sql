@@ -3,12 +3,12 @@ WITH sm_top AS (
     *
   FROM (
     SELECT
-      "country",
-      "query_id",
-      "doc_id" AS sm_item,
+      "COUNTRY",
+      "QUERY_ID",
+      "DOC_ID" AS sm_item,
       ROW_NUMBER() OVER (
-        PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC NULLS LAST, CAST("doc_id" AS VARCHAR) DESC NULLS LAST
+        PARTITION BY "COUNTRY", "QUERY_ID"
+        ORDER BY "SCORE" DESC NULLS LAST, CAST("DOC_ID" AS VARCHAR) DESC NULLS LAST
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -16,11 +16,11 @@ WITH sm_top AS (
     sm_pos <= 10
 ), sm_popularity AS (
   SELECT
-    "doc_id" AS sm_item,
+    "DOC_ID" AS sm_item,
     CAST(COUNT(*) AS DOUBLE) AS sm_count
   FROM analytics.interactions
   GROUP BY
-    "doc_id"
+    "DOC_ID"
 ), sm_count_groups AS (
   SELECT
     sm_count,
@@ -70,18 +70,18 @@ WITH sm_top AS (
   FROM sm_groups_cut
 ), sm_values AS (
   SELECT
-    sm_top."country" AS "country",
-    sm_top."query_id" AS "query_id",
+    sm_top."COUNTRY" AS "COUNTRY",
+    sm_top."QUERY_ID" AS "QUERY_ID",
     AVG(COALESCE(sm_tail.sm_in_tail, 0)) AS sm_value
   FROM sm_top
   LEFT JOIN sm_tail
     ON sm_top.sm_item = sm_tail.sm_item
   GROUP BY
-    sm_top."country",
-    sm_top."query_id"
+    sm_top."COUNTRY",
+    sm_top."QUERY_ID"
 )
 SELECT
-  "country",
+  "COUNTRY",
   AVG(sm_value) AS tail_share,
   COUNT(*) AS n_users,
   (
@@ -91,4 +91,4 @@ SELECT
   ) AS n_tail_items
 FROM sm_values
 GROUP BY
-  "country"
+  "COUNTRY"

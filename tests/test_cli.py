@@ -71,6 +71,9 @@ def test_render_for_a_dialect():
     assert "\n" not in cli("render", "ndcg", "run", "--k", "10", ok=0).stdout.strip()
     assert "dialect must be one of" in cli("render", "auc", "t", *COLS, "--dialect", "oracle", ok=2).stderr
     assert "render needs SOURCE" in cli("render", "auc", *COLS, ok=2).stderr
+    # a BigQuery table path, and no sqlglot warning about NULL ordering on stderr
+    done = cli("render", "auc", "my-project.dataset.table", *COLS, "--by", "country", "--dialect", "bigquery", ok=0)
+    assert done.stderr == "" and "FROM `my-project`.dataset.table" in done.stdout
 
 
 def test_compute_matches_the_python_api_in_every_format():

@@ -8,6 +8,7 @@ import re
 import pytest
 import sqlglot
 from sqlglot import exp
+from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
@@ -76,3 +77,40 @@ def test_render_is_what_runs(binary_frame):
     value = con.execute(sql).fetchall()[0][0]
     assert value == pytest.approx(sm.gauc(binary_frame, label="y", score="s", group="g", weighting="clicks"),
                                   rel=1e-12)
+
+
+def test_names_resolve_as_the_warehouse_finds_them():
+    """A column written plainly is the one the warehouse finds for it unquoted: Snowflake folds such a
+    name to upper case (a column created as clicked is stored CLICKED, which "clicked" would miss); a
+    name in double quotes is exactly the name between them, and one that needs quoting anyway keeps its
+    case. Warehouses whose names are case-insensitive, quoted or not, and the engines sqlmetrics runs
+    on (whose columns it checks by their exact names) get the name as written."""
+    cases = [  # (dialect, label as given, the quoted identifier expected in the SQL)
+        ("snowflake", "clicked", "CLICKED"),
+        ("snowflake", "Clicked", "CLICKED"),
+        ("snowflake", '"clicked"', "clicked"),
+        ("snowflake", '"MixedCase"', "MixedCase"),
+        ("snowflake", "user id", "user id"),
+        ("bigquery", "Clicked", "Clicked"),
+        ("bigquery", '"Clicked"', "Clicked"),
+        ("databricks", "Clicked", "Clicked"),
+        ("redshift", "Clicked", "Clicked"),
+        ("postgres", "Clicked", "Clicked"),
+        ("duckdb", "Clicked", "Clicked"),
+    ]
+    for dialect, label, expected in cases:
+        sql = sm.render("auc", "preds", label=label, score="pctr", dialect=dialect)
+        tree = sqlglot.parse_one(sql, read=dialect)
+        found = {(i.name, i.quoted) for i in tree.find_all(exp.Identifier)
+                 if i.name.lower() in (expected.lower(), label.lower())}
+        assert found == {(expected, True)}, (dialect, label, found)
+    # Snowflake's own reading: the quoted CLICKED is the column an unquoted clicked names
+    tree = sqlglot.parse_one(sm.render("auc", "preds", label="clicked", score="pctr", dialect="snowflake"),
+                             read="snowflake")
+    unquoted = normalize_identifiers(sqlglot.parse_one("SELECT clicked FROM preds", read="snowflake"),
+                                     dialect="snowflake").find(exp.Column).name
+    assert unquoted in {i.name for i in tree.find_all(exp.Identifier) if i.quoted}
+    with pytest.raises(sm.ParameterError, match="reserved"):
+        sm.render("auc", "preds", label='"SM_S"', score="pctr", dialect="snowflake")
+    with pytest.raises(sm.ParameterError, match="output column"):
+        sm.render("auc", "preds", label="clicked", score="pctr", by='"AUC"', dialect="snowflake")

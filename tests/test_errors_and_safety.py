@@ -748,6 +748,23 @@ def test_table_reference_that_is_not_a_plain_name(con, ref):
     assert snapshot(con)["objects"][("memory", "main", "preds")] == N
 
 
+def test_warehouse_table_reference_that_is_not_a_plain_name():
+    """Each warehouse's own table references are read (tests/test_golden.py renders them); anything
+    more, in that warehouse's own quoting, is refused."""
+    refs = {
+        "bigquery": ["my-project.dataset.table; DROP TABLE x", "my-project.dataset.table --",
+                     "`my-project.dataset.table` WHERE 1=1", "my-project.dataset.table AS t", "my--project.d.t",
+                     "-p.d.t", "p-.d.t", "p - d.t", "p.d.t-", "my-project.data-set.t", "`p`.d.t; SELECT 1",
+                     "`a.b.c.d`", "p.d.t/* c */", "p.d.t FOR SYSTEM_TIME AS OF CURRENT_TIMESTAMP()", "p.d.t*"],
+        "snowflake": ["my-project.d.t", '"DB"."S"."T"; DROP TABLE x', '"DB"."S"."T" t', "db.s.t AT(OFFSET => -60)"],
+        "databricks": ["c.s.t; DROP TABLE x", "`c`.`s`.`t` --", "c-1.s.t", "c.s.t VERSION AS OF 1"],
+    }
+    for dialect, names in refs.items():
+        for ref in names:
+            with fails(sm.SourceError, repr(ref)):
+                sm.render("auc", ref, label="clicked", score="pctr", dialect=dialect)
+
+
 @pytest.mark.parametrize("data", [42, None, 1.5, ["preds"], {"clicked": [1]}, b"preds"])
 def test_data_of_unsupported_type(data):
     with fails(sm.SourceError, "data"):

@@ -576,6 +576,36 @@ def test_golden_files_are_exactly_the_expected_set():
     assert (golden.GOLDEN / "CALLS.md").read_text() == golden.calls_md(), REGENERATE
 
 
+#: table references as each warehouse writes them -> how the FROM of the golden file then reads
+TABLE_REFERENCES = [
+    ("bigquery", "my-project.dataset.table", "`my-project`.dataset.table"),  # dashes: unquoted in BigQuery
+    ("bigquery", "`my-project.dataset.table`", "`my-project`.`dataset`.`table`"),
+    ("bigquery", "`my-project`.dataset.table", "`my-project`.dataset.table"),
+    ("snowflake", '"DB"."SCHEMA"."T"', '"DB"."SCHEMA"."T"'),
+    ("snowflake", "db.schema.preds", "db.schema.preds"),  # unquoted: Snowflake's upper-case folding applies
+    ("databricks", "main.analytics.preds", "main.analytics.preds"),  # Unity Catalog: catalog.schema.table
+    ("databricks", "`main`.`my schema`.`preds`", "`main`.`my schema`.`preds`"),
+    ("spark", "`my-db`.preds", "`my-db`.preds"),
+]
+
+
+def test_golden_sql_of_warehouse_table_references():
+    """The canonical auc call on each warehouse's own table references is its golden file, the table
+    written as that warehouse reads it; and silent (sqlglot logs nothing)."""
+    data, params = golden.call("auc")
+    for dialect, table, written in TABLE_REFERENCES:
+        handler = _Messages()
+        logging.getLogger("sqlglot").addHandler(handler)
+        try:
+            sql = sm.render("auc", table, dialect=dialect, pretty=True, **params) + "\n"
+        finally:
+            logging.getLogger("sqlglot").removeHandler(handler)
+        kept = golden.path("auc", dialect).read_text()
+        assert kept.count(f"FROM {data}\n") == 1
+        assert sql == kept.replace(f"FROM {data}\n", f"FROM {written}\n"), (dialect, table)
+        assert not handler.records, (dialect, table, handler.records)
+
+
 def test_allowed_denominators_are_all_still_used():
     used = {(key, n) for (d, n, v), r in results().items() for key in r.allowed_used}
     stale = [(key, m) for key, (_, metrics) in ALLOWED_DENOMINATORS.items() for m in sorted(metrics)

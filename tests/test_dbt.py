@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -143,6 +144,39 @@ def test_seeds_are_what_make_expected_writes(tmp_path):
     for path in sorted(written):  # to 1e-12: another numpy or scikit-learn may round the last bit otherwise
         pd.testing.assert_frame_equal(pd.read_csv(tmp_path / path), pd.read_csv(PROJECT / "seeds" / path),
                                       check_exact=False, rtol=1e-12, atol=1e-12, obj=str(path))
+
+
+def test_readme_pins_a_revision_that_exists_and_the_dbt_the_package_needs():
+    """The README's packages.yml pins a tag of the repository or a commit (40 hex digits) that holds
+    the package; dbt_project.yml's require-dbt-version admits the installed dbt-core and no version
+    older than what the README and integration_tests/ write: generic tests with their parameters under
+    `arguments:` are read from dbt-core 1.10.5 on (dbt's require_generic_test_arguments_property)."""
+    import yaml
+    from importlib.metadata import version
+    from packaging.specifiers import SpecifierSet
+
+    readme = (ROOT / "README.md").read_text()
+    revisions = re.findall(r"^\s*revision:\s*(\S+)", readme, re.M)
+    assert revisions
+    git = ["git", "-C", str(ROOT)]
+    # a whole clone has every tag and commit; a shallow one (CI's) or an unpacked sdist cannot say
+    whole = subprocess.run([*git, "rev-parse", "--is-shallow-repository"], capture_output=True, text=True)
+    whole = whole.returncode == 0 and whole.stdout.strip() == "false"
+    tags = subprocess.run([*git, "tag", "--list"], capture_output=True, text=True).stdout.split() if whole else []
+    for revision in revisions:
+        commit = re.fullmatch(r"[0-9a-f]{40}", revision)
+        if not whole:  # the shape of a commit or of a release tag, at least
+            assert commit or re.fullmatch(r"v\d+\.\d+\.\d+", revision), f"README pins {revision!r}"
+            continue
+        if revision in tags:
+            continue
+        assert commit, f"README pins {revision!r}: neither a tag of the repository nor a commit"
+        holds = subprocess.run([*git, "cat-file", "-e", f"{revision}:dbt_project.yml"], capture_output=True)
+        assert holds.returncode == 0, f"README pins commit {revision}, which has no dbt_project.yml here"
+    required = SpecifierSet(",".join(yaml.safe_load((ROOT / "dbt_project.yml").read_text())["require-dbt-version"]))
+    assert version("dbt-core") in required
+    uses_arguments = "arguments:" in readme + (PROJECT / "models" / "schema.yml").read_text()
+    assert uses_arguments and "1.10.5" in required and "1.10.4" not in required, required
 
 
 # -- dbt ------------------------------------------------------------------------------------------

@@ -1,14 +1,16 @@
 """How engines differ in the input checks (sqlmetrics/checks.py): the SQL predicates that find NaN,
 infinities and values that are not numbers in a column, per dialect. Each returns a DuckDB-syntax
 predicate (sqltext.transpile writes it for the engine), or None where the column cannot hold such a
-value.
+value. And what a table name may be unquoted, per dialect (sqltext.parse_table_name).
 
 Every other engine difference is a dispatched macro of sql/helpers.sql, rendered for the target
 by the Python layer as by dbt (templates.py).
 """
 from __future__ import annotations
 
-from .target import Target
+import re
+
+from .target import PLAIN_NAME, Target
 from .templates import render_macro
 
 
@@ -78,3 +80,13 @@ def not_a_number(column_sql: str, dialect: str) -> str | None:
     if dialect == "sqlite":
         return f"typeof({column_sql}) NOT IN ('integer', 'real', 'null')"
     return None
+
+
+#: an unquoted project or table name of a BigQuery table path, which may hold dashes (a dataset's may not):
+#: https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical#table_names
+_DASHED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*\Z")
+
+
+def unquoted_table_part(part: str, dialect: str) -> re.Pattern:
+    """What the `part` ("catalog", "db" or "this") of a table reference may be unquoted in `dialect`."""
+    return _DASHED_NAME if dialect == "bigquery" and part != "db" else PLAIN_NAME

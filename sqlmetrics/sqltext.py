@@ -7,7 +7,6 @@ is generated in the target dialect.
 from __future__ import annotations
 
 import functools
-import re
 import threading
 from collections import OrderedDict
 
@@ -17,6 +16,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
+from .dialects import unquoted_table_part
 from .errors import SourceError
 from .target import DIALECTS, PLAIN_NAME, Target
 from .templates import NATIVE, placeholder_uses
@@ -25,8 +25,6 @@ from .templates import NATIVE, placeholder_uses
 PLACEHOLDER = "sm_source"
 
 # Anything that writes, changes the session, or leaves the SELECT world.
-#: an unquoted project or table name of a BigQuery table path, which may hold dashes (a dataset's may not)
-_DASHED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*\Z")
 _FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Use, exp.Pragma,
               exp.Transaction, exp.Commit, exp.Rollback, exp.Attach, exp.Detach, exp.Install,
               exp.Describe, exp.Kill, exp.LoadData, exp.Merge, exp.Lock)
@@ -131,10 +129,10 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
         raise SourceError(f"{name!r} contains a statement separator or a comment{hint}")
     extra = set(table.args) - {"this", "db", "catalog"}
     parts = [table.args.get(k) for k in ("catalog", "db", "this")]
-    unquoted = [_DASHED_NAME if dialect == "bigquery" and k != "db" else PLAIN_NAME for k in ("catalog", "db", "this")]
     if any(table.args.get(k) for k in extra) or any(
             p is not None and (not isinstance(p, exp.Identifier)
-                               or not (p.quoted or pattern.match(p.name))) for p, pattern in zip(parts, unquoted)):
+                               or not (p.quoted or unquoted_table_part(k, dialect).match(p.name)))
+            for k, p in zip(("catalog", "db", "this"), parts)):
         raise SourceError(f"{name!r} is not a plain table name{hint}")
     if table.this is None or not table.name:
         raise SourceError(f"{name!r} is not a table name{hint}")

@@ -329,6 +329,8 @@ def test_renders_one_select_in_every_dialect_with_quoted_names(name, strategy, d
     for ident in tree.find_all(exp.Identifier):
         seen.setdefault(ident.name, set()).add(bool(ident.quoted))
     for column in ("order", 'a"b', "it's", "user id", "用户"):
+        if dialect == "snowflake" and column == "order":
+            column = "ORDER"  # the column Snowflake finds for the plain name order
         assert seen.get(column) == {True}, column
     outputs = set(sm.METRICS[name].outputs)
     strays = {n for n, q in seen.items() if False in q and not n.startswith("sm_") and n not in outputs

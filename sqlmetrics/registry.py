@@ -1122,9 +1122,12 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
                                  "average='micro' is not a mean over queries: use average='macro'")
         other = Param("other", "relation", "the second run, with the same columns as the first (a table name, "
                       "sqlmetrics.Query, file path or DataFrame).", like_data=True)
+        # the units are queries evaluated under both runs: a run without rows leaves none
+        undefined = "no query is evaluated under both runs with a relevant item (is one of the runs empty?)"
     elif m.name == "gauc":
         other = Param("other", "column", "the second score column, compared with `score` group by group.",
                       role="score")
+        undefined = m.undefined
         if params.get("test") == "wilcoxon" and params.get("weighting", "impressions") != "uniform":
             raise ParameterError("test='wilcoxon' ranks the groups' differences without weights: pass "
                                  "weighting='uniform', or use test='paired_t' or 'randomization', which weigh "
@@ -1135,7 +1138,7 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
                              f"gauc (two score columns, group by group); {m.name} is neither{hint}; "
                              "sqlmetrics.bootstrap gives an interval for any metric")
     derived = _derived(m, "compare", (other,), (TEST, N_RESAMPLES, SEED, CONFIDENCE), outputs=COMPARE_OUTPUTS,
-                       defined_by=("difference",), across_slices=("p_value_holm",))
+                       defined_by=("difference",), across_slices=("p_value_holm",), undefined=undefined)
     return derived, dict(params)
 
 

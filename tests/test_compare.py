@@ -263,6 +263,10 @@ def test_errors_say_what_to_do():
         sm.compare("ndcg", run, other.drop(columns="score"), qrels)
     with pytest.raises(sm.ColumnError, match="duplicated"):
         sm.compare("ndcg", run, pd.concat([other, other.head(1)]), qrels)
+    # no unit to pair: a run without rows says so
+    for candidate, baseline in ((run.head(0), other), (run, other.head(0))):
+        with pytest.raises(sm.UndefinedMetricError, match=r"under both runs .*\(is one of the runs empty\?\)"):
+            sm.compare("ndcg", candidate, baseline, qrels)
 
 
 def test_render_and_docstring():

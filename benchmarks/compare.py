@@ -848,6 +848,38 @@ def table(cases: list[Case]) -> str:
     return "\n".join(lines)
 
 
+def ranx_left_out(args, have_ranx: bool) -> str | None:
+    """Why ranx's rows are missing from every case, if they are."""
+    if not have_ranx:
+        return "ranx is not installed (pip install -e '.[bench]'): its rows are left out."
+    if args.queries > args.ranx_max_queries:
+        return (f"ranx Qrels/Run left out: {args.queries:,} queries > --ranx-max-queries "
+                f"{args.ranx_max_queries:,}.")
+    return None
+
+
+def footnotes(cases: list[Case], methods: set, ranx_absent: str | None) -> list[str]:
+    """The notes under the table: each mark the table shows (‡ extrapolated, † ranx) explained, why
+    ranx is missing where it is, and how peak memory was measured."""
+    tools = [(c, t) for c in cases for t in c.tools]
+    notes = []
+    if any(t.note for _, t in tools):
+        notes.append("‡ extrapolated: " + "; ".join(f"{c.name.split(', ', 1)[-1]}: {t.note}" for c, t in tools
+                                                     if t.note) + ". Its peak RSS is that of the subset.")
+    if any("†" in t.name for _, t in tools):
+        built = [f"{t.name.rstrip(' †')} {t.build_seconds:.1f} s" for _, t in tools if t.build_seconds is not None]
+        notes.append("† ranx: numba JIT compilation excluded (warm-up call)"
+                     + ("; inputs built once, not timed: " + "; ".join(built) if built else "") + ".")
+    if ranx_absent:
+        notes.append(ranx_absent)
+    notes.append("peak RSS: " + ", ".join(MEMORY_METHODS[m] for m in sorted(methods, key=str))
+                 + ", of a fresh process per tool, during one call on the full data after a warm-up on a slice"
+                 + (" (ranx `evaluate(Qrels, Run)`: in the main process after the rounds, as its objects take long "
+                    "to build)" if any(t.name == RANX_OBJECTS for _, t in tools) else "")
+                 + "; inputs already in memory are not counted." if methods else "peak RSS: not measured.")
+    return notes
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
@@ -916,10 +948,8 @@ def main():
                         "queries without relevant item": int((relevance.max(axis=1) == 0).sum())},
             "seconds to write Parquet (0 if reused)": round(t_write, 1), "seconds to read into memory": round(t_read, 1)}
         print(json.dumps(data, indent=1))
-        if not HAVE_RANX:
-            print("ranx is not installed (pip install -e '.[bench]'): its rows are skipped")
-        elif args.queries > args.ranx_max_queries:
-            print(f"ranx Qrels/Run skipped: {args.queries:,} queries > --ranx-max-queries {args.ranx_max_queries:,}")
+        if ranx_left_out(args, HAVE_RANX):
+            print(ranx_left_out(args, HAVE_RANX))
 
         # warm-up: every tool once on a small slice (imports, JIT, first connection); not timed
         t = time.perf_counter()
@@ -988,18 +1018,8 @@ def main():
               + (f"{statistics.mean(busy):.2f} cores on average during the rounds" if busy else "n/a (no psutil)")
               + ("; the numbers are noisy." if busy and statistics.mean(busy) > 0.25 else "."))
     md = table(cases)
-    footnotes = [
-        "‡ extrapolated: " + "; ".join(f"{c.name.split(', ', 1)[-1]}: {t.note}" for c in cases for t in c.tools if t.note)
-        + ". Its peak RSS is that of the subset.",
-        "† ranx: numba JIT compilation excluded (warm-up call); inputs built once, not timed: "
-        + "; ".join(f"{t.name.rstrip(' †')} {t.build_seconds:.1f} s" for c in cases for t in c.tools
-                    if t.build_seconds is not None) + ".",
-        ("peak RSS: " + ", ".join(MEMORY_METHODS[m] for m in sorted(methods, key=str))
-         + ", of a fresh process per tool, during one call on the full data after a warm-up on a slice "
-         "(ranx `evaluate(Qrels, Run)`: in the main process after the rounds, as its objects take long to build); "
-         "inputs already in memory are not counted." if methods else "peak RSS: not measured."),
-    ]
-    print("\n" + header + "\n\n" + md + "\n\n" + "\n".join(footnotes))
+    notes = footnotes(cases, methods, ranx_left_out(args, HAVE_RANX))
+    print("\n" + header + "\n\n" + md + "\n\n" + "\n".join(notes))
     print(f"\ntotal {time.perf_counter() - started:.0f} s")
 
     if args.json:
@@ -1020,7 +1040,7 @@ def main():
                 "sqlmetrics_value_on_same_input": t.expected() if t.expected else None,
                 "input_build_seconds": t.build_seconds, "note": t.note,
                 "peak_rss_bytes": t.peak, "memory_probe": t.probe} for t in c.tools]} for c in cases],
-            "markdown": header + "\n\n" + md + "\n\n" + "\n".join(footnotes),
+            "markdown": header + "\n\n" + md + "\n\n" + "\n".join(notes),
             "total_seconds": time.perf_counter() - started,
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)

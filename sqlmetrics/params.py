@@ -20,7 +20,7 @@ REQUIRED = object()
 ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
-               "relevance", "group", "key", "slice"]
+               "relevance", "grade", "group", "key", "slice"]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]
 
@@ -225,8 +225,10 @@ ITEM = Param("item", "column", "item (document) id column, in the run and the qr
              role="key", where="both")
 RUN_SCORE = Param("score", "column", "the run's score column; higher ranks first.", default="score",
                   role="score")
-RELEVANCE = Param("relevance", "column", "graded relevance (>= 0) column of the qrels, or of the run "
-                  "when qrels is omitted.", default="relevance", role="relevance", where="judgments")
+RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, or of the run when qrels is "
+                  "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "
+                  "and not judged for the measures that count judged items (bpref, judged_at_k, rbp's residual).",
+                  default="relevance", role="grade", where="judgments")
 RANKING_BY = Param("by", "columns", "optional column(s) to slice by; they must be in the run and the "
                    "qrels (query attributes such as country; not NULL).", default=None, where="both", role="key")
 K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",

@@ -32,6 +32,10 @@ def validate(m: Metric, given: dict) -> dict:
         if p.name not in given and p.required:
             raise ParameterError(f"{m.name} needs the {p.name!r} parameter: {p.doc}")
         values[p.name] = p.validate(given.get(p.name, None if p.required else p.default))
+    named = [p.name for p in m.params if p.in_qrels_for and values[p.name] is not None]
+    if named and values.get("qrels") is None:
+        raise ParameterError(f"{m.name}: {named[0]} names a column of the qrels: pass qrels too (without qrels the "
+                             f"judgments are the run's own {named[0][len('qrels_'):]} column)")
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
     if m.averaged and values["average"] != "binary" and values.get("score") is not None:
@@ -60,12 +64,16 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     slots = {"data": ["data"], "judgments": [judgments], "both": sorted({"data", judgments})}
     out: dict[str, list] = {"data": []}
     classes = m.averaged and values.get("average") != "binary"
+    in_qrels = qrels_names(m, values, by_parameter=True)
     for p in m.params:
-        if p.kind in ("column", "columns") and values[p.name]:
+        if p.kind in ("column", "columns") and values[p.name] and not p.in_qrels_for:
             names = values[p.name] if p.kind == "columns" else [values[p.name]]
             role = "class" if classes and p.name in ("label", "prediction") else p.role
             for slot in slots[p.where]:
-                out.setdefault(slot, []).extend((p.name, c, role) for c in names)
+                if slot == "qrels" and p.kind == "column" and p.name in in_qrels:
+                    out.setdefault(slot, []).append((f"qrels_{p.name}", in_qrels[p.name], role))
+                else:
+                    out.setdefault(slot, []).extend((p.name, c, role) for c in names)
         elif p.kind == "relation" and values[p.name] is not None:
             columns = {k: v for k, v in values.items() if isinstance(v, str)}  # "{item}": the item parameter's value
             # a column standing for a parameter's ("{example}") holds that parameter's ids: typed as the data's
@@ -78,9 +86,27 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     return out
 
 
+def qrels_names(m: Metric, values: dict, by_parameter: bool = False) -> dict[str, str]:
+    """The metric's column name (or with `by_parameter` its parameter) -> the qrels' own column
+    (qrels_query=, ...), where they differ."""
+    return {p.in_qrels_for if by_parameter else values[p.in_qrels_for]: values[p.name] for p in m.params
+            if p.in_qrels_for and values[p.name] is not None and values[p.name] != values[p.in_qrels_for]}
+
+
+def _renamed(source: Source, names: dict[str, str]) -> Source:
+    """The qrels with their columns under the metric's names (every column, for by): for render, which
+    checks nothing (compute renames as it reduces the checked source to the columns used)."""
+    if not names:
+        return source
+    own = {v: k for k, v in names.items()}
+    columns = [exp.Star(except_=[exp.column(c, quoted=True) for c in own])] + [
+        exp.column(c, quoted=True).as_(k, quoted=True) for c, k in own.items()]
+    return Source(exp.select(*columns).from_(as_from(source.relation)), source.description)
+
+
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
          per_query: bool = False) -> str:
-    kwargs = dict(values)
+    kwargs = {k: v for k, v in values.items() if not m.param(k).in_qrels_for}
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
@@ -120,6 +146,8 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     values = validate(m, params)
     sources = {"data": static_source(data, dialect)}
     sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
+    if "qrels" in sources:
+        sources["qrels"] = _renamed(sources["qrels"], qrels_names(m, values))
     return _sql(m, values, sources, Target(dialect, pretty), None, per_query)
 
 
@@ -133,7 +161,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
-        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna)
+        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
+                                       {v: k for k, v in qrels_names(m, values).items()} if slot == "qrels" else {})
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
@@ -163,10 +192,11 @@ class _Checked:
     explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
 
-def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checked:
+def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str]) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
-    (dialects.guards_rows), as guards in the metric's own query (one read of the input)."""
+    (dialects.guards_rows), as guards in the metric's own query (one read of the input). The checks
+    name the relation's own columns; `renames` (its column -> the metric's) names them for the metric."""
     require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
@@ -191,8 +221,10 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
     guards = dialects.guards_rows(engine.dialect) and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
-    columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb").as_(col, quoted=True)
-               if guards else exp.column(col, quoted=True) for col in found]
+    columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
+               .as_(renames.get(col, col), quoted=True)
+               if guards else exp.column(col, quoted=True).as_(renames.get(col, col), quoted=True) if col in renames
+               else exp.column(col, quoted=True) for col in found]
     query = exp.select(*columns).from_(_from_expr(source))
     if dropna:
         n_rows, null_rows = run_checks()
@@ -207,6 +239,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
             run_checks()  # raises, unless the screen fired on a clean column
     else:
         n_rows = None
+    booleans, texts = (frozenset(renames.get(c, c) for c in cols) for cols in (booleans, texts))
     return _Checked(Source(query, source.description), kinds, booleans, texts, n_rows,
                     run_checks if guards else lambda: None)
 

@@ -52,6 +52,8 @@ class Param:
     like_data: bool = False
     #: a required parameter that may be None (a value of its own: k=None, the whole list), said explicitly
     none_ok: bool = False
+    #: for a column of the qrels only: the parameter whose column it names there (qrels_query: query)
+    in_qrels_for: str | None = None
 
     def __post_init__(self):
         require_word(f"parameter {self.name!r}", "kind", self.kind, ParamKind)
@@ -225,6 +227,10 @@ ITEM = Param("item", "column", "item (document) id column, in the run and the qr
              role="key", where="both")
 RUN_SCORE = Param("score", "column", "the run's score column; higher ranks first.", default="score",
                   role="score")
+QRELS_COLUMNS = tuple(
+    Param(f"qrels_{name}", "column", f"the qrels' {name} column, where its name is not the run's (default: the "
+          f"{name} parameter's).", default=None, role=role, in_qrels_for=name)
+    for name, role in (("query", "key"), ("item", "key"), ("relevance", "grade")))
 RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, or of the run when qrels is "
                   "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "
                   "and not judged for the measures that count judged items (bpref, judged_at_k, rbp's residual).",

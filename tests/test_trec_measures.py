@@ -174,16 +174,17 @@ def test_trec_eval_test_files(results, output):
     """trec_eval -q (and -c: a query absent from the run scores 0) on its own test files. The
     expected values are printed to 4 decimals. One difference, documented: trec_eval's rbp_resid of a
     query absent from the run is 0, sqlmetrics' residual 1 (nothing of it is judged)."""
-    qrels = read_trec("qrels.test", ["query", "iter", "item", "relevance"])
-    run = read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])
-    want = expected(output)
-    absent = set(qrels["query"]) - set(run["query"])
+    judged = set(read_trec("qrels.test", ["query", "iter", "item", "relevance"])["query"])
+    absent = judged - set(read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])["query"])
     assert absent == ({"302"} if results == "results.trunc" else set())
+    # the files as they are, read by sqlmetrics (results.trunc has text after the sixth field of some lines)
+    run, qrels = sm.TrecRun(DATA / results), sm.TrecQrels(DATA / "qrels.test")
+    want = expected(output)
     for measure, name, kwargs, column in _trec_eval_calls():
         fn = getattr(sm, name)
         got = per_query(fn(run, qrels, per_query=True, **kwargs), column)
         summary = fn(run, qrels, details=True, **kwargs)[column][0]
-        for q in sorted(set(qrels["query"])) + ["all"]:
+        for q in sorted(judged) + ["all"]:
             if measure == "rbp_resid" and q in absent:
                 assert got[q] == 1.0
                 continue
@@ -204,9 +205,8 @@ def test_trec_eval_graded_test_file(threshold):
     where query 303 has no relevant item, it keeps its nDCG of 0.3669 (sqlmetrics' empty rule of the
     gain-based metrics); map and P at level 2. The -1 grades are read as trec_eval does (in the pool,
     unjudged: gain 0, not relevant, not judged)."""
-    qrels = read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])
-    assert (qrels["relevance"] < 0).any()
-    run = read_trec("results.test", ["query", "q0", "item", "rank", "score", "runid"])
+    assert (read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])["relevance"] < 0).any()
+    qrels, run = sm.TrecQrels(DATA / "qrels.rel_level"), sm.TrecRun(DATA / "results.test")
     want = expected("out.test.aql")
     calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10})]
     if threshold == 2:

@@ -16,7 +16,7 @@ from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
-from .sources import Source, static_source
+from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
 from .templates import render_macro
@@ -93,15 +93,13 @@ def qrels_names(m: Metric, values: dict, by_parameter: bool = False) -> dict[str
             if p.in_qrels_for and values[p.name] is not None and values[p.name] != values[p.in_qrels_for]}
 
 
-def _renamed(source: Source, names: dict[str, str]) -> Source:
-    """The qrels with their columns under the metric's names (every column, for by): for render, which
-    checks nothing (compute renames as it reduces the checked source to the columns used)."""
-    if not names:
-        return source
-    own = {v: k for k, v in names.items()}
-    columns = [exp.Star(except_=[exp.column(c, quoted=True) for c in own])] + [
-        exp.column(c, quoted=True).as_(k, quoted=True) for c, k in own.items()]
-    return Source(exp.select(*columns).from_(as_from(source.relation)), source.description)
+def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
+    """The columns `wanted` of the qrels under the metric's names (`renames`: the qrels' column -> the
+    metric's): for render, which checks nothing (compute renames as it reduces the checked source to
+    the columns used)."""
+    columns = dict.fromkeys(col for _, col, _ in wanted)
+    return Source(exp.select(*(exp.column(c, quoted=True).as_(renames.get(c, c), quoted=True) for c in columns))
+                  .from_(as_from(source.relation)), source.description)
 
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
@@ -146,8 +144,9 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     values = validate(m, params)
     sources = {"data": static_source(data, dialect)}
     sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
-    if "qrels" in sources:
-        sources["qrels"] = _renamed(sources["qrels"], qrels_names(m, values))
+    renames = {v: k for k, v in qrels_names(m, values).items()}
+    if "qrels" in sources and renames:
+        sources["qrels"] = _renamed(sources["qrels"], _placement(m, values)["qrels"], renames)
     return _sql(m, values, sources, Target(dialect, pretty), None, per_query)
 
 
@@ -157,12 +156,13 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     values = validate(m, params)
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
+    renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
         checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
-                                       {v: k for k, v in qrels_names(m, values).items()} if slot == "qrels" else {})
+                                       renames if slot == "qrels" else {}, given[slot])
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
@@ -192,11 +192,13 @@ class _Checked:
     explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
 
-def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str]) -> _Checked:
+def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str],
+                  data=None) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
     (dialects.guards_rows), as guards in the metric's own query (one read of the input). The checks
-    name the relation's own columns; `renames` (its column -> the metric's) names them for the metric."""
+    name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
+    `data`: what the user gave, for the advice on a file's numbers read as text."""
     require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
@@ -209,8 +211,14 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     texts = frozenset(col for _, col, role in wanted if role == "class" and kinds[col] == "other")
     found = {}
     for param, col, role in wanted:
-        found.setdefault(col, []).extend(
-            checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+        try:
+            found.setdefault(col, []).extend(
+                checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+        except ColumnError as e:  # a number read as text: in a CSV file, say which values did it
+            hint = text_values_hint(data, col, engine.rows) if data is not None and kinds[col] == "other" else ""
+            if not hint:
+                raise
+            raise ColumnError(f"{e}{hint}") from None
     everything = [c for column_checks in found.values() for c in column_checks]
     nullable = [col for _, col, role in wanted if role != "slice"]
 
@@ -265,7 +273,7 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
             elif role == "key":
                 # each by column is a key of its own; a catalogue's or similarity's ids are item ids
                 key = "item ids" if slot in ("similarity", "items") else (
-                    f"{col!r} values" if param == "by" else f"{param} ids")
+                    f"{col!r} values" if param == "by" else f"{param.removeprefix('qrels_')} ids")
                 family.setdefault(key, []).append((slot, col, _key_class(kinds[slot][col])))
     for key, members in family.items():
         if len({cls for _, _, cls in members}) > 1:

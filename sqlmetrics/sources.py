@@ -128,6 +128,30 @@ def file_source(path) -> Source:
     return Source(select, repr(path))
 
 
+def csv_with_nulls(path, nulls: list[str]) -> Query:
+    """A CSV file read with `nulls` as missing values (DuckDB's nullstr), e.g. 'NA'."""
+    reader = exp.func("read_csv", exp.Literal.string(os.path.expanduser(os.fspath(path))), exp.EQ(
+        this=exp.column("nullstr"), expression=exp.Array(expressions=[exp.Literal.string(v) for v in nulls])))
+    return Query(exp.select("*").from_(exp.Table(this=reader)).sql("duckdb"))
+
+
+def text_values_hint(data, column: str, rows) -> str:
+    """For a numeric column a CSV reader took as text: the first values that are not numbers, and how
+    to read them as NULL (or '' where none is found)."""
+    q = exp.column(column, quoted=True)
+    source = file_source(data).relation if is_file_path(data) else None
+    if source is None or not re.search(r"\.(csv|tsv)", os.fspath(data), re.I):
+        return ""
+    sql = (exp.select(exp.cast(q, "VARCHAR").as_("sm_value")).distinct().from_(source.subquery("sm_file"))
+           .where(exp.and_(q.is_(exp.null()).not_(), exp.TryCast(this=q.copy(), to=exp.DataType.build("DOUBLE"))
+                           .is_(exp.null()))).order_by("sm_value").limit(5).sql("duckdb"))
+    values = [v for (v,) in rows(sql)]
+    if not values:
+        return ""
+    return (f": text such as {', '.join(map(repr, values))} made it text; if these mean missing, read the file with "
+            f"them as NULL: sqlmetrics.Query({csv_with_nulls(data, values).sql!r})")
+
+
 def trec_source(data) -> Source:
     """A TREC file as a SELECT of its named, typed columns: each line split at runs of whitespace
     (trec_eval's rule; DuckDB's CSV reader takes one delimiter), read whole as one text column."""

@@ -14,7 +14,7 @@ from sqlglot import exp
 from . import checks, consistency, dialects, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
-from .params import REQUIRED
+from .params import REQUIRED, LabelText
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
@@ -38,6 +38,9 @@ def validate(m: Metric, given: dict) -> dict:
                              f"judgments are the run's own {named[0][len('qrels_'):]} column)")
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
+    if m.averaged and values["average"] != "binary" and values.get("pos_label") is not None:
+        raise ParameterError(f"pos_label applies to average='binary' (two classes); with average="
+                             f"{values['average']!r} every class is positive in turn: leave pos_label out")
     if m.averaged and values["average"] != "binary" and values.get("score") is not None:
         raise ParameterError(f"{m.name} with average={values['average']!r} compares classes: pass the predicted "
                              "class column as prediction= instead of score= (a threshold makes two classes only: "
@@ -64,11 +67,14 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     slots = {"data": ["data"], "judgments": [judgments], "both": sorted({"data", judgments})}
     out: dict[str, list] = {"data": []}
     classes = m.averaged and values.get("average") != "binary"
+    # with pos_label, labels (and predictions) are two values of any type, compared with it: classes
+    any_labels = values.get("pos_label") is not None
     in_qrels = qrels_names(m, values, by_parameter=True)
     for p in m.params:
         if p.kind in ("column", "columns") and values[p.name] and not p.in_qrels_for:
             names = values[p.name] if p.kind == "columns" else [values[p.name]]
-            role = "class" if classes and p.name in ("label", "prediction") else p.role
+            role = "class" if (classes and p.name in ("label", "prediction")) or (
+                any_labels and p.role in ("label", "binary")) else p.role
             for slot in slots[p.where]:
                 if slot == "qrels" and p.kind == "column" and p.name in in_qrels:
                     out.setdefault(slot, []).append((f"qrels_{p.name}", in_qrels[p.name], role))
@@ -104,7 +110,8 @@ def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
          per_query: bool = False) -> str:
-    kwargs = {k: v for k, v in values.items() if not m.param(k).in_qrels_for}
+    # given to the templates otherwise: qrels' own names by renaming, pos_label by the target
+    kwargs = {k: v for k, v in values.items() if not m.param(k).in_qrels_for and k != "pos_label"}
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
@@ -147,7 +154,8 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     renames = {v: k for k, v in qrels_names(m, values).items()}
     if "qrels" in sources and renames:
         sources["qrels"] = _renamed(sources["qrels"], _placement(m, values)["qrels"], renames)
-    return _sql(m, values, sources, Target(dialect, pretty), None, per_query)
+    return _sql(m, values, sources, Target(dialect, pretty, positive=positive_literal(values.get("pos_label"))),
+                None, per_query)
 
 
 def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
@@ -173,8 +181,9 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
-            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans, texts=texts), plan,
-                                         per_query))
+            positive = positive_literal(_pos_label(values, placement, checked["data"].kinds, checked["data"].types))
+            target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
+            result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
             for c in checked.values():
                 c.explain()  # a guard failed: its checks say which value, and how often
@@ -186,6 +195,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
 class _Checked:
     source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna; guarded on Spark)
     kinds: dict[str, str]  # column -> type class
+    types: dict[str, str]  # column -> the engine's type name
     booleans: frozenset[str]  # label/prediction columns of boolean type
     texts: frozenset[str]  # class columns of text type
     n_rows: int | None  # of the source as given (None where the checks are guards: not counted)
@@ -248,12 +258,85 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     else:
         n_rows = None
     booleans, texts = (frozenset(renames.get(c, c) for c in cols) for cols in (booleans, texts))
-    return _Checked(Source(query, source.description), kinds, booleans, texts, n_rows,
+    return _Checked(Source(query, source.description), kinds, {col: schema[col] for col in kinds}, booleans, texts, n_rows,
                     run_checks if guards else lambda: None)
 
 
+def positive_literal(value) -> str | None:
+    """pos_label as a SQL literal of DuckDB's syntax (the templates' own), or None. Text typed on a
+    command line is, for render (which asks no engine), a boolean or a number when it reads as one."""
+    if value is None:
+        return None
+    if isinstance(value, LabelText):
+        value = _read_text_label(value)
+    if isinstance(value, bool):
+        return exp.Boolean(this=value).sql("duckdb")
+    if isinstance(value, str):
+        return exp.Literal.string(value).sql("duckdb")
+    return exp.Literal.number(repr(value)).sql("duckdb")
+
+
+def _read_text_label(text: str):
+    """Typed text as a value: a boolean (DuckDB's spellings: its CSV reader makes yes/no columns
+    boolean), a whole number, a number, or the text."""
+    if text.lower() in ("true", "t", "yes", "y", "false", "f", "no", "n"):
+        return text.lower() in ("true", "t", "yes", "y")
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return str(text)
+
+
+def _pos_label(values: dict, placement: dict, kinds: dict[str, str], types: dict[str, str]):
+    """pos_label, checked against the type of the label (and prediction) columns it is compared with: a
+    string needs a text column, a number a numeric one, a boolean a boolean one; text from the command
+    line (LabelText) is read as the column's type."""
+    given = value = values.get("pos_label")
+    if value is None:
+        return None
+    for param, col, _ in placement["data"]:
+        if param not in ("label", "prediction"):
+            continue
+        wanted = "boolean" if kinds[col] == "boolean" else "number" if kinds[col] in ("numeric", "float") else "text"
+        if isinstance(given, LabelText):
+            value = str(given) if wanted == "text" else _read_text_label(given)
+        kind = "boolean" if isinstance(value, bool) else "text" if isinstance(value, str) else "number"
+        if kind != wanted:
+            example = {"boolean": "True", "number": "1", "text": "'yes'"}[wanted]
+            raise ColumnError(f"pos_label={given!r} is {'not ' + _a(wanted) if isinstance(given, LabelText) else _a(kind)}"
+                              f"; column {col!r} ({param}) holds {'text' if wanted == 'text' else wanted + 's'} "
+                              f"({types[col]}): give one of its values, e.g. pos_label={example}")
+    return value
+
+
+def _a(kind: str) -> str:
+    return "text" if kind == "text" else f"a {kind}"
+
+
+def _check_two_labels(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
+    """With pos_label, a label (or prediction) column holds at most two values: a third is almost surely
+    a mistake (a multi-class column; scikit-learn's roc_auc_score refuses one too)."""
+    if values.get("pos_label") is None:
+        return
+    for param in m.params:
+        col = values.get(param.name) if param.role in ("label", "binary") else None
+        if col is None:
+            continue
+        q = checks.quote(col)
+        found = engine.rows(transpile(f"SELECT DISTINCT {q} FROM {_from_sql(sources['data'])} LIMIT 3", engine.dialect))
+        if len(found) > 2:
+            shown = ", ".join(repr(v) for v in sorted((v for (v,) in found), key=repr))
+            raise ColumnError(f"column {col!r} ({param.name}) has more than two values (e.g. {shown}): pos_label makes "
+                              "one positive and every other negative, for two classes; a multi-class column takes "
+                              "average='macro' (precision, recall, f1) or the multi-class metrics")
+
+
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
-    """The checks across rows and relations: keys that must be unique, then the metric's own."""
+    """The checks across rows and relations: keys that must be unique, two labels with pos_label, then
+    the metric's own."""
+    _check_two_labels(engine, m, values, sources)
     for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:
             _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])

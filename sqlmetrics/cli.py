@@ -29,6 +29,7 @@ from . import __version__, api
 from .comparison import compare
 from .demo import demo
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
+from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
 from .plots import check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import run
@@ -150,6 +151,8 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
             parser.add_argument(flag, action="store_true", help=p.doc)
         elif p.kind == "floats":  # --recall-levels 0 0.5 1
             parser.add_argument(flag, type=float, nargs="+", default=p.default, metavar="X", **kwargs)
+        elif p.kind == "label_value":  # read as the label column's type (params.LabelText)
+            parser.add_argument(flag, type=LabelText, metavar="VALUE", **kwargs)
         elif p.kind in ("float", "int"):
             number = float if p.kind == "float" else int
             parser.add_argument(flag, type=_or_none(number) if p.none_ok else number, default=p.default,
@@ -518,6 +521,7 @@ def _flags(message: str) -> str:
                      lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")),
                      message)
     message = message.replace("as sqlmetrics.TrecRun(path) and sqlmetrics.TrecQrels(path)", "as trec:PATH")
+    message = re.sub(r"\bpos_label=", "--pos-label ", message)
     return message.replace("dropna=True", "--dropna")
 
 

@@ -17,7 +17,7 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation"]
+ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation", "label_value"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "grade", "group", "key", "slice"]
@@ -31,6 +31,11 @@ def require_word(owner: str, field: str, value, words) -> None:
     allowed = get_args(words)
     if value not in allowed:
         raise TypeError(f"{owner}: {field}={value!r} is not one of {', '.join(map(repr, allowed))}")
+
+
+class LabelText(str):
+    """A pos_label as written on a command line, read as the type of the label column it is compared
+    with ('2' is 2 for a column of numbers, 'true' True for a boolean one)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,21 @@ class Param:
             raise ParameterError(f"{self.name} must be True or False; got {value!r}")
         return bool(value)
 
+    def _check_label_value(self, value):
+        """A value a label column may hold: a string, a whole or finite number, or a boolean."""
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise ParameterError(f"{self.name}={value!r}: a label cannot contain a NUL character")
+            return value  # a LabelText stays one
+        if isinstance(value, bool) or (isinstance(value, numbers.Integral) and abs(value) < 2 ** 63):
+            return value if isinstance(value, bool) else int(value)
+        if isinstance(value, numbers.Real) and math.isfinite(value):
+            return float(value)
+        raise ParameterError(f"{self.name} must be a value of the label column (a string, a finite number or a "
+                             f"boolean); got {value!r}")
+
     def _check_relation(self, value):
         return value  # resolved (and checked) as a data source
 
@@ -161,6 +181,10 @@ class Param:
 
 # Parameters shared by many metrics, declared once.
 LABEL = Param("label", "column", "0/1 (or boolean) column; 1 = positive.", role="label")
+POS_LABEL = Param("pos_label", "label_value", "the label value of the positive class (labels such as 1/2, -1/1, "
+                  "'yes'/'no'), as scikit-learn's pos_label: a label equal to it is positive, any other negative; the "
+                  "label column (and a prediction column) may then hold two values of any type, and pos_label must "
+                  "have the column's type. None: labels are 0/1 (or boolean).", default=None)
 SCORE = Param("score", "column", "numeric score, higher = more likely positive; NaN is an error, +-inf allowed.",
               role="score")
 PROBABILITY = Param("score", "column", "predicted probability of the positive class, in [0, 1].",

@@ -16,7 +16,7 @@ from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 from .errors import ParameterError, UnknownMetricError
 from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_LABEL, CLASS_PREDICTION, EMPTY, GAIN,
                      GROUP, ITEM, K, K_REQUIRED, LABEL, LOG_PREDICTION, LOG_TARGET, MISSING, OPT_SCORE, PREDICTION,
-                     PROBABILITY, QRELS, QRELS_COLUMNS, QUERY, RANKING_BY, RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE,
+                     POS_LABEL, PROBABILITY, QRELS, QRELS_COLUMNS, QUERY, RANKING_BY, RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE,
                      SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
 from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
 from .params import (CLASS_COLUMN, CLASS_PROBABILITY, CLASS_SCORE, EXAMPLE, EXAMPLE_WEIGHT, TRUE_CLASS,
@@ -1018,6 +1018,18 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL),
 
 ]}
+
+def _with_pos_label(m: Metric) -> Metric:
+    """Every metric reading a 0/1 label takes pos_label (scikit-learn's), after its last label or
+    prediction parameter: labels of any two values."""
+    binary = [i for i, p in enumerate(m.params) if p.role in ("label", "binary")]
+    if not binary:
+        return m
+    at = binary[-1] + 1
+    return replace(m, params=m.params[:at] + (POS_LABEL,) + m.params[at:])
+
+
+METRICS = {name: _with_pos_label(m) for name, m in METRICS.items()}
 
 #: output columns that hold classes (of any type) or words, never converted to numbers
 TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})

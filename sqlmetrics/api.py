@@ -181,7 +181,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
-            positive = positive_literal(_pos_label(values, placement, checked["data"].kinds, checked["data"].types))
+            positive = positive_literal(_pos_label(values, placement, checked["data"].kinds, checked["data"].types)
+                                        if engine.typed_values else values.get("pos_label"))
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
             result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
@@ -292,7 +293,8 @@ def _read_text_label(text: str):
 def _pos_label(values: dict, placement: dict, kinds: dict[str, str], types: dict[str, str]):
     """pos_label, checked against the type of the label (and prediction) columns it is compared with: a
     string needs a text column, a number a numeric one, a boolean a boolean one; text from the command
-    line (LabelText) is read as the column's type."""
+    line (LabelText) is read as the column's type. (Where values have no fixed type, SQLite, pos_label
+    is compared as it is: a label of another type is not equal to it.)"""
     given = value = values.get("pos_label")
     if value is None:
         return None

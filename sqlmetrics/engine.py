@@ -58,6 +58,7 @@ class Engine:
     dialect = "duckdb"
     name = "DuckDB"
     case_insensitive = True  # identifiers match whatever their case (quoted or not)
+    typed_values = True  # a column's values have its type
 
     def __init__(self, con, dialect: str | None = None):
         self.con = con
@@ -204,6 +205,7 @@ class SQLiteEngine(Engine):
     dialect = "sqlite"
     name = "SQLite"
     errors = sqlite3.Error
+    typed_values = False  # a column holds values of any type, and a query's columns have no declared one
 
     @contextmanager
     def _snapshot(self):

@@ -11,10 +11,10 @@ from typing import Callable
 import pandas as pd
 from sqlglot import exp
 
-from . import checks, consistency, dialects, plans
+from . import checks, consistency, dialects, labels, plans
 from .engine import as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
-from .params import REQUIRED, LabelText
+from .params import REQUIRED
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
@@ -154,7 +154,7 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     renames = {v: k for k, v in qrels_names(m, values).items()}
     if "qrels" in sources and renames:
         sources["qrels"] = _renamed(sources["qrels"], _placement(m, values)["qrels"], renames)
-    return _sql(m, values, sources, Target(dialect, pretty, positive=positive_literal(values.get("pos_label"))),
+    return _sql(m, values, sources, Target(dialect, pretty, positive=labels.positive_literal(values.get("pos_label"))),
                 None, per_query)
 
 
@@ -181,8 +181,9 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
-            positive = positive_literal(_pos_label(values, placement, checked["data"].kinds, checked["data"].types)
-                                        if engine.typed_values else values.get("pos_label"))
+            positive = labels.positive_literal(
+                labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
+                if engine.typed_values else values.get("pos_label"))
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
             result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
@@ -241,8 +242,8 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
     columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
-               .as_(renames.get(col, col), quoted=True)
-               if guards else exp.column(col, quoted=True).as_(renames.get(col, col), quoted=True) if col in renames
+               .as_(renames.get(col, col), quoted=True) if guards
+               else exp.column(col, quoted=True).as_(renames[col], quoted=True) if col in renames
                else exp.column(col, quoted=True) for col in found]
     query = exp.select(*columns).from_(_from_expr(source))
     if dropna:
@@ -263,82 +264,12 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
                     run_checks if guards else lambda: None)
 
 
-def positive_literal(value) -> str | None:
-    """pos_label as a SQL literal of DuckDB's syntax (the templates' own), or None. Text typed on a
-    command line is, for render (which asks no engine), a boolean or a number when it reads as one."""
-    if value is None:
-        return None
-    if isinstance(value, LabelText):
-        value = _read_text_label(value)
-    if isinstance(value, bool):
-        return exp.Boolean(this=value).sql("duckdb")
-    if isinstance(value, str):
-        return exp.Literal.string(value).sql("duckdb")
-    return exp.Literal.number(repr(value)).sql("duckdb")
-
-
-def _read_text_label(text: str):
-    """Typed text as a value: a boolean (DuckDB's spellings: its CSV reader makes yes/no columns
-    boolean), a whole number, a number, or the text."""
-    if text.lower() in ("true", "t", "yes", "y", "false", "f", "no", "n"):
-        return text.lower() in ("true", "t", "yes", "y")
-    for number in (int, float):
-        try:
-            return number(text)
-        except ValueError:
-            pass
-    return str(text)
-
-
-def _pos_label(values: dict, placement: dict, kinds: dict[str, str], types: dict[str, str]):
-    """pos_label, checked against the type of the label (and prediction) columns it is compared with: a
-    string needs a text column, a number a numeric one, a boolean a boolean one; text from the command
-    line (LabelText) is read as the column's type. (Where values have no fixed type, SQLite, pos_label
-    is compared as it is: a label of another type is not equal to it.)"""
-    given = value = values.get("pos_label")
-    if value is None:
-        return None
-    for param, col, _ in placement["data"]:
-        if param not in ("label", "prediction"):
-            continue
-        wanted = "boolean" if kinds[col] == "boolean" else "number" if kinds[col] in ("numeric", "float") else "text"
-        if isinstance(given, LabelText):
-            value = str(given) if wanted == "text" else _read_text_label(given)
-        kind = "boolean" if isinstance(value, bool) else "text" if isinstance(value, str) else "number"
-        if kind != wanted:
-            example = {"boolean": "True", "number": "1", "text": "'yes'"}[wanted]
-            raise ColumnError(f"pos_label={given!r} is {'not ' + _a(wanted) if isinstance(given, LabelText) else _a(kind)}"
-                              f"; column {col!r} ({param}) holds {'text' if wanted == 'text' else wanted + 's'} "
-                              f"({types[col]}): give one of its values, e.g. pos_label={example}")
-    return value
-
-
-def _a(kind: str) -> str:
-    return "text" if kind == "text" else f"a {kind}"
-
-
-def _check_two_labels(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
-    """With pos_label, a label (or prediction) column holds at most two values: a third is almost surely
-    a mistake (a multi-class column; scikit-learn's roc_auc_score refuses one too)."""
-    if values.get("pos_label") is None:
-        return
-    for param in m.params:
-        col = values.get(param.name) if param.role in ("label", "binary") else None
-        if col is None:
-            continue
-        q = checks.quote(col)
-        found = engine.rows(transpile(f"SELECT DISTINCT {q} FROM {_from_sql(sources['data'])} LIMIT 3", engine.dialect))
-        if len(found) > 2:
-            shown = ", ".join(repr(v) for v in sorted((v for (v,) in found), key=repr))
-            raise ColumnError(f"column {col!r} ({param.name}) has more than two values (e.g. {shown}): pos_label makes "
-                              "one positive and every other negative, for two classes; a multi-class column takes "
-                              "average='macro' (precision, recall, f1) or the multi-class metrics")
-
-
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
     """The checks across rows and relations: keys that must be unique, two labels with pos_label, then
     the metric's own."""
-    _check_two_labels(engine, m, values, sources)
+    if values.get("pos_label") is not None:
+        labels.require_two_values(m, values, _from_sql(sources["data"]),
+                                  lambda sql: engine.rows(transpile(sql, engine.dialect)))
     for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:
             _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
@@ -480,7 +411,8 @@ def docstring(m: Metric) -> str:
     {m.formula}
 
 Parameters
-    data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, or a pandas/polars/pyarrow frame.
+    data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, sqlmetrics.TrecRun/TrecQrels (trec_eval's
+        files), a pandas/polars/pyarrow frame or a DuckDB relation.
 {params}{one_of}
     con: a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB session (default: a
         private in-memory DuckDB, or the session of a Spark DataFrame given as data); data is then a

@@ -257,7 +257,8 @@ def _require_not_a_file(data) -> None:
     if is_duckdb_file(path):
         raise SourceError(f"{describe(data)} is a DuckDB database file, not a table: open it with "
                           f"con=duckdb.connect({os.fspath(data)!r}) and pass a table name as data")
-    if "/" in path or os.sep in path or (os.path.isfile(path) and os.path.splitext(path)[1]):
+    quoted = any(q in path for q in "\"`[")  # a quoted table name may hold a slash
+    if (not quoted and ("/" in path or os.sep in path)) or (os.path.isfile(path) and os.path.splitext(path)[1]):
         raise SourceError(f"{describe(data)} is not a file sqlmetrics reads: it reads {READ_EXTENSIONS} "
                           "(by their extension), and TREC run and qrels files as sqlmetrics.TrecRun(path) and "
                           "sqlmetrics.TrecQrels(path)")
@@ -274,7 +275,10 @@ def duckdb_source(data, con, slot: str = "data"):
     """The source on a DuckDB connection; a frame is registered for the duration of the call."""
     if is_trec(data):
         source = trec_source(data)
-        check_trec_file(data, lambda sql: con.execute(sql).fetchall())
+        try:
+            check_trec_file(data, lambda sql: con.execute(sql).fetchall())
+        except duckdb.Error as e:  # unreadable, not text...
+            raise SourceError(f"cannot read {describe(data)}: {str(e).strip().splitlines()[0]}") from None
         yield source
         return
     if not is_frame(data):

@@ -287,5 +287,5 @@ def test_files_that_are_not_data(tmp_path):
         sm.auc(str(na), label="y", score="s")
     query = str(e.value).split("sqlmetrics.Query(")[1][1:-2]
     # the advice works: the two NA rows are NULL, dropped; AUC of (1, .5), (1, .2), (0, .1)
-    with pytest.warns(UserWarning, match="dropped 3 of 7 rows"):
+    with pytest.warns(UserWarning, match="dropped 3 of 6 rows"):
         assert sm.auc(sm.Query(query), label="y", score="s", dropna=True) == 1.0

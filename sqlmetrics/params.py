@@ -180,7 +180,8 @@ class Param:
 
 
 # Parameters shared by many metrics, declared once.
-LABEL = Param("label", "column", "0/1 (or boolean) column; 1 = positive.", role="label")
+LABEL = Param("label", "column", "0/1 (or boolean) column; 1 = positive (labels of two other values: pos_label).",
+              role="label")
 POS_LABEL = Param("pos_label", "label_value", "the label value of the positive class (labels such as 1/2, -1/1, "
                   "'yes'/'no'), as scikit-learn's pos_label: a label equal to it is positive, any other negative; the "
                   "label column (and a prediction column) may then hold two values of any type, and pos_label must "
@@ -252,8 +253,8 @@ ITEM = Param("item", "column", "item (document) id column, in the run and the qr
 RUN_SCORE = Param("score", "column", "the run's score column; higher ranks first.", default="score",
                   role="score")
 QRELS_COLUMNS = tuple(
-    Param(f"qrels_{name}", "column", f"the qrels' {name} column, where its name is not the run's (default: the "
-          f"{name} parameter's).", default=None, role=role, in_qrels_for=name)
+    Param(f"qrels_{name}", "column", f"the qrels' {name} column, where its name is not that of the run's "
+          f"(None: the same name).", default=None, role=role, in_qrels_for=name)
     for name, role in (("query", "key"), ("item", "key"), ("relevance", "grade")))
 RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, or of the run when qrels is "
                   "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "

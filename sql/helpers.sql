@@ -102,11 +102,17 @@ INFINITY()
     Where the column's type is known (column_type: the Python layer asks the engine), a boolean
     column is its own predicate (`col = 1` is a type error on PostgreSQL, Trino, BigQuery, ...) and
     a number is compared with 1 and 0; where it is not (dbt), each engine's spelling that takes
-    both (is_positive_of_any_type). -#}
+    both (is_positive_of_any_type). With pos_label (positive_value), a label equal to it is 1 and
+    any other 0, as scikit-learn's pos_label (the Python layer checks there are two values). -#}
 {% macro is_positive(label) -%}
 {%- set y = sqlmetrics.ident(label) -%}
 {%- set type = sqlmetrics.column_type(label) -%}
-{%- if type == 'boolean' -%}
+{%- set positive = sqlmetrics.positive_value(label) -%}
+{%- if positive is not none -%}
+{%- set missing %}{{ y }} IS NULL{% endset -%}
+CASE WHEN {{ y }} = {{ positive }} THEN 1 WHEN {{ y }} IS NOT NULL THEN 0
+     ELSE {{ sqlmetrics.invalid_value('a label or prediction must not be NULL', y, missing) }} END
+{%- elif type == 'boolean' -%}
 {%- set neither %}NOT ({{ y }} OR NOT {{ y }}){% endset -%}
 CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
      ELSE {{ sqlmetrics.invalid_value('a label or prediction must be 0 or 1 (or a boolean)', y, neither) }} END
@@ -115,6 +121,12 @@ CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
 {%- else -%}
 {{ sqlmetrics.is_positive_of_any_type(label) }}
 {%- endif -%}
+{%- endmacro %}
+
+{#- pos_label (scikit-learn's) as a SQL literal where the caller gave one: a label equal to it is
+    positive, any other negative. dbt: none (labels are 0/1 or boolean; map other labels in a model). -#}
+{% macro positive_value(name) -%}
+{{ return(none) }}
 {%- endmacro %}
 
 {#- The type of a column where the caller knows it ('boolean', 'text' or 'number'), else none. dbt

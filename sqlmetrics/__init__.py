@@ -9,7 +9,7 @@ from .comparison import compare
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
-from .sources import Query
+from .sources import Query, TrecQrels, TrecRun
 from .target import DIALECTS
 
 __version__ = "0.1.0"
@@ -20,6 +20,6 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "bootstrap", "compare", "Query", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
+__all__ = ["render", "bootstrap", "compare", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
            "SourceError", "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

@@ -11,12 +11,12 @@ from typing import Callable
 import pandas as pd
 from sqlglot import exp
 
-from . import checks, consistency, dialects, plans
+from . import checks, consistency, dialects, labels, plans
 from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
-from .sources import Source, static_source
+from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
 from .templates import render_macro
@@ -32,8 +32,15 @@ def validate(m: Metric, given: dict) -> dict:
         if p.name not in given and p.required:
             raise ParameterError(f"{m.name} needs the {p.name!r} parameter: {p.doc}")
         values[p.name] = p.validate(given.get(p.name, None if p.required else p.default))
+    named = [p.name for p in m.params if p.in_qrels_for and values[p.name] is not None]
+    if named and values.get("qrels") is None:
+        raise ParameterError(f"{m.name}: {named[0]} names a column of the qrels: pass qrels too (without qrels the "
+                             f"judgments are the run's own {named[0][len('qrels_'):]} column)")
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
+    if m.averaged and values["average"] != "binary" and values.get("pos_label") is not None:
+        raise ParameterError(f"pos_label applies to average='binary' (two classes); with average="
+                             f"{values['average']!r} every class is positive in turn: leave pos_label out")
     if m.averaged and values["average"] != "binary" and values.get("score") is not None:
         raise ParameterError(f"{m.name} with average={values['average']!r} compares classes: pass the predicted "
                              "class column as prediction= instead of score= (a threshold makes two classes only: "
@@ -60,12 +67,19 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     slots = {"data": ["data"], "judgments": [judgments], "both": sorted({"data", judgments})}
     out: dict[str, list] = {"data": []}
     classes = m.averaged and values.get("average") != "binary"
+    # with pos_label, labels (and predictions) are two values of any type, compared with it: classes
+    any_labels = values.get("pos_label") is not None
+    in_qrels = qrels_names(m, values, by_parameter=True)
     for p in m.params:
-        if p.kind in ("column", "columns") and values[p.name]:
+        if p.kind in ("column", "columns") and values[p.name] and not p.in_qrels_for:
             names = values[p.name] if p.kind == "columns" else [values[p.name]]
-            role = "class" if classes and p.name in ("label", "prediction") else p.role
+            role = "class" if (classes and p.name in ("label", "prediction")) or (
+                any_labels and p.role in ("label", "binary")) else p.role
             for slot in slots[p.where]:
-                out.setdefault(slot, []).extend((p.name, c, role) for c in names)
+                if slot == "qrels" and p.kind == "column" and p.name in in_qrels:
+                    out.setdefault(slot, []).append((f"qrels_{p.name}", in_qrels[p.name], role))
+                else:
+                    out.setdefault(slot, []).extend((p.name, c, role) for c in names)
         elif p.kind == "relation" and values[p.name] is not None:
             columns = {k: v for k, v in values.items() if isinstance(v, str)}  # "{item}": the item parameter's value
             # a column standing for a parameter's ("{example}") holds that parameter's ids: typed as the data's
@@ -78,9 +92,26 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     return out
 
 
+def qrels_names(m: Metric, values: dict, by_parameter: bool = False) -> dict[str, str]:
+    """The metric's column name (or with `by_parameter` its parameter) -> the qrels' own column
+    (qrels_query=, ...), where they differ."""
+    return {p.in_qrels_for if by_parameter else values[p.in_qrels_for]: values[p.name] for p in m.params
+            if p.in_qrels_for and values[p.name] is not None and values[p.name] != values[p.in_qrels_for]}
+
+
+def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
+    """The columns `wanted` of the qrels under the metric's names (`renames`: the qrels' column -> the
+    metric's): for render, which checks nothing (compute renames as it reduces the checked source to
+    the columns used)."""
+    columns = dict.fromkeys(col for _, col, _ in wanted)
+    return Source(exp.select(*(exp.column(c, quoted=True).as_(renames.get(c, c), quoted=True) for c in columns))
+                  .from_(as_from(source.relation)), source.description)
+
+
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
          per_query: bool = False) -> str:
-    kwargs = dict(values)
+    # given to the templates otherwise: qrels' own names by renaming, pos_label by the target
+    kwargs = {k: v for k, v in values.items() if not m.param(k).in_qrels_for and k != "pos_label"}
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
@@ -124,8 +155,12 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     values = validate(m, params)
     sources = {"data": static_source(data, dialect)}
     sources.update({p.name: static_source(values[p.name], dialect) for p in _relation_params(m, values)})
-    return _sql(m, values, sources, Target(dialect, pretty, warehouse_names=dialect not in ENGINE_DIALECTS), None,
-                per_query)
+    renames = {v: k for k, v in qrels_names(m, values).items()}
+    if "qrels" in sources and renames:
+        sources["qrels"] = _renamed(sources["qrels"], _placement(m, values)["qrels"], renames)
+    target = Target(dialect, pretty, warehouse_names=dialect not in ENGINE_DIALECTS,
+                    positive=labels.positive_literal(values.get("pos_label")))
+    return _sql(m, values, sources, target, None, per_query)
 
 
 def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
@@ -134,11 +169,13 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     values = validate(m, params)
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
+    renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
-        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna)
+        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
+                                       renames if slot == "qrels" else {}, given[slot])
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
@@ -149,8 +186,11 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
-            result = engine.execute(_sql(m, values, sources, Target(engine.dialect, booleans=booleans, texts=texts), plan,
-                                         per_query))
+            positive = labels.positive_literal(
+                labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
+                if engine.typed_values else values.get("pos_label"))
+            target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
+            result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
             for c in checked.values():
                 c.explain()  # a guard failed: its checks say which value, and how often
@@ -162,16 +202,20 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
 class _Checked:
     source: Source  # reduced to the columns the metric uses (NULL rows dropped with dropna; guarded on Spark)
     kinds: dict[str, str]  # column -> type class
+    types: dict[str, str]  # column -> the engine's type name
     booleans: frozenset[str]  # label/prediction columns of boolean type
     texts: frozenset[str]  # class columns of text type
     n_rows: int | None  # of the source as given (None where the checks are guards: not counted)
     explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
 
-def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checked:
+def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str],
+                  data=None) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
-    (dialects.guards_rows), as guards in the metric's own query (one read of the input)."""
+    (dialects.guards_rows), as guards in the metric's own query (one read of the input). The checks
+    name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
+    `data`: what the user gave, for the advice on a file's numbers read as text."""
     require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
@@ -184,8 +228,14 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
     texts = frozenset(col for _, col, role in wanted if role == "class" and kinds[col] == "other")
     found = {}
     for param, col, role in wanted:
-        found.setdefault(col, []).extend(
-            checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+        try:
+            found.setdefault(col, []).extend(
+                checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+        except ColumnError as e:  # a number read as text: in a CSV file, say which values did it
+            hint = text_values_hint(data, col, engine.rows) if data is not None and kinds[col] == "other" else ""
+            if not hint:
+                raise
+            raise ColumnError(f"{e}{hint}") from None
     everything = [c for column_checks in found.values() for c in column_checks]
     nullable = [col for _, col, role in wanted if role != "slice"]
 
@@ -196,8 +246,10 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
     guards = dialects.guards_rows(engine.dialect) and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
-    columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb").as_(col, quoted=True)
-               if guards else exp.column(col, quoted=True) for col in found]
+    columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
+               .as_(renames.get(col, col), quoted=True) if guards
+               else exp.column(col, quoted=True).as_(renames[col], quoted=True) if col in renames
+               else exp.column(col, quoted=True) for col in found]
     query = exp.select(*columns).from_(_from_expr(source))
     if dropna:
         n_rows, null_rows = run_checks()
@@ -212,12 +264,17 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool) -> _Checke
             run_checks()  # raises, unless the screen fired on a clean column
     else:
         n_rows = None
-    return _Checked(Source(query, source.description), kinds, booleans, texts, n_rows,
+    booleans, texts = (frozenset(renames.get(c, c) for c in cols) for cols in (booleans, texts))
+    return _Checked(Source(query, source.description), kinds, {col: schema[col] for col in kinds}, booleans, texts, n_rows,
                     run_checks if guards else lambda: None)
 
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
-    """The checks across rows and relations: keys that must be unique, then the metric's own."""
+    """The checks across rows and relations: keys that must be unique, two labels with pos_label, then
+    the metric's own."""
+    if values.get("pos_label") is not None:
+        labels.require_two_values(m, values, _from_sql(sources["data"]),
+                                  lambda sql: engine.rows(transpile(sql, engine.dialect)))
     for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:
             _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
@@ -237,7 +294,7 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
             elif role == "key":
                 # each by column is a key of its own; a catalogue's or similarity's ids are item ids
                 key = "item ids" if slot in ("similarity", "items") else (
-                    f"{col!r} values" if param == "by" else f"{param} ids")
+                    f"{col!r} values" if param == "by" else f"{param.removeprefix('qrels_')} ids")
                 family.setdefault(key, []).append((slot, col, _key_class(kinds[slot][col])))
     for key, members in family.items():
         if len({cls for _, _, cls in members}) > 1:
@@ -359,7 +416,8 @@ def docstring(m: Metric) -> str:
     {m.formula}
 
 Parameters
-    data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, or a pandas/polars/pyarrow frame.
+    data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, sqlmetrics.TrecRun/TrecQrels (trec_eval's
+        files), a pandas/polars/pyarrow frame or a DuckDB relation.
 {params}{one_of}
     con: a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB session (default: a
         private in-memory DuckDB, or the session of a Spark DataFrame given as data); data is then a

@@ -129,7 +129,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "numeric", "log1p") and (special or dialect == "sqlite"):
+    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or dialect == "sqlite"):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
         checks.append(Check(dialects.is_infinite(q, dialect, decimal), None,
                             lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))

@@ -29,11 +29,13 @@ from . import __version__, api
 from .comparison import compare
 from .demo import demo
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
+from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
 from .plots import check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import run
 from .registry import METRICS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check
+from .sources import TrecQrels, TrecRun, csv_with_nulls, is_duckdb_file
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed, or a regression "
           "(compare --max-drop/--alpha); "
@@ -82,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
         usage="sqlmetrics compare METRIC SOURCE --other BASELINE [options] (see: sqlmetrics compare METRIC --help)")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
     sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
-    sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, or a table with --database")
+    sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, a TREC run file as "
+                     "trec:PATH, or a table with --database")
     _source_options(sub)
     group = sub.add_argument_group("classification columns")
     group.add_argument("--label", help="0/1 or boolean label column")
@@ -94,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--query", help="query/user id column")
     group.add_argument("--item", default="item", help="item id column (default: item)")
     group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
-    group.add_argument("--qrels", help="judgments file (query, item, relevance)")
+    group.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")
     group.add_argument("--k", type=int, default=10, help="cut-off for the ranking metrics (default 10)")
     sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
                      help="save a PNG: roc, pr or calibration (KIND taken from the file name if omitted)")
@@ -111,6 +114,19 @@ def _format(parser):
 def _source_options(parser):
     parser.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only)")
     parser.add_argument("--table", help="the table in --database (instead of SOURCE)")
+    parser.add_argument("--na-values", action="append", metavar="TEXT",
+                        help="read this text in a CSV SOURCE as a missing value (repeat for several, e.g. NA)")
+
+
+#: a file argument in trec_eval's format: trec:run.txt (SOURCE, --other: a run; --qrels: judgments)
+TREC_PREFIX = "trec:"
+
+
+def trec_or(value, kind):
+    """`value`, or the TREC file it names with the trec: prefix (kind: TrecRun or TrecQrels)."""
+    if isinstance(value, str) and value.startswith(TREC_PREFIX):
+        return kind(value[len(TREC_PREFIX):])
+    return value
 
 
 def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
@@ -118,7 +134,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
                                      epilog=EPILOG)
     parser.add_argument("source", nargs="?", metavar="SOURCE",
-                        help="Parquet/CSV/JSON file or glob, or a table name (with --database, or for render)")
+                        help="Parquet/CSV/JSON file or glob, a TREC run file as trec:PATH (its columns: query, "
+                        "item, score; --qrels trec:PATH: query, item, relevance), or a table name (with "
+                        "--database, or for render)")
     for p in m.params:
         flag = "--" + p.name.rstrip("_").replace("_", "-")  # class_ (class is a Python keyword): --class
         required = p.required and p.kind != "relation"
@@ -133,6 +151,8 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
             parser.add_argument(flag, action="store_true", help=p.doc)
         elif p.kind == "floats":  # --recall-levels 0 0.5 1
             parser.add_argument(flag, type=float, nargs="+", default=p.default, metavar="X", **kwargs)
+        elif p.kind == "label_value":  # read as the label column's type (params.LabelText)
+            parser.add_argument(flag, type=LabelText, metavar="VALUE", **kwargs)
         elif p.kind in ("float", "int"):
             number = float if p.kind == "float" else int
             parser.add_argument(flag, type=_or_none(number) if p.none_ok else number, default=p.default,
@@ -244,6 +264,9 @@ def metric_call(command: str, argv: list[str]):
         m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
     args = metric_parser(command, m).parse_args(argv[1:])
     params = {p.name: _value(p, getattr(args, p.name)) for p in m.params if getattr(args, p.name) is not None}
+    for name, kind in (("qrels", TrecQrels), ("other", TrecRun)):
+        if name in params and m.param(name).kind == "relation":
+            params[name] = trec_or(params[name], kind)
     return m, args, params
 
 
@@ -253,7 +276,7 @@ def cmd_render(argv) -> int:
         raise UsageError("render needs SOURCE: the table name (or file path, for DuckDB) the SQL reads")
     if getattr(args, "per_query", False):
         params["per_query"] = True
-    write(api.render(m.name, args.source, dialect=args.dialect, pretty=args.pretty, **params))
+    write(api.render(m.name, trec_or(args.source, TrecRun), dialect=args.dialect, pretty=args.pretty, **params))
     return 0
 
 
@@ -351,8 +374,15 @@ def data_source(args):
         con, data = open_database(args.database), table
     elif not args.source:
         raise UsageError("SOURCE is missing: a Parquet/CSV/JSON file or glob (or --database FILE --table NAME)")
+    elif is_duckdb_file(args.source):
+        raise UsageError(f"SOURCE {args.source!r} is a DuckDB database file: pass --database {args.source} "
+                         "--table NAME")
     else:
-        con, data = duckdb.connect(), args.source
+        con, data = duckdb.connect(), trec_or(args.source, TrecRun)
+    if args.na_values:
+        if args.database or not re.search(r"\.(csv|tsv)(\.\w+)?\Z", str(data), re.I):
+            raise UsageError("--na-values applies to a CSV file given as SOURCE")
+        data = csv_with_nulls(data, args.na_values)
     try:
         yield data, con
     finally:
@@ -386,6 +416,7 @@ def cmd_report(args) -> int:
         kinds = {kind for kind, _ in prepare_plots(args.plot)}
         if not (args.label and args.score):
             raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
+    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels))
     with data_source(args) as (data, con):
         report = build_report(data, con, spec)
         emit(report.table(), args.format, report.as_json())
@@ -489,6 +520,12 @@ def _flags(message: str) -> str:
     """The Python API's words for its options, as the command line spells them: dropna=True, and
     the `backquoted` options of a report specification."""
     message = re.sub(r"`([a-z_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    # a CSV's text values read as NULL (sources.text_values_hint): --na-values, not a Query
+    message = re.sub(r"read the file with them as NULL: sqlmetrics\.Query\(.*nullstr = \[(.*)\]\)\"\)",
+                     lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")),
+                     message)
+    message = message.replace("as sqlmetrics.TrecRun(path) and sqlmetrics.TrecQrels(path)", "as trec:PATH")
+    message = re.sub(r"\bpos_label=", "--pos-label ", message)
     return message.replace("dropna=True", "--dropna")
 
 

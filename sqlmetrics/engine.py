@@ -22,7 +22,7 @@ import pandas as pd
 from sqlglot import exp
 
 from .errors import EngineError, SourceError
-from .sources import Source, describe, duckdb_source, is_file_path, is_frame, static_source
+from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
 
 _local = threading.local()
 # One lock per connection object: calls from threads sharing a connection take turns. Weak keys
@@ -58,6 +58,7 @@ class Engine:
     dialect = "duckdb"
     name = "DuckDB"
     case_insensitive = True  # identifiers match whatever their case (quoted or not)
+    typed_values = True  # a column's values have its type
 
     def __init__(self, con, dialect: str | None = None):
         self.con = con
@@ -76,7 +77,7 @@ class Engine:
 
     @contextmanager
     def source(self, data, slot: str = "data"):
-        if is_frame(data) or is_file_path(data):
+        if is_frame(data) or is_file_path(data) or is_trec(data):
             raise SourceError(f"{describe(data)} is not on {self.name}: with con= a {self.name} connection, "
                               "data is a table name or a sqlmetrics.Query on that database")
         yield static_source(data, self.dialect)
@@ -204,6 +205,7 @@ class SQLiteEngine(Engine):
     dialect = "sqlite"
     name = "SQLite"
     errors = sqlite3.Error
+    typed_values = False  # a column holds values of any type, and a query's columns have no declared one
 
     @contextmanager
     def _snapshot(self):
@@ -432,9 +434,12 @@ def is_spark_frame(data) -> bool:
 
 def connect(con, dialect: str | None = None, data=None) -> Engine:
     """The engine for a connection object; `dialect` overrides its SQL. Without `con`: the Spark
-    session of a Spark DataFrame given as `data`, else the private DuckDB."""
+    session of a Spark DataFrame given as `data`, DuckDB's default connection for a DuckDB relation
+    (where duckdb.sql() makes them), else the private DuckDB."""
     if con is None and is_spark_frame(data):
         con = data.sparkSession
+    if con is None and is_relation(data):  # duckdb.sql(...)'s; another connection's is refused by its source
+        con = duckdb.default_connection()
     if con is None or isinstance(con, duckdb.DuckDBPyConnection):
         return DuckDBEngine(con, dialect)
     if isinstance(con, sqlite3.Connection):

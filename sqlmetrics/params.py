@@ -17,10 +17,10 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation"]
+ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation", "label_value"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
-               "relevance", "group", "key", "slice"]
+               "relevance", "grade", "group", "key", "slice"]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]
 
@@ -31,6 +31,11 @@ def require_word(owner: str, field: str, value, words) -> None:
     allowed = get_args(words)
     if value not in allowed:
         raise TypeError(f"{owner}: {field}={value!r} is not one of {', '.join(map(repr, allowed))}")
+
+
+class LabelText(str):
+    """A pos_label as written on a command line, read as the type of the label column it is compared
+    with ('2' is 2 for a column of numbers, 'true' True for a boolean one)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ class Param:
     like_data: bool = False
     #: a required parameter that may be None (a value of its own: k=None, the whole list), said explicitly
     none_ok: bool = False
+    #: for a column of the qrels only: the parameter whose column it names there (qrels_query: query)
+    in_qrels_for: str | None = None
 
     def __post_init__(self):
         require_word(f"parameter {self.name!r}", "kind", self.kind, ParamKind)
@@ -138,6 +145,21 @@ class Param:
             raise ParameterError(f"{self.name} must be True or False; got {value!r}")
         return bool(value)
 
+    def _check_label_value(self, value):
+        """A value a label column may hold: a string, a whole or finite number, or a boolean."""
+        if isinstance(value, np.generic):
+            value = value.item()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise ParameterError(f"{self.name}={value!r}: a label cannot contain a NUL character")
+            return value  # a LabelText stays one
+        if isinstance(value, bool) or (isinstance(value, numbers.Integral) and abs(value) < 2 ** 63):
+            return value if isinstance(value, bool) else int(value)
+        if isinstance(value, numbers.Real) and math.isfinite(value):
+            return float(value)
+        raise ParameterError(f"{self.name} must be a value of the label column (a string, a finite number or a "
+                             f"boolean); got {value!r}")
+
     def _check_relation(self, value):
         return value  # resolved (and checked) as a data source
 
@@ -158,7 +180,12 @@ class Param:
 
 
 # Parameters shared by many metrics, declared once.
-LABEL = Param("label", "column", "0/1 (or boolean) column; 1 = positive.", role="label")
+LABEL = Param("label", "column", "0/1 (or boolean) column; 1 = positive (labels of two other values: pos_label).",
+              role="label")
+POS_LABEL = Param("pos_label", "label_value", "the label value of the positive class (labels such as 1/2, -1/1, "
+                  "'yes'/'no'), as scikit-learn's pos_label: a label equal to it is positive, any other negative; the "
+                  "label column (and a prediction column) may then hold two values of any type, and pos_label must "
+                  "have the column's type. None: labels are 0/1 (or boolean).", default=None)
 SCORE = Param("score", "column", "numeric score, higher = more likely positive; NaN is an error, +-inf allowed.",
               role="score")
 PROBABILITY = Param("score", "column", "predicted probability of the positive class, in [0, 1].",
@@ -225,8 +252,14 @@ ITEM = Param("item", "column", "item (document) id column, in the run and the qr
              role="key", where="both")
 RUN_SCORE = Param("score", "column", "the run's score column; higher ranks first.", default="score",
                   role="score")
-RELEVANCE = Param("relevance", "column", "graded relevance (>= 0) column of the qrels, or of the run "
-                  "when qrels is omitted.", default="relevance", role="relevance", where="judgments")
+QRELS_COLUMNS = tuple(
+    Param(f"qrels_{name}", "column", f"the qrels' {name} column, where its name is not that of the run's "
+          f"(None: the same name).", default=None, role=role, in_qrels_for=name)
+    for name, role in (("query", "key"), ("item", "key"), ("relevance", "grade")))
+RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, or of the run when qrels is "
+                  "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "
+                  "and not judged for the measures that count judged items (bpref, judged_at_k, rbp's residual).",
+                  default="relevance", role="grade", where="judgments")
 RANKING_BY = Param("by", "columns", "optional column(s) to slice by; they must be in the run and the "
                    "qrels (query attributes such as country; not NULL).", default=None, where="both", role="key")
 K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",

@@ -16,7 +16,7 @@ from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 from .errors import ParameterError, UnknownMetricError
 from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_LABEL, CLASS_PREDICTION, EMPTY, GAIN,
                      GROUP, ITEM, K, K_REQUIRED, LABEL, LOG_PREDICTION, LOG_TARGET, MISSING, OPT_SCORE, PREDICTION,
-                     PROBABILITY, QRELS, QUERY, RANKING_BY, RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE,
+                     POS_LABEL, PROBABILITY, QRELS, QRELS_COLUMNS, QUERY, RANKING_BY, RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE,
                      SCORE, TARGET, THRESHOLD, TIES, TIES_ORDER, WEIGHT, WEIGHTING, ZERO_DIVISION, Param, require_word)
 from .params import CLUSTER, CONFIDENCE, MAX_POINTS, N_BINS, N_BOOT, N_RESAMPLES, SEED, STRATEGY, TEST
 from .params import (CLASS_COLUMN, CLASS_PROBABILITY, CLASS_SCORE, EXAMPLE, EXAMPLE_WEIGHT, TRUE_CLASS,
@@ -107,7 +107,7 @@ _NEVER = ("; averaged over classes, a class it weighs is 0/0 (never predicted, o
 
 
 # Ranking: the parameters every TREC-style metric shares, and the counts of its summary row.
-_RUN = (QRELS, QUERY, ITEM, RUN_SCORE, RELEVANCE)
+_RUN = (QRELS, QUERY, ITEM, RUN_SCORE, RELEVANCE) + QRELS_COLUMNS
 _POLICIES = (RELEVANCE_THRESHOLD, MISSING, EMPTY, RANKING_BY)
 _QUERY_COUNTS = ("n_queries", "n_missing", "n_empty")
 _NO_RELEVANT = "no evaluated query has a relevant item"
@@ -596,7 +596,7 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
                               "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
                               "item judged)."),
-                        QUERY, ITEM, RUN_SCORE, RELEVANCE, K, TIES_ORDER, MISSING, RANKING_BY),
+                        QUERY, ITEM, RUN_SCORE, RELEVANCE, *QRELS_COLUMNS, K, TIES_ORDER, MISSING, RANKING_BY),
         "Judged@k = items of the top k that the judgments have (any relevance, 0 included) / items in the top "
         "k (the list length when shorter; the whole list for k=None); mean over the judged queries, whatever "
         "their grades (n_relevant, per query, counts the judged items).",
@@ -1018,6 +1018,18 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
         "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL),
 
 ]}
+
+def _with_pos_label(m: Metric) -> Metric:
+    """Every metric reading a 0/1 label takes pos_label (scikit-learn's), after its last label or
+    prediction parameter: labels of any two values."""
+    binary = [i for i, p in enumerate(m.params) if p.role in ("label", "binary")]
+    if not binary:
+        return m
+    at = binary[-1] + 1
+    return replace(m, params=m.params[:at] + (POS_LABEL,) + m.params[at:])
+
+
+METRICS = {name: _with_pos_label(m) for name, m in METRICS.items()}
 
 #: output columns that hold classes (of any type) or words, never converted to numbers
 TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})

@@ -2,8 +2,9 @@
 
 - a table reference string: ``"preds"``, ``"db.schema.preds"`` (parts may be quoted);
 - a path or glob to Parquet/CSV/TSV/JSON files (read by DuckDB);
+- ``TrecRun(path)`` / ``TrecQrels(path)``: trec_eval's run and qrels files (read by DuckDB);
 - ``Query("SELECT ...")``: the user's own SELECT, checked to be exactly one read-only query;
-- a pandas or polars DataFrame, or a pyarrow Table (registered on DuckDB for the call).
+- a pandas or polars DataFrame, a pyarrow Table, or a DuckDB relation (registered on DuckDB for the call).
 A bare string is never SQL.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import duckdb
+import sqlglot
 from sqlglot import exp
 
 from .errors import SourceError
@@ -27,6 +29,9 @@ _FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip
 _FRAME_VIEW = f"sm_frame_{uuid.uuid4().hex[:12]}"
 _READERS = {"parquet": "read_parquet", "csv": "read_csv", "tsv": "read_csv",
             "json": "read_json", "jsonl": "read_json", "ndjson": "read_json"}
+READ_EXTENSIONS = ("Parquet (.parquet), CSV (.csv, .tsv) and JSON (.json, .jsonl, .ndjson) files, optionally "
+                   "compressed (.gz, .zst)")
+_DATABASE = re.compile(r"\.(duckdb|ddb|db)\Z", re.I)
 
 
 @dataclass(frozen=True)
@@ -39,13 +44,58 @@ class Query:
 
 
 @dataclass(frozen=True)
+class TrecRun:
+    """A trec_eval run file, ``qid Q0 docno rank score tag`` per line (whitespace separated), as the
+    columns query, item (text, as written: '00123' stays '00123') and score (a number): the defaults of
+    the ranking metrics. As trec_eval: blank lines and lines starting with '#' are skipped, fields after
+    the sixth ignored, the rank column ignored (equal scores are ordered by docno descending:
+    ties='item_desc'). Read by DuckDB."""
+    path: str | os.PathLike
+
+
+@dataclass(frozen=True)
+class TrecQrels:
+    """A trec_eval qrels file, ``qid iter docno rel`` per line, as the columns query, item (text) and
+    relevance (an integer; a negative grade is trec_eval's "in the pool, unjudged"). Read by DuckDB."""
+    path: str | os.PathLike
+
+
+#: per TREC file type: its columns (position, name, type), the fields a line needs, and how it is named
+_TREC = {TrecRun: (((1, "query", "VARCHAR"), (3, "item", "VARCHAR"), (5, "score", "DOUBLE")), 6, "TREC run"),
+         TrecQrels: (((1, "query", "VARCHAR"), (3, "item", "VARCHAR"), (4, "relevance", "BIGINT")), 4, "TREC qrels")}
+
+
+def is_trec(data) -> bool:
+    return isinstance(data, (TrecRun, TrecQrels))
+
+
+@dataclass(frozen=True)
 class Source:
     relation: exp.Expression  # exp.Table or exp.Query, in place of the template placeholder
     description: str  # how error messages name it
 
 
 def is_frame(data) -> bool:
-    return type(data).__module__.split(".")[0] in ("pandas", "polars", "pyarrow")
+    """A frame registered on DuckDB for the call: pandas, polars, pyarrow, or a DuckDB relation."""
+    return type(data).__module__.split(".")[0] in ("pandas", "polars", "pyarrow") or is_relation(data)
+
+
+def is_relation(data) -> bool:
+    return type(data).__module__.split(".")[0] == "duckdb" and type(data).__name__ == "DuckDBPyRelation"
+
+
+def is_duckdb_file(path) -> bool:
+    """A DuckDB database file: by its name (.duckdb, .ddb, .db) or its header (b'DUCK' at byte 8)."""
+    path = os.path.expanduser(os.fspath(path))
+    if not os.path.isfile(path):
+        return False
+    if _DATABASE.search(path):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
 
 
 def is_file_path(data) -> bool:
@@ -55,8 +105,12 @@ def is_file_path(data) -> bool:
 def describe(data) -> str:
     if isinstance(data, Query):
         return "the query"
+    if is_relation(data):
+        return "the DuckDB relation"
     if is_frame(data):
         return f"the {type(data).__module__.split('.')[0]} {type(data).__name__}"
+    if is_trec(data):
+        return f"the {_TREC[type(data)][2]} file {os.fspath(data.path)!r}"
     return repr(os.fspath(data)) if isinstance(data, (str, os.PathLike)) else repr(data)
 
 
@@ -72,6 +126,93 @@ def file_source(path) -> Source:
     reader = exp.Anonymous(this=_READERS[fmt], expressions=[exp.Literal.string(path)])
     select = exp.select("*").from_(exp.Table(this=reader))
     return Source(select, repr(path))
+
+
+def csv_with_nulls(path, nulls: list[str]) -> Query:
+    """A CSV file read with `nulls` as missing values (DuckDB's nullstr), e.g. 'NA'."""
+    reader = exp.func("read_csv", exp.Literal.string(os.path.expanduser(os.fspath(path))), exp.EQ(
+        this=exp.column("nullstr"), expression=exp.Array(expressions=[exp.Literal.string(v) for v in nulls])))
+    return Query(exp.select("*").from_(exp.Table(this=reader)).sql("duckdb"))
+
+
+def text_values_hint(data, column: str, rows) -> str:
+    """For a numeric column a CSV reader took as text: the first values that are not numbers, and how
+    to read them as NULL (or '' where none is found)."""
+    q = exp.column(column, quoted=True)
+    source = file_source(data).relation if is_file_path(data) else None
+    if source is None or not re.search(r"\.(csv|tsv)", os.fspath(data), re.I):
+        return ""
+    sql = (exp.select(exp.cast(q, "VARCHAR").as_("sm_value")).distinct().from_(source.subquery("sm_file"))
+           .where(exp.and_(q.is_(exp.null()).not_(), exp.TryCast(this=q.copy(), to=exp.DataType.build("DOUBLE"))
+                           .is_(exp.null()))).order_by("sm_value").limit(5).sql("duckdb"))
+    values = [v for (v,) in rows(sql)]
+    if not values:
+        return ""
+    return (f": text such as {', '.join(map(repr, values))} made it text; if these mean missing, read the file with "
+            f"them as NULL: sqlmetrics.Query({csv_with_nulls(data, values).sql!r})")
+
+
+def trec_source(data) -> Source:
+    """A TREC file as a SELECT of its named, typed columns: each line split at runs of whitespace
+    (trec_eval's rule; DuckDB's CSV reader takes one delimiter), read whole as one text column."""
+    columns, _, _ = _TREC[type(data)]
+    path = os.path.expanduser(os.fspath(data.path))
+    if not os.path.isfile(path):
+        raise SourceError(f"no file {path!r} ({describe(data)})")
+    select = exp.select(*(exp.cast(exp.Bracket(this=exp.column("sm_fields"), expressions=[exp.Literal.number(i - 1)]), kind)
+                          .as_(name, quoted=True) for i, name, kind in columns)).from_(_trec_lines(path).subquery("sm_lines"))
+    return Source(select, describe(data))
+
+
+# sm_fields: the whitespace-separated fields of each line trec_eval reads (not blank, not a comment);
+# the file is read as one text column (DuckDB's CSV reader splits at one delimiter only, never NUL)
+_TREC_LINES = sqlglot.parse_one(r"""
+SELECT regexp_split_to_array(sm_line, '\s+') AS sm_fields
+FROM (SELECT regexp_replace(line, '^\s+|\s+$', '', 'g') AS sm_line
+      FROM read_csv('sm_path', columns = {'line': 'VARCHAR'}, header = false, delim = chr(0), quote = '',
+                    escape = '', auto_detect = false)) AS sm_trimmed
+WHERE sm_line <> '' AND NOT starts_with(sm_line, '#')""", read="duckdb")
+
+
+def _trec_lines(path: str) -> exp.Select:
+    return _TREC_LINES.transform(lambda node: exp.Literal.string(path) if isinstance(node, exp.Literal)
+                                 and node.is_string and node.this == "sm_path" else node)
+
+
+def check_trec_file(data, rows) -> None:
+    """Every line read must have the fields the file type needs, with a number where one is read:
+    else an error naming the file, the line and its text (trec_eval: "Malformed line")."""
+    columns, needed, _ = _TREC[type(data)]
+    path = os.path.expanduser(os.fspath(data.path))
+    fields = exp.column("sm_fields")
+    malformed = exp.or_(exp.func("len", fields) < needed, *(
+        exp.TryCast(this=exp.Bracket(this=fields.copy(), expressions=[exp.Literal.number(i - 1)]),
+                    to=exp.DataType.build(kind)).is_(exp.null())
+        for i, _, kind in columns if kind != "VARCHAR"))
+    sql = exp.select(exp.func("COUNT", exp.Star())).from_(_trec_lines(path).subquery("sm_lines")).where(
+        malformed).sql("duckdb")
+    if not rows(sql)[0][0]:
+        return
+    numbers = {i: kind for i, _, kind in columns if kind != "VARCHAR"}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            parts = line.split()
+            if not parts or parts[0].startswith("#"):
+                continue
+            if len(parts) < needed or any(not _parses(parts[i - 1], kind) for i, kind in numbers.items()):
+                what = ("a whole number" if kind == "BIGINT" else "a number" for kind in numbers.values())
+                raise SourceError(f"{describe(data)}, line {number}: {line.strip()[:200]!r} is not a {_TREC[type(data)][2]} "
+                                  f"line: it needs {needed} fields separated by whitespace, field "
+                                  f"{' and '.join(map(str, numbers))} {' and '.join(what)}")
+    raise SourceError(f"{describe(data)} has lines DuckDB cannot read as {_TREC[type(data)][2]} lines")
+
+
+def _parses(text: str, kind: str) -> bool:
+    try:
+        int(text) if kind == "BIGINT" else float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def table_source(name: str, dialect: str) -> Source:
@@ -91,14 +232,36 @@ def static_source(data, dialect: str) -> Source:
             raise SourceError(f"files can only be read by DuckDB, not {dialect}; load {describe(data)} "
                               "into a table on that engine first")
         return file_source(data)
+    if is_trec(data):
+        if dialect != "duckdb":
+            raise SourceError(f"TREC files can only be read by DuckDB, not {dialect}; load {describe(data)} "
+                              "into a table on that engine first")
+        return trec_source(data)
+    if isinstance(data, (str, os.PathLike)):
+        _require_not_a_file(data)
     if isinstance(data, str):
         return table_source(data, dialect)
     if isinstance(data, os.PathLike):
-        raise SourceError(f"{describe(data)} is not a Parquet, CSV or JSON file path")
+        raise SourceError(f"{describe(data)} is not a file sqlmetrics reads: it reads {READ_EXTENSIONS}")
     if is_frame(data):
         raise SourceError(f"{describe(data)} has no name in SQL: pass a table name or sqlmetrics.Query")
-    raise SourceError(f"data must be a table name, a file path, a sqlmetrics.Query, or a pandas/polars "
-                      f"DataFrame or pyarrow Table; got {type(data).__name__}")
+    raise SourceError(f"data must be a table name, a file path, a sqlmetrics.Query, sqlmetrics.TrecRun or "
+                      f"TrecQrels, a pandas/polars DataFrame, a pyarrow Table or a DuckDB relation; "
+                      f"got {type(data).__name__}")
+
+
+def _require_not_a_file(data) -> None:
+    """A path given as data that is none of the files read: a DuckDB database, or another extension
+    (a name such as 'bc.parq' would otherwise be read as the table parq of schema bc)."""
+    path = os.path.expanduser(os.fspath(data))
+    if is_duckdb_file(path):
+        raise SourceError(f"{describe(data)} is a DuckDB database file, not a table: open it with "
+                          f"con=duckdb.connect({os.fspath(data)!r}) and pass a table name as data")
+    quoted = any(q in path for q in "\"`[")  # a quoted table name may hold a slash
+    if (not quoted and ("/" in path or os.sep in path)) or (os.path.isfile(path) and os.path.splitext(path)[1]):
+        raise SourceError(f"{describe(data)} is not a file sqlmetrics reads: it reads {READ_EXTENSIONS} "
+                          "(by their extension), and TREC run and qrels files as sqlmetrics.TrecRun(path) and "
+                          "sqlmetrics.TrecQrels(path)")
 
 
 def frame_view(slot: str) -> str:
@@ -110,6 +273,14 @@ def frame_view(slot: str) -> str:
 @contextmanager
 def duckdb_source(data, con, slot: str = "data"):
     """The source on a DuckDB connection; a frame is registered for the duration of the call."""
+    if is_trec(data):
+        source = trec_source(data)
+        try:
+            check_trec_file(data, lambda sql: con.execute(sql).fetchall())
+        except duckdb.Error as e:  # unreadable, not text...
+            raise SourceError(f"cannot read {describe(data)}: {str(e).strip().splitlines()[0]}") from None
+        yield source
+        return
     if not is_frame(data):
         yield static_source(data, "duckdb")
         return
@@ -122,6 +293,10 @@ def duckdb_source(data, con, slot: str = "data"):
     try:
         con.register(name, data)
     except duckdb.Error as e:  # a column type DuckDB cannot read, a closed connection...
+        if is_relation(data) and "another database" in str(e):
+            raise SourceError("the DuckDB relation was made on another connection than con=: pass con= the "
+                              "connection it was made on (duckdb.sql() makes it on duckdb.default_connection())"
+                              ) from None
         raise SourceError(f"DuckDB cannot read {describe(data)}: {str(e).strip().splitlines()[0]}") from None
     try:
         yield Source(exp.Table(this=exp.to_identifier(name, quoted=True)), describe(data))
@@ -129,4 +304,4 @@ def duckdb_source(data, con, slot: str = "data"):
         con.unregister(name)
 
 
-__all__ = ["Query", "Source", "static_source", "duckdb_source"]
+__all__ = ["Query", "TrecRun", "TrecQrels", "Source", "static_source", "duckdb_source"]

@@ -31,6 +31,8 @@ class Target:
     booleans: frozenset[str] = frozenset()
     #: class columns the engine reports as text (the templates order them byte by byte, as numpy sorts them)
     texts: frozenset[str] = frozenset()
+    #: pos_label as a SQL literal (DuckDB's syntax): the label value that is positive; None: labels are 0/1
+    positive: str | None = None
     #: the names are the user's words for a warehouse no engine here reads (sm.render): resolved as
     #: that warehouse resolves them (identifier); otherwise they are exact names of the engine's columns
     warehouse_names: bool = False

@@ -170,6 +170,11 @@ def _column_type(name: str) -> str:
     return "boolean" if name in target.booleans else "text" if name in target.texts else "number"
 
 
+def _positive_value(name: str) -> str | None:
+    """pos_label as a SQL literal, where the call gave one (in dbt: none, labels are 0/1)."""
+    return _TARGET.get().positive
+
+
 @functools.lru_cache(maxsize=None)
 def namespace() -> _Namespace:
     env = jinja2.Environment(
@@ -193,6 +198,7 @@ def namespace() -> _Namespace:
                     raise RuntimeError(f"macro {name!r} is defined twice under {SQL_DIR}")
                 ns.macros[name] = macro
     ns.macros["column_type"] = _column_type
+    ns.macros["positive_value"] = _positive_value
     return ns
 
 

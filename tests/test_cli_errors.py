@@ -585,3 +585,34 @@ def test_ctrl_c_while_saving_a_plot_leaves_no_file(tmp_path):
             f"'--plot', {str(tmp_path / 'roc.png')!r}]))\n")
     assert run_interrupted(code, "saving") == (130, "sqlmetrics: error: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_trec_files_and_inputs_that_are_not_data(tmp_path):
+    """trec:PATH reads trec_eval's files (trec_eval 10's own test files: ndcg_cut_10 0.3016, map 0.1785 in
+    out.test.aq); a DuckDB database or an unread extension as SOURCE, and a CSV's NA text, say what to do."""
+    data = os.path.join(os.path.dirname(__file__), "data", "trec_eval")
+    run, qrels = f"trec:{data}/results.test", f"trec:{data}/qrels.test"
+    done = cli("compute", "ndcg", run, "--qrels", qrels, "--k", "10", "--gain", "linear", "--format", "json", ok=0)
+    assert round(json.loads(done.stdout)["value"], 4) == 0.3016
+    done = cli("compare", "mean_average_precision", run, "--other", run, "--qrels", qrels, "--format", "json", ok=0)
+    assert round(json.loads(done.stdout)["rows"][0]["estimate"], 4) == 0.1785
+    # the qrels under other column names
+    pd.DataFrame({"qid": ["q", "q"], "docno": ["a", "b"], "rel": [0, 1]}).to_csv(tmp_path / "qrels.csv", index=False)
+    pd.DataFrame({"query": ["q", "q"], "item": ["a", "b"], "score": [2, 1]}).to_csv(tmp_path / "run.csv", index=False)
+    done = cli("compute", "mrr", tmp_path / "run.csv", "--qrels", tmp_path / "qrels.csv", "--qrels-query", "qid",
+               "--qrels-item", "docno", "--qrels-relevance", "rel", "--format", "json", ok=0)
+    assert json.loads(done.stdout)["value"] == 0.5
+    db = tmp_path / "wh.duckdb"
+    duckdb.connect(str(db)).execute("CREATE TABLE t AS SELECT 1 AS y, 0.5 AS s").close()
+    assert cli("compute", "auc", db, *COLS, ok=2).stderr.strip() == (
+        f"sqlmetrics: error: SOURCE '{db}' is a DuckDB database file: pass --database {db} --table NAME")
+    (tmp_path / "bc.parq").write_text("y,s\n1,0.5\n")
+    err = cli("compute", "auc", tmp_path / "bc.parq", *COLS, ok=2).stderr
+    assert "is not a file sqlmetrics reads: it reads Parquet (.parquet)" in err and "as trec:PATH" in err, err
+    (tmp_path / "na.csv").write_text("y,s\n1,0.5\n0,NA\n1,0.2\n0,0.3\n0,0.1\n")
+    err = cli("compute", "auc", tmp_path / "na.csv", *COLS, ok=1).stderr
+    assert err.strip().endswith("text such as 'NA' made it text; if these mean missing, pass --na-values NA"), err
+    # the advice works: rows (0, NA) dropped, AUC of the four others
+    done = cli("compute", "auc", tmp_path / "na.csv", *COLS, "--na-values", "NA", "--dropna", "--format", "json", ok=0)
+    assert json.loads(done.stdout)["value"] == roc_auc_score([1, 1, 0, 0], [0.5, 0.2, 0.3, 0.1])
+    assert "--na-values applies to a CSV file" in cli("compute", "ndcg", run, "--na-values", "NA", ok=2).stderr

@@ -395,3 +395,17 @@ def test_spark_session_shared_by_threads(spark_con):
         got = list(pool.map(lambda g: (g, sm.auc(frames[g], label="y", score="s")), slices * 3))
     assert all(value == pytest.approx(want[g], rel=1e-12) for g, value in got), got
     assert not [t for t in spark_con.catalog.listTables() if t.name.startswith("sm_frame_")]
+
+
+def test_pos_label_on_the_engine(con):
+    """pos_label on a text, a boolean and a number column, against scikit-learn."""
+    from sklearn.metrics import average_precision_score, precision_score, roc_auc_score
+    two = BINARY[BINARY.c != "c"]
+    got = sm.precision(sm.Query("SELECT * FROM preds WHERE c <> 'c'"), label="c", score="s", pos_label="a", con=con)
+    assert got == pytest.approx(precision_score(two.c == "a", two.s >= 0.5), abs=1e-12)
+    assert sm.auc("preds", label="yb", score="s", pos_label=False, con=con) == pytest.approx(
+        roc_auc_score(~BINARY.yb, BINARY.s), abs=1e-12)
+    assert sm.average_precision("preds", label="y", score="s", pos_label=0, con=con) == pytest.approx(
+        average_precision_score(BINARY.y, BINARY.s, pos_label=0), abs=1e-12)
+    with pytest.raises(sm.ColumnError, match="has more than two values"):
+        sm.auc("preds", label="c", score="s", pos_label="a", con=con)

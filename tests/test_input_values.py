@@ -502,3 +502,81 @@ def test_decimal_and_float32_columns_give_sklearns_values():
 def test_boolean_score_is_refused():
     df = frame().assign(b=lambda d: d["s"] > 0.5)
     fails("auc", df, dict(label="y", score="b"), "b", "numeric", "BOOLEAN")
+
+
+def test_pos_label_as_scikit_learn():
+    """pos_label: a label equal to it is positive, any other negative, as scikit-learn's; on labels 1/2,
+    -1/1, 'yes'/'no' and booleans, against scikit-learn given the same labels (or y == pos_label where
+    its function takes no pos_label)."""
+    from sklearn.metrics import (average_precision_score, brier_score_loss, f1_score, precision_score,
+                                 recall_score)
+    rng = np.random.default_rng(18)
+    n = 300
+    positive = rng.random(n) < 0.4
+    s = np.round(np.clip(0.3 * positive + rng.random(n) * 0.7, 0.01, 0.99), 2)
+    flip = rng.random(n) < 0.3
+    for pos, neg in [(2, 1), (1, -1), (-1, 1), ("yes", "no"), (True, False), (False, True)]:
+        y = np.where(positive, pos, neg)
+        hat = np.where(positive ^ flip, pos, neg)
+        df = pd.DataFrame({"y": y, "hat": hat, "s": s})
+        what = f"pos_label={pos!r}"
+        assert sm.auc(df, label="y", score="s", pos_label=pos) == pytest.approx(roc_auc_score(y == pos, s), abs=1e-12), what
+        assert sm.average_precision(df, label="y", score="s", pos_label=pos) == pytest.approx(
+            average_precision_score(y, s, pos_label=pos), abs=1e-12), what
+        assert sm.brier_score(df, label="y", score="s", pos_label=pos) == pytest.approx(
+            brier_score_loss(y, s, pos_label=pos), abs=1e-12), what
+        assert sm.log_loss(df, label="y", score="s", pos_label=pos) == pytest.approx(log_loss(y == pos, s), abs=1e-12)
+        for fn, ref in [(sm.precision, precision_score), (sm.recall, recall_score), (sm.f1, f1_score)]:
+            assert fn(df, label="y", prediction="hat", pos_label=pos) == pytest.approx(
+                ref(y, hat, pos_label=pos), abs=1e-12), (what, fn.__name__)
+            assert fn(df, label="y", score="s", threshold=0.5, pos_label=pos) == pytest.approx(
+                ref(y == pos, s >= 0.5), abs=1e-12), (what, fn.__name__)
+        curve = sm.roc_curve(df, label="y", score="s", pos_label=pos)
+        fpr, tpr, _ = roc_curve(y, s, pos_label=pos, drop_intermediate=False)
+        assert np.allclose(curve["fpr"], fpr) and np.allclose(curve["tpr"], tpr), what
+    yes = pd.DataFrame({"y": ["yes", "no", "yes", "no"], "s": [0.9, 0.2, 0.4, 0.5]})
+    # a pos_label that never occurs: no positive, as with 0/1 labels that are all 0
+    with pytest.raises(sm.UndefinedMetricError, match="both positive and negative labels"):
+        sm.auc(yes, label="y", score="s", pos_label="Yes")
+    # the default renders as before: 0/1 labels; a third value, a type that is not the column's: errors
+    with pytest.raises(sm.ColumnError, match="label must be 0/1"):
+        sm.auc(yes.assign(y=[1, 2, 1, 2]), label="y", score="s")
+    with pytest.raises(sm.ColumnError, match=r"column 'y' \(label\) has more than two values \(e.g. 'maybe', 'no', "
+                                             r"'yes'\): pos_label makes one positive"):
+        sm.auc(yes.assign(y=["yes", "no", "maybe", "no"]), label="y", score="s", pos_label="yes")
+    with pytest.raises(sm.ColumnError, match=r"pos_label=1 is a number; column 'y' \(label\) holds text"):
+        sm.auc(yes, label="y", score="s", pos_label=1)
+    with pytest.raises(sm.ColumnError, match=r"pos_label='2' is text; column 'y' \(label\) holds numbers"):
+        sm.auc(yes.assign(y=[2, 1, 2, 1]), label="y", score="s", pos_label="2")
+    with pytest.raises(sm.ColumnError, match="the classes must have the same type"):
+        sm.precision(yes.assign(hat=[1, 0, 1, 0]), label="y", prediction="hat", pos_label="yes")
+    with pytest.raises(sm.ColumnError, match="1 NULL value"):
+        sm.auc(yes.assign(y=["yes", None, "no", "no"]), label="y", score="s", pos_label="yes")
+    with pytest.raises(sm.ParameterError, match="pos_label applies to average='binary'"):
+        sm.precision(yes, label="y", prediction="y", average="macro", pos_label="yes")
+    with pytest.raises(sm.ParameterError, match="pos_label must be a value of the label column"):
+        sm.auc(yes, label="y", score="s", pos_label=float("nan"))
+    assert sm.auc(yes.assign(y=[2, 1, 2, 1]), label="y", score="s", pos_label=2.0) == 0.75
+    # render: the literal, quoted for the target
+    assert "= 'it''s'" in sm.render("auc", "t", label="y", score="s", pos_label="it's")
+    assert "`y` = 'it\\'s'" in sm.render("auc", "t", label="y", score="s", pos_label="it's", dialect="bigquery")
+
+
+def test_pos_label_on_the_command_line(tmp_path):
+    """--pos-label is text, read as the label column's type: 2 for numbers, yes for DuckDB's CSV reader's
+    boolean yes/no column, text for text."""
+    import shutil
+    import subprocess
+    exe = shutil.which("sqlmetrics")
+    path = tmp_path / "labels.csv"
+    pd.DataFrame({"n": [2, 1, 2, 1], "yn": ["yes", "no", "yes", "no"], "t": ["up", "down", "up", "down"],
+                  "s": [0.9, 0.2, 0.4, 0.5]}).to_csv(path, index=False)
+    for label, pos in [("n", "2"), ("yn", "yes"), ("t", "up")]:
+        done = subprocess.run([exe, "compute", "auc", str(path), "--label", label, "--score", "s", "--pos-label", pos,
+                               "--format", "json"], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and json.loads(done.stdout)["value"] == 0.75, (label, done.stderr)
+    done = subprocess.run([exe, "compute", "auc", str(path), "--label", "n", "--score", "s", "--pos-label", "up"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stderr.strip() == (
+        "sqlmetrics: error: --pos-label 'up' is not a number; column 'n' (label) holds numbers (BIGINT): give one "
+        "of its values, e.g. --pos-label 1"), done.stderr

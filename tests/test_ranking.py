@@ -140,11 +140,6 @@ def test_null_keys_scores_and_relevance_are_errors(column):
         sm.ndcg(run)
 
 
-def test_negative_relevance_is_an_error():
-    with pytest.raises(sm.ColumnError, match="relevance must be >= 0"):
-        sm.ndcg(one_list([1, -1]))
-
-
 def test_max_grade_below_the_data_is_an_error():
     with pytest.raises(sm.ParameterError, match="max_grade=2 is below the largest relevance"):
         sm.err(one_list([3, 1]), max_grade=2)

@@ -180,3 +180,112 @@ def test_coverage_and_ils_refuse_an_inconsistent_catalogue_or_similarity():
         sm.ils(run, conflicting)
     repeated = pd.DataFrame({"item_a": ["a", "b"], "item_b": ["b", "a"], "similarity": [0.5, 0.5]})
     assert sm.ils(run, repeated, k=2) == 0.5  # query 1's top 2 is (a, b); query 2 has one item
+
+
+# ---------------------------------------------------------------------------------------------
+# trec_eval's files, qrels under other column names, DuckDB relations, files that are not read
+
+
+def test_trec_files_read_as_trec_eval_does(tmp_path):
+    """trec_eval's formats (get_trec_results.c, get_qrels.c): whitespace-separated fields (tabs, runs of
+    spaces), blank lines and '#' comments skipped, fields after the sixth ignored, ids as text ('007' is
+    not 7). By hand: query 007 ranks d1 (score 3), d2 (2), d3 (1; rank column ignored); d1 and d3 relevant:
+    P@2 = 1/2, AP = (1 + 2/3) / 2."""
+    run = tmp_path / "run.txt"
+    run.write_text("# a comment\n007 Q0 d2 1 2.0 tag\n\n007\tQ0\td1   9  3e0 tag and more text\n"
+                   "   \n007 Q0 d3 2 1 tag\n7 Q0 d1 1 1 tag\n")
+    qrels = tmp_path / "qrels"
+    qrels.write_text("007 0 d1 1\n007 0 d3 2\n007 0 d2 -1\n7 0 d9 1\n")
+    assert sm.precision_at_k(sm.TrecRun(run), sm.TrecQrels(qrels), k=2, per_query=True).set_index(
+        "query")["precision_at_k"].to_dict() == {"007": 0.5, "7": 0.0}
+    got = sm.map(sm.TrecRun(str(run)), qrels=sm.TrecQrels(str(qrels)), per_query=True).set_index("query")
+    assert got.loc["007", "mean_average_precision"] == pytest.approx((1 + 2 / 3) / 2, abs=1e-12)
+    # malformed lines: named by file and line, as trec_eval's "Malformed line"
+    bad = tmp_path / "bad.run"
+    bad.write_text("q Q0 d1 1 1.0 tag\n\nq Q0 d2 2 high tag\n")
+    with pytest.raises(sm.SourceError, match=r"TREC run file '.*bad.run', line 3: 'q Q0 d2 2 high tag' is not a "
+                                             r"TREC run line: it needs 6 fields .*field 5 a number"):
+        sm.ndcg(sm.TrecRun(bad), sm.TrecQrels(qrels))
+    short = tmp_path / "short.qrels"
+    short.write_text("q 0 d1 1\nq 0 d2\n")
+    with pytest.raises(sm.SourceError, match=r"short.qrels', line 2: 'q 0 d2' is not a TREC qrels line: it needs 4"):
+        sm.ndcg(sm.TrecRun(run), sm.TrecQrels(short))
+    # a docno twice in a query: refused (trec_eval: "duplicate docs"), naming the file
+    twice = tmp_path / "twice.run"
+    twice.write_text("q Q0 d1 1 1.0 t\nq Q0 d1 2 0.5 t\n")
+    with pytest.raises(sm.ColumnError, match=r"TREC run file '.*twice.run' has 1 duplicated \(query, item\)"):
+        sm.ndcg(sm.TrecRun(twice), sm.TrecQrels(qrels))
+    with pytest.raises(sm.SourceError, match="no file"):
+        sm.ndcg(sm.TrecRun(tmp_path / "absent"), sm.TrecQrels(qrels))
+    # DuckDB reads them; on another engine: load them first
+    with pytest.raises(sm.SourceError, match="TREC files can only be read by DuckDB, not postgres; load"):
+        sm.render("ndcg", sm.TrecRun(run), qrels=sm.TrecQrels(qrels), dialect="postgres")
+    with pytest.raises(sm.SourceError, match="is not on SQLite"):
+        sm.ndcg(sm.TrecRun(run), con=sqlite3.connect(":memory:"))
+
+
+def test_qrels_with_their_own_column_names():
+    """qrels_query / qrels_item / qrels_relevance: the value is that of the qrels renamed; errors name the
+    qrels' own columns."""
+    run, qrels = make_ranking_frames(5)
+    own = qrels.rename(columns={"query": "qid", "item": "docno", "relevance": "rel"})
+    names = dict(qrels_query="qid", qrels_item="docno", qrels_relevance="rel")
+    for name in ("ndcg", "bpref", "judged_at_k"):
+        kwargs = {"k": 5} if name == "judged_at_k" else {}
+        assert getattr(sm, name)(run, own, **names, **kwargs) == getattr(sm, name)(run, qrels, **kwargs), name
+    con = duckdb.connect()
+    con.register("run", run)
+    con.register("own", own.assign(query=-1))  # a column named like the run's, replaced by qid
+    assert con.execute(sm.render("ndcg", "run", qrels="own", **names)).fetchone()[0] == pytest.approx(
+        sm.ndcg(run, qrels), abs=1e-12)
+    with pytest.raises(sm.MissingColumnError, match=r"column 'doc' \(qrels_item\) not found"):
+        sm.ndcg(run, own, **dict(names, qrels_item="doc"))
+    with pytest.raises(sm.ColumnError, match="column 'qid' is text"):
+        sm.ndcg(run, own.astype({"qid": str}), **names)
+    with pytest.raises(sm.ParameterError, match="qrels_query names a column of the qrels: pass qrels"):
+        sm.ndcg(run.assign(relevance=1), qrels_query="qid")
+
+
+def test_duckdb_relations_are_data_on_their_own_connection():
+    frame = make_binary_frame(200, seed=3)
+    want = roc_auc_score(frame["y"], frame["s"])
+    con = duckdb.connect()
+    con.register("frame", frame)
+    con.execute("CREATE TABLE preds AS SELECT * FROM frame")
+    assert sm.auc(con.table("preds"), label="y", score="s", con=con) == pytest.approx(want, abs=1e-12)
+    assert sm.auc(con.sql("SELECT * FROM preds WHERE y IN (0, 1)"), label="y", score="s", con=con) == pytest.approx(
+        want, abs=1e-12)
+    # duckdb.sql(...): on DuckDB's default connection, which the call then uses
+    default = duckdb.sql("SELECT 1 AS y, 0.9 AS s UNION ALL SELECT 0, 0.1 UNION ALL SELECT 0, 0.95")
+    assert sm.auc(default, label="y", score="s") == 0.5
+    with pytest.raises(sm.SourceError, match="the DuckDB relation was made on another connection than con="):
+        sm.auc(con.table("preds"), label="y", score="s", con=duckdb.connect())
+    with pytest.raises(sm.SourceError, match="the DuckDB relation was made on another connection"):
+        sm.auc(con.table("preds"), label="y", score="s")
+
+
+def test_files_that_are_not_data(tmp_path):
+    db = tmp_path / "wh.duckdb"
+    duckdb.connect(str(db)).execute("CREATE TABLE t AS SELECT 1 AS y, 0.5 AS s").close()
+    unnamed = tmp_path / "warehouse"
+    unnamed.write_bytes(db.read_bytes())  # known by its header
+    for path in (db, unnamed):
+        with pytest.raises(sm.SourceError, match=r"is a DuckDB database file, not a table: open it with "
+                                                 r"con=duckdb.connect\("):
+            sm.auc(str(path), label="y", score="s")
+    csv = tmp_path / "bc.parq"
+    csv.write_text("y,s\n1,0.5\n")
+    for data in (str(csv), csv, "no/such/file"):
+        with pytest.raises(sm.SourceError, match=r"is not a file sqlmetrics reads: it reads Parquet \(.parquet\), "
+                                                 r"CSV \(.csv, .tsv\)"):
+            sm.auc(data, label="y", score="s")
+    # a numeric column read as text: the values that made it so, and how to read them as NULL
+    na = tmp_path / "na.csv"
+    na.write_text("y,s\n1,0.5\n0,NA\n1,0.2\n0,n/a\n0,NA\n0,0.1\n")
+    with pytest.raises(sm.ColumnError, match=r"has type VARCHAR: text such as 'NA', 'n/a' made it text; if these "
+                                             r"mean missing, read the file with them as NULL: sqlmetrics.Query") as e:
+        sm.auc(str(na), label="y", score="s")
+    query = str(e.value).split("sqlmetrics.Query(")[1][1:-2]
+    # the advice works: the two NA rows are NULL, dropped; AUC of (1, .5), (1, .2), (0, .1)
+    with pytest.warns(UserWarning, match="dropped 3 of 6 rows"):
+        assert sm.auc(sm.Query(query), label="y", score="s", dropna=True) == 1.0

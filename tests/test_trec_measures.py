@@ -174,16 +174,17 @@ def test_trec_eval_test_files(results, output):
     """trec_eval -q (and -c: a query absent from the run scores 0) on its own test files. The
     expected values are printed to 4 decimals. One difference, documented: trec_eval's rbp_resid of a
     query absent from the run is 0, sqlmetrics' residual 1 (nothing of it is judged)."""
-    qrels = read_trec("qrels.test", ["query", "iter", "item", "relevance"])
-    run = read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])
-    want = expected(output)
-    absent = set(qrels["query"]) - set(run["query"])
+    judged = set(read_trec("qrels.test", ["query", "iter", "item", "relevance"])["query"])
+    absent = judged - set(read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])["query"])
     assert absent == ({"302"} if results == "results.trunc" else set())
+    # the files as they are, read by sqlmetrics (results.trunc has text after the sixth field of some lines)
+    run, qrels = sm.TrecRun(DATA / results), sm.TrecQrels(DATA / "qrels.test")
+    want = expected(output)
     for measure, name, kwargs, column in _trec_eval_calls():
         fn = getattr(sm, name)
         got = per_query(fn(run, qrels, per_query=True, **kwargs), column)
         summary = fn(run, qrels, details=True, **kwargs)[column][0]
-        for q in sorted(set(qrels["query"])) + ["all"]:
+        for q in sorted(judged) + ["all"]:
             if measure == "rbp_resid" and q in absent:
                 assert got[q] == 1.0
                 continue
@@ -202,11 +203,10 @@ def test_trec_eval_graded_test_file(threshold):
     """trec_eval -q -l2 on its graded judgments (qrels.rel_level: query 303's grades are 2, 0 and -1).
     trec_eval's ndcg takes its gains from the grades and ignores the relevance level, so at level 3,
     where query 303 has no relevant item, it keeps its nDCG of 0.3669 (sqlmetrics' empty rule of the
-    gain-based metrics); map and P at level 2. The -1 grades (in the pool, unjudged: gain 0, not
-    relevant) are left out, which changes none of these values; the Python layer refuses them."""
-    qrels = read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])
-    qrels = qrels[qrels["relevance"] >= 0]
-    run = read_trec("results.test", ["query", "q0", "item", "rank", "score", "runid"])
+    gain-based metrics); map and P at level 2. The -1 grades are read as trec_eval does (in the pool,
+    unjudged: gain 0, not relevant, not judged)."""
+    assert (read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])["relevance"] < 0).any()
+    qrels, run = sm.TrecQrels(DATA / "qrels.rel_level"), sm.TrecRun(DATA / "results.test")
     want = expected("out.test.aql")
     calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10})]
     if threshold == 2:
@@ -324,17 +324,64 @@ def test_command_line_takes_k_none(tmp_path, capsys):
     assert math.isclose(float(capsys.readouterr().out.split('"precision_at_k":')[1].split(",")[0].split("}")[0]), 1 / 3)
 
 
-def test_negative_grades_read_as_trec_eval_unjudged_in_the_sql():
-    """trec_eval reads a negative grade as "in the pool, unjudged": bpref passes it over, Judged@k and
-    rbp's residual count it unjudged, exactly as an item the qrels lack. The Python layer refuses
-    negative grades today; the SQL (as dbt runs it) already reads them so."""
-    import duckdb
-    con = duckdb.connect()
-    con.register("run_frame", judged_list(["n1", "p1", "r1", "u1", "r2"]))
-    with_pool = pd.DataFrame({"query": "q", "item": ["n1", "p1", "r1", "r2", "n2"], "relevance": [0, -1, 1, 1, 0]})
-    con.register("pool_frame", with_pool)
-    con.register("plain_frame", with_pool[with_pool.relevance >= 0])
-    for name, params in [("bpref", {}), ("judged_at_k", {"k": 4}), ("rbp", {})]:
-        values = [con.sql(sm.render(name, "run_frame", qrels=qrels, **params)).df().iloc[0].tolist()
-                  for qrels in ("pool_frame", "plain_frame")]
-        assert values[0] == values[1], (name, values)
+def _with_pool_grades(seed):
+    """make_frames' run and qrels, a third of the judgments after each query's first made -1 or -2 (trec_eval
+    9, in pytrec_eval, crashes on a query whose judgments are all negative)."""
+    run, qrels = make_frames(seed)
+    rng = np.random.default_rng(seed)
+    pool = (rng.random(len(qrels)) < 0.3) & qrels.duplicated("query").to_numpy()
+    qrels.loc[pool, "relevance"] = rng.choice([-1, -2], size=int(pool.sum()))
+    return run, qrels
+
+
+def test_negative_grades_against_pytrec_eval():
+    """trec_eval reads a negative grade as "in the pool, unjudged" (form_res_rels.c: not counted in the
+    relevance levels, RELVALUE_UNJUDGED in the ranked list): not relevant, gain 0, not judged."""
+    run, qrels = _with_pool_grades(7)
+    assert (qrels["relevance"] < 0).sum() > 50
+    calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10}),
+             ("map", "mean_average_precision", {}), ("map_cut_10", "mean_average_precision", {"k": 10}),
+             ("recip_rank", "mrr", {}), ("Rprec", "r_precision", {}), ("bpref", "bpref", {}),
+             ("P_5", "precision_at_k", {"k": 5}), ("recall_10", "recall_at_k", {"k": 10}),
+             ("success_5", "hit_rate", {"k": 5}), ("set_P", "set_precision", {}), ("set_recall", "set_recall", {}),
+             ("set_F", "set_f", {}), ("num_rel_ret", "num_rel_ret", {})]
+    measures = {"ndcg", "ndcg_cut.10", "map", "map_cut.10", "recip_rank", "Rprec", "bpref", "P.5", "recall.10",
+                "success.5", "set_P", "set_recall", "set_F", "num_rel_ret"}
+    for level in (1, 2):
+        res = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels), measures, relevance_level=level).evaluate(run_dict(run))
+        for measure, name, kwargs in calls:
+            got = getattr(sm, name)(run, qrels, per_query=True, missing="skip", relevance_threshold=level, **kwargs)
+            assert_close_maps(per_query(got, name), {q: v[measure] for q, v in res.items()},
+                              what=f"level {level}: {name}({kwargs}) vs pytrec_eval {measure} with negative grades")
+
+
+def test_negative_grades_are_unjudged_in_every_ranking_metric():
+    """For every metric reading graded judgments, a negative grade is exactly an item the judgments lack
+    (trec_eval's "in the pool, unjudged"): the values equal those of the judgments without those rows, in the
+    qrels and in a run carrying its own relevance; the exponential gain of a grade -1 is 0, not 2^-1 - 1."""
+    run, qrels = _with_pool_grades(8)
+    plain = qrels[qrels["relevance"] >= 0]
+    own = run.merge(qrels, on=["query", "item"], how="inner")  # the run with its judged items only
+    own_plain = own[own["relevance"] >= 0]
+    graded = [m for m in sm.METRICS.values() if any(p.name == "relevance" and p.role == "grade" for p in m.params)]
+    assert {"ndcg", "dcg", "err", "bpref", "rbp", "judged_at_k", "interpolated_precision"} <= {m.name for m in graded}
+    for m in graded:
+        fn = getattr(sm, m.name)
+        kwargs = {"k": 10} if any(p.name == "k" and p.required for p in m.params) else {}
+        options = {"per_query": True} if m.per_query else {}
+        values = [fn(run, judgments, **kwargs, **options) for judgments in (qrels, plain)]
+        pd.testing.assert_frame_equal(*values, check_exact=False, rtol=1e-12, obj=m.name)
+        if m.name != "judged_at_k":  # it needs qrels
+            # the run's own grades: its queries with a grade >= 0 left, a negative row counts as unjudged
+            values = [fn(own, **kwargs, **options),
+                      fn(own[["query", "item", "score"]], own_plain, **kwargs, **options)]
+            pd.testing.assert_frame_equal(*values, check_exact=False, rtol=1e-12, obj=f"{m.name}, the run's own grades")
+    # by hand: grades [-1, 1] in the run: exponential DCG = 0 + 1/log2(3), bpref counts one judged item
+    two = pd.DataFrame({"query": "q", "item": ["a", "b"], "score": [2, 1], "relevance": [-1, 1]})
+    assert sm.dcg(two) == pytest.approx(1 / math.log2(3), abs=ABS)
+    assert sm.bpref(two) == 1.0
+    # serendipity weighs by the relevance itself (Microsoft Recommenders): a negative one is still refused
+    with pytest.raises(sm.ColumnError, match="relevance must be >= 0"):
+        sm.serendipity(two, pd.DataFrame({"query": ["q"], "item": ["z"]}),
+                       similarity=pd.DataFrame({"item_a": ["a"], "item_b": ["z"], "similarity": [0.5]}),
+                       relevance="relevance")

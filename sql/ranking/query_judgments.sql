@@ -25,7 +25,8 @@ sm_judged AS (
 sm_grades AS (
   SELECT MAX(sm_rel) AS sm_top, {{ sqlmetrics.pow2('-MAX(sm_rel)') }} AS sm_top_unit,
          {{ shift }} AS sm_shift, {{ sqlmetrics.pow2(minus_shift) }} AS sm_unit
-  FROM sm_judged
+  {#- over the grades as gains read them: a negative grade (unjudged) is 0 #}
+  FROM (SELECT CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END AS sm_rel FROM sm_judged) AS sm_gains
 ),
 {%- endif %}
 sm_queries AS (

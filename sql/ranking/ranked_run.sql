@@ -1,10 +1,11 @@
 {#- The run ranked per query (rank_in_query), as the CTE sm_rows: keys, sm_item, sm_score (the
     score as DOUBLE), sm_rel (the relevance from sm_judged of query_judgments, 0 for an unjudged
     item; or, when qrels is none, the run's own `relevance` column) and sm_pos, the rank. One row
-    per row of the run. judged=true adds sm_is_judged: 1 when the judgments have the item with a
-    grade >= 0, else 0 (a negative grade is trec_eval's "in the pool, unjudged"; every row when
-    qrels is none), for the metrics that tell an unjudged item from a judged non-relevant one (a
-    marker: ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). -#}
+    per row of the run. A negative grade is trec_eval's "in the pool, unjudged": its sm_rel is 0,
+    as for an item the judgments lack (gain 0, never relevant, in every metric that reads sm_rows).
+    judged=true adds sm_is_judged: 1 when the judgments have the item with a grade >= 0, else 0,
+    for the metrics that tell an unjudged item from a judged non-relevant one (a marker:
+    ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). -#}
 {% macro ranked_run(relation, qrels, query, item, score, relevance, by, ties, judged=false) %}
 {%- set keys = by + [query] %}
 {%- set run_item %}sm_run.{{ sqlmetrics.ident(item) }}{% endset %}
@@ -15,15 +16,16 @@ sm_rows AS (
          {{ run_item }} AS sm_item,
          {{ sqlmetrics.as_double(run_score) }} AS sm_score,
          {%- if qrels %}
-         COALESCE({{ judgments }}.sm_rel, 0) AS sm_rel,
+         CASE WHEN {{ judgments }}.sm_rel > 0 THEN {{ judgments }}.sm_rel ELSE 0 END AS sm_rel,
          {%- if judged %}
          CASE WHEN {{ judgments }}.sm_is_judged = 1 AND {{ judgments }}.sm_rel >= 0 THEN 1 ELSE 0 END AS sm_is_judged,
          {%- endif %}
          {%- else %}
          {%- set run_relevance %}sm_run.{{ sqlmetrics.ident(relevance) }}{% endset %}
-         {{ sqlmetrics.relevance(run_relevance, quoted=true) }} AS sm_rel,
+         {#- a NULL is not <= 0: it reaches relevance(), which fails the query #}
+         CASE WHEN {{ run_relevance }} <= 0 THEN 0 ELSE {{ sqlmetrics.relevance(run_relevance, quoted=true) }} END AS sm_rel,
          {%- if judged %}
-         1 AS sm_is_judged,
+         CASE WHEN {{ run_relevance }} >= 0 THEN 1 ELSE 0 END AS sm_is_judged,
          {%- endif %}
          {%- endif %}
          {{ sqlmetrics.rank_in_query(keys=keys, score=score, item=item, ties=ties, alias='sm_run') }} AS sm_pos

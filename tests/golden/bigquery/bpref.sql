@@ -47,7 +47,7 @@ WITH sm_judged AS (
     sm_run.`query_id` AS `query_id`,
     sm_run.`doc_id` AS sm_item,
     CAST(sm_run.`score` AS FLOAT64) AS sm_score,
-    COALESCE(sm_marked_judged.sm_rel, 0) AS sm_rel,
+    CASE WHEN sm_marked_judged.sm_rel > 0 THEN sm_marked_judged.sm_rel ELSE 0 END AS sm_rel,
     CASE
       WHEN sm_marked_judged.sm_is_judged = 1 AND sm_marked_judged.sm_rel >= 0
       THEN 1

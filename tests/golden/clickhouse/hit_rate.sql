@@ -45,7 +45,7 @@ WITH sm_judged AS (
     sm_run."query_id" AS "query_id",
     sm_run."doc_id" AS sm_item,
     CAST(sm_run."score" AS Nullable(Float64)) AS sm_score,
-    COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
+    CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."country", sm_run."query_id"
       ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS Nullable(String)) DESC

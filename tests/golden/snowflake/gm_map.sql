@@ -37,7 +37,7 @@ WITH sm_judged AS (
     sm_run."QUERY_ID" AS "QUERY_ID",
     sm_run."DOC_ID" AS sm_item,
     CAST(sm_run."SCORE" AS DOUBLE) AS sm_score,
-    COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
+    CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."COUNTRY", sm_run."QUERY_ID"
       ORDER BY sm_run."SCORE" DESC NULLS LAST, CAST(sm_run."DOC_ID" AS VARCHAR) DESC NULLS LAST

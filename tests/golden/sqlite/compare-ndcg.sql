@@ -63,7 +63,11 @@ WITH sm_cmp_systems AS (
         ))
         ELSE 0
       END AS sm_unit
-    FROM sm_judged
+    FROM (
+      SELECT
+        CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END AS sm_rel
+      FROM sm_judged
+    ) AS sm_gains
   ), sm_queries AS (
     SELECT
       "country",
@@ -106,7 +110,7 @@ WITH sm_cmp_systems AS (
       sm_run."query_id" AS "query_id",
       sm_run."doc_id" AS sm_item,
       CAST(sm_run."score" AS REAL) AS sm_score,
-      COALESCE(sm_judged.sm_rel, 0) AS sm_rel,
+      CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
       ROW_NUMBER() OVER (
         PARTITION BY sm_run."country", sm_run."sm_cmp_system", sm_run."query_id"
         ORDER BY sm_run."score" DESC

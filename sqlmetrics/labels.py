@@ -1,0 +1,84 @@
+"""pos_label (scikit-learn's): labels of any two values, the one equal to pos_label positive.
+
+The templates compare a label with pos_label as a SQL literal (templates.positive_value answers
+is_positive's question, as column_type answers the column's type); here the value is checked
+against the label column's type, read from the command line's text, and the column is checked
+to hold two values at most.
+"""
+from __future__ import annotations
+
+from sqlglot import exp
+
+from .checks import quote
+from .errors import ColumnError
+from .params import LabelText
+from .registry import Metric
+
+
+def positive_literal(value) -> str | None:
+    """pos_label as a SQL literal of DuckDB's syntax (the templates' own), or None. Text typed on a
+    command line is, for render (which asks no engine), a boolean or a number when it reads as one."""
+    if value is None:
+        return None
+    if isinstance(value, LabelText):
+        value = _read_text_label(value)
+    if isinstance(value, bool):
+        return exp.Boolean(this=value).sql("duckdb")
+    if isinstance(value, str):
+        return exp.Literal.string(value).sql("duckdb")
+    return exp.Literal.number(repr(value)).sql("duckdb")
+
+
+def _read_text_label(text: str):
+    """Typed text as a value: a boolean (DuckDB's spellings: its CSV reader makes yes/no columns
+    boolean), a whole number, a number, or the text."""
+    if text.lower() in ("true", "t", "yes", "y", "false", "f", "no", "n"):
+        return text.lower() in ("true", "t", "yes", "y")
+    for number in (int, float):
+        try:
+            return number(text)
+        except ValueError:
+            pass
+    return str(text)
+
+
+def pos_label(values: dict, placement: dict, kinds: dict[str, str], types: dict[str, str]):
+    """pos_label, checked against the type of the label (and prediction) columns it is compared with: a
+    string needs a text column, a number a numeric one, a boolean a boolean one; text from the command
+    line (LabelText) is read as the column's type. (Where values have no fixed type, SQLite, pos_label
+    is compared as it is: a label of another type is not equal to it.)"""
+    given = value = values.get("pos_label")
+    if value is None:
+        return None
+    for param, col, _ in placement["data"]:
+        if param not in ("label", "prediction"):
+            continue
+        wanted = "boolean" if kinds[col] == "boolean" else "number" if kinds[col] in ("numeric", "float") else "text"
+        if isinstance(given, LabelText):
+            value = str(given) if wanted == "text" else _read_text_label(given)
+        kind = "boolean" if isinstance(value, bool) else "text" if isinstance(value, str) else "number"
+        if kind != wanted:
+            example = {"boolean": "True", "number": "1", "text": "'yes'"}[wanted]
+            raise ColumnError(f"pos_label={given!r} is {'not ' + _a(wanted) if isinstance(given, LabelText) else _a(kind)}"
+                              f"; column {col!r} ({param}) holds {'text' if wanted == 'text' else wanted + 's'} "
+                              f"({types[col]}): give one of its values, e.g. pos_label={example}")
+    return value
+
+
+def _a(kind: str) -> str:
+    return "text" if kind == "text" else f"a {kind}"
+
+
+def require_two_values(m: Metric, values: dict, from_sql: str, rows) -> None:
+    """With pos_label, a label (or prediction) column holds at most two values: a third is almost surely
+    a mistake (a multi-class column; scikit-learn's roc_auc_score refuses one too)."""
+    for param in m.params:
+        col = values.get(param.name) if param.role in ("label", "binary") else None
+        if col is None:
+            continue
+        found = rows(f"SELECT DISTINCT {quote(col)} FROM {from_sql} LIMIT 3")
+        if len(found) > 2:
+            shown = ", ".join(repr(v) for v in sorted((v for (v,) in found), key=repr))
+            raise ColumnError(f"column {col!r} ({param.name}) has more than two values (e.g. {shown}): pos_label makes "
+                              "one positive and every other negative, for two classes; a multi-class column takes "
+                              "average='macro' (precision, recall, f1) or the multi-class metrics")

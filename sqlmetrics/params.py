@@ -17,7 +17,7 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation"]
+ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation", "measures"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "group", "key", "slice"]
@@ -140,6 +140,14 @@ class Param:
 
     def _check_relation(self, value):
         return value  # resolved (and checked) as a data source
+
+    def _check_measures(self, value):
+        """Measure strings (sqlmetrics.measures), read into Measures."""
+        from .measures import Measure, parse_all  # measures names the registry's metrics in its errors
+
+        if isinstance(value, tuple) and value and all(isinstance(m, Measure) for m in value):
+            return value
+        return parse_all(value)
 
     def _check_choice(self, value):
         if value is None and None in self.choices:  # a choice of its own (average=None: one row per class)

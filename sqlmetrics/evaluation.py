@@ -76,7 +76,7 @@ Example
     [{'P@2': 0.5, 'map': 0.6278, 'recip_rank': 0.75, 'n_queries': 2, 'n_missing': 0, 'n_empty': 0}]
     """
     params = dict(qrels=qrels, measures=measures, query=query, item=item, score=score, relevance=relevance,
-                  ties=ties, gain=gain, missing=missing, empty=empty, by=by)
+                  ties=ties, gain=gain, missing=missing, empty=empty, by=by or None)
     if relevance_threshold is not None:
         params["relevance_threshold"] = relevance_threshold
     m, params = evaluate_of(params)

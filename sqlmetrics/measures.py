@@ -156,5 +156,5 @@ def _unknown(text: str, name: str) -> ParameterError:
     if name in _ELSEWHERE:
         return ParameterError(f"measure {text!r}: {_ELSEWHERE[name]}")
     near = difflib.get_close_matches(name, list(_NAMES) + [f"{n}_K" for n in _TREC_CUTS], n=1, cutoff=0.6)
-    hint = f"; did you mean {near[0]!r}?" if near else ""
-    return ParameterError(f"unknown measure {text!r}{hint} Accepted: {ACCEPTED}")
+    hint = f" (did you mean {near[0]!r}?)" if near else ""
+    return ParameterError(f"unknown measure {text!r}{hint}. Accepted: {ACCEPTED}")

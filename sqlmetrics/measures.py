@@ -146,13 +146,15 @@ def _parameters(text: str, params: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def _unknown(text: str, name: str) -> ParameterError:
-    from .registry import ALIASES, METRICS  # the catalogue: a metric evaluate does not compute in its pass
+def unknown_name(text) -> str | None:
+    """The lower-cased name of a measure string that names no measure of evaluate (bpref in bpref@10),
+    else None."""
+    lowered = text.strip().lower() if isinstance(text, str) else ""
+    form = _FORM.fullmatch(lowered)
+    return form["name"] if form and form["name"] not in _NAMES and not _TREC_CUT.fullmatch(lowered) else None
 
-    metric = ALIASES.get(name, name)
-    if metric in METRICS and metric not in ONE_PASS:
-        return ParameterError(f"measure {text!r}: evaluate computes {', '.join(ONE_PASS)} in one pass; {metric} is "
-                              f"computed by its own function: sqlmetrics.{metric}(...) (sqlmetrics compute {metric})")
+
+def _unknown(text: str, name: str) -> ParameterError:
     if name in _ELSEWHERE:
         return ParameterError(f"measure {text!r}: {_ELSEWHERE[name]}")
     near = difflib.get_close_matches(name, list(_NAMES) + [f"{n}_K" for n in _TREC_CUTS], n=1, cutoff=0.6)

@@ -142,12 +142,7 @@ class Param:
         return value  # resolved (and checked) as a data source
 
     def _check_measures(self, value):
-        """Measure strings (sqlmetrics.measures), read into Measures."""
-        from .measures import Measure, parse_all  # measures names the registry's metrics in its errors
-
-        if isinstance(value, tuple) and value and all(isinstance(m, Measure) for m in value):
-            return value
-        return parse_all(value)
+        return value  # read into Measures by registry.read_measures
 
     def _check_choice(self, value):
         if value is None and None in self.choices:  # a choice of its own (average=None: one row per class)

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
-from . import consistency
+from . import consistency, measures as measure_strings
 from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 
 from .errors import ParameterError, UnknownMetricError
@@ -1155,17 +1155,28 @@ EVALUATE = Metric(
     example="", per_query=True, unique=("query", "item"))
 
 
+def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
+    """Measure strings read (sqlmetrics.measures); a metric of the catalogue outside evaluate's one pass is
+    refused with the function that computes it."""
+    for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else []:
+        name = measure_strings.unknown_name(text)
+        metric = ALIASES.get(name, name)
+        if metric in METRICS and metric not in measure_strings.ONE_PASS:
+            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(measure_strings.ONE_PASS)} in one "
+                                 f"pass; {metric} is computed by its own function: sqlmetrics.{metric}(...) "
+                                 f"(sqlmetrics compute {metric})")
+    return measure_strings.parse_all(texts)
+
+
 def evaluate_of(params: dict) -> tuple[Metric, dict]:
     """sm.evaluate as a metric of its own, the columns of the call's measures, and the call's parameters
     (the measures read; relevance_threshold taken from the measures' rel= when the call gives none)."""
-    from .measures import AVERAGES_TIES
-
     params = dict(params)
     if params.get("measures") is None:
         raise ParameterError("evaluate needs measures, e.g. ['ndcg@10', 'P@5', 'map']")
-    measures = params["measures"] = MEASURES.validate(params["measures"])
+    measures = params["measures"] = read_measures(params["measures"])
     if params.get("ties") == "average":
-        other = [m.name for m in measures if m.metric not in AVERAGES_TIES]
+        other = [m.name for m in measures if m.metric not in measure_strings.AVERAGES_TIES]
         if other:
             raise ParameterError(f"ties='average' applies to ndcg, dcg, precision and recall; {', '.join(other)} "
                                  "order equal scores by item id: pass ties='item_desc' (trec_eval) or 'item_asc', or "

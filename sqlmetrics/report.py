@@ -12,10 +12,9 @@ import pandas as pd
 import sqlmetrics as sm
 
 from .errors import ColumnError, ParameterError
-from .measures import parse_all
 from .output import plain
 from .progress import run
-from .registry import METRICS, PLOTS
+from .registry import METRICS, PLOTS, read_measures
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,7 @@ def check(spec: ReportSpec) -> None:
         if spec.k is not None:
             raise ParameterError("`k` is the cut-off of the default measures; with `metrics`, write the cut-off in "
                                  "each measure (ndcg@10, P@5)")
-        parse_all(list(spec.metrics))  # a misspelt measure stops the report before anything runs
+        read_measures(list(spec.metrics))  # a misspelt measure stops the report before anything runs
 
 
 def build_report(data, con, spec: ReportSpec) -> Report:
@@ -164,7 +163,7 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
 
 def _ranking(report: Report, data, con, spec: ReportSpec) -> None:
     """The ranking measures in one pass (sm.evaluate); a measure undefined on this data is skipped."""
-    measures = parse_all(list(spec.metrics or ranking_measures(spec.k or 10)))
+    measures = read_measures(list(spec.metrics or ranking_measures(spec.k or 10)))
     counts = ("n_queries", "n_missing", "n_empty")
     frame = run("computing the ranking measures", lambda: sm.evaluate(
         data, spec.qrels, [m.name for m in measures], query=spec.query, item=spec.item, score=spec.score or "score",

@@ -1156,12 +1156,12 @@ EVALUATE = Metric(
 
 
 def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
-    """Measure strings read (sqlmetrics.measures); a metric of the catalogue outside evaluate's one pass is
-    refused with the function that computes it."""
+    """Measure strings read (sqlmetrics.measures); a ranking metric of the catalogue outside evaluate's one
+    pass is refused with the function that computes it."""
     for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else []:
         name = measure_strings.unknown_name(text)
         metric = ALIASES.get(name, name)
-        if metric in METRICS and metric not in measure_strings.ONE_PASS:
+        if metric in METRICS and METRICS[metric].per_query and metric not in measure_strings.ONE_PASS:
             raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(measure_strings.ONE_PASS)} in one "
                                  f"pass; {metric} is computed by its own function: sqlmetrics.{metric}(...) "
                                  f"(sqlmetrics compute {metric})")

@@ -177,6 +177,7 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
     (["bpref"], {}, "bpref is computed by its own function: sqlmetrics.bpref(...)"),
     (["hits@10"], {}, "ranx's hits"),
+    (["f1@10"], {}, "ranx's f1 is not a sqlmetrics measure"),
     (["map", "MAP"], {}, "the same measure twice"),
     ([], {}, "measures must be a non-empty list"),
     (None, {}, "evaluate needs measures"),

@@ -1196,7 +1196,8 @@ def evaluate_of(params: dict) -> tuple[Metric, dict]:
         if differ:
             raise ParameterError(f"{', '.join(differ)} count(s) grades >= the rel= of the measure, not "
                                  f"relevance_threshold={given!r}: one relevance threshold per call")
-    keys = {k.lower() for k in [params.get("query", "query")] + list(params.get("by") or [])
+    by = params.get("by")
+    keys = {k.lower() for k in [params.get("query", "query")] + ([by] if isinstance(by, str) else list(by or []))
             if isinstance(k, str)}
     clash = [m.name for m in measures if m.name.strip().lower() in keys | set(_QUERY_COUNTS) | {"n_relevant"}]
     if clash:

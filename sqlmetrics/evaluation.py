@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .api import compute
+from .errors import ParameterError
 from .registry import evaluate_of
 
 
@@ -75,6 +76,9 @@ Example
     >>> sm.evaluate(run, measures=["P@2", "map", "recip_rank"]).round(4).to_dict("records")
     [{'P@2': 0.5, 'map': 0.6278, 'recip_rank': 0.75, 'n_queries': 2, 'n_missing': 0, 'n_empty': 0}]
     """
+    if measures is None and isinstance(qrels, (list, tuple)):
+        raise ParameterError("the measures come after the qrels: evaluate(run, qrels, ['ndcg@10', ...]), or "
+                             "evaluate(run, measures=[...]) when the run carries the relevance")
     params = dict(qrels=qrels, measures=measures, query=query, item=item, score=score, relevance=relevance,
                   ties=ties, gain=gain, missing=missing, empty=empty, by=by or None)
     if relevance_threshold is not None:

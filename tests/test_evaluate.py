@@ -194,6 +194,11 @@ def test_errors(measures, params, fragment):
     assert fragment in str(e.value)
 
 
+def test_measures_in_the_place_of_the_qrels():
+    with pytest.raises(sm.ParameterError, match="the measures come after the qrels"):
+        sm.evaluate(RUN, ["ndcg@10"])
+
+
 def test_render_gives_the_sql_of_the_call():
     sql = sm.render("evaluate", "run", qrels="qrels", measures=["ndcg@10", "P@5"], by=["c"])
     assert sql.count("ROW_NUMBER()") == 2  # the ideal ranking and the run's, once each

@@ -45,6 +45,9 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           ties): sklearn ndcg_score with its default tie averaging (reference; timed
                           on the first --sklearn-tied-queries queries and extrapolated linearly) and
                           sm.ndcg(ties='average'): the gain averaged over each tied group.
+  6 ranking measures      the NDCG lists: sm.evaluate with ndcg@10, map, mrr, P@10, recall@10 and
+                          hit_rate@10 (the report's measures, in one pass) against one sm.ndcg(k=10)
+                          call (reference); the value is NDCG@10 (exponential gain).
   Macro-F1 (100 classes) sklearn f1_score(average='macro') on numpy arrays (reference) and
                           sm.f1(average='macro') (one GROUP BY of the true and predicted classes), on
                           --rows rows of a --classes-class problem (label and prediction int16).
@@ -680,6 +683,15 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
              from_file=lambda: sm.ndcg(str(d.ranking_path), k=K, gain="linear")),
         *floors(d, "ranking", queries * K, scan=None, sort="query, score DESC", group="query")]
     cases.append(Case(f"NDCG@{K}, {args.queries:,} queries × {K} items", tools))
+
+    # the report's ranking measures in one pass, against one measure
+    measures = [f"ndcg@{K}", "map", "mrr", f"P@{K}", f"recall@{K}", f"hit_rate@{K}"]
+    cases.append(Case(f"6 ranking measures in one pass, {args.queries:,} queries × {K} items", [
+        Tool(f"sqlmetrics `sm.ndcg(k={K})`, one measure", "reference",
+             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K)), from_file=lambda: sm.ndcg(str(d.ranking_path), k=K)),
+        Tool(f"sqlmetrics `sm.evaluate({measures})`", "sqlmetrics",
+             lambda: (lambda f=d.ranking: sm.evaluate(f, measures=measures)[f"ndcg@{K}"].iloc[0]),
+             from_file=lambda: sm.evaluate(str(d.ranking_path), measures=measures)[f"ndcg@{K}"].iloc[0])]))
 
     # trec_eval's bpref on the same lists (every item judged: grade 0 is judged non-relevant)
     cases.append(Case(f"bpref, {args.queries:,} queries × {K} items", [

@@ -64,13 +64,18 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
 
 
 def calls() -> list[tuple[str, str, dict]]:
-    """(label, table, parameters) of every metric, and of the variants that take another SQL path."""
+    """(label, table, parameters) of every metric, of the variants that take another SQL path, and of
+    sm.evaluate."""
     out = [(name, *call(name)) for name in sorted(METRICS)]
     table, params = call("calibration_curve")
     out.append(("calibration_curve quantile", table, dict(params, strategy="quantile")))
     table, params = call("auc")
     out.append(("auc bins=1000", table, dict(params, bins=1000)))
     out.append(("auc max_fpr=0.1", table, dict(params, max_fpr=0.1)))
+    # sm.evaluate: every measure of its one pass over the run
+    columns = {k: v for k, v in call("ndcg")[1].items() if k != "k"}
+    out.append(("evaluate", "run", dict(columns, measures=["ndcg@5", "ndcg_cut_5", "dcg@5", "map", "mrr@5",
+                                                                    "P@5", "set_P", "recall@5", "hit_rate@5", "Rprec"])))
     return out
 
 

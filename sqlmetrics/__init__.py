@@ -6,6 +6,7 @@ and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the
 from .api import make_function, render
 from .resampling import bootstrap
 from .comparison import compare
+from .evaluation import evaluate
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
@@ -20,6 +21,7 @@ for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
 
-__all__ = ["render", "bootstrap", "compare", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError", "ParameterError", "ArgumentError",
+__all__ = ["render", "bootstrap", "compare", "evaluate", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError",
+           "ParameterError", "ArgumentError",
            "SourceError", "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

@@ -15,7 +15,7 @@ from . import checks, consistency, dialects, labels, plans
 from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .params import REQUIRED
-from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, lookup
+from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, lookup
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
@@ -144,7 +144,9 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
       ) AS auc,
     ...
     """
-    if metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL, and compare's
+    if metric_name == "evaluate":  # sm.render("evaluate", run, qrels=..., measures=[...]): sm.evaluate's SQL
+        m, params = evaluate_of(params)
+    elif metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL, and compare's
         if "metric" not in params:
             raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")
         m, params = DERIVED[metric_name](params.pop("metric"), params)

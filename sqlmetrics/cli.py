@@ -98,7 +98,11 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--item", default="item", help="item id column (default: item)")
     group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
     group.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")
-    group.add_argument("--k", type=int, default=10, help="cut-off for the ranking metrics (default 10)")
+    group.add_argument("--k", type=int, help="cut-off of the default ranking measures (default 10)")
+    group.add_argument("--metrics", action="append", metavar="MEASURES",
+                       help="the ranking measures, comma-separated or repeated, e.g. ndcg@10,P@5,map (ranx, ir_measures "
+                            "and trec_eval names too: P_5, ndcg_cut_10, recip_rank; default: ndcg@K,map,mrr,P@K,"
+                            "recall@K,hit_rate@K; ndcg@K has exponential gain, ndcg_cut_K linear, as trec_eval)")
     sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
                      help="save a PNG: roc, pr or calibration (KIND taken from the file name if omitted)")
     _format(sub)
@@ -409,7 +413,8 @@ def open_database(path: str):
 def cmd_report(args) -> int:
     spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=args.score,
                       weight=args.weight, group=args.group, threshold=args.threshold, query=args.query,
-                      item=args.item, relevance=args.relevance, qrels=args.qrels, k=args.k)
+                      item=args.item, relevance=args.relevance, qrels=args.qrels, k=args.k,
+                      metrics=_measure_list(args.metrics))
     check(spec)  # before the plots are checked, and anything computed
     kinds = set()
     if args.plot:
@@ -424,6 +429,13 @@ def cmd_report(args) -> int:
     if kinds:
         save_plots(args.plot, curves)
     return 0
+
+
+def _measure_list(values: list[str] | None) -> tuple[str, ...] | None:
+    """--metrics ndcg@10,P@5 --metrics map: the measures, split at commas outside parentheses (P(rel=2)@5)."""
+    if values is None:
+        return None
+    return tuple(m.strip() for value in values for m in re.split(r",(?![^()]*\))", value) if m.strip())
 
 
 def cmd_demo(args) -> int:

@@ -17,7 +17,8 @@ from .errors import ParameterError
 
 REQUIRED = object()
 
-ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation", "label_value"]
+ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choice", "relation", "label_value",
+                    "measures"]
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "grade", "group", "key", "slice"]
@@ -162,6 +163,9 @@ class Param:
 
     def _check_relation(self, value):
         return value  # resolved (and checked) as a data source
+
+    def _check_measures(self, value):
+        return value  # read into Measures by registry.read_measures
 
     def _check_choice(self, value):
         if value is None and None in self.choices:  # a choice of its own (average=None: one row per class)

@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass, replace
 from typing import Callable, Literal
 
-from . import consistency
+from . import consistency, measures as measure_strings
 from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 
 from .errors import ParameterError, UnknownMetricError
@@ -1156,3 +1156,66 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
 
 #: metrics made from another metric, by the name sm.render knows them by
 DERIVED = {"bootstrap": bootstrap_of, "compare": compare_of}
+
+
+#: sm.evaluate's measures: strings read by sqlmetrics.measures
+MEASURES = Param("measures", "measures", "the measures, as strings such as 'ndcg@10', 'P@5', 'map' (sqlmetrics, ranx, "
+                 "ir_measures and trec_eval spellings; see sqlmetrics.evaluate).")
+#: several ranking measures in one pass (sql/ranking/evaluate.sql): its outputs are the call's measures
+EVALUATE = Metric(
+    name="evaluate", template="ranking/evaluate.sql", kind="record",
+    params=_RUN + (MEASURES, TIES, GAIN) + _POLICIES, outputs=_QUERY_COUNTS,
+    summary="Several ranking measures in one pass over the run.",
+    formula="each measure as its own metric computes it", reference="trec_eval, ir_measures, ranx (measure names)",
+    example="", per_query=True, unique=("query", "item"))
+
+
+def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
+    """Measure strings read (sqlmetrics.measures); a ranking metric of the catalogue outside evaluate's one
+    pass is refused with the function that computes it."""
+    for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else []:
+        name = measure_strings.unknown_name(text)
+        metric = ALIASES.get(name, name)
+        if metric in METRICS and METRICS[metric].per_query and metric not in measure_strings.ONE_PASS:
+            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(measure_strings.ONE_PASS)} in one "
+                                 f"pass; {metric} is computed by its own function: sqlmetrics.{metric}(...) "
+                                 f"(sqlmetrics compute {metric})")
+    return measure_strings.parse_all(texts)
+
+
+def evaluate_of(params: dict) -> tuple[Metric, dict]:
+    """sm.evaluate as a metric of its own, the columns of the call's measures, and the call's parameters
+    (the measures read; relevance_threshold taken from the measures' rel= when the call gives none)."""
+    params = dict(params)
+    if params.get("measures") is None:
+        raise ParameterError("evaluate needs measures, e.g. ['ndcg@10', 'P@5', 'map']")
+    measures = params["measures"] = read_measures(params["measures"])
+    if params.get("ties") == "average":
+        other = [m.name for m in measures if m.metric not in measure_strings.AVERAGES_TIES]
+        if other:
+            raise ParameterError(f"ties='average' applies to ndcg, dcg, precision and recall; {', '.join(other)} "
+                                 "order equal scores by item id: pass ties='item_desc' (trec_eval) or 'item_asc', or "
+                                 "evaluate those measures in another call")
+    thresholds = {m.name: m.relevance_threshold for m in measures
+                  if m.relevance_threshold is not None or m.metric not in ("ndcg", "dcg")}
+    given = params.get("relevance_threshold")
+    if given is None:
+        implied = {t if t is not None else RELEVANCE_THRESHOLD.default for t in thresholds.values()}
+        if len(implied) > 1:
+            shown = ", ".join(f"{name} counts grades >= {t if t is not None else RELEVANCE_THRESHOLD.default:g}"
+                              for name, t in thresholds.items())
+            raise ParameterError(f"one relevance threshold per call: {shown}; evaluate them in separate calls")
+        params["relevance_threshold"] = implied.pop() if implied else RELEVANCE_THRESHOLD.default
+    else:
+        differ = [name for name, t in thresholds.items() if t is not None and t != given]
+        if differ:
+            raise ParameterError(f"{', '.join(differ)} count(s) grades >= the rel= of the measure, not "
+                                 f"relevance_threshold={given!r}: one relevance threshold per call")
+    by = params.get("by")
+    keys = {k.lower() for k in [params.get("query", "query")] + ([by] if isinstance(by, str) else list(by or []))
+            if isinstance(k, str)}
+    clash = [m.name for m in measures if m.name.strip().lower() in keys | set(_QUERY_COUNTS) | {"n_relevant"}]
+    if clash:
+        raise ParameterError(f"measure {clash[0]!r} is also the name of a query or by column (or a count): rename "
+                             "the column")
+    return replace(EVALUATE, outputs=tuple(m.name for m in measures) + _QUERY_COUNTS), params

@@ -14,7 +14,7 @@ import sqlmetrics as sm
 from .errors import ColumnError, ParameterError
 from .output import plain
 from .progress import run
-from .registry import METRICS, PLOTS
+from .registry import METRICS, PLOTS, read_measures
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,15 @@ class ReportSpec:
     item: str = "item"
     relevance: str = "relevance"
     qrels: str | None = None
-    k: int = 10  # cut-off of the ranking metrics
+    k: int | None = None  # cut-off of the default ranking measures (None: 10)
+    #: the ranking measures (sm.evaluate's strings); None: ranking_measures(k)
+    metrics: tuple[str, ...] | None = None
+
+
+def ranking_measures(k: int) -> tuple[str, ...]:
+    """The report's default ranking measures: NDCG, precision, recall and hit rate at k; MAP and MRR
+    over the whole list (trec_eval's map and recip_rank)."""
+    return (f"ndcg@{k}", "map", "mrr", f"P@{k}", f"recall@{k}", f"hit_rate@{k}")
 
 
 @dataclass
@@ -81,6 +89,17 @@ def check(spec: ReportSpec) -> None:
             raise ParameterError(f"`{option}` applies to the classification metrics: it needs `label` and `score`")
     if spec.qrels and not spec.query:
         raise ParameterError("`qrels` applies to the ranking metrics: it needs `query`")
+    if spec.k is not None and spec.k < 1:
+        raise ParameterError(f"`k` must be a positive whole number; got {spec.k}")
+    if spec.k is not None and not spec.query:
+        raise ParameterError("`k` is the cut-off of the ranking measures: it needs `query`")
+    if spec.metrics is not None:
+        if not spec.query:
+            raise ParameterError("`metrics` chooses the ranking measures: it needs `query`")
+        if spec.k is not None:
+            raise ParameterError("`k` is the cut-off of the default measures; with `metrics`, write the cut-off in "
+                                 "each measure (ndcg@10, P@5)")
+        read_measures(list(spec.metrics))  # a misspelt measure stops the report before anything runs
 
 
 def build_report(data, con, spec: ReportSpec) -> Report:
@@ -143,9 +162,17 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
 
 
 def _ranking(report: Report, data, con, spec: ReportSpec) -> None:
-    cols = dict(query=spec.query, item=spec.item, score=spec.score or "score", relevance=spec.relevance)
-    qrels = spec.qrels
-    queries = lambda r: _counts(r, ("n_queries", "n_missing", "n_empty"))  # noqa: E731
-    k = spec.k
-    for name in ("ndcg", "mean_average_precision", "mrr", "precision_at_k", "recall_at_k", "hit_rate"):
-        _run(report, name, data, con, lambda r: f"@{k}: " + queries(r), qrels=qrels, k=k, **cols)
+    """The ranking measures in one pass (sm.evaluate); a measure undefined on this data is skipped."""
+    measures = read_measures(list(spec.metrics or ranking_measures(spec.k or 10)))
+    counts = ("n_queries", "n_missing", "n_empty")
+    frame = run("computing the ranking measures", lambda: sm.evaluate(
+        data, spec.qrels, [m.name for m in measures], query=spec.query, item=spec.item, score=spec.score or "score",
+        relevance=spec.relevance, con=con), interrupt=con.interrupt)
+    row = frame.to_dict("records")[0]
+    report.counts.update({k: plain(row[k]) for k in counts})
+    for m in measures:
+        value = row[m.name]
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            report.skipped.append({"metric": m.name, "reason": f"undefined: {METRICS[m.metric].undefined}"})
+        else:
+            report.add(m.name, {m.name: value, **{k: row[k] for k in counts}}, _counts(row, counts))

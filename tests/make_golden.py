@@ -27,7 +27,9 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   are not registry metrics: ``bootstrap-auc`` (replicates over rows) and ``bootstrap-ndcg`` (over
   queries), the canonical calls of those two metrics with ``n_boot=200``; ``compare-ndcg`` (the
   paired t test of two runs) and ``compare-ndcg-wilcoxon``, against ``analytics.run_baseline``, and
-  ``compare-gauc-randomization`` (two score columns, 1000 sign flips).
+  ``compare-gauc-randomization`` (two score columns, 1000 sign flips);
+- ``sm.evaluate``'s SQL (``sm.render("evaluate", ...)``): ``evaluate``, the ranking columns and
+  judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass.
 
 Keep the calls stable: changing them rewrites every golden file and hides real changes in the diff.
 """
@@ -74,12 +76,16 @@ DERIVED = {
     "compare-gauc-randomization": ("compare", "gauc", {"other": "pctr_baseline", "test": "randomization",
                                                        "n_resamples": 1000}),
 }
-#: every golden name: the metrics, then the derived ones
-NAMES = sorted(METRICS) + sorted(DERIVED)
+#: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
+EVALUATE_MEASURES = ["ndcg@10", "ndcg_cut_10", "dcg@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",
+                     "set_recall", "hit_rate@10", "Rprec"]
+#: every golden name: the metrics, then the derived ones, then sm.evaluate's
+NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate"]
 
 
 def metric_of(name: str) -> str:
-    """The registry metric a golden name renders (itself, or the one bootstrapped or compared)."""
+    """The registry metric a golden name renders (itself, or the one bootstrapped or compared;
+    evaluate for sm.evaluate's)."""
     return DERIVED[name][1] if name in DERIVED else name
 
 
@@ -94,6 +100,10 @@ def call(name: str) -> tuple[str, dict]:
         _, metric, own = DERIVED[name]
         data, params = call(metric)
         return data, {"metric": metric, **params, **own}
+    if name == "evaluate":
+        data, params = call("ndcg")
+        keep = ("qrels", "query", "item", "score", "relevance", "by")
+        return data, {"measures": EVALUATE_MEASURES, **{k: v for k, v in params.items() if k in keep}}
     if name in ALL:
         data = "analytics.preds"
         params = args(name, weight=any(p.name == "weight" for p in METRICS[name].params))

@@ -1,5 +1,6 @@
 """The `sqlmetrics` command, run as a user runs it: the installed entry point, in a subprocess."""
 import json
+import math
 import shutil
 import struct
 import subprocess
@@ -187,6 +188,29 @@ def test_report_ranking(tmp_path):
     mrr = next(m for m in report["metrics"] if m["metric"] == "mrr")
     assert mrr["value"] == pytest.approx((0.5 + 1 + 0) / 3) and mrr["counts"]["n_missing"] == 1
     assert "needs --label and --score" in cli("report", tmp_path / "run.parquet", ok=2).stderr
+
+
+def test_report_ranking_measures(tmp_path):
+    """One pass, default measures named by their cut-off with MAP and MRR over the whole list (as trec_eval's
+    map and recip_rank), --metrics in any library's spelling, and the counts in the JSON. By hand: q1 ranks
+    its relevant b second, q2 its relevant a first, q3 (judged) is missing from the run."""
+    run = pd.DataFrame({"qid": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1]})
+    run.to_parquet(tmp_path / "run.parquet")
+    pd.DataFrame({"qid": [1, 2, 3], "item": ["b", "a", "c"], "relevance": [1, 1, 1]}).to_csv(tmp_path / "q.csv", index=False)
+    base = ("report", tmp_path / "run.parquet", "--query", "qid", "--qrels", tmp_path / "q.csv", "--format", "json")
+    report = json.loads(cli(*base, "--k", "1", ok=0).stdout)
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    assert list(values) == ["ndcg@1", "map", "mrr", "P@1", "recall@1", "hit_rate@1"]
+    assert values["map"] == pytest.approx((0.5 + 1 + 0) / 3) and values["mrr"] == pytest.approx((0.5 + 1 + 0) / 3)
+    assert values["P@1"] == pytest.approx(1 / 3) and values["ndcg@1"] == pytest.approx(1 / 3)
+    assert report["counts"] == {"n_queries": 3, "n_missing": 1, "n_empty": 0}
+    report = json.loads(cli(*base, "--metrics", "ndcg_cut_2,P(rel=1)@1", "--metrics", "recip_rank", ok=0).stdout)
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    assert values == pytest.approx({"ndcg_cut_2": (1 / math.log2(3) + 1 + 0) / 3, "P(rel=1)@1": 1 / 3,
+                                    "recip_rank": 0.5})
+    assert "unknown measure 'ndgc@10' (did you mean 'ndcg'?)" in cli(*base, "--metrics", "ndgc@10", ok=2).stderr
+    assert "with --metrics, write the cut-off in each measure" in cli(*base, "--metrics", "map", "--k", "5", ok=2).stderr
+    assert "--k must be a positive whole number; got 0" in cli(*base, "--k", "0", ok=2).stderr
 
 
 def test_bad_plot_requests():

@@ -336,6 +336,18 @@ def test_compare_on_the_engine(con):
                                    rel=1e-9)
 
 
+def test_evaluate_on_the_engine(con):
+    """sm.evaluate's one-pass SQL (every measure it computes, both gains, ties averaged) gives DuckDB's
+    values on every engine: sliced, per query, and under the skip policies."""
+    measures = ["ndcg@5", "ndcg_cut_3", "dcg@3", "map", "map_cut_2", "mrr@3", "P@3", "set_P", "recall@5", "set_recall",
+                "hit_rate@2", "Rprec"]
+    for params in ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"},
+                   {"ties": "average", "measures": ["ndcg@3", "dcg_burges@2", "P@2", "recall@2"]}):
+        params = {"measures": measures, **params}
+        got = sm.evaluate("run", "qrels", con=con, **params)
+        assert_same(got, sm.evaluate(RUN, QRELS, **params), f"evaluate {params}")
+
+
 def test_errors_name_the_problem(con):
     name = connect(con).name
     with pytest.raises(sm.SourceError, match=f"does not exist on {name}"):

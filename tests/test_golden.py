@@ -103,6 +103,8 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
         ("mean_average_precision", "no qrels"): {"qrels": None},
         ("top_k_accuracy", "labels table"): {"label": None, "labels": "analytics.true_classes"},
         ("multiclass_log_loss", "unweighted"): {"weight": None},
+        ("evaluate", "ties=average"): {"ties": "average", "measures": ["ndcg@10", "dcg_burges@5", "P@10", "set_recall"]},
+        ("evaluate", "no qrels, linear gain"): {"qrels": None, "gain": "linear"},
     }
     for (name, variant), change in extra.items():
         data, params = golden.call(name)
@@ -117,7 +119,8 @@ SWEEP = _sweep()
 _RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
                    "precision_at_k", "r_precision", "rank_correlation", "recall_at_k",
                    "interpolated_precision", "precision_11pt", "gm_map",
-                   "bpref", "rbp", "set_precision", "set_recall", "set_f", "num_rel_ret", "judged_at_k"}
+                   "bpref", "rbp", "set_precision", "set_recall", "set_f", "num_rel_ret", "judged_at_k",
+                   "evaluate"}
 _AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc", "multiclass_auc"}  # on sql/classification/auc_parts.sql
 _CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
 _PARALLEL = {m for m in METRICS if METRICS[m].plan and METRICS[m].plan.parallel}  # built on sql/parallel.sql
@@ -133,9 +136,9 @@ ALLOWED_DENOMINATORS = {
         "IDCG's discount in query_judgments.sql: sm_ideal_pos is a ROW_NUMBER() (>= 1)",
         _RANKING_METRIC),
     "sm_pos": (
-        "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision, gm_map): sm_pos is a "
-        "ROW_NUMBER() (>= 1)",
-        {"err", "mean_average_precision", "mrr", "gm_map"}),
+        "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision, gm_map; evaluate's map "
+        "and mrr): sm_pos is a ROW_NUMBER() (>= 1)",
+        {"err", "mean_average_precision", "mrr", "gm_map", "evaluate"}),
     "sm_total": (
         "inside the CASE branch after `sm_constant = 1` (targets of positive weight not all equal), so "
         "the weighted sum of squared deviations is > 0",
@@ -170,11 +173,11 @@ NEVER_NULL = {
              "before running (dropna=True drops those rows)", _AUC_PARTS),
     "sm_pos": ("a ROW_NUMBER() (bpref, err, mean_average_precision, gm_map, interpolated_precision, precision_11pt); a "
                "row index or the position of a requested quantile (calibration bins, strategy='quantile')",
-               {"bpref", "err", "mean_average_precision", "gm_map", "interpolated_precision", "precision_11pt"}
-               | _CALIBRATION_BINS),
+               {"bpref", "err", "mean_average_precision", "gm_map", "interpolated_precision", "precision_11pt",
+                "evaluate"} | _CALIBRATION_BINS),
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",
-                 {"dcg", "ndcg", "precision_at_k", "recall_at_k"}),
+                 {"dcg", "ndcg", "precision_at_k", "recall_at_k", "evaluate"}),
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
                   "number, over values validated non-NULL", _PARALLEL),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),

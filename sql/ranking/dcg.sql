@@ -6,14 +6,7 @@
 {% macro dcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
              relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
 {%- set discounted_gains %}SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg{% endset %}
-{%- set overflows %}sm_dcg >= {{ sqlmetrics.infinity() }}{% endset %}
-{%- set query_id %}sm_queries.{{ sqlmetrics.ident(query) }}{% endset %}
-{%- set value -%}
-CASE WHEN {{ overflows }}
-     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query',
-                                                           query_id, overflows)) }}
-     ELSE sm_dcg END
-{%- endset %}
+{%- set value = sqlmetrics.dcg_of('sm_dcg', query) %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold, gain=gain) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
@@ -21,3 +14,14 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.mean_over_queries(name='dcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
                                 missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}
+
+{#- A query's DCG from the column `dcg` (of mean_over_queries' sm_per_query), failing the query when
+    it overflows a double. -#}
+{% macro dcg_of(dcg, query) %}
+{%- set overflows %}{{ dcg }} >= {{ sqlmetrics.infinity() }}{% endset %}
+{%- set query_id %}sm_queries.{{ sqlmetrics.ident(query) }}{% endset -%}
+CASE WHEN {{ overflows }}
+     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query',
+                                                           query_id, overflows)) }}
+     ELSE {{ dcg }} END
+{%- endmacro %}

@@ -48,15 +48,22 @@
     of several values per query, one per recall level say, passes CTEs keyed by that column too,
     with it in `by`); `ordered` sorts the summary by `by`. Presence is tested with
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
-    their type's default (0), not NULL. -#}
+    their type's default (0), not NULL.
+    `values` (with 'mean', in place of name, value and nonempty): several metrics over the same
+    aggregates, as a list of (output name, value, nonempty); each counts its own queries (missing,
+    empty, and its nonempty column) as its own call would. The counts n_queries and n_empty are
+    those of the first; per_query gives the queries any of them counts, with NULL for a metric that
+    leaves the query out. -#}
 {% macro mean_over_queries(name, query, by, per_query, aggregates=none, query_values=none, value='sm_value',
                            combine='mean', missing='zero', empty='zero', missing_score=0, empty_score=0,
                            nonempty='sm_n_relevant', floor=0.00001, ranked='sm_ranked', queries='sm_queries', ordered=false,
-                           extra=[]) %}
+                           extra=[], values=[]) %}
 {%- if combine not in ('mean', 'micro', 'mean_of_defined', 'geometric', 'sum') %}{{ sqlmetrics.fail('combine is mean, micro, mean_of_defined, geometric or sum') }}{% endif %}
 {%- if combine == 'geometric' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a geometric mean over queries, not a ratio of sums over them: it has no per-query parts') }}{% endif %}
 {%- if combine == 'sum' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a sum over queries, not a mean: it has no per-query parts') }}{% endif %}
 {%- if extra and combine != 'mean' %}{{ sqlmetrics.fail('extra values are averaged: combine=mean') }}{% endif %}
+{%- if values and (combine != 'mean' or extra or query_values or per_query == 'parts') %}{{ sqlmetrics.fail('values are means of aggregates: combine=mean, without extra, query_values or parts') }}{% endif %}
+{%- set measured = values or [(name, value, nonempty)] %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
 {%- set included_score %}SUM(CASE WHEN sm_included = 1 THEN sm_score_value ELSE 0 END){% endset %}
@@ -74,9 +81,12 @@ sm_values AS (
 ),
 sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
-         sm_queries.sm_n_relevant, sm_queries.{{ nonempty }} AS sm_nonempty,
-         CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-         {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ value }} END{% else %}{{ value }}{% endif %} AS sm_value
+         sm_queries.sm_n_relevant,
+         {%- for _, _, measure_nonempty in measured %} sm_queries.{{ measure_nonempty }} AS sm_nonempty{{ '_' ~ loop.index if values }},{% endfor %}
+         CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run
+         {%- for _, measure_value, _ in measured %},
+         {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ measure_value }} END{% else %}{{ measure_value }}{% endif %} AS sm_value{{ '_' ~ loop.index if values }}
+         {%- endfor %}
          {%- for _, extra_value, _ in extra %},
          {{ extra_value }} AS sm_extra_{{ loop.index }}
          {%- endfor %}
@@ -93,15 +103,18 @@ sm_scored AS (
          CASE WHEN sm_in_run = 1 AND sm_value IS NOT NULL THEN 1 ELSE 0 END AS sm_included,
          sm_value AS sm_score_value
   {%- else %}
+  {%- for _ in measured %}
+  {%- set s = '_' ~ loop.index if values else '' %}
          CASE WHEN (sm_in_run = 1 OR 1 = {{ 1 if missing == 'zero' else 0 }})
-                   AND (sm_nonempty > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included,
+                   AND (sm_nonempty{{ s }} > 0 OR 1 = {{ 1 if empty == 'zero' else 0 }}) THEN 1 ELSE 0 END AS sm_included{{ s }},
          {#- one WHEN while both scores are the same #}
          {%- if missing_score == empty_score %}
-         CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN {{ missing_score }} ELSE sm_value END AS sm_score_value
+         CASE WHEN sm_in_run = 0 OR sm_nonempty{{ s }} = 0 THEN {{ missing_score }} ELSE sm_value{{ s }} END AS sm_score_value{{ s }}
          {%- else %}
-         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_nonempty = 0 THEN {{ empty_score }}
-              ELSE sm_value END AS sm_score_value
-         {%- endif %}
+         CASE WHEN sm_in_run = 0 THEN {{ missing_score }} WHEN sm_nonempty{{ s }} = 0 THEN {{ empty_score }}
+              ELSE sm_value{{ s }} END AS sm_score_value{{ s }}
+         {%- endif %}{{ ',' if not loop.last }}
+  {%- endfor %}
   {%- endif %}
          {%- for _, _, extra_missing in extra %},
          CASE WHEN sm_in_run = 0 THEN {{ extra_missing }} ELSE sm_extra_{{ loop.index }} END AS sm_extra_score_{{ loop.index }}
@@ -116,6 +129,15 @@ SELECT {{ sqlmetrics.cols(keys) }}
        {{ 1 if combine == 'mean' else 0 }} AS sm_relevant_rule
 FROM sm_scored
 WHERE sm_included = 1
+{%- elif per_query and values %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       {%- for measure_name, _, _ in values %}
+       CASE WHEN sm_included_{{ loop.index }} = 1 THEN sm_score_value_{{ loop.index }} END AS {{ sqlmetrics.ident(measure_name) }},
+       {%- endfor %}
+       CAST(sm_n_relevant AS BIGINT) AS n_relevant
+FROM sm_scored
+WHERE {% for _ in values %}sm_included_{{ loop.index }} = 1{{ ' OR ' if not loop.last }}{% endfor %}
+ORDER BY {{ sqlmetrics.col_list(keys) }}
 {%- elif per_query %}
 SELECT {{ sqlmetrics.cols(keys) }}
        {% if combine == 'micro' %}CASE WHEN sm_n_relevant = 0 THEN {{ empty_score }} ELSE {{ sqlmetrics.fdiv('sm_score_value', 'sm_n_relevant') }} END
@@ -141,16 +163,24 @@ SELECT {{ sqlmetrics.cols(by) }}
        CASE WHEN {{ included_nonempty }} > 0 THEN EXP(AVG(CASE WHEN sm_included = 1 THEN LN({{ floored }}) END)) END
        {%- elif combine == 'sum' -%}
        CAST(COALESCE({{ included_score }}, 0) AS BIGINT)
+       {%- elif values -%}
+       {%- for measure_name, _, _ in values %}
+       {%- set s = '_' ~ loop.index %}
+       CASE WHEN SUM(CASE WHEN sm_included{{ s }} = 1 THEN sm_nonempty{{ s }} ELSE 0 END) > 0
+            THEN AVG(CASE WHEN sm_included{{ s }} = 1 THEN sm_score_value{{ s }} END) END AS {{ sqlmetrics.ident(measure_name) }}
+       {{- ',' if not loop.last }}
+       {%- endfor %}
        {%- else -%}
        CASE WHEN {{ included_nonempty }} > 0 THEN AVG({{ included }}) END
-       {%- endif %} AS {{ sqlmetrics.ident(name) }},
+       {%- endif %}{% if not values %} AS {{ sqlmetrics.ident(name) }}{% endif %},
        {%- for extra_name, _, _ in extra %}
        CASE WHEN {{ included_nonempty }} > 0 THEN AVG(CASE WHEN sm_included = 1 THEN sm_extra_score_{{ loop.index }} END) END
          AS {{ sqlmetrics.ident(extra_name) }},
        {%- endfor %}
-       CAST(SUM(sm_included) AS BIGINT) AS n_queries,
+       {%- set s = '_1' if values else '' %}
+       CAST(SUM(sm_included{{ s }}) AS BIGINT) AS n_queries,
        CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,
-       CAST(SUM(CASE WHEN sm_nonempty = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
+       CAST(SUM(CASE WHEN sm_nonempty{{ s }} = 0 THEN 1 ELSE 0 END) AS BIGINT) AS n_empty
 FROM sm_scored
 {{ sqlmetrics.group_by(by) }}
 {%- if ordered and by %}

@@ -10,18 +10,7 @@
 {%- set scaled = gain == 'exponential' %}
 {%- set gain_of = 'exponential_scaled' if scaled else gain %}
 {%- set discounted_gains %}SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg{% endset %}
-{%- set lost %}sm_n_graded > 0 AND NOT (sm_idcg > 1e-290){% endset %}
-{%- set query_id %}sm_queries.{{ sqlmetrics.ident(query) }}{% endset %}
-{%- set value %}
-{%- if scaled -%}
-CASE WHEN {{ lost }}
-     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query',
-                                                           query_id, lost)) }}
-     ELSE sm_dcg / NULLIF(sm_idcg, 0) END
-{%- else -%}
-sm_dcg / NULLIF(sm_idcg, 0)
-{%- endif %}
-{%- endset %}
+{%- set value = sqlmetrics.ndcg_of('sm_dcg', 'sm_idcg', scaled, query) %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold, gain=gain_of, grades=scaled) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
@@ -29,3 +18,18 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
 {{ sqlmetrics.mean_over_queries(name='ndcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
                                 missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}
+
+{#- A query's NDCG from the columns `dcg` and `idcg` (of mean_over_queries' sm_per_query); `scaled`:
+    the gains are relevance_gain('exponential_scaled'), whose loss of digits fails the query. -#}
+{% macro ndcg_of(dcg, idcg, scaled, query) %}
+{%- set lost %}sm_n_graded > 0 AND NOT ({{ idcg }} > 1e-290){% endset %}
+{%- set query_id %}sm_queries.{{ sqlmetrics.ident(query) }}{% endset %}
+{%- if scaled -%}
+CASE WHEN {{ lost }}
+     THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query',
+                                                           query_id, lost)) }}
+     ELSE {{ dcg }} / NULLIF({{ idcg }}, 0) END
+{%- else -%}
+{{ dcg }} / NULLIF({{ idcg }}, 0)
+{%- endif %}
+{%- endmacro %}

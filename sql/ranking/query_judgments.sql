@@ -7,11 +7,13 @@
       sm_queries  keys, sm_n_relevant: R, the judged items with relevance >= relevance_threshold
                   (retrieved or not), sm_n_graded: the judged items with a positive grade (the
                   query's ideal gain is 0 without one, whatever the threshold), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
-                  judgments sorted by relevance, cut at k.
+                  judgments sorted by relevance, cut at k; `cuts`, a list of (suffix, k, gain), adds
+                  one such IDCG per item as sm_idcg<suffix> (several cut-offs and gains in one pass;
+                  grades=true joins sm_grades for an 'exponential_scaled' gain among them).
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
     ignored (TREC's convention). -#}
 {% macro query_judgments(relation, qrels, query, item, relevance, by, k, relevance_threshold, gain='linear',
-                         grades=false) %}
+                         grades=false, cuts=[]) %}
 {%- set keys = by + [query] %}
 {%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
 {%- set minus_shift %}-{{ shift }}{% endset -%}
@@ -35,12 +37,16 @@ sm_queries AS (
          SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
          SUM(CASE WHEN {% if k %}sm_ideal_pos <= {{ k }} AND {% endif %}sm_rel > 0
                   THEN {{ sqlmetrics.relevance_gain(gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg
+         {%- for suffix, cut, cut_gain in cuts %},
+         SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
+                  THEN {{ sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}
+         {%- endfor %}
   FROM (
     SELECT sm_judged.*,
            ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_rel DESC) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
-  {%- if gain == 'exponential_scaled' %}
+  {%- if gain == 'exponential_scaled' or (cuts and grades) %}
   CROSS JOIN sm_grades
   {%- endif %}
   {{ sqlmetrics.group_by(keys) }}

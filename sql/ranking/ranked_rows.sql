@@ -26,7 +26,11 @@ sm_marked AS (
   {%- if grades %}
   CROSS JOIN sm_grades
   {%- endif %}
-  {%- if with_n_relevant %}
+  {%- if with_n_relevant and grades %}
+  {#- a third table: ClickHouse would name the keys of sm_rows.* after their table (sm_rows.query) #}
+  JOIN (SELECT {% for c in keys %}{{ sqlmetrics.ident(c) }} AS sm_key_{{ loop.index }}, {% endfor %}sm_n_relevant FROM sm_queries) AS sm_queries
+    ON {% for c in keys %}sm_rows.{{ sqlmetrics.ident(c) }} = sm_queries.sm_key_{{ loop.index }}{{ ' AND ' if not loop.last }}{% endfor %}
+  {%- elif with_n_relevant %}
   JOIN sm_queries ON {{ sqlmetrics.join_on(keys, 'sm_rows', 'sm_queries') }}
   {%- endif %}
 ),

@@ -34,12 +34,11 @@ Measure strings (case-insensitive; the column keeps the text as written)
     relevant items, as trec_eval's map_cut, ir_measures' AP@K and ranx's map@K.
 
 Gain of ndcg and dcg
-    sqlmetrics' spellings (ndcg@10, nDCG@10, dcg@5) use the call's ``gain``, by default 'exponential'
-    (2^rel - 1) as ``sm.ndcg`` does, so that ``evaluate(run, qrels, ["ndcg@10"])`` is
-    ``sm.ndcg(run, qrels, k=10)``. trec_eval's names (ndcg_cut_10, and ndcg without a cut-off, as
-    ir_measures' nDCG) are its linear gain (rel), and ranx's ndcg_burges the exponential one. ranx's
-    and ir_measures' nDCG@K use linear gain: pass ``gain='linear'`` (or write ndcg_cut_K) for their
-    numbers.
+    sqlmetrics' spellings (ndcg, ndcg@10, nDCG@10, dcg@5) use the call's ``gain``, by default
+    'exponential' (2^rel - 1) as ``sm.ndcg`` does, so that ``evaluate(run, qrels, ["ndcg@10"])`` is
+    ``sm.ndcg(run, qrels, k=10)``. trec_eval's cut-off name ndcg_cut_10 is its linear gain (rel), and
+    ranx's ndcg_burges the exponential one. ranx's ndcg@K, ir_measures' nDCG@K and trec_eval's
+    whole-list ndcg use linear gain: pass ``gain='linear'`` (or write ndcg_cut_K) for their numbers.
 
 Parameters
     run: the ranked lists (query, item, score), as for any ranking metric: table name,

@@ -53,8 +53,6 @@ _NAMES = {
 #: trec_eval's measures with the cut-off in the name (P_5, ndcg_cut_10): their linear gain
 _TREC_CUTS = {"p": ("precision_at_k", None), "recall": ("recall_at_k", None), "ndcg_cut": ("ndcg", "linear"),
               "map_cut": ("mean_average_precision", None), "success": ("hit_rate", None)}
-#: trec_eval's ndcg (the whole list, as ir_measures' nDCG without a cut-off): linear gain
-_TREC_WHOLE_NDCG = "linear"
 #: ir_measures' nDCG(dcg=...) parameter: its gain
 _IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exponential"}
 #: measures other libraries name that evaluate does not compute, and what to use instead
@@ -90,8 +88,6 @@ def parse(text) -> Measure:
         whole = {"precision_at_k": "set_P", "recall_at_k": "set_recall", "hit_rate": "success over the whole list"}
         raise ParameterError(f"measure {text!r} needs a cut-off, e.g. {text.strip()}@10"
                              + (f" ({whole[metric]} for the whole list)" if metric != "hit_rate" else ""))
-    if form["name"] == "ndcg" and k is None and form["params"] is None:
-        gain = _TREC_WHOLE_NDCG
     threshold = None
     for name, value in _parameters(text, form["params"]):
         if name == "rel":

@@ -58,13 +58,13 @@ def test_measure_strings():
         "RR@10": ("mrr", 10, None, None), "Success@10": ("hit_rate", 10, None, None),
         "Rprec": ("r_precision", None, None, None), "SetP": ("precision_at_k", None, None, None),
         "SetR": ("recall_at_k", None, None, None), "P(rel=2)@5": ("precision_at_k", 5, None, 2.0),
-        "nDCG(dcg=exp-log2)@10": ("ndcg", 10, "exponential", None), "nDCG": ("ndcg", None, "linear", None),
+        "nDCG(dcg=exp-log2)@10": ("ndcg", 10, "exponential", None), "nDCG": ("ndcg", None, None, None),
         # ranx
         "ndcg_burges@10": ("ndcg", 10, "exponential", None), "dcg_burges@3": ("dcg", 3, "exponential", None),
         "r-precision": ("r_precision", None, None, None),
         # trec_eval
         "P_5": ("precision_at_k", 5, None, None), "recall_100": ("recall_at_k", 100, None, None),
-        "ndcg_cut_10": ("ndcg", 10, "linear", None), "ndcg": ("ndcg", None, "linear", None),
+        "ndcg_cut_10": ("ndcg", 10, "linear", None), "ndcg": ("ndcg", None, None, None),
         "map_cut_10": ("mean_average_precision", 10, None, None), "recip_rank": ("mrr", None, None, None),
         "success_10": ("hit_rate", 10, None, None), "set_P": ("precision_at_k", None, None, None),
         " Rprec ": ("r_precision", None, None, None),
@@ -84,16 +84,17 @@ def trec_dicts(run, qrels):
 
 def test_trec_eval_names_match_pytrec_eval():
     """trec_eval's names give trec_eval's numbers (linear gain, ties by item id descending), per
-    query and as the mean over the queries pytrec_eval evaluates (run and qrels: missing='skip')."""
+    query and as the mean over the queries pytrec_eval evaluates (run and qrels: missing='skip').
+    trec_eval's whole-list `ndcg` is also sqlmetrics' name: it takes the call's gain, here linear."""
     run, qrels = make_frames(2, 80)
     qrels = qrels.assign(relevance=qrels["relevance"].round())  # integer grades, as trec_eval
     names = ["P_5", "recall_10", "ndcg_cut_10", "ndcg", "map", "map_cut_10", "recip_rank", "success_5", "Rprec",
              "set_P", "set_recall"]
     runs, judgments = trec_dicts(run, qrels)
     want = pytrec_eval.RelevanceEvaluator(judgments, set(names)).evaluate(runs)
-    got = sm.evaluate(run, qrels, names, missing="skip", per_query=True).set_index("query")
+    got = sm.evaluate(run, qrels, names, missing="skip", gain="linear", per_query=True).set_index("query")
     assert sorted(got.index) == sorted(want)
-    summary = sm.evaluate(run, qrels, names, missing="skip")
+    summary = sm.evaluate(run, qrels, names, missing="skip", gain="linear")
     for name in names:
         values = {q: v[name] for q, v in want.items()}
         assert got[name].to_dict() == pytest.approx(values, abs=1e-12), name
@@ -103,7 +104,7 @@ def test_trec_eval_names_match_pytrec_eval():
 
 
 CASES = [  # (measure, function, its parameters)
-    ("ndcg@5", "ndcg", {"k": 5}), ("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_burges@3", "ndcg", {"k": 3, "gain": "exponential"}),
+    ("ndcg@5", "ndcg", {"k": 5}), ("ndcg", "ndcg", {}), ("ndcg_burges@3", "ndcg", {"k": 3, "gain": "exponential"}),
     ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}), ("dcg@4", "dcg", {"k": 4}), ("dcg", "dcg", {}),
     ("map", "mean_average_precision", {}), ("AP@3", "mean_average_precision", {"k": 3}), ("mrr", "mrr", {}),
     ("RR@2", "mrr", {"k": 2}), ("P@3", "precision_at_k", {"k": 3}), ("set_P", "precision_at_k", {"k": None}),

@@ -35,7 +35,7 @@ from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
 from .plots import FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, run
-from .registry import METRICS, Metric, compare_of, lookup
+from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check, n_steps, side_by_side
 from .sources import filtered
 
@@ -275,8 +275,8 @@ def cmd_compute(argv) -> int:
     m, args, params = metric_call("compute", argv)
     per_query = getattr(args, "per_query", False)
     if (args.min is not None or args.max is not None) and m.kind != "scalar":
-        what = {"curve": "a curve", "record": "several values"}.get(m.kind, "several values")
-        raise UsageError(f"--min/--max check a value; {m.name} gives {what}")
+        what = {"curve": "a curve"}.get(m.kind, "several values")
+        raise UsageError(f"--min/--max check a single value (of each slice); {m.name} here gives {what}")
     plots = []
     if getattr(args, "plot", None):
         if params.get("by"):
@@ -296,8 +296,10 @@ def cmd_compute(argv) -> int:
          keys=_keys(frame, m))
     if args.min is None and args.max is None:
         return 0
-    if isinstance(result, pd.DataFrame):  # a row per slice or query (or --details: one row)
-        return check_slices(m.name, rows, _keys(frame, m), args.min, args.max)
+    if isinstance(result, pd.DataFrame) and _keys(frame, m):  # a row per slice or query
+        return check_slices(m.name, rows, _keys(frame, m), "queries" if per_query else "slices", args.min, args.max)
+    if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
+        result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)
 
 
@@ -363,16 +365,16 @@ def check_bounds(name, result: float, low, high) -> int:
     return 0
 
 
-def check_slices(name, rows: list[dict], keys: list[str], low, high, shown: int = 10) -> int:
-    """check_bounds for every row (a --by slice, a query): 1 with a line on stderr naming the rows
-    that fail (the first `shown` of them), 0 when every one passes."""
+def check_slices(name, rows: list[dict], keys: list[str], what: str, low, high, shown: int = 10) -> int:
+    """check_bounds for every row (`what`: --by slices, or queries), named by its `keys`: 1 with a
+    line on stderr naming the rows that fail (the first `shown` of them), 0 when every one passes."""
     failing = [row for row in rows if _outside(row[name], low, high)]
     if not failing:
         return 0
     named = [", ".join(f"{c}={row[c]!r}" for c in keys) + f": {_shown(row[name])}" for row in failing[:shown]]
     more = f"; and {len(failing) - shown} more" if len(failing) > shown else ""
-    say(f"sqlmetrics: check failed: {name} expected {_bounds(low, high)} in {len(failing)} of {len(rows)} "
-        f"{'rows' if not keys else 'slices' if 'query' not in keys else 'queries'}: " + "; ".join(named) + more)
+    say(f"sqlmetrics: check failed: {name} expected {_bounds(low, high)}; {len(failing)} of {len(rows)} {what} "
+        "fail: " + "; ".join(named) + more)
     return 1
 
 
@@ -542,9 +544,11 @@ def _warning(message, category, filename, lineno, file=None, line=None) -> None:
     say(f"sqlmetrics: warning: {_flags(str(message))}")
 
 
-#: the options of the Python API a message may name as `name=value`
+#: the options of the Python API a message may name as `name=value`; names that are also output
+#: columns (n, threshold) are options only with a value that is no count (None, True, 'text')
 _OPTIONS = {p.name for m in METRICS.values() for p in m.params} | {"dropna", "details", "per_query"}
-_ASSIGNMENT = re.compile(r"\b([a-z][a-z_]*)=(None|True|'[^']*'|[\w.+-]+)?")
+_COUNTS = _OPTIONS & RESERVED_COLUMNS
+_ASSIGNMENT = re.compile(r"\b([a-z][a-z_]*)=(None|True|float\('\w+'\)|'[^']*'|[\w.+-]+)?")
 #: advice in the Python API's terms (a sqlmetrics.Query) -> what the command line offers instead
 _ADVICE = (
     (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
@@ -564,13 +568,17 @@ def _flags(message: str) -> str:
     for pattern, advice in _ADVICE:
         message = pattern.sub(advice, message)
     message = re.sub(r"`([a-z_]+)`", lambda m: _flag(m.group(1)), message)
+    message = re.sub(r"(^|; )([a-z][a-z_]*)(?= must | lists )",  # a parameter's own check: "n_bins must be >= 1"
+                     lambda m: m.group(1) + (_flag(m.group(2)) if m.group(2) in _OPTIONS else m.group(2)), message)
 
     def option(m):
         name, value = m.group(1), m.group(2)
-        if name not in _OPTIONS:
+        if name not in _OPTIONS or (name in _COUNTS and value and value[0].isdigit()):
             return m.group(0)
         if value is None or value == "True":
             return _flag(name)
+        if value.startswith("float("):  # float('NaN'): the command line writes nan
+            value = value[7:-2].lower()
         return f"{_flag(name)} {NONE if value == 'None' else value.strip(chr(39))}"
     return _ASSIGNMENT.sub(option, message)
 

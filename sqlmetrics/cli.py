@@ -296,8 +296,9 @@ def cmd_compute(argv) -> int:
          keys=_keys(frame, m))
     if args.min is None and args.max is None:
         return 0
-    if isinstance(result, pd.DataFrame) and _keys(frame, m):  # a row per slice or query
-        return check_slices(m.name, rows, _keys(frame, m), "queries" if per_query else "slices", args.min, args.max)
+    keys = list(params.get("by") or []) + ([params.get("query", "query")] if per_query else [])
+    if keys:  # a row per slice or query
+        return check_slices(m.name, rows, keys, "queries" if per_query else "slices", args.min, args.max)
     if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
         result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)

@@ -103,8 +103,9 @@ def test_min_and_max_checks_set_the_exit_code():
     assert cli("compute", "log_loss", SAMPLE, *COLS, "--max", "0.1", ok=1).stdout  # value still printed
 
 
-def test_min_and_max_check_every_slice():
-    """With --by, every slice is checked: exit 1 naming the slices that fail (an undefined one fails)."""
+def test_min_and_max_check_every_slice(tmp_path):
+    """With --by (or --per-query), every slice (query) is checked: exit 1 naming those that fail (an
+    undefined one fails)."""
     frame = pd.read_csv(SAMPLE)
     auc = {c: roc_auc_score(g.clicked, g.pctr) for c, g in frame.groupby("country")}
     low, high = sorted(auc.values())[0], sorted(auc.values())[-1]
@@ -117,6 +118,12 @@ def test_min_and_max_check_every_slice():
     assert len(failed.stdout.strip().splitlines()) == 4  # the values are still printed
     one_class = cli(*by, "--min", 0, "--where", "country <> 'JP' OR clicked = 1", ok=1)
     assert "1 of 3 slices fail: country='JP': NaN" in one_class.stderr
+    # reciprocal ranks by hand: qid 1 finds its relevant item second (0.5), qid 2 first (1)
+    pd.DataFrame({"qid": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1],
+                  "relevance": [0, 1, 1, 0]}).to_parquet(tmp_path / "run.parquet")
+    per_query = ("compute", "mrr", tmp_path / "run.parquet", "--query", "qid", "--per-query")
+    assert cli(*per_query, "--min", 0.5, ok=0).stderr == ""
+    assert cli(*per_query, "--min", 0.9, ok=1).stderr.endswith("1 of 2 queries fail: qid=1: 0.5\n")
 
 
 @pytest.mark.parametrize("args, code, message", [

@@ -169,7 +169,7 @@ def test_interpolated_precision_takes_its_levels_and_is_strict_json(tmp_path):
     assert [(r["recall_level"], r["interpolated_precision"]) for r in rows] == [
         (0, 0.75), (0.5, pytest.approx((2 / 3 + 1 / 2) / 2)), (1, pytest.approx((3 / 5 + 1 / 2) / 2))]
     one_error_line(cli("compute", "interpolated_precision", path, "--recall-levels", "0.5", "1.5"), 2,
-                   "recall_levels must be <= 1")
+                   "--recall-levels must be <= 1")
 
 
 def test_every_curve_metric_is_covered():
@@ -538,15 +538,11 @@ def test_ctrl_c_stops_a_long_computation_at_once(slow_input):
     assert took < 5, f"{took:.1f} s from Ctrl-C to the end: the query was not interrupted"
 
 
-def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
-    pty = pytest.importorskip("pty")
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([EXE, "compute", "auc", str(slow_input), *COLS], stdout=subprocess.PIPE,
-                            stderr=slave, text=True)
-    os.close(slave)
+def read_terminal(master: int):
+    """What a program draws on the terminal `master`, gathered by a thread until it closes."""
     screen = bytearray()
 
-    def read_terminal():
+    def read():
         while True:
             try:
                 chunk = os.read(master, 4096)
@@ -555,8 +551,18 @@ def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
             if not chunk:
                 return
             screen.extend(chunk)
-    reader = threading.Thread(target=read_terminal)
+    reader = threading.Thread(target=read)
     reader.start()
+    return screen, reader
+
+
+def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "compute", "auc", str(slow_input), *COLS], stdout=subprocess.PIPE,
+                            stderr=slave, text=True)
+    os.close(slave)
+    screen, reader = read_terminal(master)
     took = interrupt_when(proc, lambda: b"computing auc" in screen)
     reader.join(timeout=30)
     os.close(master)
@@ -572,19 +578,7 @@ def test_report_progress_counts_its_metrics_on_a_terminal(slow_input):
     master, slave = pty.openpty()
     proc = subprocess.Popen([EXE, "report", str(slow_input), *COLS], stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
-    screen = bytearray()
-
-    def read_terminal():
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
-            screen.extend(chunk)
-    reader = threading.Thread(target=read_terminal)
-    reader.start()
+    screen, reader = read_terminal(master)
     interrupt_when(proc, lambda: b"1/11 auc (" in screen, settle=0)
     reader.join(timeout=30)
     os.close(master)

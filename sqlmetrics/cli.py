@@ -156,8 +156,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
             parser.add_argument(flag, default=None if p.required else p.default,
                                 metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
     if command == "compare":
-        _source_options(parser, "the rows of both runs" if any(p.name == "other" and p.kind == "relation"
-                                                                for p in m.params) else "SOURCE's rows")
+        _source_options(parser, "the rows of both runs" if _other_is_a_run(m) else "SOURCE's rows")
         parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
         parser.add_argument("--max-drop", type=float, metavar="X",
                             help="exit 1 when the candidate (SOURCE) is worse than the baseline by more than X")
@@ -315,7 +314,7 @@ def cmd_compare(argv) -> int:
         raise UsageError(f"compare needs --other: the baseline ({'a second score column' if m.name == 'gauc' else 'a second run'})")
     with data_source(args) as (data, con):
         other = params.pop("other")
-        if args.where and m.params[[p.name for p in m.params].index("other")].kind == "relation":
+        if args.where and _other_is_a_run(m):
             other = filtered(other, args.where, "--where")  # both runs: compared on the same queries
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=con.interrupt)
@@ -323,6 +322,11 @@ def cmd_compare(argv) -> int:
     frame = pd.DataFrame(rows)
     emit(frame, args.format, {"metric": m.name, "rows": rows}, keys=_keys(frame, m))
     return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
+
+
+def _other_is_a_run(m: Metric) -> bool:
+    """compare's --other: a second run (ranking metrics), or a second score column of SOURCE (gauc)."""
+    return next(p for p in m.params if p.name == "other").kind == "relation"
 
 
 def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha) -> int:

@@ -93,10 +93,8 @@ def side_by_side(reports: dict[str, Report]) -> tuple[pd.DataFrame, dict]:
                      "based_on": next(iter(said.values())) if shared else
                      "; ".join(f"{score}: {text}" for score, text in said.items())})
     frame = pd.DataFrame(rows, columns=["metric", *reports, "based_on"])
-    document = {"source": next(iter(reports.values())).source,
-                "scores": [{"score": score} | report.as_json() for score, report in reports.items()]}
-    for entry in document["scores"]:
-        del entry["source"]
+    document = {"source": next(iter(reports.values())).source, "scores": [
+        {"score": score} | {k: v for k, v in report.as_json().items() if k != "source"} for score, report in reports.items()]}
     return frame, document
 
 

@@ -251,6 +251,9 @@ def test_where_selects_the_rows_of_the_source(tmp_path):
     assert value == pytest.approx(roc_auc_score(de.clicked, de.pctr), rel=1e-5)
     report = json.loads(cli("report", SAMPLE, *COLS, *where, "--format", "json", ok=0).stdout)
     assert report["counts"] == {"rows": len(de), "positives": int(de.clicked.sum())}
+    compared = json.loads(cli("compare", "gauc", SAMPLE, *COLS, "--group", "user_id", "--other", "pctr_base", *where,
+                              "--format", "json", ok=0).stdout)["rows"][0]
+    assert compared["n_units"] == de.groupby("user_id").clicked.nunique().eq(2).sum()  # users with both classes
     for condition, fragment in (("country IN (SELECT 'DE')", "without a subquery"),
                                 ("1 = 1; SELECT 1", "must be one condition"),
                                 ("nextval('s') > 0", "calls nextval()"),

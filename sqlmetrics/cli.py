@@ -33,7 +33,7 @@ from .engine import own_connection
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
-from .plots import FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
+from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check, n_steps, side_by_side
@@ -109,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--k", type=int, default=10, help="cut-off for the ranking metrics (default 10)")
     sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
                      help="save a plot: roc, pr or calibration (KIND taken from the file name if omitted), every "
-                          f"--score on it; the format by the file's extension: {', '.join(FORMATS)}")
+                          f"--score on it; the format by the file's extension: {', '.join(PLOT_FORMATS)}")
     _format(sub)
     sub = commands.add_parser("demo", help="evaluate a click model on the bundled sample", epilog=EPILOG)
     _format(sub)
@@ -180,7 +180,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     parser.add_argument("--max", type=float, metavar="X",
                         help="exit 1 unless the value is <= X (with --by or --per-query: every one)")
     if m.plot:
-        parser.add_argument("--plot", metavar="FILE", help=f"save the curve as {', '.join(FORMATS)} (by extension)")
+        parser.add_argument("--plot", metavar="FILE", help=f"save the curve as {', '.join(PLOT_FORMATS)} (by extension)")
     _format(parser)
     return parser
 

@@ -35,6 +35,8 @@ def test_help_version_and_no_command():
     assert "usage" in cli(ok=2).stderr
     for command in ("list", "show", "report", "demo"):
         assert "exit codes" in cli(command, "--help", ok=0).stdout
+    assert ".png, .svg, .pdf" in cli("report", "--help", ok=0).stdout
+    assert ".png, .svg, .pdf" in cli("compute", "roc_curve", "--help", ok=0).stdout
     for command in ("render", "compute"):
         assert "--label" in cli(command, "auc", "--help", ok=0).stdout
         assert "--k" in cli(command, "ndcg", "--help", ok=0).stdout

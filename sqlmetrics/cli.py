@@ -130,14 +130,14 @@ def _source_options(parser, where: str = "SOURCE's rows"):
 
 def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     """The options of one metric, from its registry entry."""
-    parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
+    parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=_flags(f"{m.summary} {m.formula}"),
                                      epilog=EPILOG)
     parser.add_argument("source", nargs="?", metavar="SOURCE",
                         help="Parquet/CSV/JSON file or glob, or a table name (with --database, or for render)")
     for p in m.params:
         flag = _flag(p.name)
         required = p.required and p.kind != "relation"
-        kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required,
+        kwargs = dict(help=_flags(p.doc) + ("" if p.required else f" (default: {p.default})"), required=required,
                       dest=p.name)
         if p.kind == "columns":
             parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
@@ -550,12 +550,15 @@ def _warning(message, category, filename, lineno, file=None, line=None) -> None:
 
 
 #: the options of the Python API a message may name as `name=value`; names that are also output
-#: columns (n, threshold) are options only with a value that is no count (None, True, 'text')
+#: columns (n, threshold) are options only with a value that is no count (None, True, 'text'); a
+#: function's argument (a reference: _weighted_percentile(average=True)) is none
 _OPTIONS = {p.name for m in METRICS.values() for p in m.params} | {"dropna", "details", "per_query"}
 _COUNTS = _OPTIONS & RESERVED_COLUMNS
-_ASSIGNMENT = re.compile(r"\b([a-z][a-z_]*)=(None|True|float\('\w+'\)|'[^']*'|[\w.+-]+)?")
+_ASSIGNMENT = re.compile(r"(?<!\w\()\b([a-z][a-z_]*)=(None|True|float\('\w+'\)|'[^']*'|[\w.+-]+)?")
 #: advice in the Python API's terms (a sqlmetrics.Query) -> what the command line offers instead
 _ADVICE = (
+    (re.compile(r"a table name, sqlmetrics\.Query, file(?: path)? or (?:DataFrame|frame)"),
+     lambda m: "a Parquet/CSV/JSON file, or a table of --database"),
     (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
     (re.compile(r"rename it, e\.g\. sqlmetrics\.Query\('SELECT .*? FROM \.\.\.'\)"),
      lambda m: "rename it in the data (e.g. a view in a --database file)"),

@@ -37,6 +37,9 @@ def test_help_version_and_no_command():
         assert "exit codes" in cli(command, "--help", ok=0).stdout
     assert ".png, .svg, .pdf" in cli("report", "--help", ok=0).stdout
     assert ".png, .svg, .pdf" in cli("compute", "roc_curve", "--help", ok=0).stdout
+    helped = " ".join(cli("compare", "recall_at_k", "--help", ok=0).stdout.split())  # in flags, not Python
+    assert "--k none" in helped and "a Parquet/CSV/JSON file, or a table of --database" in helped
+    assert "sqlmetrics.Query" not in helped and "k=None" not in helped
     for command in ("render", "compute"):
         assert "--label" in cli(command, "auc", "--help", ok=0).stdout
         assert "--k" in cli(command, "ndcg", "--help", ok=0).stdout

@@ -91,7 +91,7 @@ def filtered(data, condition: str, what: str) -> Query:
     source = static_source(data, "duckdb")
     relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
     return Query(exp.select("*").from_(relation).where(tree).sql("duckdb"),
-                 f"{source.description} where {tree.sql('duckdb')}")
+                 f"{source.description} where {' '.join(condition.split())}")
 
 
 def static_source(data, dialect: str) -> Source:

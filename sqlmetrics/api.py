@@ -302,7 +302,7 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
         if len({cls for _, _, cls in members}) > 1:
             shown = "; ".join(f"{sources[slot].description} column {col!r} is {cls}" for slot, col, cls in members)
             raise ColumnError(f"the {key} must have the same type in every relation, as they are matched "
-                              f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. CAST({col} AS VARCHAR))")
+                              f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. CAST({members[0][1]} AS VARCHAR))")
 
 
 def _key_class(kind: str) -> str:

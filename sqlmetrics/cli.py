@@ -24,20 +24,24 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from sqlglot import exp
 
 from . import __version__, api
 from .comparison import compare
 from .demo import demo
+from .engine import own_connection
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
-from .plots import check_destination, parse_plot_spec, pyplot, save_plot
-from .progress import run
-from .registry import METRICS, Metric, compare_of, lookup
-from .report import ReportSpec, build_report, check
-from .sources import TrecQrels, TrecRun, csv_with_nulls, is_duckdb_file
+from .params import N_BINS, STRATEGY
+from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
+from .progress import Steps, run
+from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
+from .report import ReportSpec, build_report, check, n_steps, side_by_side
+from .sources import TrecQrels, TrecRun, csv_with_nulls, filtered, is_duckdb_file
 
-EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed, or a regression "
+EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed (with --by or "
+          "--per-query: in any slice or query), or a regression "
           "(compare --max-drop/--alpha); "
           "2 usage error (unknown metric or option, bad parameter, a file, table or column missing or "
           "unusable); 130 interrupted. "
@@ -89,10 +93,16 @@ def build_parser() -> argparse.ArgumentParser:
     _source_options(sub)
     group = sub.add_argument_group("classification columns")
     group.add_argument("--label", help="0/1 or boolean label column")
-    group.add_argument("--score", help="score column (probabilities enable log loss, Brier, calibration)")
+    group.add_argument("--score", action="append", metavar="COLUMN",
+                       help="score column (probabilities enable log loss, Brier, calibration); repeat it to "
+                            "compare scores side by side, e.g. --score new --score old")
     group.add_argument("--weight", help="optional non-negative weight column")
     group.add_argument("--group", help="group column (e.g. user id): adds GAUC")
     group.add_argument("--threshold", type=float, default=0.5, help="threshold for precision/recall/F1 (default 0.5)")
+    group.add_argument("--n-bins", type=int, metavar="N",
+                       help=f"bins of the calibration error and plot (default: {N_BINS.default}, as ece)")
+    group.add_argument("--strategy", choices=STRATEGY.choices,
+                       help=f"calibration bins: equal-width or equal-count (default: {STRATEGY.default})")
     group = sub.add_argument_group("ranking columns (the run; relevance from --qrels or the run itself)")
     group.add_argument("--query", help="query/user id column")
     group.add_argument("--item", default="item", help="item id column (default: item)")
@@ -104,7 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "and trec_eval names too: P_5, ndcg_cut_10, recip_rank; default: ndcg@K,map,mrr,P@K,"
                             "recall@K,hit_rate@K; ndcg@K has exponential gain, ndcg_cut_K linear, as trec_eval)")
     sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
-                     help="save a PNG: roc, pr or calibration (KIND taken from the file name if omitted)")
+                     help="save a plot: roc, pr or calibration (KIND taken from the file name if omitted), every "
+                          f"--score on it; the format by the file's extension: {', '.join(PLOT_FORMATS)}")
     _format(sub)
     sub = commands.add_parser("demo", help="evaluate a click model on the bundled sample", epilog=EPILOG)
     _format(sub)
@@ -115,11 +126,15 @@ def _format(parser):
     parser.add_argument("--format", choices=FORMATS, default="table", help="output format (default: table)")
 
 
-def _source_options(parser):
+def _source_options(parser, where: str = "SOURCE's rows"):
     parser.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only)")
     parser.add_argument("--table", help="the table in --database (instead of SOURCE)")
     parser.add_argument("--na-values", action="append", metavar="TEXT",
                         help="read this text in a CSV SOURCE as a missing value (repeat for several, e.g. NA)")
+
+    parser.add_argument("--where", metavar="CONDITION",
+                        help=f"only {where} where CONDITION holds: one SQL condition on its columns, "
+                             "e.g. \"day = 3 AND score IS NOT NULL\"")
 
 
 #: a file argument in trec_eval's format: trec:run.txt (SOURCE, --other: a run; --qrels: judgments)
@@ -135,16 +150,16 @@ def trec_or(value, kind):
 
 def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     """The options of one metric, from its registry entry."""
-    parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=f"{m.summary} {m.formula}",
+    parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=_flags(f"{m.summary} {m.formula}"),
                                      epilog=EPILOG)
     parser.add_argument("source", nargs="?", metavar="SOURCE",
                         help="Parquet/CSV/JSON file or glob, a TREC run file as trec:PATH (its columns: query, "
                         "item, score; --qrels trec:PATH: query, item, relevance), or a table name (with "
                         "--database, or for render)")
     for p in m.params:
-        flag = "--" + p.name.rstrip("_").replace("_", "-")  # class_ (class is a Python keyword): --class
+        flag = _flag(p.name)
         required = p.required and p.kind != "relation"
-        kwargs = dict(help=p.doc + ("" if p.required else f" (default: {p.default})"), required=required,
+        kwargs = dict(help=_flags(p.doc) + ("" if p.required else f" (default: {p.default})"), required=required,
                       dest=p.name)
         if p.kind == "columns":
             parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
@@ -165,7 +180,7 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
             parser.add_argument(flag, default=None if p.required else p.default,
                                 metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
     if command == "compare":
-        _source_options(parser)
+        _source_options(parser, "the rows of both runs" if _other_is_a_run(m) else "SOURCE's rows")
         parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
         parser.add_argument("--max-drop", type=float, metavar="X",
                             help="exit 1 when the candidate (SOURCE) is worse than the baseline by more than X")
@@ -188,10 +203,12 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
     if m.per_query:
         parser.add_argument("--per-query", action="store_true", help="the value of every query")
-    parser.add_argument("--min", type=float, metavar="X", help="exit 1 unless the value is >= X")
-    parser.add_argument("--max", type=float, metavar="X", help="exit 1 unless the value is <= X")
+    parser.add_argument("--min", type=float, metavar="X",
+                        help="exit 1 unless the value is >= X (with --by or --per-query: every one)")
+    parser.add_argument("--max", type=float, metavar="X",
+                        help="exit 1 unless the value is <= X (with --by or --per-query: every one)")
     if m.plot:
-        parser.add_argument("--plot", metavar="FILE", help="save the curve as a PNG")
+        parser.add_argument("--plot", metavar="FILE", help=f"save the curve as {', '.join(PLOT_FORMATS)} (by extension)")
     _format(parser)
     return parser
 
@@ -287,29 +304,31 @@ def cmd_render(argv) -> int:
 def cmd_compute(argv) -> int:
     m, args, params = metric_call("compute", argv)
     per_query = getattr(args, "per_query", False)
-    sliced = params.get("by") or per_query
-    if (args.min is not None or args.max is not None) and (m.kind != "scalar" or sliced):
-        what = {"curve": "a curve", "record": "several values"}.get(m.kind, "a value per slice or query")
-        raise UsageError(f"--min/--max check a single value; {m.name} here gives {what}")
+    if (args.min is not None or args.max is not None) and m.kind != "scalar":
+        what = {"curve": "a curve"}.get(m.kind, "several values")
+        raise UsageError(f"--min/--max check a single value (of each slice); {m.name} here gives {what}")
     plots = []
     if getattr(args, "plot", None):
         if params.get("by"):
             raise UsageError("--plot draws one curve, not one per --by slice: drop --by, or select one slice "
-                             "(e.g. with --database and a view)")
+                             "with --where")
         plots = [f"{m.plot}={args.plot}"]
         prepare_plots(plots)
     with data_source(args) as (data, con):
         options = dict(con=con, details=args.details, dropna=args.dropna) | ({"per_query": True} if per_query else {})
         function = getattr(sys.modules["sqlmetrics"], m.name)
         result = run(f"computing {m.name}", lambda: function(data, **params, **options), interrupt=con.interrupt)
+    if plots:  # before the output: a reader that stops reading (| head) cannot lose the file
+        save_plots(plots, {m.plot: {params.get("score", m.plot): result}}, weighted=bool(params.get("weight")))
     rows = records(result, m)
     frame = pd.DataFrame(rows)
     emit(frame, args.format, {"metric": m.name, "rows": rows} | ({"value": result} if isinstance(result, float) else {}),
          keys=_keys(frame, m))
-    if plots:
-        save_plots(plots, {m.plot: result})
     if args.min is None and args.max is None:
         return 0
+    keys = list(params.get("by") or []) + ([params.get("query", "query")] if per_query else [])
+    if keys:  # a row per slice or query
+        return check_slices(m.name, rows, keys, "queries" if per_query else "slices", args.min, args.max)
     if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
         result = float(result[m.name].iloc[0])
     return check_bounds(m.name, result, args.min, args.max)
@@ -326,12 +345,19 @@ def cmd_compare(argv) -> int:
         raise UsageError(f"compare needs --other: the baseline ({'a second score column' if m.name == 'gauc' else 'a second run'})")
     with data_source(args) as (data, con):
         other = params.pop("other")
+        if args.where and _other_is_a_run(m):
+            other = filtered(other, args.where, "--where")  # both runs: compared on the same queries
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=con.interrupt)
     rows = records(result, m)
     frame = pd.DataFrame(rows)
     emit(frame, args.format, {"metric": m.name, "rows": rows}, keys=_keys(frame, m))
     return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
+
+
+def _other_is_a_run(m: Metric) -> bool:
+    """compare's --other: a second run (ranking metrics), or a second score column of SOURCE (gauc)."""
+    return next(p for p in m.params if p.name == "other").kind == "relation"
 
 
 def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha) -> int:
@@ -354,15 +380,38 @@ def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha
     return 0
 
 
+def _outside(value, low, high) -> bool:
+    """Outside the bounds, or undefined (NaN, None: never within)."""
+    return value is None or math.isnan(value) or (low is not None and value < low) or (high is not None and value > high)
+
+
+def _bounds(low, high) -> str:
+    return " and ".join(s for s in (f">= {low}" if low is not None else "", f"<= {high}" if high is not None else "") if s)
+
+
+def _shown(value) -> str:
+    return f"{value:.6g}" if value is not None and math.isfinite(value) else text(value)
+
+
 def check_bounds(name, result: float, low, high) -> int:
     """0 if `result` is within the bounds given, else 1 with a line on stderr (NaN is never within)."""
-    if math.isnan(result) or (low is not None and result < low) or (high is not None and result > high):
-        bounds = " and ".join(s for s in (f">= {low}" if low is not None else "",
-                                          f"<= {high}" if high is not None else "") if s)
-        shown = f"{result:.6g}" if math.isfinite(result) else text(result)
-        say(f"sqlmetrics: check failed: {name} = {shown}, expected {bounds}")
+    if _outside(result, low, high):
+        say(f"sqlmetrics: check failed: {name} = {_shown(result)}, expected {_bounds(low, high)}")
         return 1
     return 0
+
+
+def check_slices(name, rows: list[dict], keys: list[str], what: str, low, high, shown: int = 10) -> int:
+    """check_bounds for every row (`what`: --by slices, or queries), named by its `keys`: 1 with a
+    line on stderr naming the rows that fail (the first `shown` of them), 0 when every one passes."""
+    failing = [row for row in rows if _outside(row[name], low, high)]
+    if not failing:
+        return 0
+    named = [", ".join(f"{c}={row[c]!r}" for c in keys) + f": {_shown(row[name])}" for row in failing[:shown]]
+    more = f"; and {len(failing) - shown} more" if len(failing) > shown else ""
+    say(f"sqlmetrics: check failed: {name} expected {_bounds(low, high)}; {len(failing)} of {len(rows)} {what} "
+        "fail: " + "; ".join(named) + more)
+    return 1
 
 
 @contextmanager
@@ -382,12 +431,14 @@ def data_source(args):
         raise UsageError(f"SOURCE {args.source!r} is a DuckDB database file: pass --database {args.source} "
                          "--table NAME")
     else:
-        con, data = duckdb.connect(), trec_or(args.source, TrecRun)
+        con, data = own_connection(), trec_or(args.source, TrecRun)
     if args.na_values:
         if args.database or not re.search(r"\.(csv|tsv)(\.\w+)?\Z", str(data), re.I):
             raise UsageError("--na-values applies to a CSV file given as SOURCE")
         data = csv_with_nulls(data, args.na_values)
     try:
+        if args.where:
+            data = filtered(data, args.where, "--where")
         yield data, con
     finally:
         con.close()
@@ -398,7 +449,7 @@ def open_database(path: str):
     if not Path(path).is_file():
         raise SourceError(f"no DuckDB database file {path!r} (--database)")
     try:
-        return duckdb.connect(path, read_only=True)
+        return own_connection(path, read_only=True)
     except duckdb.Error as e:
         reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         # DuckDB's own words (the path, also in the message, could contain them too)
@@ -411,23 +462,39 @@ def open_database(path: str):
 
 
 def cmd_report(args) -> int:
-    spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=args.score,
+    scores = args.score or [None]
+    if len(set(scores)) < len(scores):
+        raise UsageError("--score names a column twice")
+    bins = {k: v for k, v in (("n_bins", args.n_bins), ("strategy", args.strategy)) if v is not None}
+    spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=scores[0],
                       weight=args.weight, group=args.group, threshold=args.threshold, query=args.query,
                       item=args.item, relevance=args.relevance, qrels=args.qrels, k=args.k,
-                      metrics=_measure_list(args.metrics))
+                      metrics=_measure_list(args.metrics), **bins)
     check(spec)  # before the plots are checked, and anything computed
+    if bins and not args.label:
+        raise UsageError("--n-bins and --strategy apply to the calibration metrics: they need --label and --score")
+    N_BINS.validate(spec.n_bins)
     kinds = set()
     if args.plot:
         kinds = {kind for kind, _ in prepare_plots(args.plot)}
         if not (args.label and args.score):
             raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
     spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels))
+    specs = {score: replace(spec, score=score) for score in scores}
+    steps = Steps(sum(n_steps(s) for s in specs.values()) + len(kinds) * len(specs))
     with data_source(args) as (data, con):
-        report = build_report(data, con, spec)
-        emit(report.table(), args.format, report.as_json())
-        curves = report.curves(kinds, data, con) if kinds else {}
-    if kinds:
-        save_plots(args.plot, curves)
+        reports = {score: build_report(data, con, s, steps) for score, s in specs.items()}
+        curves: dict = {kind: {} for kind in kinds}
+        for score, report in reports.items():
+            for kind, curve in report.curves(kinds, data, con).items():
+                curves[kind][score] = curve
+    if kinds:  # before the output: a reader that stops reading (| head) cannot lose the files
+        save_plots(args.plot, curves, weighted=bool(args.weight))
+    if len(reports) == 1:
+        emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json())
+    else:
+        frame, document = side_by_side(reports)
+        emit(frame, args.format, document)
     return 0
 
 
@@ -444,7 +511,7 @@ def cmd_demo(args) -> int:
 
 
 def prepare_plots(specs: list[str]) -> list:
-    """Check --plot before computing anything: the kinds, the files, matplotlib."""
+    """Check --plot before computing anything: the kinds, the files and their formats, matplotlib."""
     parsed = [parse_plot_spec(spec) for spec in specs]
     for _, path in parsed:
         check_destination(path)
@@ -452,10 +519,11 @@ def prepare_plots(specs: list[str]) -> list:
     return parsed
 
 
-def save_plots(specs: list[str], curves: dict) -> None:
+def save_plots(specs: list[str], curves: dict, weighted: bool) -> None:
+    """`curves`: kind -> score column -> its curve, every score drawn on the kind's plot."""
     for spec in specs:
         kind, path = parse_plot_spec(spec)
-        save_plot(kind, curves[kind], path)
+        save_plot(kind, curves[kind], path, weighted)
         say(f"wrote {path}")
 
 
@@ -528,17 +596,56 @@ def _warning(message, category, filename, lineno, file=None, line=None) -> None:
     say(f"sqlmetrics: warning: {_flags(str(message))}")
 
 
+#: the options of the Python API a message may name as `name=value`; names that are also output
+#: columns (n, threshold) are options only with a value that is no count (None, True, 'text'); a
+#: function's argument (a reference: _weighted_percentile(average=True)) is none
+_OPTIONS = {p.name for m in METRICS.values() for p in m.params} | {"dropna", "details", "per_query"}
+_COUNTS = _OPTIONS & RESERVED_COLUMNS
+_ASSIGNMENT = re.compile(r"(?<!\w\()\b([a-z][a-z_]*)=(None|True|float\('\w+'\)|'[^']*'|[\w.+-]+)?")
+#: advice in the Python API's terms (a sqlmetrics.Query) -> what the command line offers instead
+_ADVICE = (
+    (re.compile(r"a table name, sqlmetrics\.Query, file(?: path)? or (?:DataFrame|frame)"),
+     lambda m: "a Parquet/CSV/JSON file, or a table of --database"),
+    (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
+    (re.compile(r"rename it, e\.g\. sqlmetrics\.Query\('SELECT .*? FROM \.\.\.'\)"),
+     lambda m: "rename it in the data (e.g. a view in a --database file)"),
+    (re.compile(r"cast one side in a sqlmetrics\.Query \(e\.g\. (.*?)\)$"),
+     lambda m: f"give both the same type in the data (e.g. {m.group(1)} in a view of a --database file)"),
+    (re.compile(r"column '([^']+)' \(\w+\) has .*?; remove them(?=, or pass dropna=True)"),
+     lambda m: f"{m.group(0)} (--where \"{exp.column(m.group(1)).sql('duckdb')} IS NOT NULL\")"),
+)
+
+
 def _flags(message: str) -> str:
-    """The Python API's words for its options, as the command line spells them: dropna=True, and
-    the `backquoted` options of a report specification."""
-    message = re.sub(r"`([a-z_]+)`", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    """The Python API's words for its options, as the command line spells them: `name=value`
+    (dropna=True, k=None, average='macro') as flags, the `backquoted` options of a report
+    specification, and advice to write a sqlmetrics.Query as what the command line offers."""
     # a CSV's text values read as NULL (sources.text_values_hint): --na-values, not a Query
     message = re.sub(r"read the file with them as NULL: sqlmetrics\.Query\(.*nullstr = \[(.*)\]\)\"\)",
                      lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")),
                      message)
     message = message.replace("as sqlmetrics.TrecRun(path) and sqlmetrics.TrecQrels(path)", "as trec:PATH")
-    message = re.sub(r"\bpos_label=", "--pos-label ", message)
-    return message.replace("dropna=True", "--dropna")
+    for pattern, advice in _ADVICE:
+        message = pattern.sub(advice, message)
+    message = re.sub(r"`([a-z_]+)`", lambda m: _flag(m.group(1)), message)
+    message = re.sub(r"(^|; )([a-z][a-z_]*)(?= must | lists )",  # a parameter's own check: "n_bins must be >= 1"
+                     lambda m: m.group(1) + (_flag(m.group(2)) if m.group(2) in _OPTIONS else m.group(2)), message)
+
+    def option(m):
+        name, value = m.group(1), m.group(2)
+        if name not in _OPTIONS or (name in _COUNTS and value and value[0].isdigit()):
+            return m.group(0)
+        if value is None or value == "True":
+            return _flag(name)
+        if value.startswith("float("):  # float('NaN'): the command line writes nan
+            value = value[7:-2].lower()
+        return f"{_flag(name)} {NONE if value == 'None' else value.strip(chr(39))}"
+    return _ASSIGNMENT.sub(option, message)
+
+
+def _flag(name: str) -> str:
+    """A parameter's flag (class_, a Python keyword: --class)."""
+    return "--" + name.rstrip("_").replace("_", "-")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
-
 import sqlmetrics as sm
 
+from .engine import own_connection
 from .output import emit, write
 from .progress import run
 from .report import ReportSpec, build_report
@@ -21,7 +20,7 @@ def demo(fmt: str = "table", out=None) -> None:
     """The main job on the bundled sample, written to `out` (stdout) as a table, JSON or CSV."""
     data = str(SAMPLE)
     spec = ReportSpec(source=data, label="clicked", score="pctr", group="user_id")
-    with duckdb.connect() as con:  # the demo's own, so that Ctrl-C can interrupt its queries
+    with own_connection() as con:  # the demo's own, so that Ctrl-C can interrupt its queries
         report = build_report(data, con, spec)
         rela_impr = run("computing rela_impr", lambda: sm.rela_impr(
             data, label="clicked", score="pctr", base_score="pctr_base", con=con), interrupt=con.interrupt)

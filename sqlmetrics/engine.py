@@ -35,10 +35,18 @@ _NUMERIC = re.compile(r"(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|REAL|DE
 _FLOATING = re.compile(r"(FLOAT|DOUBLE|REAL)\Z")
 
 
+def own_connection(database: str = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection sqlmetrics opens itself, without DuckDB's progress bar (it would draw on
+    stdout, among the results); a connection the caller passes is never changed."""
+    con = duckdb.connect(database, read_only=read_only)
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
 def default_connection() -> duckdb.DuckDBPyConnection:
     """The private in-memory DuckDB used when no `con` is given (one per thread)."""
     if getattr(_local, "con", None) is None:
-        _local.con = duckdb.connect()
+        _local.con = own_connection()
     return _local.con
 
 

@@ -1,5 +1,6 @@
-"""Running one computation for the command line: a spinner with the elapsed time on stderr (on a
-terminal; silent in pipes), and Ctrl-C that stops the query at once.
+"""Running computations for the command line: a spinner with the elapsed time on stderr (on a
+terminal; silent in pipes), and Ctrl-C that stops the query at once. A command of several
+computations counts them with Steps: `3/11 log_loss (2.5s)`.
 
 Python delivers Ctrl-C to the main thread only, between two bytecodes: a main thread inside a long
 DuckDB query would notice it when DuckDB next checks for signals, between its tasks (seconds, even
@@ -43,7 +44,7 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
         frame = 0
         while not done.wait(interval):
             if show:
-                line = f"{_FRAMES[frame % len(_FRAMES)]} {label} {time.perf_counter() - start:5.1f}s"
+                line = f"{_FRAMES[frame % len(_FRAMES)]} {label} ({time.perf_counter() - start:.1f}s)"
                 show = _write(stream, "\r" + line)
                 shown = max(shown, len(line)) if show else 0
                 frame += 1
@@ -57,6 +58,21 @@ def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     if "error" in outcome:
         raise outcome.pop("error")
     return outcome["value"]
+
+
+class Steps:
+    """The computations of one command, counted: each ``run`` shows `i/N label (elapsed)`. `total`
+    is what the command plans; a step it turns out not to need is not run (i jumps past it)."""
+
+    def __init__(self, total: int):
+        self.total, self.done = total, 0
+
+    def run(self, label: str, fn, **kwargs):
+        self.done += 1
+        return run(f"{self.done}/{self.total} {label}", fn, **kwargs)
+
+    def skip(self, n: int = 1) -> None:
+        self.done += n
 
 
 def _stop(began: threading.Event, done: threading.Event, interrupt, worker: threading.Thread) -> None:

@@ -13,8 +13,14 @@ import sqlmetrics as sm
 
 from .errors import ColumnError, ParameterError
 from .output import plain
-from .progress import run
+from .params import N_BINS, STRATEGY
+from .progress import Steps
 from .registry import METRICS, PLOTS, read_measures
+
+#: the classification metrics (GAUC with a group; the probability ones when the scores are probabilities)
+_RANKED = ("auc", "gini", "average_precision")
+_PROBABILITY = ("log_loss", "brier_score", "calibration", "ece")
+_AT_THRESHOLD = ("precision", "recall", "f1", "accuracy")
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,8 @@ class ReportSpec:
     k: int | None = None  # cut-off of the default ranking measures (None: 10)
     #: the ranking measures (sm.evaluate's strings); None: ranking_measures(k)
     metrics: tuple[str, ...] | None = None
+    n_bins: int = N_BINS.default  # of ece and the calibration plot, as the metrics' own default
+    strategy: str = STRATEGY.default
 
 
 def ranking_measures(k: int) -> tuple[str, ...]:
@@ -48,15 +56,16 @@ class Report:
     skipped: list = field(default_factory=list)  # {"metric", "reason"}
     counts: dict = field(default_factory=dict)
     calls: dict = field(default_factory=dict)  # metric -> the parameters used, to draw its curve
+    steps: Steps = field(default_factory=lambda: Steps(0), repr=False)  # the progress shown
 
     def add(self, name: str, row: dict, based_on: str) -> None:
         self.rows.append({"metric": name, "value": plain(row[name]), "based_on": based_on,
                           "counts": {k: plain(v) for k, v in row.items() if k != name}})
 
     def table(self) -> pd.DataFrame:
-        rows = [{"metric": r["metric"], "value": r["value"], "based on": r["based_on"]} for r in self.rows]
-        rows += [{"metric": s["metric"], "value": None, "based on": f"skipped: {s['reason']}"} for s in self.skipped]
-        return pd.DataFrame(rows, columns=["metric", "value", "based on"])
+        rows = [{"metric": r["metric"], "value": r["value"], "based_on": r["based_on"]} for r in self.rows]
+        rows += [{"metric": s["metric"], "value": None, "based_on": f"skipped: {s['reason']}"} for s in self.skipped]
+        return pd.DataFrame(rows, columns=["metric", "value", "based_on"])
 
     def as_json(self) -> dict:
         return {"source": self.source, "counts": self.counts, "metrics": self.rows, "skipped": self.skipped}
@@ -69,9 +78,32 @@ class Report:
                 reason = next(s["reason"] for s in self.skipped if s["metric"] == "calibration")
                 raise ColumnError(f"a calibration plot needs probabilities as scores: {reason}")
             name = PLOTS[kind].name
-            out[kind] = run(f"computing {name}", lambda f=getattr(sm, name), p=self.calls[kind]: f(data, con=con, **p),
-                            interrupt=con.interrupt)
+            out[kind] = self.steps.run(name, lambda f=getattr(sm, name), p=self.calls[kind]: f(data, con=con, **p),
+                                       interrupt=con.interrupt)
         return out
+
+
+def side_by_side(reports: dict[str, Report]) -> tuple[pd.DataFrame, dict]:
+    """The reports of several scores (score column -> its report) as one table, a value column per
+    score, and as JSON: the source and a report per score. based_on is said once when every score's
+    is the same, else per score."""
+    values: dict[str, dict] = {}
+    based_on: dict[str, dict] = {}
+    for score, report in reports.items():
+        for _, row in report.table().iterrows():
+            values.setdefault(row["metric"], {})[score] = row["value"]
+            based_on.setdefault(row["metric"], {})[score] = row["based_on"]
+    rows = []
+    for metric, by_score in values.items():
+        said = based_on[metric]
+        shared = len(set(said.values())) == 1 and len(said) == len(reports)
+        rows.append({"metric": metric, **{score: by_score.get(score) for score in reports},
+                     "based_on": next(iter(said.values())) if shared else
+                     "; ".join(f"{score}: {text}" for score, text in said.items())})
+    frame = pd.DataFrame(rows, columns=["metric", *reports, "based_on"])
+    document = {"source": next(iter(reports.values())).source, "scores": [
+        {"score": score} | {k: v for k, v in report.as_json().items() if k != "source"} for score, report in reports.items()]}
+    return frame, document
 
 
 def _counts(row: dict, keys: tuple[str, ...]) -> str:
@@ -102,10 +134,20 @@ def check(spec: ReportSpec) -> None:
         read_measures(list(spec.metrics))  # a misspelt measure stops the report before anything runs
 
 
-def build_report(data, con, spec: ReportSpec) -> Report:
+def n_steps(spec: ReportSpec) -> int:
+    """The computations `build_report` plans for `spec` (the progress shown counts them)."""
+    n = 0
+    if spec.label and spec.score:
+        n += len(_RANKED) + bool(spec.group) + len(_PROBABILITY) + len(_AT_THRESHOLD)
+    if spec.query:
+        n += 1  # the ranking metrics: one evaluate call
+    return n
+
+
+def build_report(data, con, spec: ReportSpec, steps: Steps | None = None) -> Report:
     """Every metric that applies (`spec` as checked by `check`); `con` is the DuckDB connection the
-    metrics run on."""
-    report = Report(source=spec.source)
+    metrics run on; `steps` counts the computations for the progress shown (n_steps of them)."""
+    report = Report(source=spec.source, steps=steps or Steps(n_steps(spec)))
     if spec.label and spec.score:
         _classification(report, data, con, spec)
     if spec.query:
@@ -117,8 +159,7 @@ def _run(report: Report, name: str, data, con, based_on, **params) -> dict | Non
     """Compute one metric with its counts. Only a metric undefined on this data (NaN) is skipped:
     every error (a missing file or column, rejected values) stops the report."""
     function = getattr(sm, name)
-    frame = run(f"computing {name}", lambda: function(data, con=con, details=True, **params),
-                interrupt=con.interrupt)
+    frame = report.steps.run(name, lambda: function(data, con=con, details=True, **params), interrupt=con.interrupt)
     row = frame.to_dict("records")[0]
     value = row[name]
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -137,8 +178,8 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
     if first:
         report.counts.update(rows=plain(first["n"]), positives=plain(first["n_pos"]))
     report.calls.update(roc=cols, pr=cols)
-    _run(report, "gini", data, con, rows, **cols)
-    _run(report, "average_precision", data, con, rows, **cols)
+    for name in _RANKED[1:]:
+        _run(report, name, data, con, rows, **cols)
     if spec.group:
         _run(report, "gauc", data, con, lambda r: (
             f"{plain(r['n_groups_used']):,} groups used, {plain(r['n_groups_excluded']):,} excluded "
@@ -148,16 +189,18 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
     except ColumnError as e:
         # AUC accepted these columns above: what log loss checks beyond them is that the scores are
         # probabilities in [0, 1]. Raw scores (logits, ranks): the probability metrics do not apply.
-        for name in ("log_loss", "brier_score", "calibration", "ece"):
+        for name in _PROBABILITY:
             report.skipped.append({"metric": name, "reason": str(e)})
+        report.steps.skip(len(_PROBABILITY) - 1)
     else:
         _run(report, "brier_score", data, con, rows, **cols)
         _run(report, "calibration", data, con, rows, **cols)
-        _run(report, "ece", data, con, lambda r: f"10 bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}",
-             n_bins=10, **cols)
-        report.calls["calibration"] = dict(cols, n_bins=10)
+        bins = dict(n_bins=spec.n_bins, strategy=spec.strategy)
+        _run(report, "ece", data, con, lambda r: (
+            f"{spec.n_bins} {spec.strategy} bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}"), **bins, **cols)
+        report.calls["calibration"] = dict(cols, **bins)
     at = lambda r: f"score >= {spec.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
-    for name in ("precision", "recall", "f1", "accuracy"):
+    for name in _AT_THRESHOLD:
         _run(report, name, data, con, at, threshold=spec.threshold, **cols)
 
 
@@ -165,7 +208,7 @@ def _ranking(report: Report, data, con, spec: ReportSpec) -> None:
     """The ranking measures in one pass (sm.evaluate); a measure undefined on this data is skipped."""
     measures = read_measures(list(spec.metrics or ranking_measures(spec.k or 10)))
     counts = ("n_queries", "n_missing", "n_empty")
-    frame = run("computing the ranking measures", lambda: sm.evaluate(
+    frame = report.steps.run("the ranking measures", lambda: sm.evaluate(
         data, spec.qrels, [m.name for m in measures], query=spec.query, item=spec.item, score=spec.score or "score",
         relevance=spec.relevance, con=con), interrupt=con.interrupt)
     row = frame.to_dict("records")[0]

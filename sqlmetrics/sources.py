@@ -21,7 +21,7 @@ import sqlglot
 from sqlglot import exp
 
 from .errors import SourceError
-from .sqltext import parse_select, parse_table_name
+from .sqltext import parse_condition, parse_select, parse_table_name
 
 _FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip|zst|zstd))?\Z", re.I)
 # One name per process: unlikely to meet a user's own view, and stable from call to call so the
@@ -38,9 +38,11 @@ _DATABASE = re.compile(r"\.(duckdb|ddb|db)\Z", re.I)
 class Query:
     """Your own SELECT as the data: ``sm.auc(sm.Query("SELECT * FROM preds WHERE day = 3"), ...)``.
 
-    It must parse as exactly one read-only SELECT in the engine's dialect.
+    It must parse as exactly one read-only SELECT in the engine's dialect. `name`: how messages
+    name it.
     """
     sql: str
+    name: str = "the query"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ def is_file_path(data) -> bool:
 
 def describe(data) -> str:
     if isinstance(data, Query):
-        return "the query"
+        return data.name
     if is_relation(data):
         return "the DuckDB relation"
     if is_frame(data):
@@ -220,7 +222,17 @@ def table_source(name: str, dialect: str) -> Source:
 
 
 def query_source(query: Query, dialect: str) -> Source:
-    return Source(parse_select(query.sql, dialect, "the query passed as data"), "the query")
+    return Source(parse_select(query.sql, dialect, f"{query.name} passed as data"), query.name)
+
+
+def filtered(data, condition: str, what: str) -> Query:
+    """The rows of `data` (a table name or files, read by DuckDB) where `condition` holds: one
+    condition on its columns (`what` names it in messages), as the command line's --where."""
+    tree = parse_condition(condition, "duckdb", what)
+    source = static_source(data, "duckdb")
+    relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
+    return Query(exp.select("*").from_(relation).where(tree).sql("duckdb"),
+                 f"{source.description} where {' '.join(condition.split())}")
 
 
 def static_source(data, dialect: str) -> Source:

@@ -75,6 +75,30 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     tree = statements[0]
     if not isinstance(tree, exp.Query):
         raise SourceError(f"{what} must be a SELECT statement; found {tree.key.upper()}")
+    _require_read_only(tree, what)
+    return tree
+
+
+def parse_condition(sql: str, dialect: str, what: str) -> exp.Expression:
+    """Parse `sql` as one boolean expression (a WHERE condition) without subqueries, read-only and
+    without side effects, or raise SourceError saying why not."""
+    if not isinstance(sql, str) or not sql.strip():
+        raise SourceError(f"{what} must be a non-empty condition")
+    try:
+        parsed = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
+    except (ParseError, TokenError) as e:
+        detail = e.errors[0]["description"] if isinstance(e, ParseError) and e.errors else str(e)
+        raise SourceError(f"{what} does not parse as {dialect} SQL: {detail}") from None
+    if len(parsed) != 1 or not isinstance(parsed[0], exp.Condition) or isinstance(parsed[0], exp.Query):
+        raise SourceError(f"{what} must be one condition, such as \"score IS NOT NULL AND day = 3\"")
+    tree = parsed[0]
+    if tree.find(exp.Query, exp.Subquery):
+        raise SourceError(f"{what} must be one condition on the source's columns, without a subquery")
+    _require_read_only(tree, what)
+    return tree
+
+
+def _require_read_only(tree: exp.Expression, what: str) -> None:
     bad = next((node for node in tree.walk() if isinstance(node, _FORBIDDEN)), None)
     if bad is not None:
         raise SourceError(f"{what} must be read-only; it contains {bad.key.upper()}")
@@ -82,7 +106,6 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     if effect:
         raise SourceError(f"{what} calls {effect}(), whose effect outlives the query (or which runs SQL given "
                           "as text); sqlmetrics runs only queries without side effects")
-    return tree
 
 
 def _function_name(node: exp.Func) -> str:

@@ -1,4 +1,5 @@
 """The `sqlmetrics` command, run as a user runs it: the installed entry point, in a subprocess."""
+import io
 import json
 import math
 import shutil
@@ -11,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sqlglot
+from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
 from sqlmetrics.demo import SAMPLE
@@ -34,6 +36,11 @@ def test_help_version_and_no_command():
     assert "usage" in cli(ok=2).stderr
     for command in ("list", "show", "report", "demo"):
         assert "exit codes" in cli(command, "--help", ok=0).stdout
+    assert ".png, .svg, .pdf" in cli("report", "--help", ok=0).stdout
+    assert ".png, .svg, .pdf" in cli("compute", "roc_curve", "--help", ok=0).stdout
+    helped = " ".join(cli("compare", "recall_at_k", "--help", ok=0).stdout.split())  # in flags, not Python
+    assert "--k none" in helped and "a Parquet/CSV/JSON file, or a table of --database" in helped
+    assert "sqlmetrics.Query" not in helped and "k=None" not in helped
     for command in ("render", "compute"):
         assert "--label" in cli(command, "auc", "--help", ok=0).stdout
         assert "--k" in cli(command, "ndcg", "--help", ok=0).stdout
@@ -105,6 +112,29 @@ def test_min_and_max_checks_set_the_exit_code():
     assert cli("compute", "log_loss", SAMPLE, *COLS, "--max", "0.1", ok=1).stdout  # value still printed
 
 
+def test_min_and_max_check_every_slice(tmp_path):
+    """With --by (or --per-query), every slice (query) is checked: exit 1 naming those that fail (an
+    undefined one fails)."""
+    frame = pd.read_csv(SAMPLE)
+    auc = {c: roc_auc_score(g.clicked, g.pctr) for c, g in frame.groupby("country")}
+    low, high = sorted(auc.values())[0], sorted(auc.values())[-1]
+    by = ("compute", "auc", SAMPLE, *COLS, "--by", "country")
+    assert cli(*by, "--min", low - 1e-6, "--max", high + 1e-6, ok=0).stderr == ""
+    failed = cli(*by, "--min", low + 1e-6, ok=1)
+    worst = min(auc, key=auc.get)
+    assert failed.stderr == (f"sqlmetrics: check failed: auc expected >= {low + 1e-6}; 1 of 3 slices fail: "
+                             f"country={worst!r}: {low:.6g}\n")
+    assert len(failed.stdout.strip().splitlines()) == 4  # the values are still printed
+    one_class = cli(*by, "--min", 0, "--where", "country <> 'JP' OR clicked = 1", ok=1)
+    assert "1 of 3 slices fail: country='JP': NaN" in one_class.stderr
+    # reciprocal ranks by hand: qid 1 finds its relevant item second (0.5), qid 2 first (1)
+    pd.DataFrame({"qid": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1],
+                  "relevance": [0, 1, 1, 0]}).to_parquet(tmp_path / "run.parquet")
+    per_query = ("compute", "mrr", tmp_path / "run.parquet", "--query", "qid", "--per-query")
+    assert cli(*per_query, "--min", 0.5, ok=0).stderr == ""
+    assert cli(*per_query, "--min", 0.9, ok=1).stderr.endswith("1 of 2 queries fail: qid=1: 0.5\n")
+
+
 @pytest.mark.parametrize("args, code, message", [
     (("compute", "auc", "missing.parquet", *COLS), 2, "no file matches 'missing.parquet'"),
     (("compute", "auc", SAMPLE, "--label", "clickd", "--score", "pctr"), 2, "did you mean 'clicked'?"),
@@ -170,6 +200,85 @@ def test_report_classification_with_plots(tmp_path):
         assert (tmp_path / name).stat().st_size > 10_000  # a drawn curve, not an empty canvas
 
 
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".pdf": b"%PDF-", ".svg": b"<?xml"}
+
+
+def test_report_of_several_scores_side_by_side_from_a_database_with_plots(tmp_path):
+    """--score a --score b: a value column per score, a report per score in JSON, every score on each
+    plot (its format by extension); from --database, whose connection the plots still use."""
+    db = tmp_path / "wh.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute(f"CREATE TABLE preds AS SELECT * FROM read_csv('{SAMPLE}')")
+    frame = pd.read_csv(SAMPLE)
+    plots = [f"--plot={tmp_path / name}" for name in ("roc.png", "pr.svg", "calibration.pdf")]
+    args = ("report", "--database", db, "--table", "preds", "--label", "clicked", "--score", "pctr",
+            "--score", "pctr_base")
+    document = json.loads(cli(*args, *plots, "--format", "json", ok=0).stdout)
+    assert [r["score"] for r in document["scores"]] == ["pctr", "pctr_base"]
+    for report in document["scores"]:
+        auc = next(m["value"] for m in report["metrics"] if m["metric"] == "auc")
+        assert auc == pytest.approx(roc_auc_score(frame.clicked, frame[report["score"]]), rel=1e-12)
+    for name in ("roc.png", "pr.svg", "calibration.pdf"):
+        path = tmp_path / name
+        assert path.read_bytes()[:len(MAGIC[path.suffix])] == MAGIC[path.suffix], name
+    if path.suffix == ".svg":
+        assert "pctr_base" in path.read_text()
+    assert "pctr_base (AP = " in (tmp_path / "pr.svg").read_text()  # both scores' curves on one plot
+    csv = pd.read_csv(io.StringIO(cli(*args, "--format", "csv", ok=0).stdout))
+    assert list(csv.columns) == ["metric", "pctr", "pctr_base", "based_on"]
+    auc = csv.set_index("metric").loc["auc"]
+    assert auc.pctr == pytest.approx(roc_auc_score(frame.clicked, frame.pctr), rel=1e-12)
+    assert auc.based_on == "n=6,000, n_pos=546, n_neg=5,454"  # the same for both: said once
+    assert "--score names a column twice" in cli("report", SAMPLE, *COLS, "--score", "pctr", ok=2).stderr
+
+
+def ece_reference(y, p, n_bins, strategy):
+    """sum over bins of |fraction of positives - mean probability| * rows / N, on scikit-learn's bins."""
+    y, p = np.asarray(y, dtype=float), np.asarray(p, dtype=float)
+    edges = np.percentile(p, np.linspace(0, 100, n_bins + 1)) if strategy == "quantile" else np.linspace(0, 1, n_bins + 1)
+    ids = np.searchsorted(edges[1:-1], p)
+    return sum(abs(y[ids == b].mean() - p[ids == b].mean()) * (ids == b).sum() for b in set(ids)) / len(y)
+
+
+def test_report_calibration_bins_default_as_ece_and_chosen():
+    frame = pd.read_csv(SAMPLE)
+    for options, n_bins, strategy in (((), 5, "uniform"), (("--n-bins", "10", "--strategy", "quantile"), 10, "quantile")):
+        csv = pd.read_csv(io.StringIO(cli("report", SAMPLE, *COLS, *options, "--format", "csv", ok=0).stdout))
+        ece = csv.set_index("metric").loc["ece"]
+        assert ece.value == pytest.approx(ece_reference(frame.clicked, frame.pctr, n_bins, strategy), rel=1e-9)
+        assert ece.based_on.startswith(f"{n_bins} {strategy} bins:")
+    assert "--n-bins and --strategy apply to the calibration" in cli(
+        "report", SAMPLE, "--query", "user_id", "--n-bins", "3", ok=2).stderr
+    assert "--n-bins must be >= 1" in cli("report", SAMPLE, *COLS, "--n-bins", "0", ok=2).stderr
+
+
+def test_where_selects_the_rows_of_the_source(tmp_path):
+    frame = pd.read_csv(SAMPLE)
+    de = frame[frame.country == "DE"]
+    where = ("--where", "country = 'DE'")
+    value = float(cli("compute", "auc", SAMPLE, *COLS, *where, ok=0).stdout.split()[-1])
+    assert value == pytest.approx(roc_auc_score(de.clicked, de.pctr), rel=1e-5)
+    report = json.loads(cli("report", SAMPLE, *COLS, *where, "--format", "json", ok=0).stdout)
+    assert report["counts"] == {"rows": len(de), "positives": int(de.clicked.sum())}
+    compared = json.loads(cli("compare", "gauc", SAMPLE, *COLS, "--group", "user_id", "--other", "pctr_base", *where,
+                              "--format", "json", ok=0).stdout)["rows"][0]
+    assert compared["n_units"] == de.groupby("user_id").clicked.nunique().eq(2).sum()  # users with both classes
+    for condition, fragment in (("country IN (SELECT 'DE')", "without a subquery"),
+                                ("1 = 1; SELECT 1", "must be one condition"),
+                                ("nextval('s') > 0", "calls nextval()"),
+                                ("country = ", "does not parse")):
+        done = cli("compute", "auc", SAMPLE, *COLS, "--where", condition, ok=2)
+        assert done.stdout == "" and fragment in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    # the NULL message offers --where, which works
+    path = tmp_path / "nulls.csv"
+    path.write_text("y,s\n1,0.3\n0,\n0,0.1\n1,0.8\n0,0.2\n")
+    advice = cli("compute", "auc", path, "--label", "y", "--score", "s", ok=1).stderr
+    assert '(--where "s IS NOT NULL")' in advice and "pass --dropna" in advice
+    value = float(cli("compute", "auc", path, "--label", "y", "--score", "s", "--where", "s IS NOT NULL",
+                      ok=0).stdout.split()[-1])
+    assert value == pytest.approx(roc_auc_score([1, 0, 1, 0], [0.3, 0.1, 0.8, 0.2]))
+
+
 def test_report_skips_probability_metrics_for_raw_scores(tmp_path):
     path = tmp_path / "logits.csv"
     pd.DataFrame({"y": [0, 1, 0, 1], "logit": [-2.0, 1.5, 0.3, 3.0]}).to_csv(path, index=False)
@@ -215,7 +324,7 @@ def test_report_ranking_measures(tmp_path):
 
 def test_bad_plot_requests():
     assert "say which plot" in cli("report", SAMPLE, *COLS, "--plot", "out.png", ok=2).stderr
-    assert "must end in .png" in cli("report", SAMPLE, *COLS, "--plot", "roc=out.jpg", ok=2).stderr
+    assert "must end in .png, .svg, .pdf" in cli("report", SAMPLE, *COLS, "--plot", "roc=out.jpg", ok=2).stderr
 
 
 def test_plot_without_matplotlib_says_what_to_install(tmp_path):

@@ -5,6 +5,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -168,7 +169,7 @@ def test_interpolated_precision_takes_its_levels_and_is_strict_json(tmp_path):
     assert [(r["recall_level"], r["interpolated_precision"]) for r in rows] == [
         (0, 0.75), (0.5, pytest.approx((2 / 3 + 1 / 2) / 2)), (1, pytest.approx((3 / 5 + 1 / 2) / 2))]
     one_error_line(cli("compute", "interpolated_precision", path, "--recall-levels", "0.5", "1.5"), 2,
-                   "recall_levels must be <= 1")
+                   "--recall-levels must be <= 1")
 
 
 def test_every_curve_metric_is_covered():
@@ -329,13 +330,12 @@ def test_unreadable_input_files(tmp_path):
 # -- options checked before anything is computed ---------------------------------------------------
 
 @pytest.mark.parametrize("args, fragment", [
-    (("auc", SAMPLE, "--label", "clicked", "--score", "pctr", "--by", "country", "--min", "0.5"),
-     "--min/--max check a single value; auc here gives a value per slice"),
     (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--max", "1"), "roc_curve here gives a curve"),
     (("confusion_matrix", SAMPLE, "--label", "clicked", "--score", "pctr", "--min", "1"), "several values"),
     (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--by", "country", "--plot", "roc.png"),
      "--plot draws one curve, not one per --by slice"),
-    (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", "plot.jpg"), "must end in .png"),
+    (("roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", "plot.jpg"),
+     "must end in .png, .svg, .pdf"),
 ])
 def test_option_mistakes_stop_before_computing(tmp_path, args, fragment):
     done = cli("compute", *args, cwd=tmp_path)
@@ -360,12 +360,37 @@ def test_warnings_are_one_line_in_the_words_of_the_command_line(tmp_path):
     one_error_line(cli("compute", "auc", path, *COLS), 1, "1 NULL value", "pass --dropna to drop such rows")
 
 
+def test_errors_give_advice_in_flags_not_python(tmp_path):
+    """No message reaching the command line says how to call Python (dropna=True, sqlmetrics.Query,
+    zero_division=0, n_bins): it names the flags, and --where where Python would write a query."""
+    pd.DataFrame({"y": [0, 0, 1], "p": [0, 0, 0], "n": ["a", "b", "a"], "s": [0.1, 0.2, 0.3]}).to_csv(
+        tmp_path / "d.csv", index=False)
+    pd.DataFrame({"query": [1], "item": ["a"], "score": [1.0]}).to_csv(tmp_path / "run.csv", index=False)
+    pd.DataFrame({"query": [1], "item": [1], "relevance": [1]}).to_csv(tmp_path / "qrels.csv", index=False)
+    (tmp_path / "wh.duckdb").unlink(missing_ok=True)
+    duckdb.connect(str(tmp_path / "wh.duckdb")).close()
+    cases = [
+        (("precision", "d.csv", "--label", "y", "--prediction", "p", "--average", "macro"), 1,
+         "pass --zero-division 0 or 1", "--zero-division nan to leave it out"),
+        (("precision", "d.csv", *COLS, "--average", "macro"), 2, "with --average macro compares classes",
+         "as --prediction instead of --score", "use --average binary"),
+        (("auc", "d.csv", *COLS, "--by", "n"), 2, "rename it in the data (e.g. a view in a --database file)"),
+        (("auc", "--database", "wh.duckdb", "--table", "a b", *COLS), 2, "and select rows with --where"),
+        (("ndcg", "run.csv", "--qrels", "qrels.csv"), 1, "e.g. CAST(item AS VARCHAR) in a view of a --database file"),
+        (("ece", "d.csv", *COLS, "--n-bins", "0"), 2, "--n-bins must be >= 1"),
+        (("auc", "d.csv", *COLS, "--by", "n", "--by", "n"), 2, "--by lists a column twice"),
+    ]
+    for args, code, *fragments in cases:
+        line = one_error_line(cli("compute", *args, cwd=tmp_path), code, *fragments)
+        assert not any(word in line for word in ("sqlmetrics.Query", "=True", "zero_division", "n_bins")), line
+
+
 # -- plots -------------------------------------------------------------------------------------------
 
 def test_plot_destinations_that_cannot_be_written(tmp_path):
     (tmp_path / "a_file").write_text("")
     for target, fragment in ((tmp_path / "a_file" / "roc.png", "is a file, not a directory"),
-                             (tmp_path, "the file must end in .png")):
+                             (tmp_path, "the file must end in .png, .svg, .pdf")):
         done = cli("compute", "roc_curve", SAMPLE, "--label", "clicked", "--score", "pctr", "--plot", target)
         one_error_line(done, 2, fragment)
         assert done.stdout == ""  # refused before computing
@@ -421,6 +446,22 @@ def test_a_reader_that_leaves_is_not_an_error(tmp_path):
     assert proc.stdout.readline() == "threshold,fpr,tpr,tp,fp,tn,fn\n"
     proc.stdout.close()
     assert proc.stderr.read() == "" and proc.wait(timeout=300) == 0
+
+
+def test_plots_are_written_before_the_output_a_reader_may_leave(tmp_path):
+    """`compute ... --plot pp.png --format csv | head -1`: the plot is written whenever the reader leaves."""
+    png = b"\x89PNG\r\n\x1a\n"
+    cols = ("--label", "clicked", "--score", "pctr")
+    for command in (("compute", "pr_curve", SAMPLE, *cols, "--plot", tmp_path / "pp.png"),
+                    ("report", SAMPLE, *cols, "--plot", tmp_path / "pr.png")):
+        code, err = run_with_closed_stdout(*command, "--format", "csv")
+        assert code == 0 and err == f"wrote {command[-1]}\n" and command[-1].read_bytes()[:8] == png
+        command[-1].unlink()
+        proc = subprocess.Popen([EXE, *map(str, command), "--format", "csv"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        proc.stdout.readline()  # as | head -1
+        proc.stdout.close()
+        assert proc.wait(timeout=300) == 0 and command[-1].read_bytes()[:8] == png
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
@@ -497,15 +538,11 @@ def test_ctrl_c_stops_a_long_computation_at_once(slow_input):
     assert took < 5, f"{took:.1f} s from Ctrl-C to the end: the query was not interrupted"
 
 
-def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
-    pty = pytest.importorskip("pty")
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([EXE, "compute", "auc", str(slow_input), *COLS], stdout=subprocess.PIPE,
-                            stderr=slave, text=True)
-    os.close(slave)
+def read_terminal(master: int):
+    """What a program draws on the terminal `master`, gathered by a thread until it closes."""
     screen = bytearray()
 
-    def read_terminal():
+    def read():
         while True:
             try:
                 chunk = os.read(master, 4096)
@@ -514,8 +551,18 @@ def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
             if not chunk:
                 return
             screen.extend(chunk)
-    reader = threading.Thread(target=read_terminal)
+    reader = threading.Thread(target=read)
     reader.start()
+    return screen, reader
+
+
+def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "compute", "auc", str(slow_input), *COLS], stdout=subprocess.PIPE,
+                            stderr=slave, text=True)
+    os.close(slave)
+    screen, reader = read_terminal(master)
     took = interrupt_when(proc, lambda: b"computing auc" in screen)
     reader.join(timeout=30)
     os.close(master)
@@ -523,6 +570,33 @@ def test_ctrl_c_on_a_terminal_clears_the_spinner(slow_input):
     assert proc.returncode == 130 and proc.stdout.read() == "" and "Traceback" not in text
     assert text.rstrip().endswith("\rsqlmetrics: error: interrupted"), text[-300:]  # the spinner line erased
     assert took < 5, f"{took:.1f} s from Ctrl-C to the end"
+
+
+def test_report_progress_counts_its_metrics_on_a_terminal(slow_input):
+    """On a terminal the report shows `i/N metric (elapsed)`: N the metrics it plans (11 here)."""
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([EXE, "report", str(slow_input), *COLS], stdout=subprocess.PIPE, stderr=slave, text=True)
+    os.close(slave)
+    screen, reader = read_terminal(master)
+    interrupt_when(proc, lambda: b"1/11 auc (" in screen, settle=0)
+    reader.join(timeout=30)
+    os.close(master)
+    assert proc.returncode == 130 and re.search(r"1/11 auc \(\d+\.\ds\)", screen.decode()), screen.decode()[-300:]
+
+
+def test_report_runs_the_steps_it_counts(tmp_path):
+    """N of `i/N` is what the report runs: with GAUC, and with raw scores (no probability metrics)."""
+    from sqlmetrics.engine import own_connection
+    from sqlmetrics.report import ReportSpec, build_report, n_steps
+    frame = pd.read_csv(SAMPLE).assign(logit=lambda f: np.log(f.pctr / (1 - f.pctr)))
+    calls = []
+    with own_connection() as con:
+        for spec in (ReportSpec("sample", label="clicked", score="pctr", group="user_id"),
+                     ReportSpec("sample", label="clicked", score="logit")):
+            report = build_report(frame, con, spec)
+            calls.append((report.steps.done, report.steps.total, n_steps(spec)))
+    assert calls == [(12, 12, 12), (11, 11, 11)]  # 3 ranked, GAUC, 4 probability, 4 at the threshold
 
 
 def run_interrupted(code: str, marker: str):

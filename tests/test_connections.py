@@ -349,3 +349,18 @@ def test_an_unreachable_postgres_says_what_is_missing_and_how_to_point_the_tests
     monkeypatch.setenv("CI", "true")
     with pytest.raises(AssertionError, match="CI must run the PostgreSQL tests"):
         unreachable("PostgreSQL", error)
+
+
+def test_duckdb_progress_bar_off_on_our_own_connections_only():
+    """DuckDB's progress bar draws on stdout (python -c, a notebook): off on the connections
+    sqlmetrics opens (the default one, the command line's), left as found on the caller's."""
+    setting = "SELECT current_setting('enable_progress_bar')"
+    sm.auc(FRAMES[0], label="y", score="s")
+    assert sm_engine.default_connection().execute(setting).fetchone()[0] is False
+    with sm_engine.own_connection() as con:
+        assert con.execute(setting).fetchone()[0] is False
+    for value in (True, False):
+        with duckdb.connect() as con:
+            con.execute(f"SET enable_progress_bar = {value}")
+            assert sm.auc(FRAMES[0], label="y", score="s", con=con) == pytest.approx(EXPECTED[0], rel=1e-12)
+            assert con.execute(setting).fetchone()[0] is value

@@ -343,7 +343,7 @@ def test_nan_on_postgres(pg, dtype, case, metric, params, column):
 # (role, metric, parameters, column, the word of the error for +inf, for -inf)
 PG_INFINITY_ROLES = [
     ("weight", "auc", dict(label="y", score="s", weight="w"), "w", "infinite", "negative"),
-    ("relevance", "ndcg", RANKING, "rel", "infinite", "negative"),
+    ("relevance", "ndcg", RANKING, "rel", "infinite", "infinite"),  # a negative grade is unjudged: -inf is not
     ("target", "mse", dict(target="t", prediction="q"), "t", "infinite", "infinite"),
     ("probability", "log_loss", dict(label="y", score="p"), "p", "outside", "outside"),
     ("label", "auc", dict(label="yf", score="s"), "yf", "0/1", "0/1")]

@@ -110,8 +110,8 @@ def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
          per_query: bool = False) -> str:
-    # given to the templates otherwise: qrels' own names by renaming, pos_label by the target
-    kwargs = {k: v for k, v in values.items() if not m.param(k).in_qrels_for and k != "pos_label"}
+    # the parameters the Python layer applies reach the SQL otherwise: by renaming, or as the target's literal
+    kwargs = {k: v for k, v in values.items() if m.param(k).in_template}
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"

@@ -72,6 +72,12 @@ class Param:
     def required(self) -> bool:
         return self.default is REQUIRED
 
+    @property
+    def in_template(self) -> bool:
+        """An argument of the metric's macro (and so of dbt). The others the Python layer applies: the
+        qrels' own column names (it renames them in the source) and pos_label (the target's literal)."""
+        return not (self.in_qrels_for or self.kind == "label_value")
+
     def validate(self, value):
         """Return the normalised value, or raise ParameterError naming this parameter."""
         if value is None and (self.default is None or self.none_ok):

@@ -64,11 +64,12 @@ def test_macro_takes_the_python_parameters(name):
     `by` -> []; a required parameter that follows optional ones has default none, or false where
     none is a value of its own (precision_at_k's k: none is the whole list), and the macro stops
     with an error without it), then only PYTHON_ONLY ones, or `name`, the output column, defaulting
-    to the metric's name (a macro that another metric calls with its own: set_precision)."""
+    to the metric's name (a macro that another metric calls with its own: set_precision). Parameters
+    the Python layer applies (pos_label, qrels_query...: not in_template) are no macro arguments."""
     macro = MACROS[name]
     names = [a.name for a in macro.args]
     defaults = dict(zip(names[len(names) - len(macro.defaults):], (d.as_const() for d in macro.defaults)))
-    params = METRICS[name].params
+    params = [p for p in METRICS[name].params if p.in_template]
     assert names[0] == "relation"
     assert names[1:len(params) + 1] == [p.name for p in params]
     for p in params:

@@ -356,9 +356,10 @@ def test_duckdb_progress_bar_off_on_our_own_connections_only():
     sqlmetrics opens (the default one, the command line's), left as found on the caller's."""
     setting = "SELECT current_setting('enable_progress_bar')"
     sm.auc(FRAMES[0], label="y", score="s")
-    assert sm_engine.default_connection().execute(setting).fetchone()[0] is False
+    # fetchall: DuckDB 2 keeps a result fetched by fetchone() unfinished, which blocks the next call
+    assert sm_engine.default_connection().execute(setting).fetchall() == [(False,)]
     with sm_engine.own_connection() as con:
-        assert con.execute(setting).fetchone()[0] is False
+        assert con.execute(setting).fetchall() == [(False,)]
     for value in (True, False):
         with duckdb.connect() as con:
             con.execute(f"SET enable_progress_bar = {value}")

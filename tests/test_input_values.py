@@ -419,7 +419,7 @@ def test_infinity_on_clickhouse(ch, value, role, metric, params, column):
     with pytest.raises(sm.ColumnError) as info:
         getattr(sm, metric)("t", con=ch, **params)
     message = str(info.value)
-    negative = value < 0 and role != "target"  # -inf is first a negative weight or gain
+    negative = value < 0 and role == "weight"  # -inf is first a negative weight (a negative grade is unjudged)
     assert repr(column) in message and ("negative" if negative else "infinite") in message, message
 
 
@@ -578,5 +578,5 @@ def test_pos_label_on_the_command_line(tmp_path):
     done = subprocess.run([exe, "compute", "auc", str(path), "--label", "n", "--score", "s", "--pos-label", "up"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and done.stderr.strip() == (
-        "sqlmetrics: error: --pos-label 'up' is not a number; column 'n' (label) holds numbers (BIGINT): give one "
+        "sqlmetrics: error: --pos-label up is not a number; column 'n' (label) holds numbers (BIGINT): give one "
         "of its values, e.g. --pos-label 1"), done.stderr

@@ -493,7 +493,7 @@ def test_invalid_regression_input_is_rejected(d, defect, row, name):
 
 
 RANKING_DEFECTS = ("duplicate_run", "duplicate_qrels", "null_query", "null_item", "nan_score",
-                   "null_relevance", "negative_relevance")
+                   "null_relevance", "infinite_relevance")
 
 
 @budget(25)
@@ -501,7 +501,7 @@ RANKING_DEFECTS = ("duplicate_run", "duplicate_qrels", "null_query", "null_item"
        name=st.sampled_from(["ndcg", "mean_average_precision", "mrr", "recall_at_k"]))
 def test_invalid_ranking_input_is_rejected(frames, defect, row, name):
     run, qrels = frames
-    on_qrels = defect in ("duplicate_qrels", "null_relevance", "negative_relevance")
+    on_qrels = defect in ("duplicate_qrels", "null_relevance", "infinite_relevance")
     target = (qrels if on_qrels else run).copy()
     assume(len(target) > 0)
     i = target.index[row % len(target)]
@@ -510,10 +510,11 @@ def test_invalid_ranking_input_is_rejected(frames, defect, row, name):
         needle = "duplicated (query, item)"
     else:
         col = {"null_query": "query", "null_item": "item", "nan_score": "score", "null_relevance": "relevance",
-               "negative_relevance": "relevance"}[defect]
+               "infinite_relevance": "relevance"}[defect]
         if target[col].dtype.kind in "iuf":  # a float column, where NaN is NULL
             target[col] = target[col].astype(float)
-            target.loc[i, col] = -1.0 if defect == "negative_relevance" else np.nan
+            # -inf: a negative grade is trec_eval's unjudged, but an infinite one no grade
+            target.loc[i, col] = -np.inf if defect == "infinite_relevance" else np.nan
         else:
             target.loc[i, col] = None
         needle = repr(col)

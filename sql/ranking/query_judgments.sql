@@ -34,10 +34,8 @@ sm_grades AS (
 sm_queries AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END) AS sm_n_relevant,
-         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-         SUM(CASE WHEN {% if k %}sm_ideal_pos <= {{ k }} AND {% endif %}sm_rel > 0
-                  THEN {{ sqlmetrics.relevance_gain(gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg
-         {%- for suffix, cut, cut_gain in cuts %},
+         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded
+         {%- for suffix, cut, cut_gain in [('', k, gain)] + cuts %},
          SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
                   THEN {{ sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}
          {%- endfor %}

@@ -4,11 +4,16 @@ Spark (a SparkSession) and ClickHouse (a chDB session).
 Only SELECT statements produced by ``sqltext`` are executed here, inside ``Engine.call()``: one call
 has the connection to itself (a lock per connection) and, where the engine has transactions, reads
 one read-only snapshot, so its input checks and its metric see the same rows; the connection is
-left as it was found. The drivers of the optional engines are imported by their engine class only,
+left as it was found. Every statement is checked as the text that runs (``Engine.checked``): sqlglot
+reads it as one read-only SELECT, and the engine's own reader, where one can be asked, reads it as
+sqlglot does. The drivers of the optional engines are imported by their engine class only,
 so none of them is a dependency.
 """
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import re
 import sqlite3
 import threading
@@ -23,6 +28,8 @@ from sqlglot import exp
 
 from .errors import EngineError, SourceError
 from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
+from .sqltext import STRING_TOKENS, check_final, tokens
+from sqlglot.tokens import TokenType
 
 _local = threading.local()
 # One lock per connection object: calls from threads sharing a connection take turns. Weak keys
@@ -93,9 +100,27 @@ class Engine:
     def type_class(self, type_name: str) -> str:
         return type_class(type_name)
 
+    def checked(self, sql: str) -> str:
+        """`sql`, once it is known to run as it was checked: sqlglot reads it in the engine's dialect
+        as exactly one read-only SELECT (sqltext.check_final), and the engine's own reader, where
+        one can be asked, agrees (_disagreement). Every statement of a call is sent through here."""
+        check_final(sql, self.dialect)
+        reason = self._disagreement(sql)
+        if reason:
+            raise SourceError(f"{self.name} reads the SQL written for this call otherwise than sqlmetrics checked it "
+                              f"({reason}): a query or condition given has a form the two read differently "
+                              "(a placeholder, a dollar-quoted or escape string?); sqlmetrics runs only what it has "
+                              "checked")
+        return sql
+
+    def _disagreement(self, sql: str) -> str | None:
+        """Where the engine's own reader reads `sql` otherwise than sqlglot, or None. The base: an
+        engine whose reader cannot be asked (the statement still runs alone, as check_final read it)."""
+        return None
+
     def schema(self, source: Source) -> Schema:
         """Column name -> type name, without reading any rows."""
-        sql = _schema_query(source).sql(self.dialect)
+        sql = self.checked(_schema_query(source).sql(self.dialect))
         try:
             return self._schema(sql, source)
         except self.errors as e:
@@ -105,6 +130,7 @@ class Engine:
 
     def rows(self, sql: str) -> list[tuple]:
         """All rows as Python values (for small check queries)."""
+        sql = self.checked(sql)
         try:
             return [tuple(_plain(v) for v in row) for row in self._fetch(sql)[1]]
         except self.errors as e:
@@ -114,6 +140,7 @@ class Engine:
         return self.rows(sql)[0]
 
     def execute(self, sql: str) -> pd.DataFrame:
+        sql = self.checked(sql)
         try:
             columns, rows = self._fetch(sql)
         except self.errors as e:
@@ -160,11 +187,20 @@ class DuckDBEngine(Engine):
 
     @contextmanager
     def source(self, data, slot: str = "data"):
-        with duckdb_source(data, self.con, slot) as source:
+        with duckdb_source(data, self.con, slot, self.rows) as source:
             yield source
 
+    def _disagreement(self, sql: str) -> str | None:
+        try:
+            statements = self.con.extract_statements(sql)
+        except duckdb.Error as e:
+            return f"DuckDB cannot read it: {_first_line(e)}"
+        if len(statements) != 1 or statements[0].type != duckdb.StatementType.SELECT:
+            return f"DuckDB reads {len(statements)} statement(s): {', '.join(s.type.name for s in statements)}"
+        return _duckdb_disagreement(sql)
+
     def schema(self, source: Source) -> Schema:
-        sql = _schema_query(source).sql("duckdb")
+        sql = self.checked(_schema_query(source).sql("duckdb"))
         try:
             with _interruptible():
                 rel = self.con.sql(sql)
@@ -179,10 +215,12 @@ class DuckDBEngine(Engine):
             raise SourceError(f"cannot use {source.description}: {_first_line(e)}") from None
 
     def execute(self, sql: str) -> pd.DataFrame:
+        sql = self.checked(sql)
         with self._errors():
             return self.con.execute(sql).df()
 
     def rows(self, sql: str) -> list[tuple]:
+        sql = self.checked(sql)
         with self._errors():
             return self.con.execute(sql).fetchall()
 
@@ -193,6 +231,62 @@ class DuckDBEngine(Engine):
                 yield
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
+
+
+@functools.lru_cache(maxsize=512)
+def _duckdb_disagreement(sql: str) -> str | None:
+    """Where DuckDB's own tokenizer (its parser's) reads a string or a quoted name of `sql` otherwise
+    than sqlglot, or finds a comment (none is written), or None."""
+    theirs = duckdb.tokenize(sql)
+    if not sql.isascii():  # DuckDB counts bytes of UTF-8, sqlglot characters
+        character = {byte: i for i, byte in enumerate(itertools.accumulate((len(c.encode()) for c in sql), initial=0))}
+        theirs = [(character[start], kind) for start, kind in theirs]
+    comment = next((start for start, kind in theirs if kind == duckdb.token_type.comment), None)
+    if comment is not None:
+        return f"a comment at {_at(sql, comment)}"
+    return _spans_disagreement(sql, "duckdb", [start for start, _ in theirs],
+                               {start for start, kind in theirs if kind == duckdb.token_type.string_const})
+
+
+def _spans_disagreement(sql: str, dialect: str, starts: list[int], string_starts: set[int]) -> str | None:
+    """Where a reader whose tokens start at `starts` (strings at `string_starts`) reads a string or a
+    quoted name of `sql` otherwise than sqlglot in `dialect`, or None. Outside strings, quoted names
+    and comments, two readers may split text into tokens differently (GROUP BY is one token or two)
+    without reading different code; where one sees a quote and the other does not, they read
+    different statements."""
+    ours = tokens(sql, dialect)
+    our_strings = {t.start for t in ours if t.token_type in STRING_TOKENS}
+    differ = sorted(our_strings ^ string_starts)
+    if differ:
+        return f"a string at {_at(sql, differ[0])} for one reader only"
+    for token in ours:
+        if token.token_type in STRING_TOKENS or token.token_type == TokenType.IDENTIFIER:
+            i = bisect.bisect_left(starts, token.start)
+            if i == len(starts) or starts[i] != token.start or (i + 1 < len(starts) and starts[i + 1] <= token.end):
+                return f"the quoted text at {_at(sql, token.start)} ends elsewhere"
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def _sqlite_disagreement(sql: str) -> str | None:
+    """Where SQLite's own tokenizer reads a string or a quoted name of `sql` otherwise than sqlglot, or
+    None. sqlite3.complete_statement(text + ';') tells whether text ends outside any string, quoted
+    name and comment, as SQLite reads it: at the start of each of sqlglot's tokens it must, inside
+    each of its strings and quoted names it must not, and after them it must again."""
+    def outside(position: int) -> bool:
+        return sqlite3.complete_statement(sql[:position] + ";")
+
+    for token in tokens(sql, "sqlite"):
+        quoted = token.token_type in STRING_TOKENS or token.token_type == TokenType.IDENTIFIER
+        if not outside(token.start) or (quoted and (outside(token.start + 1) or not outside(token.end + 1))):
+            return f"the text at {_at(sql, token.start)} is quoted for one reader only"
+        if not quoted and sql[token.start] in "?:@$":  # SQLite's parameters: ?, ?1, :name, @name, $name
+            return f"SQLite reads a parameter at {_at(sql, token.start)}"
+    return None
+
+
+def _at(sql: str, position: int) -> str:
+    return f"character {position + 1}, {sql[position:position + 30]!r}"
 
 
 @contextmanager
@@ -217,16 +311,25 @@ class SQLiteEngine(Engine):
 
     @contextmanager
     def _snapshot(self):
-        """A read transaction: SQLite's reads in one transaction see one state of the database."""
-        if self.con.in_transaction:  # the caller's
-            yield
-            return
-        self.con.execute("BEGIN")
+        """A read transaction (SQLite's reads in one transaction see one state of the database), with
+        the connection read-only (query_only) for the call, as it was afterwards."""
+        query_only = self._fetch("PRAGMA query_only")[1][0][0]
+        self.con.execute("PRAGMA query_only = 1")
         try:
-            yield
+            if self.con.in_transaction:  # the caller's
+                yield
+                return
+            self.con.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self.con.in_transaction:
+                    self.con.execute("ROLLBACK")
         finally:
-            if self.con.in_transaction:
-                self.con.execute("ROLLBACK")
+            self.con.execute(f"PRAGMA query_only = {int(query_only)}")
+
+    def _disagreement(self, sql: str) -> str | None:
+        return _sqlite_disagreement(sql)
 
     def _fetch(self, sql):
         cursor = self.con.cursor()
@@ -243,7 +346,7 @@ class SQLiteEngine(Engine):
         if isinstance(source.relation, exp.Table):  # declared types; a query's columns have none
             args = [exp.Literal.string(p) for p in (source.relation.name, source.relation.db) if p]
             pragma = exp.select("name", "type").from_(exp.Anonymous(this="pragma_table_info", expressions=args))
-            declared = dict(self._fetch(pragma.sql("sqlite"))[1])
+            declared = dict(self._fetch(self.checked(pragma.sql("sqlite")))[1])
         return Schema(names, [declared.get(n) or "NUMERIC" for n in names], self.case_insensitive)
 
     def type_class(self, type_name: str) -> str:
@@ -261,7 +364,10 @@ class SQLiteEngine(Engine):
 class PostgresEngine(Engine):
     """A psycopg 3 connection. A call runs in a READ ONLY transaction of its own at REPEATABLE READ
     (one snapshot), rolled back, when the connection is idle; inside the caller's open transaction,
-    in a read-only savepoint rolled back to, so an error of ours leaves that transaction usable."""
+    in a read-only savepoint rolled back to, so an error of ours leaves that transaction usable.
+    Either way the call reads string literals as sqlglot writes them (standard_conforming_strings
+    on: a backslash is a character, not an escape), and every statement goes by the extended
+    protocol, where the server parses one statement and refuses a second."""
 
     dialect = "postgres"
     name = "PostgreSQL"
@@ -283,7 +389,7 @@ class PostgresEngine(Engine):
             raise SourceError("the PostgreSQL connection is closed")
         if status == TransactionStatus.INTRANS:
             # SET LOCAL inside the savepoint is undone by the rollback to it
-            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on")
+            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on", *self._literals())
             try:
                 yield
             finally:
@@ -294,13 +400,19 @@ class PostgresEngine(Engine):
         try:
             # Redshift and other PostgreSQL-protocol engines take no isolation level but their default
             self._run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if self.dialect == "postgres"
-                      else "BEGIN READ ONLY")
+                      else "BEGIN READ ONLY", *self._literals())
             try:
                 yield
             finally:
                 self._run("ROLLBACK")
         finally:
             self.con.autocommit = autocommit
+
+    def _literals(self) -> tuple[str, ...]:
+        """For the call, literals as sqlglot writes them for PostgreSQL: a session may have the legacy
+        standard_conforming_strings off, where a backslash in '...' escapes the next character.
+        (Redshift's literals take backslash escapes, and sqlglot writes them so for it.)"""
+        return ("SET LOCAL standard_conforming_strings = on",) if self.dialect == "postgres" else ()
 
     def _run(self, *statements: str) -> None:
         with self.con.cursor() as cursor:
@@ -315,7 +427,9 @@ class PostgresEngine(Engine):
 
     def _fetch(self, sql):
         with self._cursor() as cursor:
-            cursor.execute(sql, prepare=False)
+            # binary results: psycopg then sends by the extended protocol (one statement), as it
+            # does not for text results without parameters
+            cursor.execute(sql, prepare=False, binary=True)
             return [d.name for d in cursor.description], cursor.fetchall()
 
     def _missing(self, error):
@@ -324,8 +438,8 @@ class PostgresEngine(Engine):
     def _schema(self, sql, source):
         with self._cursor() as cursor:
             # never prepared: psycopg prepares a statement run 5 times, and its plan fails once a
-            # table of that name is recreated with other column types
-            cursor.execute(sql, prepare=False)
+            # table of that name is recreated with other column types; binary: as _fetch
+            cursor.execute(sql, prepare=False, binary=True)
             types = self.con.adapters.types
             return Schema([d.name for d in cursor.description],
                           [getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description],
@@ -367,6 +481,12 @@ class SparkEngine(Engine):
             yield Source(exp.Table(this=exp.to_identifier(name)), "the Spark DataFrame")
         finally:
             self.con.catalog.dropTempView(name)
+
+    def _disagreement(self, sql: str) -> str | None:
+        # Spark puts the values of ${name}, ${env:NAME}, ${system:name} in place in the text before
+        # reading it (spark.sql.variable.substitute, on by default)
+        start = sql.find("${")
+        return f"Spark puts a variable's value in place of ${{...}} at {_at(sql, start)}" if start >= 0 else None
 
     def _fetch(self, sql):
         frame = self.con.sql(sql)
@@ -413,6 +533,25 @@ class ClickHouseEngine(Engine):
         # by column: unaliased expressions may share a name; to_pylist gives None for NULL
         return table.column_names, list(zip(*(column.to_pylist() for column in table.columns)))
 
+    def _disagreement(self, sql: str) -> str | None:
+        """ClickHouse's own reading of `sql`, written back by its formatter, must be one statement that
+        sqlglot reads as a read-only SELECT too (ClickHouse's client runs several statements in one
+        text, and its strings take backslash escapes). The text goes to the formatter as a bound
+        parameter, never inside a query of ours, and comes back with it to show it arrived whole."""
+        try:
+            arrived, read = self.con.query("SELECT {sm_sql:String}, formatQuerySingleLine({sm_sql:String})",
+                                           "ArrowTable", params={"sm_sql": _escaped(sql)}).to_pylist()[0].values()
+        except RuntimeError as e:
+            self.con.query("SELECT 1", "CSV")  # as in _fetch: drain what a failed query leaves
+            return f"ClickHouse does not read it as one statement: {str(e).strip().splitlines()[0][:300]}"
+        if arrived != sql:
+            return "the text did not reach ClickHouse's reader as written"
+        try:
+            check_final(read, "clickhouse")
+        except SourceError as e:
+            return f"as ClickHouse reads it, {e}"
+        return None
+
     def _missing(self, error):
         return "UNKNOWN_TABLE" in str(error)
 
@@ -429,6 +568,11 @@ class ClickHouseEngine(Engine):
         if re.fullmatch(r"U?Int\d+|Decimal(\d+)?\(.*\)", t):
             return "numeric"
         return "boolean" if t == "Bool" else "other"
+
+
+def _escaped(text: str) -> str:
+    """`text` as a ClickHouse query parameter's value, which is read in its escaped (TSV) format."""
+    return text.translate({ord("\\"): "\\\\", ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r", 0: "\\0"})
 
 
 #: the dialects of the engines sqlmetrics runs on (the others it only renders for)

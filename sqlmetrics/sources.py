@@ -20,7 +20,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
-from .errors import SourceError
+from .errors import EngineError, SourceError
 from .sqltext import parse_condition, parse_select, parse_table_name
 
 _FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip|zst|zstd))?\Z", re.I)
@@ -283,14 +283,15 @@ def frame_view(slot: str) -> str:
 
 
 @contextmanager
-def duckdb_source(data, con, slot: str = "data"):
-    """The source on a DuckDB connection; a frame is registered for the duration of the call."""
+def duckdb_source(data, con, slot: str, rows):
+    """The source on a DuckDB connection; a frame is registered for the duration of the call. `rows`
+    runs a query on `con` (the engine's, which checks what it runs)."""
     if is_trec(data):
         source = trec_source(data)
         try:
-            check_trec_file(data, lambda sql: con.execute(sql).fetchall())
-        except duckdb.Error as e:  # unreadable, not text...
-            raise SourceError(f"cannot read {describe(data)}: {str(e).strip().splitlines()[0]}") from None
+            check_trec_file(data, rows)
+        except EngineError as e:  # unreadable, not text...
+            raise SourceError(f"cannot read {describe(data)}: {str(e.__cause__ or e).strip().splitlines()[0]}") from None
         yield source
         return
     if not is_frame(data):

@@ -2,7 +2,10 @@
 
 Rendered template text is parsed (DuckDB dialect), checked to be exactly one read-only query, the
 source relation is put in place of the placeholder as a syntax tree (never as text), and the tree
-is generated in the target dialect.
+is generated in the target dialect. The text generated is checked once more as text (check_final):
+a generator may write a node in a form that reads otherwise (sqlglot writes the placeholder :x$ for
+DuckDB as $x$, which DuckDB reads as the start of a dollar-quoted string), so what runs is checked
+as it will be read, not as the tree it came from. engine.py has each engine's own reader agree.
 """
 from __future__ import annotations
 
@@ -13,8 +16,8 @@ from collections import OrderedDict
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
-from sqlglot.errors import ParseError, TokenError
-from sqlglot.tokens import TokenType
+from sqlglot.errors import ParseError, SqlglotError
+from sqlglot.tokens import Token, TokenType
 
 from .dialects import unquoted_table_part
 from .errors import SourceError
@@ -28,13 +31,16 @@ PLACEHOLDER = "sm_source"
 _FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Use, exp.Pragma,
               exp.Transaction, exp.Commit, exp.Rollback, exp.Attach, exp.Detach, exp.Install,
               exp.Describe, exp.Kill, exp.LoadData, exp.Merge, exp.Lock)
+#: values bound when a statement runs (?, :x, $1, @x, %(x)s, {x:String}, ${x}): sqlmetrics binds none,
+#: and generators write some of them in a form another reader takes for a quote
+_PARAMETERS = (exp.Placeholder, exp.Parameter, exp.SessionParameter)
 
 #: functions a SELECT may call whose effect outlives the statement or reaches beyond its result:
 #: database or session state (sequences, settings, checkpoints, locks held past the call, other
-#: sessions, server files, extensions), or SQL hidden in a string from these checks
+#: sessions, server files, extensions, the log)
 _SIDE_EFFECTS = frozenset("""
-    nextval setval checkpoint force_checkpoint query query_table enable_logging disable_logging
-    truncate_duckdb_logs sqlite_attach
+    nextval setval checkpoint force_checkpoint enable_logging disable_logging truncate_duckdb_logs write_log
+    sqlite_attach
     set_config pg_advisory_lock pg_advisory_lock_shared pg_try_advisory_lock pg_try_advisory_lock_shared
     pg_advisory_xact_lock pg_advisory_xact_lock_shared pg_try_advisory_xact_lock
     pg_try_advisory_xact_lock_shared pg_advisory_unlock pg_advisory_unlock_shared pg_advisory_unlock_all
@@ -43,14 +49,22 @@ _SIDE_EFFECTS = frozenset("""
     pg_stat_reset_single_table_counters pg_stat_reset_single_function_counters pg_stat_reset_slru
     pg_create_physical_replication_slot pg_create_logical_replication_slot pg_drop_replication_slot
     lo_import lo_export lo_create lo_creat lo_unlink lo_from_bytea lo_put lo_truncate
-    dblink dblink_exec dblink_connect dblink_connect_u dblink_send_query pg_file_write pg_file_rename
-    pg_file_unlink pg_file_sync txid_current pg_current_xact_id
+    dblink_exec dblink_connect dblink_connect_u pg_file_write pg_file_rename pg_file_unlink pg_file_sync
+    txid_current pg_current_xact_id
     setseed load_extension
     reflect java_method try_reflect
 """.split())
+#: functions that run SQL given as text, out of reach of these checks
+_RUNS_TEXT = frozenset("query query_table dblink dblink_send_query".split())
+#: functions that hold the connection idle for as long as they are told to
+_STALLS = frozenset("pg_sleep pg_sleep_for pg_sleep_until sleep_ms sleep sleepeachrow".split())
 #: functions whose value changes from one run to the next (with a seed argument they repeat)
 _RANDOM_NAMES = frozenset("gen_random_uuid uuid_generate_v1 uuid_generate_v4 random_uuid newid rand_int "
                           "generateuuidv4 randcanonical randuniform randnormal rand64 rand32".split())
+#: tokens that are one opaque piece of text to a reader: strings and quoted names
+STRING_TOKENS = frozenset({TokenType.STRING, TokenType.BYTE_STRING, TokenType.NATIONAL_STRING,
+                           TokenType.HEREDOC_STRING, TokenType.RAW_STRING, TokenType.BIT_STRING,
+                           TokenType.HEX_STRING, TokenType.UNICODE_STRING})
 
 
 def check_dialect(dialect: str) -> str:
@@ -64,18 +78,13 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     """Parse `sql` as exactly one read-only query, or raise SourceError saying why not."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty SQL string")
-    try:
-        # a comment after the last ';' comes back as a Semicolon node: not a statement
-        statements = [s for s in sqlglot.parse(sql, read=dialect)
-                      if s is not None and not isinstance(s, exp.Semicolon)]
-    except ParseError as e:
-        raise SourceError(f"{what} does not parse as {dialect} SQL: {e.errors[0]['description']}") from None
+    statements = _statements(sql, dialect, what)
     if len(statements) != 1:
         raise SourceError(f"{what} must be exactly one SELECT statement; found {len(statements)} statements")
     tree = statements[0]
     if not isinstance(tree, exp.Query):
         raise SourceError(f"{what} must be a SELECT statement; found {tree.key.upper()}")
-    _require_read_only(tree, what)
+    _require_read_only(tree, dialect, what)
     return tree
 
 
@@ -84,28 +93,80 @@ def parse_condition(sql: str, dialect: str, what: str) -> exp.Expression:
     without side effects, or raise SourceError saying why not."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty condition")
-    try:
-        parsed = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
-    except (ParseError, TokenError) as e:
-        detail = e.errors[0]["description"] if isinstance(e, ParseError) and e.errors else str(e)
-        raise SourceError(f"{what} does not parse as {dialect} SQL: {detail}") from None
+    parsed = _statements(sql, dialect, what)
     if len(parsed) != 1 or not isinstance(parsed[0], exp.Condition) or isinstance(parsed[0], exp.Query):
         raise SourceError(f"{what} must be one condition, such as \"score IS NOT NULL AND day = 3\"")
     tree = parsed[0]
     if tree.find(exp.Query, exp.Subquery):
         raise SourceError(f"{what} must be one condition on the source's columns, without a subquery")
-    _require_read_only(tree, what)
+    _require_read_only(tree, dialect, what)
     return tree
 
 
-def _require_read_only(tree: exp.Expression, what: str) -> None:
+def _statements(sql: str, dialect: str, what: str) -> list[exp.Expression]:
+    """The statements of `sql` as `dialect` reads them, without their comments: nothing of a comment
+    reaches an engine (a generator writes a -- comment as /* ... */, a form with more ways to end)."""
+    try:
+        # a comment after the last ';' comes back as a Semicolon node: not a statement
+        statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
+    except SqlglotError as e:
+        raise SourceError(f"{what} does not parse as {dialect} SQL: {_reason(e)}") from None
+    for statement in statements:
+        for node in statement.walk():
+            node.comments = None
+    return statements
+
+
+def _reason(error: SqlglotError) -> str:
+    """sqlglot's reason in one line: a parse error's description, or where the text stopped being tokens
+    (an unclosed quote or comment)."""
+    if isinstance(error, ParseError) and error.errors:
+        return error.errors[0]["description"]
+    detail = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    return f"{detail} (a quote or a comment that is not closed?)" if detail.startswith("Error tokenizing") else detail
+
+
+def _require_read_only(tree: exp.Expression, dialect: str, what: str) -> None:
     bad = next((node for node in tree.walk() if isinstance(node, _FORBIDDEN)), None)
     if bad is not None:
         raise SourceError(f"{what} must be read-only; it contains {bad.key.upper()}")
-    effect = next((name for name in map(_function_name, tree.find_all(exp.Func)) if name in _SIDE_EFFECTS), None)
-    if effect:
-        raise SourceError(f"{what} calls {effect}(), whose effect outlives the query (or which runs SQL given "
-                          "as text); sqlmetrics runs only queries without side effects")
+    parameter = next(tree.find_all(*_PARAMETERS), None)
+    if parameter is not None:
+        shown = (f":{parameter.name}" if parameter.name else "?") if isinstance(parameter, exp.Placeholder) else (
+            parameter.sql(dialect))
+        raise SourceError(f"{what} has a placeholder for a value bound when it runs ({shown}); sqlmetrics binds "
+                          "none: write the value itself into the SQL")
+    for name in map(_function_name, tree.find_all(exp.Func)):
+        if name in _SIDE_EFFECTS:
+            raise SourceError(f"{what} calls {name}(), whose effect outlives the query; sqlmetrics runs only queries "
+                              "without side effects")
+        if name in _RUNS_TEXT:
+            raise SourceError(f"{what} calls {name}(), which runs SQL given as text, out of reach of sqlmetrics' "
+                              "checks; write that SQL into the query itself")
+        if name in _STALLS:
+            raise SourceError(f"{what} calls {name}(), which holds the connection for as long as it is told; "
+                              "sqlmetrics runs only queries that compute")
+
+
+@functools.lru_cache(maxsize=512)
+def check_final(sql: str, dialect: str) -> None:
+    """The last check of a statement before it runs, on its text: `dialect` reads it as exactly one
+    read-only SELECT, without placeholders or side effects. What was checked as a tree before is
+    checked again as it was written, since a generator may write a node in a form that reads
+    otherwise; engine.py has each engine's own reader agree with this reading. Raises SourceError."""
+    try:
+        if "\0" in sql:  # the C clients of SQLite and PostgreSQL stop reading there
+            raise SourceError(f"the {dialect} SQL written for this call has a NUL character (write chr(0) instead)")
+        parse_select(sql, dialect, f"the {dialect} SQL written for this call")
+    except SourceError as e:
+        raise SourceError(f"{e}: a query or condition given does not read as it was checked once written for "
+                          f"{dialect}; sqlmetrics runs only what it has checked") from None
+
+
+def tokens(sql: str, dialect: str) -> list[Token]:
+    """sqlglot's tokens of `sql` in `dialect` (each with its start and end), for an engine's own reader
+    to be compared with."""
+    return Dialect.get_or_raise(dialect).tokenize(sql)
 
 
 def _function_name(node: exp.Func) -> str:
@@ -146,7 +207,7 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
     try:
         tokens = Dialect.get_or_raise(dialect).tokenize(name)
         table = sqlglot.parse_one(name, into=exp.Table, read=dialect)
-    except (ParseError, TokenError):
+    except SqlglotError:
         raise SourceError(f"{name!r} is not a table name{hint}") from None
     if any(t.token_type == TokenType.SEMICOLON or t.comments for t in tokens):
         raise SourceError(f"{name!r} contains a statement separator or a comment{hint}")
@@ -201,8 +262,10 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
-    return _nulls_as_placed(_natives_in_place(tree, target), target.dialect).sql(
-        dialect=target.dialect, pretty=target.pretty)
+    sql = _nulls_as_placed(_natives_in_place(tree, target), target.dialect).sql(
+        dialect=target.dialect, pretty=target.pretty, comments=False)
+    check_final(sql, target.dialect)
+    return sql
 
 
 def _natives_in_place(tree: exp.Expression, target: Target) -> exp.Expression:

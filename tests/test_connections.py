@@ -256,13 +256,18 @@ def test_queries_that_differ_from_run_to_run_are_refused(query):
                        con=con) <= 1
 
 
-@pytest.mark.parametrize("query", ["SELECT * FROM t WHERE nextval('q') > 0", "SELECT * FROM t, checkpoint()",
-                                   "SELECT * FROM query('SELECT * FROM t')"])
-def test_duckdb_functions_with_lasting_effects_are_refused(query):
+@pytest.mark.parametrize("query, why", [
+    ("SELECT * FROM t WHERE nextval('q') > 0", "effect outlives the query"),
+    ("SELECT * FROM t, checkpoint()", "effect outlives the query"),
+    ("SELECT * FROM t WHERE write_log('x') IS NULL", "effect outlives the query"),
+    ("SELECT * FROM query('SELECT * FROM t')", "runs SQL given as text"),
+    ("SELECT * FROM t WHERE sleep_ms(10000) IS NULL", "holds the connection"),
+])
+def test_duckdb_functions_with_lasting_effects_are_refused(query, why):
     con = duckdb.connect()
     con.execute("CREATE TABLE t AS SELECT i % 2 AS y, i / 100 AS s FROM range(100) r(i)")
     con.execute("CREATE SEQUENCE q")
-    with pytest.raises(sm.SourceError, match="effect outlives the query"):
+    with pytest.raises(sm.SourceError, match=why):
         sm.auc(sm.Query(query), label="y", score="s", con=con)
     assert con.execute("SELECT nextval('q')").fetchone()[0] == 1  # never advanced
 

@@ -974,6 +974,10 @@ class SpyConnection:
         self._log.append(("sql", sql))
         return self._real.sql(sql, *args, **kwargs)
 
+    def extract_statements(self, sql):
+        self._log.append(("parse", sql))  # DuckDB's own reading of a statement before it runs: nothing runs
+        return self._real.extract_statements(sql)
+
     def register(self, name, obj):
         self._log.append(("register", name))
         return self._real.register(name, obj)

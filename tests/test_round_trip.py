@@ -1,0 +1,354 @@
+"""What is checked is what runs: hostile ``Query`` and ``--where`` texts through the whole path, on
+DuckDB, SQLite, PostgreSQL (with ``standard_conforming_strings`` on and off) and ClickHouse (chDB).
+
+Each generated text is read and checked as the user's (``sources``), put into a statement and written
+for the engine (``sqltext.finish``), and passed through ``Engine.checked``, as every statement of a
+call is. Where all of that accepts it, two things are asserted:
+
+- the engine's own parser reads the statement as sqlglot did, by a reading independent of
+  ``Engine.checked``: one SELECT, with the same string constants (DuckDB's ``json_serialize_sql``;
+  PostgreSQL's parser as the libpg_query binding pglast; ClickHouse's ``EXPLAIN AST``; SQLite's
+  bytecode, with an authorizer that sees every table and function the statement touches);
+- the statement then runs inside a call and leaves no trace: no table created, no file written, no
+  setting changed, no stall, the data as it was (the payloads hidden in the texts would do each).
+
+The texts mix what made the injections of the break-it pass: placeholders sqlglot writes back in
+another form (:x$ as $x$), dollar quotes, E-strings, backslashes, nested and unclosed comments,
+unicode quotes and line separators, NUL, and payload statements inside string literals.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import re
+import sqlite3
+import time
+from collections import Counter
+from contextlib import contextmanager
+
+import duckdb
+import pytest
+import sqlglot
+from sqlglot import exp
+
+from conftest import connect_postgres, unreachable
+from sqlmetrics.engine import connect
+from sqlmetrics.errors import EngineError, SourceError
+from sqlmetrics.sources import Query, filtered, static_source
+from sqlmetrics.sqltext import PLACEHOLDER, finish
+from sqlmetrics.target import Target
+
+#: generated texts per engine (in CHUNKS parts, which pytest-xdist runs side by side)
+N_TEXTS = int(os.environ.get('SM_ROUND_TRIP_TEXTS', 10_000))
+CHUNKS = 4
+#: a statement that runs this long ran a stall (pg_sleep(2), sleep_ms(2000)...)
+STALL_SECONDS = 1.5
+CANARY = f"/tmp/sqlmetrics_canary_{os.getpid()}"
+
+PLACEHOLDERS = [":x", ":x$", "$x$", "?", "$1", "@x", "@@x", "%s", "%(x)s", "{x:String}", "${x}", "$x", ":1",
+                "$$", "$z$", "@", ":"]
+QUOTES = ["'", "''", '"', '""', "`", "[", "]", "E'", "e'", "X'", "B'", "U&'", "N'", "$$", "$q$", "\\", "\\'",
+          "\\\\", "/*", "*/", "/* /* */", "--", "#", "\n", "\r", "\t", "\u2019", "\u2018", "\u201c", "\u201d",
+          "\uff07", "\u2028", "\x00", "\\n", "'\n'"]
+PAYLOADS = [f"; COPY (SELECT 42 AS v) TO '{CANARY}.csv'; ", "; CREATE TABLE sm_pwned AS SELECT 1 AS owned; ",
+            "; COMMIT; ", "; BEGIN; ", "; SELECT pg_sleep(2); ", "; INSERT INTO preds VALUES (9, 9.0); ",
+            " UNION ALL SELECT 9, 9.0 ", "; SET standard_conforming_strings = on; ",
+            f"; ATTACH '{CANARY}.db' AS sm_attached; ", f" INTO OUTFILE '{CANARY}.csv' ", "; DROP TABLE preds; ",
+            "; SELECT * FROM preds --"]
+FUNCTIONS = ["read_text('/etc/hostname')", "pg_sleep(2)", "sleep_ms(2000)", "write_log('x')", "setseed(0.5)",
+             "sleep(2)", "pg_read_file('/etc/hostname')", "current_setting('standard_conforming_strings')",
+             "file('/etc/hostname')", "getenv('HOME')", "lower('A')", "length('x')"]
+CODE = ["label", "score", "1", "0.5", "NULL", "TRUE", "label = 1", "score > 0.5", "(", ")", ",", " || ", " = ",
+        " IS NULL", " OR ", " AND ", " NOT ", " + ", "::INT", "CAST(label AS VARCHAR)", " IN (1, 2)"]
+
+
+def content(rng: random.Random) -> str:
+    """Text for inside a literal or a comment: the pieces that end quotes, start them, or run."""
+    pools = (PLACEHOLDERS, QUOTES, PAYLOADS, CODE, FUNCTIONS)
+    return "".join(rng.choice(rng.choice(pools)) for _ in range(rng.randint(1, 6)))
+
+
+def literal(rng: random.Random, text: str) -> str:
+    """`text` as a string literal in one of the forms some reader takes (or none does)."""
+    form = rng.randrange(6)
+    if form == 0:
+        return "'" + text.replace("'", "''") + "'"
+    if form == 1:
+        return "E'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if form == 2:
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if form == 3 and "$q$" not in text:
+        return "$q$" + text + "$q$"
+    if form == 4:
+        return '"' + text.replace('"', '""') + '"'
+    return "'" + text + "'"
+
+
+def condition(rng: random.Random, depth: int = 0) -> str:
+    kind = rng.randrange(10 if depth < 3 else 6)
+    if kind == 0:
+        return f"{rng.choice(PLACEHOLDERS)} IS NULL"
+    if kind == 1:
+        return f"CAST(label AS VARCHAR) = {literal(rng, content(rng))}"
+    if kind == 2:
+        return f"{rng.choice(FUNCTIONS)} IS NULL"
+    if kind == 3:
+        return "".join(rng.choice(rng.choice((PLACEHOLDERS, QUOTES, CODE, FUNCTIONS, PAYLOADS)))
+                       for _ in range(rng.randint(1, 8)))
+    if kind == 4:
+        return f"label = {rng.choice(PLACEHOLDERS)}"
+    if kind == 5:
+        return f"score > {rng.choice(['0.5', '-1', '1e-3', '.5'])}"
+    if kind == 6:
+        return f"{condition(rng, depth + 1)} {rng.choice(['OR', 'AND'])} {condition(rng, depth + 1)}"
+    if kind == 7:
+        return f"({condition(rng, depth + 1)})"
+    if kind == 8:
+        return f"{condition(rng, depth + 1)} --{content(rng)}"
+    return f"{condition(rng, depth + 1)} /*{content(rng)}*/"
+
+
+def query_text(rng: random.Random) -> str:
+    head = rng.choice(["SELECT * FROM preds WHERE ", "SELECT label, score FROM preds WHERE ",
+                       "SELECT label, score, {} AS note FROM preds WHERE "])
+    if "{}" in head:
+        head = head.format(literal(rng, content(rng)))
+    tail = rng.choice(["", "", f" --{content(rng)}", rng.choice(PAYLOADS), f" /*{content(rng)}*/"])
+    return head + condition(rng) + tail
+
+
+# -- each engine: a connection with the table, its reader (the oracle), its traces -----------------
+
+class DuckDB:
+    name = "duckdb"
+    folds = False
+
+    def __init__(self):
+        self.con = duckdb.connect()
+        self.con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES (1, 0.9), (0, 0.1)) t(label, score)")
+        self.oracle = duckdb.connect()  # json_serialize_sql with the text bound as a value
+
+    def reads(self, sql):
+        found = json.loads(self.oracle.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])
+        if found["error"] and found.get("error_type") == "parser":
+            return None
+        assert not found["error"], found
+        assert len(found["statements"]) == 1 and found["statements"][0]["node"]["type"] == "SELECT_NODE"
+        return sorted(n["literal"]["text"] for n in _walk(found) if isinstance(n, dict)
+                      and n.get("class") == "CONSTANT" and n["literal"].get("kind") == "STRING")
+
+    def traces(self):
+        return (self.con.execute("SELECT list(table_name ORDER BY table_name) FROM information_schema.tables")
+                .fetchone()[0], self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone())
+
+    def close(self):
+        self.con.close()
+        self.oracle.close()
+
+
+class SQLite:
+    name = "sqlite"
+    folds = True  # its bytecode may drop a string it needs no register for
+    _ALLOWED = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
+
+    def __init__(self):
+        self.con = sqlite3.connect(":memory:")
+        self.con.execute("CREATE TABLE preds (label INTEGER, score REAL)")
+        self.con.execute("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
+        self.con.commit()
+        self.actions = []
+        self.con.set_authorizer(lambda action, a, b, db, trigger: self.actions.append((action, a)) or sqlite3.SQLITE_OK)
+
+    def reads(self, sql):
+        self.actions.clear()
+        try:
+            plan = self.con.execute(f"EXPLAIN {sql}").fetchall()  # prepared, not run: the authorizer sees it all
+        except sqlite3.OperationalError:  # it does not compile (no such function...)
+            return None
+        refused = [(a, arg) for a, arg in self.actions if a not in self._ALLOWED
+                   or (a == sqlite3.SQLITE_FUNCTION and arg in ("load_extension", "sqlite_attach"))]
+        assert not refused, refused
+        # SQLite's strings (String8's p4): each one is a literal sqlglot read (some may be folded away),
+        # or a double-quoted name that is no column's, which SQLite reads as a string (its legacy rule
+        # for double-quoted strings: the same token, as a value)
+        names = {node.name for node in sqlglot.parse_one(sql, read="sqlite").find_all(exp.Identifier) if node.quoted}
+        return sorted(str(row[5]) for row in plan if row[1] == "String8" and row[5] not in names)  # (addr, opcode, p1, ..., p4)
+
+    def traces(self):
+        return (self.con.execute("SELECT group_concat(name) FROM sqlite_master").fetchone(),
+                self.con.execute("PRAGMA database_list").fetchall(), self.con.execute("PRAGMA query_only").fetchone(),
+                self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone(), self.con.in_transaction)
+
+    def close(self):
+        self.con.close()
+
+
+class Postgres:
+    """`conforming`: the session's standard_conforming_strings (off: a backslash escapes in '...')."""
+
+    folds = False
+
+    def __init__(self, conforming: bool):
+        try:
+            import pglast  # noqa: F401
+        except ImportError as e:
+            unreachable("PostgreSQL's parser (pglast)", e)
+        self.name = "postgres"
+        self.con = connect_postgres(autocommit=True)
+        self.schema = f"sqlmetrics_round_trip_{os.getpid()}_{int(conforming)}"
+        self.con.execute(f'CREATE SCHEMA "{self.schema}"')
+        self.con.execute(f'SET search_path TO "{self.schema}"')
+        self.con.execute("CREATE TABLE preds (label bigint, score double precision)")
+        self.con.execute("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
+        self.con.execute(f"SET standard_conforming_strings = {'on' if conforming else 'off'}")
+        self.con.execute("SET escape_string_warning = off")
+
+    def reads(self, sql):
+        from pglast.parser import ParseError, parse_sql_json
+        try:
+            found = json.loads(parse_sql_json(sql))  # libpg_query: the server's grammar, conforming strings
+        except ParseError:
+            return None
+        assert len(found["stmts"]) == 1 and "SelectStmt" in found["stmts"][0]["stmt"], found
+        # an A_Const's string: {"sval": {"sval": "text"}, "location": n} (an empty text has no inner sval)
+        return sorted(n["sval"].get("sval", "") for n in _walk(found) if isinstance(n, dict)
+                      and isinstance(n.get("sval"), dict) and set(n) <= {"sval", "location"})
+
+    def traces(self):
+        return (self.con.execute("SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = %s",
+                                 [self.schema]).fetchone(),
+                self.con.execute("SHOW standard_conforming_strings").fetchone(),
+                self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone(), self.con.info.transaction_status)
+
+    def close(self):
+        self.con.execute(f'DROP SCHEMA "{self.schema}" CASCADE')
+        self.con.close()
+
+
+class ClickHouse:
+    name = "clickhouse"
+    folds = False
+
+    def __init__(self):
+        try:
+            from chdb import session
+        except ImportError as e:
+            unreachable("ClickHouse (chDB)", e)
+        self.con = session.Session()
+        self.con.query("CREATE TABLE preds (label Int64, score Float64) ENGINE = Memory")
+        self.con.query("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
+
+    def reads(self, sql):
+        try:
+            tree = self.con.query(f"EXPLAIN AST {sql}", "TabSeparatedRaw").bytes().decode()
+        except RuntimeError as e:
+            self.con.query("SELECT 1", "CSV")  # chDB hands a failed query's output to the next: drain it
+            if "SYNTAX_ERROR" in str(e):
+                return None
+            raise
+        assert tree.startswith("SelectWithUnionQuery"), tree[:200]
+        found = re.findall(r"^ *Literal ('(?:[^'\\]|\\.)*')(?: \(alias .*\))?$", tree, re.M)
+        return sorted(_clickhouse_string(literal) for literal in found)
+
+    def traces(self):
+        return (self.con.query("SELECT groupArray(name) FROM system.tables WHERE database = currentDatabase()",
+                               "CSV").bytes(),
+                self.con.query("SELECT count(), sum(score) FROM preds", "CSV").bytes())
+
+    def close(self):
+        self.con.close()
+
+
+def _walk(node):
+    yield node
+    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    for child in children:
+        yield from _walk(child)
+
+
+def _clickhouse_string(quoted: str) -> str:
+    """A string as EXPLAIN AST writes it: quoted, with backslash escapes."""
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f"}.get(
+        m.group(1), m.group(1)), quoted[1:-1])
+
+
+ENGINES = {"duckdb": DuckDB, "sqlite": SQLite, "postgres": lambda: Postgres(True),
+           "postgres-nonconforming": lambda: Postgres(False), "clickhouse": ClickHouse}
+
+
+def sqlglot_strings(sql: str, dialect: str) -> list[str]:
+    """The string literals sqlglot reads in `sql`: what was checked. (ClickHouse's own tree has the
+    type of a CAST as a string literal too: 'String' in CAST(label AS String).)"""
+    tree = sqlglot.parse_one(sql, read=dialect)
+    return sorted([node.this for node in tree.walk() if isinstance(node, (exp.ByteString, exp.National, exp.RawString))
+                   or isinstance(node, exp.Literal) and node.is_string]
+                  + [cast.to.sql(dialect) for cast in tree.find_all(exp.Cast) if dialect == "clickhouse"])
+
+
+@contextmanager
+def no_canary():
+    for suffix in (".csv", ".db"):
+        if os.path.exists(CANARY + suffix):
+            os.remove(CANARY + suffix)
+    yield
+    for suffix in (".csv", ".db"):
+        assert not os.path.exists(CANARY + suffix), f"a statement wrote {CANARY + suffix}"
+
+
+# -- the test ----------------------------------------------------------------------------------------
+
+STATEMENT = f"SELECT COUNT(*) AS n, MIN(label) AS low FROM {PLACEHOLDER}"
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("engine_name", list(ENGINES))
+def test_the_engine_runs_what_was_checked(engine_name, chunk):
+    setup = ENGINES[engine_name]()
+    engine = connect(setup.con)
+    rng = random.Random(f"{engine_name}-{chunk}")
+    outcomes = Counter()
+    try:
+        before = setup.traces()
+        for i in range(N_TEXTS // CHUNKS):
+            text = query_text(rng) if engine_name != "duckdb" or i % 2 else condition(rng)
+            where = engine_name == "duckdb" and not i % 2  # the command line's --where, DuckDB's path
+            try:
+                data = filtered("preds", text, "--where") if where else Query(text)
+                source = static_source(data, engine.dialect)
+                sql = finish(STATEMENT, {PLACEHOLDER: source.relation}, Target(engine.dialect))
+                with engine.call():
+                    engine.checked(sql)
+            except SourceError as e:
+                outcomes["refused: " + _stage(str(e))] += 1
+                continue
+            what = f"text {text!r} became {sql!r}"
+            read = setup.reads(sql)
+            if read is not None:
+                theirs, ours = Counter(read), Counter(sqlglot_strings(sql, engine.dialect))
+                assert theirs <= ours if setup.folds else theirs == ours, what
+            start = time.monotonic()
+            with no_canary():
+                try:
+                    with engine.call():
+                        engine.rows(sql)
+                    assert read is not None, f"the engine's parser refused, but it ran: {what}"
+                    outcomes["ran"] += 1
+                except EngineError:  # it failed (a conversion, a name): still nothing else may have run
+                    outcomes["failed at run time" if read is not None else "refused by the engine's parser"] += 1
+            assert time.monotonic() - start < STALL_SECONDS, what
+            assert setup.traces() == before, what
+    finally:
+        setup.close()
+    print(engine_name, chunk, dict(outcomes))
+    assert outcomes["ran"] > N_TEXTS // CHUNKS // 20  # the texts reach the engine, not only the early checks
+
+
+def _stage(message: str) -> str:
+    """Where a text was refused, for the counts: its own check, the written SQL's, or the engine's reader."""
+    if "reads the SQL written for this call otherwise" in message:
+        return "the engine's reader"
+    if "written for this call" in message:
+        return "the written SQL"
+    return "the text's own check"

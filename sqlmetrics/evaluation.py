@@ -9,36 +9,45 @@ from .registry import evaluate_of
 
 
 def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str = "item", score: str = "score",
-             relevance: str = "relevance", ties: str = "item_desc", gain: str = "exponential",
+             relevance: str = "relevance", ties: str | None = None, gain: str | None = None,
              relevance_threshold: float | None = None, missing: str = "zero", empty: str = "zero", by=None,
              per_query: bool = False, con=None, dialect: str | None = None, dropna: bool = False) -> pd.DataFrame:
     """Several ranking measures in one pass over the run: ``sm.evaluate(run, qrels, ["ndcg@10", "P@5", "map"])``.
 
-    Each measure is the value its own sqlmetrics function gives (``"P@5"`` is
-    ``sm.precision_at_k(run, qrels, k=5)``), all computed by one SQL query: the judgments, the ranking
-    and one aggregation per query are shared. One pass covers ndcg, dcg, map (AP), mrr (RR),
+    Each measure is the value of its sqlmetrics function with the parameters its spelling defines
+    (``"P@5"`` is ``sm.precision_at_k(run, qrels, k=5)``, ``"ndcg@10"`` is ``sm.ndcg(run, qrels, k=10,
+    gain="linear")``), all computed by one SQL query: the judgments, the ranking and one aggregation
+    per query are shared. One pass covers ndcg, dcg, map (AP), mrr (RR),
     precision, recall (macro), hit_rate (Success) and r_precision; the other ranking metrics (bpref,
     err, rbp, ...) are refused here with the function that computes them.
 
-Measure strings (case-insensitive; the column keeps the text as written)
-    sqlmetrics, ranx: NAME or NAME@K with NAME ndcg, dcg, map (mean_average_precision), mrr, precision
-        (precision_at_k), recall (recall_at_k), hit_rate, r_precision / r-precision, set_precision,
-        set_recall; ranx's ndcg_burges@K and dcg_burges@K (exponential gain).
-    ir_measures: nDCG@K, P@K, R@K, AP, AP@K, RR, RR@K, Success@K, Rprec, SetP, SetR; the relevance
-        level P(rel=2)@5 (grades >= 2 are relevant: the call's relevance_threshold), and
-        nDCG(dcg=exp-log2)@K (exponential gain).
+Measure strings: each means what the tool that spells it so computes
     trec_eval: P_K, recall_K, ndcg_cut_K, ndcg, map, map_cut_K, recip_rank, success_K, Rprec, set_P,
-        set_recall.
-    K is the cut-off; without it map, mrr, ndcg and dcg take the whole list; precision, recall and
-    hit_rate need it (set_P and set_recall are the whole list). map@K divides by R, the query's
-    relevant items, as trec_eval's map_cut, ir_measures' AP@K and ranx's map@K.
+        set_recall; the relevance level is the call's relevance_threshold (trec_eval's -l).
+    ir_measures: nDCG@K, nDCG, nDCG(dcg=exp-log2)@K (gdeval's exponential gain), P@K, R@K, AP, AP@K,
+        RR, RR@K, Success@K, Rprec, SetP, SetR; the relevance level is the measure's rel= (P(rel=2)@5),
+        default 1. RR@K is ir_measures' MS MARCO evaluation, which orders tied scores by item id
+        ascending (its other measures, as trec_eval, descending).
+    ranx: ndcg@K, dcg@K, ndcg_burges@K and dcg_burges@K (exponential gain), map@K, mrr@K, precision@K,
+        recall@K, hit_rate@K, r-precision, each also without @K (the whole list); the relevance level is
+        the measure's -lN (precision@5-l2), default 1.
+    sqlmetrics: mean_average_precision, precision_at_k@K, recall_at_k@K, hit_rate@K, r_precision,
+        set_precision, set_recall, and ndcg/dcg/map/mrr, which trec_eval or ranx spell alike.
+    K is the cut-off; map@K divides by R, the query's relevant items, as trec_eval's map_cut. The exact
+    spelling chooses the tool (nDCG@10 is ir_measures', ndcg@10 ranx's); another case (NDCG@10) is read
+    as each tool whose spelling it matches. Every ndcg and dcg spelling has its tool's gain: linear
+    (trec_eval, ir_measures' nDCG, ranx's ndcg) unless its name says exponential (ndcg_burges,
+    nDCG(dcg=exp-log2)); so evaluate(run, qrels, ["ndcg@10"]) is sm.ndcg(run, qrels, k=10,
+    gain='linear'), and sm.ndcg's own default gain is exponential.
 
-Gain of ndcg and dcg
-    sqlmetrics' spellings (ndcg, ndcg@10, nDCG@10, dcg@5) use the call's ``gain``, by default
-    'exponential' (2^rel - 1) as ``sm.ndcg`` does, so that ``evaluate(run, qrels, ["ndcg@10"])`` is
-    ``sm.ndcg(run, qrels, k=10)``. trec_eval's cut-off name ndcg_cut_10 is its linear gain (rel), and
-    ranx's ndcg_burges the exponential one. ranx's ndcg@K, ir_measures' nDCG@K and trec_eval's
-    whole-list ndcg use linear gain: pass ``gain='linear'`` (or write ndcg_cut_K) for their numbers.
+The call's gain, ties and relevance_threshold
+    Each applies where a tool leaves the choice to its user: trec_eval's relevance level (-l); the
+    order of ranx's tied scores, which ranx leaves to numba's sort (on a run with tied scores ranx's
+    numbers change with the input's order, and no other tool reproduces them); the gain of
+    sqlmetrics' own ndcg and dcg. A value that no reading of a measure allows is refused, saying which
+    spelling gives it (gain='exponential' with ndcg_cut_10: write ndcg_burges@10). Without them, each
+    measure takes what its tools fix, else linear gain, ties by item id descending (trec_eval's), and
+    relevance from grade 1; one order of ties and one relevance level per call.
 
 Parameters
     run: the ranked lists (query, item, score), as for any ranking metric: table name,
@@ -47,10 +56,9 @@ Parameters
     measures: a list of measure strings (or one string).
     query, item, score, relevance: the column names.
     ties: order of equal scores: 'item_desc' (trec_eval), 'item_asc', or 'average' (the expected
-        value over the orders of a tie group; only for ndcg, dcg, precision and recall).
-    gain: the gain of the sqlmetrics spellings of ndcg and dcg: 'exponential' or 'linear'.
-    relevance_threshold: an item is relevant iff its relevance >= this (default 1, or the measures'
-        rel=, which must agree: one threshold per call).
+        value over the orders of a tie group; only for ndcg, dcg, precision and recall); see above.
+    gain: 'exponential' or 'linear', for the ndcg and dcg spellings that leave it open; see above.
+    relevance_threshold: an item is relevant iff its relevance >= this; see above.
     missing: a judged query absent from the run scores 0 ('zero', trec_eval -c) or is left out
         ('skip', pytrec_eval).
     empty: a query without relevant items scores 0 ('zero') or is left out ('skip'); for ndcg and dcg

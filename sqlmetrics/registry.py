@@ -1164,7 +1164,7 @@ MEASURES = Param("measures", "measures", "the measures, as strings such as 'ndcg
 #: several ranking measures in one pass (sql/ranking/evaluate.sql): its outputs are the call's measures
 EVALUATE = Metric(
     name="evaluate", template="ranking/evaluate.sql", kind="record",
-    params=_RUN + (MEASURES, TIES, GAIN) + _POLICIES, outputs=_QUERY_COUNTS,
+    params=_RUN + (MEASURES, TIES) + _POLICIES, outputs=_QUERY_COUNTS,
     summary="Several ranking measures in one pass over the run.",
     formula="each measure as its own metric computes it", reference="trec_eval, ir_measures, ranx (measure names)",
     example="", per_query=True, unique=("query", "item"))
@@ -1184,33 +1184,24 @@ def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
 
 
 def evaluate_of(params: dict) -> tuple[Metric, dict]:
-    """sm.evaluate as a metric of its own, the columns of the call's measures, and the call's parameters
-    (the measures read; relevance_threshold taken from the measures' rel= when the call gives none)."""
+    """sm.evaluate as a metric of its own, the columns of the call's measures, and the call's parameters:
+    the measures read, each with its gain, and the call's one order of ties and one relevance level,
+    as the measures' spellings define them (sqlmetrics.measures.resolve)."""
     params = dict(params)
     if params.get("measures") is None:
         raise ParameterError("evaluate needs measures, e.g. ['ndcg@10', 'P@5', 'map']")
-    measures = params["measures"] = read_measures(params["measures"])
-    if params.get("ties") == "average":
+    gain, ties, threshold = (params.pop(k, None) for k in ("gain", "ties", "relevance_threshold"))
+    measures = read_measures(params["measures"])
+    measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(
+        measures, GAIN.validate(gain) if gain is not None else None, TIES.validate(ties) if ties is not None else None,
+        RELEVANCE_THRESHOLD.validate(threshold) if threshold is not None else None)
+    params["measures"] = measures
+    if params["ties"] == "average":
         other = [m.name for m in measures if m.metric not in measure_strings.AVERAGES_TIES]
         if other:
             raise ParameterError(f"ties='average' applies to ndcg, dcg, precision and recall; {', '.join(other)} "
                                  "order equal scores by item id: pass ties='item_desc' (trec_eval) or 'item_asc', or "
                                  "evaluate those measures in another call")
-    thresholds = {m.name: m.relevance_threshold for m in measures
-                  if m.relevance_threshold is not None or m.metric not in ("ndcg", "dcg")}
-    given = params.get("relevance_threshold")
-    if given is None:
-        implied = {t if t is not None else RELEVANCE_THRESHOLD.default for t in thresholds.values()}
-        if len(implied) > 1:
-            shown = ", ".join(f"{name} counts grades >= {t if t is not None else RELEVANCE_THRESHOLD.default:g}"
-                              for name, t in thresholds.items())
-            raise ParameterError(f"one relevance threshold per call: {shown}; evaluate them in separate calls")
-        params["relevance_threshold"] = implied.pop() if implied else RELEVANCE_THRESHOLD.default
-    else:
-        differ = [name for name, t in thresholds.items() if t is not None and t != given]
-        if differ:
-            raise ParameterError(f"{', '.join(differ)} count(s) grades >= the rel= of the measure, not "
-                                 f"relevance_threshold={given!r}: one relevance threshold per call")
     by = params.get("by")
     keys = {k.lower() for k in [params.get("query", "query")] + ([by] if isinstance(by, str) else list(by or []))
             if isinstance(k, str)}

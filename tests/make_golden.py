@@ -77,7 +77,7 @@ DERIVED = {
                                                        "n_resamples": 1000}),
 }
 #: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
-EVALUATE_MEASURES = ["ndcg@10", "ndcg_cut_10", "dcg@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",
+EVALUATE_MEASURES = ["ndcg@10", "ndcg_burges@10", "dcg@10", "dcg_burges@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",
                      "set_recall", "hit_rate@10", "Rprec"]
 #: every golden name: the metrics, then the derived ones, then sm.evaluate's
 NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate"]

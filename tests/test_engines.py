@@ -352,7 +352,7 @@ def test_evaluate_on_the_engine(con):
     measures = ["ndcg@5", "ndcg_cut_3", "dcg@3", "map", "map_cut_2", "mrr@3", "P@3", "set_P", "recall@5", "set_recall",
                 "hit_rate@2", "Rprec"]
     for params in ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"},
-                   {"ties": "average", "measures": ["ndcg@3", "dcg_burges@2", "P@2", "recall@2"]}):
+                   {"ties": "average", "measures": ["ndcg@3", "dcg_burges@2", "precision_at_k@2", "recall_at_k@2"]}):
         params = {"measures": measures, **params}
         got = sm.evaluate("run", "qrels", con=con, **params)
         assert_same(got, sm.evaluate(RUN, QRELS, **params), f"evaluate {params}")

@@ -3,6 +3,7 @@ ranking measures in one pass, checked against pytrec_eval and against each metri
 (Its SQL on the other engines: tests/test_engines.py; in the 11 dialects: tests/test_golden.py; on
 Spark's task metrics: tests/test_parallel_plan.py.)"""
 import math
+import os
 
 import numpy as np
 import pandas as pd
@@ -40,61 +41,105 @@ RUN, QRELS = make_frames(1)
 
 
 def test_measure_strings():
-    """Every spelling of the libraries, case-insensitive, as (metric, k, gain, relevance_threshold)."""
+    """Each spelling, as (metric, k, the tools whose reading it is, their gain, ties and level):
+    the exact spelling picks the tools, another case every tool it matches."""
     table = {
-        # sqlmetrics' names and aliases (gain None: the call's gain=)
-        "ndcg@10": ("ndcg", 10, None, None), "NDCG@10": ("ndcg", 10, None, None), "dcg@5": ("dcg", 5, None, None),
-        "map": ("mean_average_precision", None, None, None), "map@10": ("mean_average_precision", 10, None, None),
-        "mean_average_precision@3": ("mean_average_precision", 3, None, None), "mrr@10": ("mrr", 10, None, None),
-        "mrr": ("mrr", None, None, None), "precision@5": ("precision_at_k", 5, None, None),
-        "precision_at_k@5": ("precision_at_k", 5, None, None), "recall@100": ("recall_at_k", 100, None, None),
-        "recall_at_k@100": ("recall_at_k", 100, None, None), "hit_rate@10": ("hit_rate", 10, None, None),
-        "r_precision": ("r_precision", None, None, None), "set_precision": ("precision_at_k", None, None, None),
-        "set_recall": ("recall_at_k", None, None, None),
-        # ir_measures
-        "nDCG@10": ("ndcg", 10, None, None), "P@5": ("precision_at_k", 5, None, None),
-        "R@100": ("recall_at_k", 100, None, None), "AP": ("mean_average_precision", None, None, None),
-        "AP@10": ("mean_average_precision", 10, None, None), "RR": ("mrr", None, None, None),
-        "RR@10": ("mrr", 10, None, None), "Success@10": ("hit_rate", 10, None, None),
-        "Rprec": ("r_precision", None, None, None), "SetP": ("precision_at_k", None, None, None),
-        "SetR": ("recall_at_k", None, None, None), "P(rel=2)@5": ("precision_at_k", 5, None, 2.0),
-        "nDCG(dcg=exp-log2)@10": ("ndcg", 10, "exponential", None), "nDCG": ("ndcg", None, None, None),
-        # ranx
-        "ndcg_burges@10": ("ndcg", 10, "exponential", None), "dcg_burges@3": ("dcg", 3, "exponential", None),
-        "r-precision": ("r_precision", None, None, None),
-        # trec_eval
-        "P_5": ("precision_at_k", 5, None, None), "recall_100": ("recall_at_k", 100, None, None),
-        "ndcg_cut_10": ("ndcg", 10, "linear", None), "ndcg": ("ndcg", None, None, None),
-        "map_cut_10": ("mean_average_precision", 10, None, None), "recip_rank": ("mrr", None, None, None),
-        "success_10": ("hit_rate", 10, None, None), "set_P": ("precision_at_k", None, None, None),
-        " Rprec ": ("r_precision", None, None, None),
+        # trec_eval's (the relevance level is the call's: -l)
+        "P_5": ("precision_at_k", 5, {("trec_eval", None, "item_desc", None)}),
+        "recall_100": ("recall_at_k", 100, {("trec_eval", None, "item_desc", None)}),
+        "ndcg_cut_10": ("ndcg", 10, {("trec_eval", "linear", "item_desc", None)}),
+        "map_cut_10": ("mean_average_precision", 10, {("trec_eval", None, "item_desc", None)}),
+        "success_10": ("hit_rate", 10, {("trec_eval", None, "item_desc", None)}),
+        "recip_rank": ("mrr", None, {("trec_eval", None, "item_desc", None)}),
+        "set_P": ("precision_at_k", None, {("trec_eval", None, "item_desc", None)}),
+        "set_recall": ("recall_at_k", None, {("trec_eval", None, "item_desc", None), ("sqlmetrics", None, None, None)}),
+        # shared: trec_eval's, ranx's and sqlmetrics' own
+        "ndcg": ("ndcg", None, {("trec_eval", "linear", "item_desc", None), ("ranx", "linear", None, 1.0),
+                                ("sqlmetrics", None, None, None)}),
+        "map": ("mean_average_precision", None, {("trec_eval", None, "item_desc", None), ("ranx", None, None, 1.0),
+                                                 ("sqlmetrics", None, None, None)}),
+        " Rprec ": ("r_precision", None, {("trec_eval", None, "item_desc", None),
+                                          ("ir_measures", None, "item_desc", 1.0)}),
+        # ir_measures' (the relevance level is rel=, default 1; RR@k is MS MARCO's, ties ascending)
+        "nDCG@10": ("ndcg", 10, {("ir_measures", "linear", "item_desc", 1.0)}),
+        "nDCG": ("ndcg", None, {("ir_measures", "linear", "item_desc", 1.0)}),
+        "nDCG(dcg=exp-log2)@10": ("ndcg", 10, {("ir_measures", "exponential", "item_desc", 1.0)}),
+        "nDCG(dcg='exp-log2')@10": ("ndcg", 10, {("ir_measures", "exponential", "item_desc", 1.0)}),
+        "P@5": ("precision_at_k", 5, {("ir_measures", None, "item_desc", 1.0)}),
+        "P(rel=2)@5": ("precision_at_k", 5, {("ir_measures", None, "item_desc", 2.0)}),
+        "R@100": ("recall_at_k", 100, {("ir_measures", None, "item_desc", 1.0)}),
+        "AP": ("mean_average_precision", None, {("ir_measures", None, "item_desc", 1.0)}),
+        "AP@10": ("mean_average_precision", 10, {("ir_measures", None, "item_desc", 1.0)}),
+        "RR": ("mrr", None, {("ir_measures", None, "item_desc", 1.0)}),
+        "RR@10": ("mrr", 10, {("ir_measures", None, "item_asc", 1.0)}),
+        "Success@10": ("hit_rate", 10, {("ir_measures", None, "item_desc", 1.0)}),
+        "SetP": ("precision_at_k", None, {("ir_measures", None, "item_desc", 1.0)}),
+        "SetR": ("recall_at_k", None, {("ir_measures", None, "item_desc", 1.0)}),
+        # ranx's (the relevance level is -lN, default 1; ties left to numba's sort: the call's)
+        "ndcg@10": ("ndcg", 10, {("ranx", "linear", None, 1.0), ("sqlmetrics", None, None, None)}),
+        "dcg@5": ("dcg", 5, {("ranx", "linear", None, 1.0), ("sqlmetrics", None, None, None)}),
+        "ndcg_burges@10": ("ndcg", 10, {("ranx", "exponential", None, 1.0)}),
+        "dcg_burges@3": ("dcg", 3, {("ranx", "exponential", None, 1.0)}),
+        "map@10": ("mean_average_precision", 10, {("ranx", None, None, 1.0), ("sqlmetrics", None, None, None)}),
+        "map@10-l2": ("mean_average_precision", 10, {("ranx", None, None, 2.0)}),
+        "mrr@10": ("mrr", 10, {("ranx", None, None, 1.0), ("sqlmetrics", None, None, None)}),
+        "precision@5": ("precision_at_k", 5, {("ranx", None, None, 1.0)}),
+        "precision": ("precision_at_k", None, {("ranx", None, None, 1.0)}),
+        "recall@100": ("recall_at_k", 100, {("ranx", None, None, 1.0)}),
+        "hit_rate@10": ("hit_rate", 10, {("ranx", None, None, 1.0), ("sqlmetrics", None, None, None)}),
+        "r-precision": ("r_precision", None, {("ranx", None, None, 1.0)}),
+        # sqlmetrics' own
+        "mean_average_precision@3": ("mean_average_precision", 3, {("sqlmetrics", None, None, None)}),
+        "precision_at_k@5": ("precision_at_k", 5, {("sqlmetrics", None, None, None)}),
+        "recall_at_k@100": ("recall_at_k", 100, {("sqlmetrics", None, None, None)}),
+        "r_precision": ("r_precision", None, {("sqlmetrics", None, None, None)}),
+        "set_precision": ("precision_at_k", None, {("sqlmetrics", None, None, None)}),
+        # another case: every tool the spelling matches
+        "NDCG@10": ("ndcg", 10, {("ranx", "linear", None, 1.0), ("sqlmetrics", None, None, None),
+                                 ("ir_measures", "linear", "item_desc", 1.0)}),
+        "p@5": ("precision_at_k", 5, {("ir_measures", None, "item_desc", 1.0)}),
     }
-    for text, (metric, k, gain, threshold) in table.items():
-        assert parse(text) == Measure(text, metric, k, gain, threshold), text
+    for text, (metric, k, readings) in table.items():
+        m = parse(text)
+        assert (m.name, m.metric, m.k) == (text, metric, k), text
+        assert {(r.tool, r.gain, r.ties, r.level) for r in m.readings} == readings, text
 
 
 def trec_dicts(run, qrels):
     runs, judgments = {}, {}
     for q, d, s in run[["query", "item", "score"]].itertuples(index=False):
-        runs.setdefault(q, {})[d] = float(s)
+        runs.setdefault(str(q), {})[str(d)] = float(s)
     for q, d, r in qrels[["query", "item", "relevance"]].itertuples(index=False):
-        judgments.setdefault(q, {})[d] = int(r)  # trec_eval reads integer grades
+        judgments.setdefault(str(q), {})[str(d)] = int(r)  # trec_eval reads integer grades
     return runs, judgments
 
 
-def test_trec_eval_names_match_pytrec_eval():
-    """trec_eval's names give trec_eval's numbers (linear gain, ties by item id descending), per
-    query and as the mean over the queries pytrec_eval evaluates (run and qrels: missing='skip').
-    trec_eval's whole-list `ndcg` is also sqlmetrics' name: it takes the call's gain, here linear."""
-    run, qrels = make_frames(2, 80)
-    qrels = qrels.assign(relevance=qrels["relevance"].round())  # integer grades, as trec_eval
+def graded(seed: int, n_queries: int = 80, distinct: bool = False):
+    """make_frames' run and qrels with integer grades (as trec_eval, ir_measures and ranx read them),
+    numeric query ids (gdeval's), unjudged pool entries (-1); `distinct`: no tied scores in a query
+    (ranx orders tied scores by numba's sort, which no other tool reproduces)."""
+    run, qrels = make_frames(seed, n_queries)
+    qrels = qrels.assign(relevance=qrels["relevance"].round().astype(int), query=qrels["query"].str[1:])
+    qrels.loc[qrels.index % 17 == 3, "relevance"] = -1
+    run = run.assign(query=run["query"].str[1:])
+    if distinct:
+        run = run.assign(score=run.groupby("query").cumcount() * 1.5 + run["score"] / 10)
+    return run, qrels
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_trec_eval_names_match_pytrec_eval(level):
+    """trec_eval's names give trec_eval's numbers (linear gain, ties by item id descending, the
+    relevance level as its -l), per query and as the mean over the queries pytrec_eval evaluates
+    (run and qrels: missing='skip'), on graded judgments with tied scores."""
+    run, qrels = graded(2)
     names = ["P_5", "recall_10", "ndcg_cut_10", "ndcg", "map", "map_cut_10", "recip_rank", "success_5", "Rprec",
              "set_P", "set_recall"]
     runs, judgments = trec_dicts(run, qrels)
-    want = pytrec_eval.RelevanceEvaluator(judgments, set(names)).evaluate(runs)
-    got = sm.evaluate(run, qrels, names, missing="skip", gain="linear", per_query=True).set_index("query")
+    want = pytrec_eval.RelevanceEvaluator(judgments, set(names), relevance_level=level).evaluate(runs)
+    got = sm.evaluate(run, qrels, names, missing="skip", relevance_threshold=level, per_query=True).set_index("query")
     assert sorted(got.index) == sorted(want)
-    summary = sm.evaluate(run, qrels, names, missing="skip", gain="linear")
+    summary = sm.evaluate(run, qrels, names, missing="skip", relevance_threshold=level)
     for name in names:
         values = {q: v[name] for q, v in want.items()}
         assert got[name].to_dict() == pytest.approx(values, abs=1e-12), name
@@ -103,35 +148,96 @@ def test_trec_eval_names_match_pytrec_eval():
     assert summary[["n_queries", "n_missing"]].iloc[0].tolist() == [len(want), len(missing)] and missing
 
 
-CASES = [  # (measure, function, its parameters)
-    ("ndcg@5", "ndcg", {"k": 5}), ("ndcg", "ndcg", {}), ("ndcg_burges@3", "ndcg", {"k": 3, "gain": "exponential"}),
-    ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}), ("dcg@4", "dcg", {"k": 4}), ("dcg", "dcg", {}),
-    ("map", "mean_average_precision", {}), ("AP@3", "mean_average_precision", {"k": 3}), ("mrr", "mrr", {}),
-    ("RR@2", "mrr", {"k": 2}), ("P@3", "precision_at_k", {"k": 3}), ("set_P", "precision_at_k", {"k": None}),
-    ("recall@5", "recall_at_k", {"k": 5}), ("set_recall", "recall_at_k", {"k": None}),
-    ("hit_rate@2", "hit_rate", {"k": 2}), ("Rprec", "r_precision", {}),
+#: ir_measures' spellings, by the order of ties their providers give (RR@k: MS MARCO's, ascending) and
+#: their relevance level (one of each per call)
+IR_MEASURES = [["nDCG@10", "nDCG", "nDCG(dcg='exp-log2')@10", "P@5", "R@10", "AP", "AP@10", "RR", "Success@3", "Rprec",
+                "SetP", "SetR"],
+               ["P(rel=2)@5", "R(rel=2)@10", "AP(rel=2)", "RR(rel=2)", "SetP(rel=2)", "nDCG@5"],
+               ["RR@10"], ["RR(rel=2)@3"]]
+
+
+@pytest.mark.parametrize("names", IR_MEASURES, ids=lambda names: names[0])
+def test_ir_measures_names_match_ir_measures(names):
+    """ir_measures' names give ir_measures' numbers (its pytrec_eval, gdeval and MS MARCO providers),
+    per query and averaged (judged queries missing from the run count 0, as ir_measures counts them),
+    on graded judgments with tied scores. gdeval writes 5 decimals."""
+    import ir_measures
+    run, qrels = graded(3)
+    measures = [ir_measures.parse_measure(n) for n in names]
+    run_ir = run.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "score"]]
+    qrels_ir = qrels.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "relevance"]]
+    want = ir_measures.calc_aggregate(measures, qrels_ir, run_ir)
+    per_query = {}
+    for metric in ir_measures.iter_calc(measures, qrels_ir, run_ir):
+        per_query.setdefault(str(metric.measure), {})[metric.query_id] = metric.value
+    got = sm.evaluate(run, qrels, names)
+    got_queries = sm.evaluate(run, qrels, names, per_query=True).set_index("query")
+    for name, measure in zip(names, measures):
+        tolerance = 1e-5 if "exp-log2" in name else 1e-12
+        assert got[name].iloc[0] == pytest.approx(want[measure], abs=tolerance), name
+        values = per_query[str(measure)]
+        assert got_queries.loc[list(values), name].to_dict() == pytest.approx(values, abs=tolerance), name
+
+
+RANX = ["ndcg@10", "ndcg", "ndcg_burges@5", "dcg@10", "dcg_burges@3", "map", "map@10", "mrr", "mrr@3", "precision@5",
+        "precision", "recall@10", "recall", "hit_rate@3", "r-precision"]
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_ranx_names_match_ranx(level):
+    """ranx's names give ranx's numbers (linear gain but in the _burges names, the relevance level
+    -lN), per query and averaged over the judged queries (ranx's make_comparable: a judged query
+    missing from the run counts 0), on graded judgments; scores are distinct within each query, as
+    ranx's order of tied scores is numba's sort's (it changes with the input's order)."""
+    ranx = pytest.importorskip("ranx") if not os.environ.get("CI") else __import__("ranx")
+    run, qrels = graded(4, distinct=True)
+    names = [n if n.startswith(("ndcg", "dcg")) or level == 1 else f"{n}-l{level}" for n in RANX]
+    runs, judgments = trec_dicts(run, qrels)
+    ranx_run, ranx_qrels = ranx.Run(runs), ranx.Qrels(judgments)
+    ranx.evaluate(ranx_qrels, ranx_run, names, make_comparable=True)
+    got = sm.evaluate(run, qrels, names)
+    got_queries = sm.evaluate(run, qrels, names, per_query=True).set_index("query")
+    for name in names:
+        values = {q: float(v) for q, v in ranx_run.scores[name].items()}
+        assert got[name].iloc[0] == pytest.approx(np.mean(list(values.values())), rel=1e-12), name
+        assert got_queries.loc[list(values), name].to_dict() == pytest.approx(values, rel=1e-12, abs=1e-15), name
+
+
+#: (measure, function, the parameters its spelling fixes, the call's options it takes: ties, gain, level)
+CASES = [
+    ("ndcg@5", "ndcg", {"k": 5}, {"ties", "gain", "level"}), ("ndcg", "ndcg", {}, {"ties", "gain", "level"}),
+    ("ndcg_burges@3", "ndcg", {"k": 3, "gain": "exponential"}, {"ties", "level"}),
+    ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}, {"level"}), ("dcg@4", "dcg", {"k": 4}, {"ties", "gain", "level"}),
+    ("dcg", "dcg", {}, {"ties", "gain", "level"}), ("map", "mean_average_precision", {}, {"ties", "level"}),
+    ("AP@3", "mean_average_precision", {"k": 3}, set()), ("mrr", "mrr", {}, {"ties", "level"}),
+    ("P@3", "precision_at_k", {"k": 3}, set()), ("precision_at_k@4", "precision_at_k", {"k": 4}, {"ties", "level"}),
+    ("set_P", "precision_at_k", {"k": None}, {"level"}), ("recall_at_k@5", "recall_at_k", {"k": 5}, {"ties", "level"}),
+    ("set_recall", "recall_at_k", {"k": None}, {"ties", "level"}), ("hit_rate@2", "hit_rate", {"k": 2}, {"ties", "level"}),
+    ("Rprec", "r_precision", {}, {"level"}), ("r_precision", "r_precision", {}, {"ties", "level"}),
 ]
 AVERAGING = ("ndcg", "dcg", "precision_at_k", "recall_at_k")
 
 
 def test_each_measure_is_its_own_metric():
     """On graded judgments with every corner case, each measure of one evaluate call equals its own
-    function: exactly per query, and its mean over queries (by slices too) up to the order in which
-    the engine sums (threads), under each missing/empty policy, with ties by item id and (for the
-    metrics that take it) averaged, with either gain, and at a threshold of 2."""
+    function with the parameters its spelling fixes and the call's options it takes: exactly per
+    query, and its mean over queries (by slices too) up to the order in which the engine sums
+    (threads), under each missing/empty policy, with ties by item id and (for the metrics that take
+    it) averaged, with either gain, and at a threshold of 2."""
     variants = [{}, {"missing": "skip", "empty": "skip"}, {"missing": "zero", "empty": "skip"},
-                {"ties": "average"}, {"gain": "linear", "ties": "item_asc"}, {"relevance_threshold": 2.0}]
+                {"ties": "average"}, {"gain": "exponential", "ties": "item_asc"}, {"relevance_threshold": 2.0}]
     for i, variant in enumerate(variants):
-        cases = [c for c in CASES if variant.get("ties") != "average" or c[1] in AVERAGING]
-        measures = [m for m, _, _ in cases]
+        options = {"ties" if "ties" in variant else None, "gain" if "gain" in variant else None,
+                   "level" if "relevance_threshold" in variant else None} - {None}
+        cases = [c for c in CASES if options <= c[3] and (variant.get("ties") != "average" or c[1] in AVERAGING)]
+        measures = [m for m, _, _, _ in cases]
         for by in ([["c"]] if i % 2 else [[]]):  # half the variants by slices
             sliced = {"by": by} if by else {}
             got = sm.evaluate(RUN, QRELS, measures, by=by, **variant)
             got_queries = sm.evaluate(RUN, QRELS, measures, by=by, per_query=True, **variant)
-            for measure, name, params in cases:
-                # the call's gain for sqlmetrics' spellings; the spelling's own otherwise
-                if name in ("ndcg", "dcg"):
-                    params = {"gain": variant.get("gain", "exponential"), **params}
+            for measure, name, params, _ in cases:
+                if name in ("ndcg", "dcg"):  # the spelling's gain, or the call's where it takes one; else linear
+                    params = {"gain": variant.get("gain", "linear"), **params}
                 params = {**{k: v for k, v in variant.items() if k != "gain"}, **params}
                 what = f"{measure} {variant} by={by}"
                 want = getattr(sm, name)(RUN, QRELS, details=True, **sliced, **params)
@@ -148,15 +254,16 @@ def test_each_measure_is_its_own_metric():
 def test_the_run_carrying_its_relevance():
     run = RUN.merge(QRELS, on=["query", "item", "c"], how="left").fillna({"relevance": 0})
     got = sm.evaluate(run, measures=["ndcg@5", "P@3", "map", "Rprec"])
-    want = [sm.ndcg(run, k=5), sm.precision_at_k(run, k=3), sm.map(run), sm.r_precision(run)]
+    want = [sm.ndcg(run, k=5, gain="linear"), sm.precision_at_k(run, k=3), sm.map(run), sm.r_precision(run)]
     assert got[["ndcg@5", "P@3", "map", "Rprec"]].iloc[0].tolist() == pytest.approx(want, rel=1e-12)
 
 
-def test_two_spellings_of_one_measure_and_a_relevance_level():
-    got = sm.evaluate(RUN, QRELS, ["P@5", "P_5", "p(rel=2)@5"], relevance_threshold=2)
+def test_three_spellings_of_one_measure_at_a_relevance_level():
+    """trec_eval's P_5 at -l 2, ir_measures' P(rel=2)@5 and ranx's precision@5-l2 are one measure."""
+    got = sm.evaluate(RUN, QRELS, ["P(rel=2)@5", "P_5", "precision@5-l2"], relevance_threshold=2)
     want = sm.precision_at_k(RUN, QRELS, k=5, relevance_threshold=2)
-    assert got[["P@5", "P_5", "p(rel=2)@5"]].iloc[0].tolist() == pytest.approx([want] * 3, rel=1e-12)
-    # the level alone sets the call's threshold
+    assert got[["P(rel=2)@5", "P_5", "precision@5-l2"]].iloc[0].tolist() == pytest.approx([want] * 3, rel=1e-12)
+    # the level in the measure alone sets the call's threshold
     assert sm.evaluate(RUN, QRELS, "P(rel=2)@5")["P(rel=2)@5"].iloc[0] == pytest.approx(want, rel=1e-12)
 
 
@@ -170,11 +277,11 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
 @pytest.mark.parametrize("measures, params, fragment", [
     (["ndgc@10"], {}, "unknown measure 'ndgc@10' (did you mean 'ndcg'?)"),
     (["precison@5"], {}, "did you mean 'precision'?"),
-    (["foo"], {}, "Accepted: sqlmetrics/ranx/ir_measures forms"),
+    (["foo"], {}, "Accepted: trec_eval's names (P_5,"),
     (["ndcg@0"], {}, "the cut-off must be a positive whole number"),
     (["P@x"], {}, "the cut-off must be a positive whole number"),
     (["P"], {}, "measure 'P' needs a cut-off, e.g. P@10 (set_P for the whole list)"),
-    (["Rprec@5"], {}, "rprec takes no @k"),
+    (["Rprec@5"], {}, "Rprec takes no @k"),
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
     (["bpref"], {}, "bpref is computed by its own function: sqlmetrics.bpref(...)"),
     (["hits@10"], {}, "ranx's hits"),
@@ -183,8 +290,24 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     ([], {}, "measures must be a non-empty list"),
     (None, {}, "evaluate needs measures"),
     (["map", "ndcg@5"], {"ties": "average"}, "ties='average' applies to ndcg, dcg, precision and recall; map"),
-    (["P(rel=2)@5", "P@5"], {}, "one relevance threshold per call"),
-    (["P(rel=2)@5"], {"relevance_threshold": 1}, "P(rel=2)@5 count(s) grades >= the rel= of the measure"),
+    (["P(rel=2)@5", "P@5"], {}, "one relevance level per call: P(rel=2)@5 grades >= 2, P@5 grades >= 1"),
+    (["P(rel=2)@5"], {"relevance_threshold": 1}, "measure 'P(rel=2)@5' is ir_measures' P(rel=2)@5, whose relevance "
+                                                 "level is grades >= 2: relevance_threshold=1.0 would not give its"),
+    (["P@5"], {"relevance_threshold": 2}, "write its relevance level in the measure, as P(rel=2)@5"),
+    (["precision@5"], {"relevance_threshold": 2}, "write its relevance level in the measure, as precision@5-l2"),
+    (["P_5"], {"ties": "item_asc"}, "trec_eval's P_5, whose order of tied scores is by item id descending "
+                                    "(trec_eval's): ties='item_asc' would not give its number; write sqlmetrics' "
+                                    "precision_at_k@5"),
+    (["RR", "RR@10"], {}, "one order of tied scores per call: RR by item id descending (trec_eval's), RR@10 by "
+                          "item id ascending"),
+    (["ndcg_cut_10"], {"gain": "exponential"}, "write ndcg_burges@10 (ranx) or ndcg@10 with gain='exponential'"),
+    (["nDCG@10"], {"gain": "exponential"}, "ir_measures' nDCG@10, with linear gain"),
+    (["ndcg_burges@10"], {"gain": "linear"}, "write ndcg@10 for linear gain"),
+    (["ndcg@10-l2"], {}, "ranx's ndcg at a relevance level above 1 drops the gains"),
+    (["P_5-l2"], {}, "the cut-off must be a positive whole number"),
+    (["P@\u00b2"], {}, "the cut-off must be a positive whole number"),
+    (["P_\u00b2"], {}, "the cut-off must be a positive whole number"),
+    (["nDCG(rel=2)@5", "map"], {"gain": "exponential"}, "nDCG(rel=2)@5"),
     (["map"], {"by": ["map"]}, "also the name of a query or by column"),
 ])
 def test_errors(measures, params, fragment):

@@ -51,6 +51,15 @@ WITH sm_judged AS (
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        THEN sm_rel / (
+          LN(sm_ideal_pos + 1) / LN(2)
+        )
+        ELSE 0
+      END
+    ) AS sm_idcg_1,
+    SUM(
+      CASE
+        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
         THEN (
           CASE
             WHEN (
@@ -60,15 +69,6 @@ WITH sm_judged AS (
             ELSE 0
           END - sm_grades.sm_unit
         ) / (
-          LN(sm_ideal_pos + 1) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg_1,
-    SUM(
-      CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN sm_rel / (
           LN(sm_ideal_pos + 1) / LN(2)
         )
         ELSE 0
@@ -150,28 +150,29 @@ WITH sm_judged AS (
   SELECT
     `country`,
     `query_id`,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain * sm_disc) AS sm_v_1,
     SUM(
       CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential_scaled * sm_disc
-    ) AS sm_v_1,
-    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain * sm_disc) AS sm_v_2,
-    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential * sm_disc) AS sm_v_3,
-    SUM(1 * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) / sm_pos) AS sm_v_4,
+    ) AS sm_v_2,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain * sm_disc) AS sm_v_3,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential * sm_disc) AS sm_v_4,
+    SUM(1 * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) / sm_pos) AS sm_v_5,
     SUM(
       CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) / sm_pos
-    ) AS sm_v_5,
+    ) AS sm_v_6,
     MAX(
       CASE
         WHEN sm_pos <= 10 AND sm_relevant = 1
         THEN 1 / CAST(sm_pos AS DOUBLE)
         ELSE 0
       END
-    ) AS sm_v_6,
-    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_relevant) AS sm_v_7,
-    SUM(1 * sm_eff_relevant) AS sm_v_8,
-    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_relevant) AS sm_v_9,
-    SUM(1 * sm_eff_relevant) AS sm_v_10,
-    MAX(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant) AS sm_v_11,
-    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_12,
+    ) AS sm_v_7,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_relevant) AS sm_v_8,
+    SUM(1 * sm_eff_relevant) AS sm_v_9,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_relevant) AS sm_v_10,
+    SUM(1 * sm_eff_relevant) AS sm_v_11,
+    MAX(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant) AS sm_v_12,
+    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_13,
     COUNT(*) AS sm_retrieved,
     1 AS sm_in_run
   FROM sm_ranked
@@ -186,7 +187,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_graded AS sm_nonempty_1,
     sm_queries.sm_n_graded AS sm_nonempty_2,
     sm_queries.sm_n_graded AS sm_nonempty_3,
-    sm_queries.sm_n_relevant AS sm_nonempty_4,
+    sm_queries.sm_n_graded AS sm_nonempty_4,
     sm_queries.sm_n_relevant AS sm_nonempty_5,
     sm_queries.sm_n_relevant AS sm_nonempty_6,
     sm_queries.sm_n_relevant AS sm_nonempty_7,
@@ -195,22 +196,23 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty_10,
     sm_queries.sm_n_relevant AS sm_nonempty_11,
     sm_queries.sm_n_relevant AS sm_nonempty_12,
+    sm_queries.sm_n_relevant AS sm_nonempty_13,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+    sm_v_1 / NULLIF(sm_idcg_1, 0) AS sm_value_1,
     CASE
       WHEN sm_n_graded > 0 AND NOT (
-        sm_idcg_1 > 1e-290
+        sm_idcg_2 > 1e-290
       )
       THEN CAST(CASE
         WHEN COALESCE(sm_n_graded > 0 AND NOT (
-          sm_idcg_1 > 1e-290
+          sm_idcg_2 > 1e-290
         ), TRUE)
         THEN RAISE_ERROR(
           'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries.`query_id` AS STRING), 'NULL')
         )
       END AS DOUBLE)
-      ELSE sm_v_1 / NULLIF(sm_idcg_1, 0)
-    END AS sm_value_1,
-    sm_v_2 / NULLIF(sm_idcg_2, 0) AS sm_value_2,
+      ELSE sm_v_2 / NULLIF(sm_idcg_2, 0)
+    END AS sm_value_2,
     CASE
       WHEN sm_v_3 >= CAST('inf' AS DOUBLE)
       THEN CAST(CASE
@@ -221,27 +223,37 @@ WITH sm_judged AS (
       END AS DOUBLE)
       ELSE sm_v_3
     END AS sm_value_3,
-    (
-      CAST(sm_v_4 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
-    ) AS sm_value_4,
+    CASE
+      WHEN sm_v_4 >= CAST('inf' AS DOUBLE)
+      THEN CAST(CASE
+        WHEN COALESCE(sm_v_4 >= CAST('inf' AS DOUBLE), TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries.`query_id` AS STRING), 'NULL')
+        )
+      END AS DOUBLE)
+      ELSE sm_v_4
+    END AS sm_value_4,
     (
       CAST(sm_v_5 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
     ) AS sm_value_5,
-    sm_v_6 AS sm_value_6,
-    sm_v_7 / CAST(10 AS DOUBLE) AS sm_value_7,
     (
-      CAST(sm_v_8 AS DOUBLE) / NULLIF(CAST(sm_retrieved AS DOUBLE), 0)
-    ) AS sm_value_8,
+      CAST(sm_v_6 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
+    ) AS sm_value_6,
+    sm_v_7 AS sm_value_7,
+    sm_v_8 / CAST(10 AS DOUBLE) AS sm_value_8,
     (
-      CAST(sm_v_9 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
+      CAST(sm_v_9 AS DOUBLE) / NULLIF(CAST(sm_retrieved AS DOUBLE), 0)
     ) AS sm_value_9,
     (
       CAST(sm_v_10 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
     ) AS sm_value_10,
-    CAST(sm_v_11 AS DOUBLE) AS sm_value_11,
     (
-      CAST(sm_v_12 AS DOUBLE) / NULLIF(CAST(sm_queries.sm_n_relevant AS DOUBLE), 0)
-    ) AS sm_value_12
+      CAST(sm_v_11 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
+    ) AS sm_value_11,
+    CAST(sm_v_12 AS DOUBLE) AS sm_value_12,
+    (
+      CAST(sm_v_13 AS DOUBLE) / NULLIF(CAST(sm_queries.sm_n_relevant AS DOUBLE), 0)
+    ) AS sm_value_13
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries.`country` = sm_values.`country`
@@ -368,7 +380,17 @@ WITH sm_judged AS (
       THEN 1
       ELSE 0
     END AS sm_included_12,
-    CASE WHEN sm_in_run = 0 OR sm_nonempty_12 = 0 THEN 0 ELSE sm_value_12 END AS sm_score_value_12
+    CASE WHEN sm_in_run = 0 OR sm_nonempty_12 = 0 THEN 0 ELSE sm_value_12 END AS sm_score_value_12,
+    CASE
+      WHEN (
+        sm_in_run = 1 OR 1 = 1
+      ) AND (
+        sm_nonempty_13 > 0 OR 1 = 1
+      )
+      THEN 1
+      ELSE 0
+    END AS sm_included_13,
+    CASE WHEN sm_in_run = 0 OR sm_nonempty_13 = 0 THEN 0 ELSE sm_value_13 END AS sm_score_value_13
   FROM sm_per_query
 )
 SELECT
@@ -380,7 +402,7 @@ SELECT
   CASE
     WHEN SUM(CASE WHEN sm_included_2 = 1 THEN sm_nonempty_2 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_2 = 1 THEN sm_score_value_2 END)
-  END AS `ndcg_cut_10`,
+  END AS `ndcg_burges@10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_3 = 1 THEN sm_nonempty_3 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_3 = 1 THEN sm_score_value_3 END)
@@ -388,38 +410,42 @@ SELECT
   CASE
     WHEN SUM(CASE WHEN sm_included_4 = 1 THEN sm_nonempty_4 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_4 = 1 THEN sm_score_value_4 END)
-  END AS `map`,
+  END AS `dcg_burges@10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_5 = 1 THEN sm_nonempty_5 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_5 = 1 THEN sm_score_value_5 END)
-  END AS `map_cut_10`,
+  END AS `map`,
   CASE
     WHEN SUM(CASE WHEN sm_included_6 = 1 THEN sm_nonempty_6 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_6 = 1 THEN sm_score_value_6 END)
-  END AS `mrr@10`,
+  END AS `map_cut_10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_7 = 1 THEN sm_nonempty_7 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_7 = 1 THEN sm_score_value_7 END)
-  END AS `P@10`,
+  END AS `mrr@10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_8 = 1 THEN sm_nonempty_8 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_8 = 1 THEN sm_score_value_8 END)
-  END AS `set_P`,
+  END AS `P@10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_9 = 1 THEN sm_nonempty_9 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_9 = 1 THEN sm_score_value_9 END)
-  END AS `recall@10`,
+  END AS `set_P`,
   CASE
     WHEN SUM(CASE WHEN sm_included_10 = 1 THEN sm_nonempty_10 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_10 = 1 THEN sm_score_value_10 END)
-  END AS `set_recall`,
+  END AS `recall@10`,
   CASE
     WHEN SUM(CASE WHEN sm_included_11 = 1 THEN sm_nonempty_11 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_11 = 1 THEN sm_score_value_11 END)
-  END AS `hit_rate@10`,
+  END AS `set_recall`,
   CASE
     WHEN SUM(CASE WHEN sm_included_12 = 1 THEN sm_nonempty_12 ELSE 0 END) > 0
     THEN AVG(CASE WHEN sm_included_12 = 1 THEN sm_score_value_12 END)
+  END AS `hit_rate@10`,
+  CASE
+    WHEN SUM(CASE WHEN sm_included_13 = 1 THEN sm_nonempty_13 ELSE 0 END) > 0
+    THEN AVG(CASE WHEN sm_included_13 = 1 THEN sm_score_value_13 END)
   END AS `Rprec`,
   CAST(SUM(sm_included_1) AS BIGINT) AS n_queries,
   CAST(SUM(1 - sm_in_run) AS BIGINT) AS n_missing,

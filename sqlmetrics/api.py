@@ -291,22 +291,33 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
     family = {}
     for slot, wanted in placement.items():
         for param, col, role in wanted:
-            if role == "class":  # true and predicted classes are compared with each other
-                family.setdefault("classes", []).append((slot, col, _key_class(kinds[slot][col])))
+            if role == "class":  # true and predicted classes are compared with each other (1 and 1.0 alike)
+                family.setdefault("classes", []).append((slot, col, _key_class(kinds[slot][col], exact=False)))
             elif role == "key":
                 # each by column is a key of its own; a catalogue's or similarity's ids are item ids
                 key = "item ids" if slot in ("similarity", "items") else (
                     f"{col!r} values" if param == "by" else f"{param.removeprefix('qrels_')} ids")
                 family.setdefault(key, []).append((slot, col, _key_class(kinds[slot][col])))
     for key, members in family.items():
-        if len({cls for _, _, cls in members}) > 1:
-            shown = "; ".join(f"{sources[slot].description} column {col!r} is {cls}" for slot, col, cls in members)
+        classes = {cls for _, _, cls in members}
+        if len(classes) > 1:
+            shown = "; ".join(f"{sources[slot].description}{'' if slot == 'data' else ' given as ' + slot} column "
+                              f"{col!r} is {cls}" for slot, col, cls in members)
+            # whole-number ids stored as floats (pandas makes them so): back to integers; else both as text
+            floats = [col for _, col, cls in members if cls == _key_class("float")]
+            cast = (f"CAST({floats[0]} AS BIGINT)" if classes == {_key_class("float"), _key_class("numeric")}
+                    else f"CAST({members[0][1]} AS VARCHAR)")
             raise ColumnError(f"the {key} must have the same type in every relation, as they are matched "
-                              f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. CAST({members[0][1]} AS VARCHAR))")
+                              f"exactly: {shown}; cast one side in a sqlmetrics.Query (e.g. {cast})")
 
 
-def _key_class(kind: str) -> str:
-    return {"float": "a number", "numeric": "a number", "boolean": "a boolean"}.get(kind, "text")
+def _key_class(kind: str, exact: bool = True) -> str:
+    """Keys of one class compare exactly. With `exact` (ids), an integer and a float are two classes: an
+    engine compares them as doubles, where ids above 2^53 (an id column that once held a NaN, in
+    pandas) collapse into one; classes (a model's predicted 1.0 for the label 1) are numbers alike."""
+    numbers = {"float": "a floating-point number", "numeric": "an integer (or decimal)"} if exact else {
+        "float": "a number", "numeric": "a number"}
+    return {**numbers, "boolean": "a boolean"}.get(kind, "text")
 
 
 def _check_unique(engine, source: Source, keys: list[str]) -> None:

@@ -29,7 +29,7 @@ from sqlglot import exp
 from . import __version__, api
 from .comparison import compare
 from .demo import demo
-from .engine import own_connection
+from .engine import DuckDBEngine, own_connection
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
@@ -38,7 +38,7 @@ from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, 
 from .progress import Steps, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check, n_steps, side_by_side
-from .sources import TrecQrels, TrecRun, csv_with_nulls, filtered, is_duckdb_file
+from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed (with --by or "
           "--per-query: in any slice or query), or a regression "
@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "compare scores side by side, e.g. --score new --score old")
     group.add_argument("--weight", help="optional non-negative weight column")
     group.add_argument("--group", help="group column (e.g. user id): adds GAUC")
-    group.add_argument("--threshold", type=float, default=0.5, help="threshold for precision/recall/F1 (default 0.5)")
+    group.add_argument("--threshold", type=_bound(), default=0.5, help="threshold for precision/recall/F1 (default 0.5)")
     group.add_argument("--n-bins", type=int, metavar="N",
                        help=f"bins of the calibration error and plot (default: {N_BINS.default}, as ece)")
     group.add_argument("--strategy", choices=STRATEGY.choices,
@@ -130,7 +130,8 @@ def _source_options(parser, where: str = "SOURCE's rows"):
     parser.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only)")
     parser.add_argument("--table", help="the table in --database (instead of SOURCE)")
     parser.add_argument("--na-values", action="append", metavar="TEXT",
-                        help="read this text in a CSV SOURCE as a missing value (repeat for several, e.g. NA)")
+                        help="read this text in a CSV SOURCE as a missing value, besides an empty field (repeat for several, "
+                             "e.g. NA)")
 
     parser.add_argument("--where", metavar="CONDITION",
                         help=f"only {where} where CONDITION holds: one SQL condition on its columns, "
@@ -182,9 +183,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     if command == "compare":
         _source_options(parser, "the rows of both runs" if _other_is_a_run(m) else "SOURCE's rows")
         parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
-        parser.add_argument("--max-drop", type=float, metavar="X",
+        parser.add_argument("--max-drop", type=_bound(low=0), metavar="X",
                             help="exit 1 when the candidate (SOURCE) is worse than the baseline by more than X")
-        parser.add_argument("--alpha", type=float, metavar="A",
+        parser.add_argument("--alpha", type=_bound(low=0, high=1, open_low=True), metavar="A",
                             help="exit 1 when the candidate is worse and the p-value is below A")
         _format(parser)
         return parser
@@ -203,9 +204,9 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
     if m.per_query:
         parser.add_argument("--per-query", action="store_true", help="the value of every query")
-    parser.add_argument("--min", type=float, metavar="X",
+    parser.add_argument("--min", type=_bound(), metavar="X",
                         help="exit 1 unless the value is >= X (with --by or --per-query: every one)")
-    parser.add_argument("--max", type=float, metavar="X",
+    parser.add_argument("--max", type=_bound(), metavar="X",
                         help="exit 1 unless the value is <= X (with --by or --per-query: every one)")
     if m.plot:
         parser.add_argument("--plot", metavar="FILE", help=f"save the curve as {', '.join(PLOT_FORMATS)} (by extension)")
@@ -253,6 +254,24 @@ def cmd_show(args) -> int:
 def _choice(p, value):
     """A choice as the command line writes it (`none`, `0`) -> the choice itself (None, 0)."""
     return {NONE if c is None else str(c): c for c in p.choices}.get(value, value)
+
+
+def _bound(low=None, high=None, open_low=False):
+    """An argparse type: a finite number in the range (a NaN bound could never be crossed, so a check with
+    it would always pass)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        within = math.isfinite(value) and (low is None or value > low or (value == low and not open_low)) and (
+            high is None or value < high)
+        if not within:
+            rule = ("a finite number" + (f" {'>' if open_low else '>='} {low:g}" if low is not None else "")
+                    + (f" and < {high:g}" if high is not None else ""))
+            raise argparse.ArgumentTypeError(f"must be {rule}; got {text!r}")
+        return value
+    return parse
 
 
 def _or_none(number):
@@ -307,6 +326,8 @@ def cmd_compute(argv) -> int:
     if (args.min is not None or args.max is not None) and m.kind != "scalar":
         what = {"curve": "a curve"}.get(m.kind, "several values")
         raise UsageError(f"--min/--max check a single value (of each slice); {m.name} here gives {what}")
+    if args.min is not None and args.max is not None and args.min > args.max:
+        raise UsageError(f"--min {args.min:g} is above --max {args.max:g}: no value could pass")
     plots = []
     if getattr(args, "plot", None):
         if params.get("by"):
@@ -346,7 +367,7 @@ def cmd_compare(argv) -> int:
     with data_source(args) as (data, con):
         other = params.pop("other")
         if args.where and _other_is_a_run(m):
-            other = filtered(other, args.where, "--where")  # both runs: compared on the same queries
+            other = where(other, args.where, con)  # both runs: compared on the same queries
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=con.interrupt)
     rows = records(result, m)
@@ -435,13 +456,28 @@ def data_source(args):
     if args.na_values:
         if args.database or not re.search(r"\.(csv|tsv)(\.\w+)?\Z", str(data), re.I):
             raise UsageError("--na-values applies to a CSV file given as SOURCE")
+        if "" in args.na_values:
+            warnings.warn("--na-values '': an empty field is a missing value already")
         data = csv_with_nulls(data, args.na_values)
     try:
         if args.where:
-            data = filtered(data, args.where, "--where")
+            data = where(data, args.where, con)
         yield data, con
     finally:
         con.close()
+
+
+def where(data, condition: str, con):
+    """The rows of `data` where --where's `condition` holds. A value that is not true or false (a quoted
+    'a', a number, a text column) is a mistake of the command line, said before anything is computed:
+    DuckDB would otherwise cast it to a boolean row by row, and fail halfway as if the data were wrong."""
+    engine = DuckDBEngine(con)
+    with engine.call(), engine.source(condition_value(data, condition, "--where")) as source:
+        kind = next(iter(engine.schema(source).values()))
+    if kind != "BOOLEAN":
+        raise UsageError(f"--where must be a condition, true or false on each row (such as \"country = 'DE'\"); "
+                         f"{condition!r} is a value of type {kind}")
+    return filtered(data, condition, "--where")
 
 
 def open_database(path: str):
@@ -622,7 +658,8 @@ def _flags(message: str) -> str:
     specification, and advice to write a sqlmetrics.Query as what the command line offers."""
     # a CSV's text values read as NULL (sources.text_values_hint): --na-values, not a Query
     message = re.sub(r"read the file with them as NULL: sqlmetrics\.Query\(.*nullstr = \[(.*)\]\)\"\)",
-                     lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")),
+                     lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")
+                                                  if v.strip(chr(39))),
                      message)
     message = message.replace("as sqlmetrics.TrecRun(path) and sqlmetrics.TrecQrels(path)", "as trec:PATH")
     for pattern, advice in _ADVICE:

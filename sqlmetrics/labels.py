@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from .checks import quote
-from .errors import ColumnError
+from .errors import ColumnError, ParameterError
 from .params import LabelText
 from .registry import Metric
 
@@ -59,7 +59,7 @@ def pos_label(values: dict, placement: dict, kinds: dict[str, str], types: dict[
         kind = "boolean" if isinstance(value, bool) else "text" if isinstance(value, str) else "number"
         if kind != wanted:
             example = {"boolean": "True", "number": "1", "text": "'yes'"}[wanted]
-            raise ColumnError(f"pos_label={given!r} is {'not ' + _a(wanted) if isinstance(given, LabelText) else _a(kind)}"
+            raise ParameterError(f"pos_label={given!r} is {'not ' + _a(wanted) if isinstance(given, LabelText) else _a(kind)}"
                               f"; column {col!r} ({param}) holds {'text' if wanted == 'text' else wanted + 's'} "
                               f"({types[col]}): give one of its values, e.g. pos_label={example}")
     return value

@@ -145,6 +145,8 @@ class Param:
             raise ParameterError(f"{self.name} must be below 2^63; got an integer of {len(str(value))} digits")
         if self.low is not None and value < self.low:
             raise ParameterError(f"{self.name} must be >= {self.low:g}; got {value}")
+        if self.high is not None and value > self.high:
+            raise ParameterError(f"{self.name} must be <= {self.high:,}; got {value:,}")
         return value
 
     def _check_bool(self, value):
@@ -302,8 +304,8 @@ MAX_POINTS = Param(
     "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
 CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, between 0 and 1.", default=0.95,
                    low=0, low_open=True, high=1, high_open=True)
-N_BOOT = Param("n_boot", "int", "number of bootstrap replicates (each reads every row once more).", default=1000,
-               low=2)
+N_BOOT = Param("n_boot", "int", "number of bootstrap replicates, 2 to 100,000 (each reads every row once more).",
+               default=1000, low=2, high=100_000)
 SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, the same interval.", default=0, low=0)
 CLUSTER = Param("cluster", "column", "resample the rows of each value of this column together (the user, say, "
                 "so that correlated impressions stay together) instead of each row on its own.", default=None,
@@ -311,8 +313,8 @@ CLUSTER = Param("cluster", "column", "resample the rows of each value of this co
 TEST = Param("test", "choice", "the paired test: 'paired_t' (Student's t on the paired differences), "
              "'wilcoxon' (signed ranks) or 'randomization' (Fisher's sign flips).", default="paired_t",
              choices=("paired_t", "wilcoxon", "randomization"))
-N_RESAMPLES = Param("n_resamples", "int", "sign-flip replicates of test='randomization' (each reads every unit).",
-                    default=10000, low=1)
+N_RESAMPLES = Param("n_resamples", "int", "sign-flip replicates of test='randomization', 1 to 1,000,000 (each "
+                    "reads every unit).", default=10000, low=1, high=1_000_000)
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

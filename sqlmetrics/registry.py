@@ -868,7 +868,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in [
                                  "(sklearn's default 2).", default=2, low=1),),
         "Top-k accuracy: the share of examples whose true class is among the k classes of highest score.",
         "top_k_accuracy = sum w*[rank of the true class <= k] / sum w; of equal scores the class later in the "
-        "sorted class labels ranks first (sklearn's stable argsort, reversed).",
+        "sorted class labels ranks first (sklearn's stable argsort, reversed), but for two classes the earlier "
+        "(sklearn's binary form: the later class predicted when its probability is above 0.5).",
         "sklearn.metrics.top_k_accuracy_score(y, P, k=k, labels=classes, sample_weight=w)",
         ">>> round(sm.top_k_accuracy(df, label='label', k=1), 4)\n0.6667\n"),
     _class_scores_metric(

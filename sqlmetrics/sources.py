@@ -58,7 +58,8 @@ class TrecRun:
 @dataclass(frozen=True)
 class TrecQrels:
     """A trec_eval qrels file, ``qid iter docno rel`` per line, as the columns query, item (text) and
-    relevance (an integer; a negative grade is trec_eval's "in the pool, unjudged"). Read by DuckDB."""
+    relevance (a whole number: 0.5 or 1e2, which trec_eval would read as 0 and 1, is an error naming the
+    line; a negative grade is trec_eval's "in the pool, unjudged"). Read by DuckDB."""
     path: str | os.PathLike
 
 
@@ -131,9 +132,11 @@ def file_source(path) -> Source:
 
 
 def csv_with_nulls(path, nulls: list[str]) -> Query:
-    """A CSV file read with `nulls` as missing values (DuckDB's nullstr), e.g. 'NA'."""
+    """A CSV file read with `nulls` as missing values (DuckDB's nullstr), e.g. 'NA', besides the empty
+    field (DuckDB's own missing value, which a nullstr list would otherwise replace)."""
+    values = dict.fromkeys(["", *nulls])
     reader = exp.func("read_csv", exp.Literal.string(os.path.expanduser(os.fspath(path))), exp.EQ(
-        this=exp.column("nullstr"), expression=exp.Array(expressions=[exp.Literal.string(v) for v in nulls])))
+        this=exp.column("nullstr"), expression=exp.Array(expressions=[exp.Literal.string(v) for v in values])))
     return Query(exp.select("*").from_(exp.Table(this=reader)).sql("duckdb"))
 
 
@@ -166,13 +169,23 @@ def trec_source(data) -> Source:
     return Source(select, describe(data))
 
 
+#: what separates the fields of a TREC line: C's isspace, as trec_eval splits them (RE2's \s lacks \v)
+_SPACE = r"[ \t\n\v\f\r]"
+#: the numbers a TREC field may hold, one pattern for DuckDB's regexp_full_match (RE2) and Python's re:
+#: a grade is a whole number (trec_eval reads 0.5 and 1e2 with atol as 0 and 1: a file that means
+#: something else by them is refused, never silently rounded), a score any decimal number
+_NUMBERS = {"BIGINT": r"[+-]?[0-9]+",
+            "DOUBLE": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?i:inf|infinity|nan)"}
+#: the TREC field types, as messages name them
+_NUMBER_WORDS = {"BIGINT": "a whole number", "DOUBLE": "a number"}
+
 # sm_fields: the whitespace-separated fields of each line trec_eval reads (not blank, not a comment);
 # the file is read as one text column (DuckDB's CSV reader splits at one delimiter only, never NUL)
-_TREC_LINES = sqlglot.parse_one(r"""
-SELECT regexp_split_to_array(sm_line, '\s+') AS sm_fields
-FROM (SELECT regexp_replace(line, '^\s+|\s+$', '', 'g') AS sm_line
-      FROM read_csv('sm_path', columns = {'line': 'VARCHAR'}, header = false, delim = chr(0), quote = '',
-                    escape = '', auto_detect = false)) AS sm_trimmed
+_TREC_LINES = sqlglot.parse_one(rf"""
+SELECT regexp_split_to_array(sm_line, '{_SPACE}+') AS sm_fields
+FROM (SELECT regexp_replace(line, '^{_SPACE}+|{_SPACE}+$', '', 'g') AS sm_line
+      FROM read_csv('sm_path', columns = {{'line': 'VARCHAR'}}, header = false, delim = chr(0), quote = '',
+                    escape = '', new_line = '\n', auto_detect = false)) AS sm_trimmed
 WHERE sm_line <> '' AND NOT starts_with(sm_line, '#')""", read="duckdb")
 
 
@@ -182,39 +195,42 @@ def _trec_lines(path: str) -> exp.Select:
 
 
 def check_trec_file(data, rows) -> None:
-    """Every line read must have the fields the file type needs, with a number where one is read:
-    else an error naming the file, the line and its text (trec_eval: "Malformed line")."""
+    """Every line read must have the fields the file type needs, with a number of its kind where one is
+    read (_NUMBERS): else an error naming the file, the line and its text (trec_eval: "Malformed line").
+    DuckDB finds whether a line is malformed; Python, reading the file by the same rules, which one."""
     columns, needed, _ = _TREC[type(data)]
     path = os.path.expanduser(os.fspath(data.path))
     fields = exp.column("sm_fields")
+    numbers = {i: kind for i, _, kind in columns if kind != "VARCHAR"}
+
+    def field(i):
+        return exp.Bracket(this=fields.copy(), expressions=[exp.Literal.number(i - 1)])
     malformed = exp.or_(exp.func("len", fields) < needed, *(
-        exp.TryCast(this=exp.Bracket(this=fields.copy(), expressions=[exp.Literal.number(i - 1)]),
-                    to=exp.DataType.build(kind)).is_(exp.null())
-        for i, _, kind in columns if kind != "VARCHAR"))
+        exp.or_(exp.func("regexp_full_match", field(i), exp.Literal.string(_NUMBERS[kind])).not_(),
+                exp.TryCast(this=field(i), to=exp.DataType.build(kind)).is_(exp.null()))
+        for i, kind in numbers.items()))
     sql = exp.select(exp.func("COUNT", exp.Star())).from_(_trec_lines(path).subquery("sm_lines")).where(
         malformed).sql("duckdb")
     if not rows(sql)[0][0]:
         return
-    numbers = {i: kind for i, _, kind in columns if kind != "VARCHAR"}
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split()
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        for number, line in enumerate(f.read().split("\n"), 1):
+            parts = [p for p in re.split(f"{_SPACE}+", line) if p]
             if not parts or parts[0].startswith("#"):
                 continue
             if len(parts) < needed or any(not _parses(parts[i - 1], kind) for i, kind in numbers.items()):
-                what = ("a whole number" if kind == "BIGINT" else "a number" for kind in numbers.values())
                 raise SourceError(f"{describe(data)}, line {number}: {line.strip()[:200]!r} is not a {_TREC[type(data)][2]} "
                                   f"line: it needs {needed} fields separated by whitespace, field "
-                                  f"{' and '.join(map(str, numbers))} {' and '.join(what)}")
+                                  f"{' and '.join(map(str, numbers))} "
+                                  f"{' and '.join(_NUMBER_WORDS[kind] for kind in numbers.values())}"
+                                  + (" (not 0.5 or 1e2, which trec_eval reads as 0 and 1: write the grade meant)"
+                                     if "BIGINT" in numbers.values() else ""))
     raise SourceError(f"{describe(data)} has lines DuckDB cannot read as {_TREC[type(data)][2]} lines")
 
 
 def _parses(text: str, kind: str) -> bool:
-    try:
-        int(text) if kind == "BIGINT" else float(text)
-    except ValueError:
-        return False
-    return True
+    """`text` is a number of `kind` as check_trec_file's SQL reads one: the pattern, within range."""
+    return bool(re.fullmatch(_NUMBERS[kind], text)) and (kind != "BIGINT" or -2 ** 63 <= int(text) < 2 ** 63)
 
 
 def table_source(name: str, dialect: str) -> Source:
@@ -228,11 +244,23 @@ def query_source(query: Query, dialect: str) -> Source:
 def filtered(data, condition: str, what: str) -> Query:
     """The rows of `data` (a table name or files, read by DuckDB) where `condition` holds: one
     condition on its columns (`what` names it in messages), as the command line's --where."""
+    relation, tree, description = _conditioned(data, condition, what)
+    return Query(exp.select("*").from_(relation).where(tree).sql("duckdb"),
+                 f"{description} where {' '.join(condition.split())}")
+
+
+def condition_value(data, condition: str, what: str) -> Query:
+    """`condition`'s value on each row of `data`, as the column sm_condition: its type tells whether it
+    is a condition (true or false) or a value that is not one."""
+    relation, tree, description = _conditioned(data, condition, what)
+    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql("duckdb"), f"{what} on {description}")
+
+
+def _conditioned(data, condition: str, what: str):
     tree = parse_condition(condition, "duckdb", what)
     source = static_source(data, "duckdb")
     relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
-    return Query(exp.select("*").from_(relation).where(tree).sql("duckdb"),
-                 f"{source.description} where {' '.join(condition.split())}")
+    return relation, tree, source.description
 
 
 def static_source(data, dialect: str) -> Source:

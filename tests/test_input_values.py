@@ -544,9 +544,9 @@ def test_pos_label_as_scikit_learn():
     with pytest.raises(sm.ColumnError, match=r"column 'y' \(label\) has more than two values \(e.g. 'maybe', 'no', "
                                              r"'yes'\): pos_label makes one positive"):
         sm.auc(yes.assign(y=["yes", "no", "maybe", "no"]), label="y", score="s", pos_label="yes")
-    with pytest.raises(sm.ColumnError, match=r"pos_label=1 is a number; column 'y' \(label\) holds text"):
+    with pytest.raises(sm.ParameterError, match=r"pos_label=1 is a number; column 'y' \(label\) holds text"):
         sm.auc(yes, label="y", score="s", pos_label=1)
-    with pytest.raises(sm.ColumnError, match=r"pos_label='2' is text; column 'y' \(label\) holds numbers"):
+    with pytest.raises(sm.ParameterError, match=r"pos_label='2' is text; column 'y' \(label\) holds numbers"):
         sm.auc(yes.assign(y=[2, 1, 2, 1]), label="y", score="s", pos_label="2")
     with pytest.raises(sm.ColumnError, match="the classes must have the same type"):
         sm.precision(yes.assign(hat=[1, 0, 1, 0]), label="y", prediction="hat", pos_label="yes")
@@ -577,6 +577,6 @@ def test_pos_label_on_the_command_line(tmp_path):
         assert done.returncode == 0 and json.loads(done.stdout)["value"] == 0.75, (label, done.stderr)
     done = subprocess.run([exe, "compute", "auc", str(path), "--label", "n", "--score", "s", "--pos-label", "up"],
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode == 1 and done.stderr.strip() == (
+    assert done.returncode == 2 and done.stderr.strip() == (
         "sqlmetrics: error: --pos-label up is not a number; column 'n' (label) holds numbers (BIGINT): give one "
         "of its values, e.g. --pos-label 1"), done.stderr

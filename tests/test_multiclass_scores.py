@@ -169,6 +169,21 @@ def test_top_k_accuracy_matches_sklearn(case, classes, k):
         close(r["top_k_accuracy"], sk(top_k_accuracy_score, y[m], P[m], k=k, labels=labels, sample_weight=w[m]))
 
 
+@pytest.mark.parametrize("classes", [(0, 1), ("no", "yes")])
+def test_top_k_accuracy_of_two_classes_is_sklearns_binary_form(classes):
+    """Two classes: sklearn takes the later class's probability (a 1-D score) and predicts it above 0.5,
+    so a 0.5/0.5 tie goes to the earlier class (with more classes, to the later one)."""
+    rows, P, y, w, s = long_table(300, classes, seed=9)
+    assert (P[:, 1] == 0.5).sum() > 20  # ties decide often
+    assert sm.top_k_accuracy(rows, label="label", k=2) == 1.0
+    labels = sorted(classes)
+    close(sm.top_k_accuracy(rows, label="label", k=1), sk(top_k_accuracy_score, y, P[:, 1], k=1, labels=labels))
+    close(sm.top_k_accuracy(rows, label="label", k=1, weight="w"),
+          sk(top_k_accuracy_score, y, P[:, 1], k=1, labels=labels, sample_weight=w))
+    tie = pd.DataFrame({"example": [1, 1], "class": list(classes), "score": [0.5, 0.5], "label": [classes[0]] * 2})
+    assert sm.top_k_accuracy(tie, label="label", k=1) == 1.0
+
+
 def test_top_k_ties_follow_the_sorted_class_labels():
     """Equal scores: the class later in the sorted labels ranks first, text in code point order."""
     rows = pd.DataFrame({"example": [1] * 5, "class": TEXT_CLASSES, "score": [0.2] * 5})
@@ -176,21 +191,6 @@ def test_top_k_ties_follow_the_sorted_class_labels():
         one = rows.assign(label=c)
         for k in range(1, 6):
             assert sm.top_k_accuracy(one, label="label", k=k) == float(5 - position <= k), (c, k)
-
-
-def test_two_classes_top_k():
-    """sklearn takes two classes only as a 1-D score of the second class (predicted when above 0.5):
-    the same on probabilities that are not exactly 0.5; at 0.5 the multi-class rule holds (as
-    sklearn's for a third class of score -1 that is never true: the later class wins the tie)."""
-    rows, P, y, w, _ = long_table(300, ("no", "yes"), seed=6, ties=False)
-    close(sm.top_k_accuracy(rows, label="label", k=1, weight="w"),
-          sk(top_k_accuracy_score, y, P[:, 1], k=1, labels=["no", "yes"], sample_weight=w))
-    rows, P, y, w, _ = long_table(300, ("no", "yes"), seed=6, ties=True)
-    assert (P[:, 1] == 0.5).any()
-    padded = np.column_stack([P, -np.ones(len(P))])
-    close(sm.top_k_accuracy(rows, label="label", k=1, weight="w"),
-          sk(top_k_accuracy_score, y, padded, k=1, labels=["no", "yes", "zz"], sample_weight=w))
-    assert sm.top_k_accuracy(rows, label="label", k=2) == 1.0
 
 
 @pytest.mark.parametrize("case, classes", CASES + [("text2", ("no", "yes"))], ids=[c[0] for c in CASES] + ["text2"])

@@ -83,7 +83,7 @@ def precision_at_3(run: pd.DataFrame, qrels: pd.DataFrame) -> float:
 def test_item_ids_of_different_types_are_refused():
     run = pd.DataFrame({"query": 1, "item": [1, 2, 3], "score": [3.0, 2.0, 1.0]})
     qrels = pd.DataFrame({"query": 1, "item": ["1", "01", "001"], "relevance": [1, 1, 1]})
-    with pytest.raises(sm.ColumnError, match="item ids must have the same type.*is a number.*is text"):
+    with pytest.raises(sm.ColumnError, match="item ids must have the same type.*is an integer.*is text"):
         sm.precision_at_k(run, qrels, k=3)
     # the same ids as text on both sides: compared exactly, '01' is not '1'
     as_text = run.assign(item=run["item"].astype(str))

@@ -2,12 +2,18 @@
     score]. Ties as sklearn's top_k_accuracy_score (a stable argsort of the scores, reversed): of
     equal scores, the class later in the sorted class labels ranks first. So the true class t is
     in the top k iff fewer than k classes have a higher score, or the same score and a label
-    after t. Reference: sklearn.metrics.top_k_accuracy_score(y, P, k=k, labels=classes, sample_weight=w). -#}
+    after t. With two classes, as sklearn's binary form (the later class's probability above 0.5:
+    top_k_accuracy_score(y, P[:, 1])): a tie goes to the earlier class.
+    Reference: sklearn.metrics.top_k_accuracy_score(y, P, k=k, labels=classes, sample_weight=w). -#}
 {% macro top_k_accuracy(relation, example='example', class_='class', score='score', label=none, labels=none,
                         weight=none, k=2, by=[]) %}
+{#- a class tied with the true one is ahead of it when it comes later in sorted order, or with two
+    classes earlier (the class is never the true one here: "later" <> "two classes") #}
 {%- set ahead -%}
 sm_score > sm_true_score
-OR (sm_score = sm_true_score AND {{ sqlmetrics.class_order('sm_class', class_) }} > {{ sqlmetrics.class_order('sm_label', class_) }})
+OR (sm_score = sm_true_score
+    AND ({{ sqlmetrics.class_order('sm_class', class_) }} > {{ sqlmetrics.class_order('sm_label', class_) }})
+        <> ({{ sqlmetrics.class_count(relation, class_) }} = 2))
 {%- endset %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv('SUM(sm_example_w * sm_hit)', 'SUM(sm_example_w)') }} AS top_k_accuracy,

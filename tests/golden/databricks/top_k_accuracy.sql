@@ -24,7 +24,16 @@ FROM (
         THEN 0
         WHEN sm_score > sm_true_score
         OR (
-          sm_score = sm_true_score AND sm_class > sm_label
+          sm_score = sm_true_score
+          AND (
+            sm_class > sm_label
+          ) <> (
+            (
+              SELECT
+                COUNT(DISTINCT `class`)
+              FROM analytics.class_scores
+            ) = 2
+          )
         )
         THEN 1
         ELSE 0

@@ -110,7 +110,7 @@ INFINITY()
 {%- set positive = sqlmetrics.positive_value(label) -%}
 {%- if positive is not none -%}
 {%- set missing %}{{ y }} IS NULL{% endset -%}
-CASE WHEN {{ y }} = {{ positive }} THEN 1 WHEN {{ y }} IS NOT NULL THEN 0
+CASE WHEN {{ sqlmetrics.same_value(y, positive) }} THEN 1 WHEN {{ y }} IS NOT NULL THEN 0
      ELSE {{ sqlmetrics.invalid_value('a label or prediction must not be NULL', y, missing) }} END
 {%- elif type == 'boolean' -%}
 {%- set neither %}NOT ({{ y }} OR NOT {{ y }}){% endset -%}
@@ -121,6 +121,21 @@ CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
 {%- else -%}
 {{ sqlmetrics.is_positive_of_any_type(label) }}
 {%- endif -%}
+{%- endmacro %}
+
+{#- A value equal to a literal, as a value of its own type: pos_label='1' is not the label 1. -#}
+{% macro same_value(x, literal) -%}
+{{ return(adapter.dispatch('same_value', 'sqlmetrics')(x, literal)) }}
+{%- endmacro %}
+
+{% macro default__same_value(x, literal) -%}
+{{ x }} = {{ literal }}
+{%- endmacro %}
+
+{#- SQLite converts a text literal compared with a column of numeric affinity to a number ('1' = 1):
+    the two must also both be text or both not. https://www.sqlite.org/datatype3.html#type_conversions_prior_to_comparison -#}
+{% macro sqlite__same_value(x, literal) -%}
+({{ x }} = {{ literal }} AND (typeof({{ x }}) = 'text') = (typeof({{ literal }}) = 'text'))
 {%- endmacro %}
 
 {#- pos_label (scikit-learn's) as a SQL literal where the caller gave one: a label equal to it is

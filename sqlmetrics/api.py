@@ -182,15 +182,16 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
         try:
-            _check_across(engine, m, values, sources)
+            # pos_label as the label column's value: of its type where columns have one
+            pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
+                         if engine.typed_values else values.get("pos_label"))
+            _check_across(engine, m, values, sources, pos_label)
             share = (plans.distinct_share(engine.rows, _from_sql(opened["data"]), measured, checked["data"].n_rows)
                      if measured else None)
             plan = m.plan.choose(share, engine.dialect) if m.plan else None
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
-            positive = labels.positive_literal(
-                labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
-                if engine.typed_values else values.get("pos_label"))
+            positive = labels.positive_literal(pos_label)
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
             result = engine.execute(_sql(m, values, sources, target, plan, per_query))
         except EngineError:
@@ -271,11 +272,11 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
                     run_checks if guards else lambda: None)
 
 
-def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source]) -> None:
-    """The checks across rows and relations: keys that must be unique, two labels with pos_label, then
-    the metric's own."""
-    if values.get("pos_label") is not None:
-        labels.require_two_values(m, values, _from_sql(sources["data"]),
+def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label) -> None:
+    """The checks across rows and relations: keys that must be unique, pos_label one of two labels,
+    then the metric's own."""
+    if pos_label is not None:
+        labels.require_two_values(m, values, pos_label, _from_sql(sources["data"]),
                                   lambda sql: engine.rows(transpile(sql, engine.dialect)))
     for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:

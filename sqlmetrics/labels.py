@@ -69,16 +69,29 @@ def _a(kind: str) -> str:
     return "text" if kind == "text" else f"a {kind}"
 
 
-def require_two_values(m: Metric, values: dict, from_sql: str, rows) -> None:
-    """With pos_label, a label (or prediction) column holds at most two values: a third is almost surely
-    a mistake (a multi-class column; scikit-learn's roc_auc_score refuses one too)."""
+def require_two_values(m: Metric, values: dict, pos_label, from_sql: str, rows) -> None:
+    """With pos_label, a label (or prediction) column holds at most two values, and pos_label is one of
+    the values the columns hold (as scikit-learn): a third value is almost surely a mistake (a
+    multi-class column; roc_auc_score refuses one too), and a pos_label no value equals (of another
+    type: '1' is not 1) would make every label negative."""
+    present, named = [], []
     for param in m.params:
         col = values.get(param.name) if param.role in ("label", "binary") else None
         if col is None:
             continue
-        found = rows(f"SELECT DISTINCT {quote(col)} FROM {from_sql} LIMIT 3")
+        found = [v for (v,) in rows(f"SELECT DISTINCT {quote(col)} FROM {from_sql} WHERE {quote(col)} IS NOT NULL LIMIT 3")]
+        shown = ", ".join(repr(v) for v in sorted(found, key=repr))
         if len(found) > 2:
-            shown = ", ".join(repr(v) for v in sorted((v for (v,) in found), key=repr))
             raise ColumnError(f"column {col!r} ({param.name}) has more than two values (e.g. {shown}): pos_label makes "
                               "one positive and every other negative, for two classes; a multi-class column takes "
                               "average='macro' (precision, recall, f1) or the multi-class metrics")
+        present += found
+        named.append(f"column {col!r} ({param.name}) holds {shown}")
+    if present and not any(_same(v, pos_label) for v in present):
+        raise ParameterError(f"pos_label={pos_label!r} is none of the labels: {'; '.join(named)}; give one of them "
+                             "(of the column's type)")
+
+
+def _same(value, pos_label) -> bool:
+    """A label equal to pos_label as a value of its type: the text '1' is not the number 1."""
+    return isinstance(value, str) == isinstance(pos_label, str) and value == pos_label

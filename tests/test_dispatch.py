@@ -31,7 +31,7 @@ SPELLINGS = {name: re.match(r"(\w+?)__(\w+)", name).groups() for name in namespa
 #: dialect), column names (quoted by the macro) and message text
 ARGUMENTS = {"x": "s", "value": "y", "condition": "y IS NULL", "column": "s", "label": "y", "keys": ["g", "h"],
              "columns": ["g", "h"],
-             "message": "a value is wrong", "a": "s", "b": "y"}
+             "message": "a value is wrong", "a": "s", "b": "y", "literal": "'1'"}
 
 
 def test_every_dispatched_helper_has_a_default_and_known_dialects_only():

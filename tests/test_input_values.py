@@ -535,8 +535,10 @@ def test_pos_label_as_scikit_learn():
         fpr, tpr, _ = roc_curve(y, s, pos_label=pos, drop_intermediate=False)
         assert np.allclose(curve["fpr"], fpr) and np.allclose(curve["tpr"], tpr), what
     yes = pd.DataFrame({"y": ["yes", "no", "yes", "no"], "s": [0.9, 0.2, 0.4, 0.5]})
-    # a pos_label that never occurs: no positive, as with 0/1 labels that are all 0
-    with pytest.raises(sm.UndefinedMetricError, match="both positive and negative labels"):
+    # a pos_label that no label equals (a case or a type off: 'Yes', '1' for 1) would make every label
+    # negative: refused naming the values, as scikit-learn's precision_score refuses it
+    with pytest.raises(sm.ParameterError, match=r"pos_label='Yes' is none of the labels: column 'y' \(label\) holds "
+                                                r"'no', 'yes'; give one of them"):
         sm.auc(yes, label="y", score="s", pos_label="Yes")
     # the default renders as before: 0/1 labels; a third value, a type that is not the column's: errors
     with pytest.raises(sm.ColumnError, match="label must be 0/1"):
@@ -560,6 +562,25 @@ def test_pos_label_as_scikit_learn():
     # render: the literal, quoted for the target
     assert "= 'it''s'" in sm.render("auc", "t", label="y", score="s", pos_label="it's")
     assert "`y` = 'it\\'s'" in sm.render("auc", "t", label="y", score="s", pos_label="it's", dialect="bigquery")
+
+
+def test_pos_label_of_another_type_is_no_label_on_sqlite():
+    """SQLite converts a text literal compared with a column of numeric affinity ('1' = 1): pos_label='1'
+    must still not be the INTEGER label 1 (nor 1 the TEXT label '1'), as on the engines with types."""
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE n (y INTEGER, s REAL)")
+    con.execute("CREATE TABLE t (y TEXT, s REAL)")
+    rows = [(1, 0.9), (2, 0.1), (1, 0.4), (2, 0.5)]
+    con.executemany("INSERT INTO n VALUES (?, ?)", rows)
+    con.executemany("INSERT INTO t VALUES (?, ?)", [(str(y), s) for y, s in rows])
+    assert sm.auc("n", label="y", score="s", pos_label=1, con=con) == 0.75
+    assert sm.auc("t", label="y", score="s", pos_label="1", con=con) == 0.75
+    for table, pos in (("n", "1"), ("t", 1)):
+        with pytest.raises(sm.ParameterError, match=f"pos_label={pos!r} is none of the labels"):
+            sm.auc(table, label="y", score="s", pos_label=pos, con=con)
+    # and in the SQL itself (as dbt would run it): the text '1' is no INTEGER 1
+    sql = sm.render("precision", "n", label="y", prediction="y", pos_label="1", dialect="sqlite")
+    assert con.execute(sql).fetchone()[0] is None  # no positive predicted: 0/0
 
 
 def test_pos_label_on_the_command_line(tmp_path):

@@ -6,8 +6,8 @@
     times k; replicate 0, every unit weighing 1, gives the metric on the data (so the metric is called
     once, and its CTEs appear once). Returned per slice `by`: estimate (the metric on the data),
     std_error (the replicates' standard deviation), the percentile interval ci_low, ci_high (numpy's
-    linear interpolation between order statistics), and n_boot (the replicates that gave a value: a
-    replicate that leaves a slice without one class gives none).
+    linear interpolation between order statistics), n_boot (the replicates that gave a value: a
+    replicate that leaves a slice without one class gives none) and n_undefined (those that did not).
     The unit: the `cluster` column when given (rows of a user resample together), else the row: a
     row is its columns and its place among the rows equal to it (identical rows are exchangeable,
     so which of them is first does not matter, and each resamples on its own; the numbering's ORDER
@@ -96,7 +96,8 @@ sm_spread AS (
 SELECT {{ sqlmetrics.qualified_cols(by, 'sm_estimated') }}
        sm_estimated.{{ sqlmetrics.ident(metric) }} AS estimate,
        sm_spread.sm_se AS std_error, sm_spread.sm_low AS ci_low, sm_spread.sm_high AS ci_high,
-       COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot
+       COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot,
+       {{ n_boot }} - COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_undefined
 FROM sm_estimated
 LEFT JOIN sm_spread
   {% if by %}ON {{ sqlmetrics.null_safe_join_on(by, 'sm_estimated', 'sm_spread') }}{% else %}ON 1 = 1{% endif %}

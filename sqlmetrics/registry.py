@@ -1102,7 +1102,8 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
         params["cluster"] = params.get("cluster") or params.get("group")
     if params.get("cluster") is None:
         params.pop("cluster", None)
-    derived = _derived(m, "bootstrap", (), extra, outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot"),
+    derived = _derived(m, "bootstrap", (), extra, outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot",
+                                                            "n_undefined"),
                        defined_by=("estimate",), across_slices=())
     return derived, params
 

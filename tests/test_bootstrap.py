@@ -102,14 +102,37 @@ def test_identical_rows_resample_on_their_own():
 
 
 def test_slices_and_replicates_without_a_value():
+    """A replicate that loses a class has no AUC: left out and counted (n_undefined), said in a warning,
+    and where more than 10% are left out the slice has no interval (what remains is not the sample)."""
     df = frame(np.random.default_rng(3), 2000)
     df["c"] = np.where(df.index < 1990, "big", "tiny")
-    got = sm.bootstrap("auc", df, label="y", score="s", by="c", n_boot=300).set_index("c")
+    df.loc[df.c == "tiny", "y"] = [1] + [0] * 9  # one positive: a third of the replicates lose it
+    with pytest.warns(UserWarning, match=r"bootstrap of auc: replicates without a value left out \(c='tiny': \d+ "
+                                         r"of 300\).*no interval where more than 10%"):
+        got = sm.bootstrap("auc", df, label="y", score="s", by="c", n_boot=300).set_index("c")
     big = df[df.c == "big"]
     want = numpy_bootstrap(lambda k: roc_auc_score(big.y, big.s, sample_weight=k), len(big), 1000, 5)
     assert got.loc["big", "std_error"] == pytest.approx(want, rel=0.10)
-    assert got.loc["big", "n_boot"] == 300
-    assert 0 < got.loc["tiny", "n_boot"] < 300  # 10 rows: some replicates lose a class
+    assert got.loc["big", ["n_boot", "n_undefined"]].tolist() == [300, 0]
+    tiny = got.loc["tiny"]
+    assert 0 < tiny.n_boot < 270 and tiny.n_boot + tiny.n_undefined == 300  # 10 rows: replicates lose a class
+    assert tiny[["std_error", "ci_low", "ci_high"]].isna().all() and tiny.estimate == pytest.approx(roc_auc_score(
+        df[df.c == "tiny"].y, df[df.c == "tiny"].s))
+
+
+def test_an_interval_of_the_replicates_that_kept_a_rare_class_is_refused():
+    """One positive in ten rows: 37% of the replicates lose it, and those that keep it rank it first
+    (AUC 1): their interval would be [1, 1]. Refused, saying why; a few lost replicates are said."""
+    df = pd.DataFrame({"y": [1] + [0] * 9, "s": [0.9] + [i / 10 for i in range(9)]})
+    with pytest.raises(sm.UndefinedMetricError, match=r"bootstrap of auc: \d+ of 200 replicates gave no value, as a "
+                                                      r"resample can lose what auc needs \(it needs both positive"):
+        sm.bootstrap("auc", df, label="y", score="s", n_boot=200)
+    # 4 positives among 40 rows: 2% of the replicates lose them all, said; the interval is the others'
+    many = pd.DataFrame({"y": [1, 0, 0, 0, 0, 0, 0, 0, 0, 0] * 4, "s": [(7 * i) % 40 / 40 for i in range(40)]})
+    with pytest.warns(UserWarning, match=r"replicates without a value left out \(\d+ of 1000\)"):
+        got = sm.bootstrap("auc", many, label="y", score="s", n_boot=1000)
+    assert 0 < got["n_undefined"] <= 100 and got["n_boot"] + got["n_undefined"] == 1000
+    assert got["ci_low"] < got["estimate"] < got["ci_high"]
 
 
 def test_intervals_cover_the_true_auc():

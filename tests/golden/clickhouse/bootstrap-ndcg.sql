@@ -476,7 +476,8 @@ SELECT
   sm_spread.sm_se AS std_error,
   sm_spread.sm_low AS ci_low,
   sm_spread.sm_high AS ci_high,
-  COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot
+  COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot,
+  200 - COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_undefined
 FROM sm_estimated
 LEFT JOIN sm_spread
   ON (

@@ -302,8 +302,9 @@ MAX_POINTS = Param(
     "max_points", "int", "at most this many points (>= 2): the first point, the last, and those where the "
     "rows at or above the threshold first reach evenly spaced shares of the rows (evenly spaced in rank; "
     "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
-CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, between 0 and 1.", default=0.95,
-                   low=0, low_open=True, high=1, high_open=True)
+CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, from 0.5 to 0.999999 (where its "
+                   "normal and Student's t quantiles are within 1e-8 of the exact ones).", default=0.95, low=0.5,
+                   high=0.999999)
 N_BOOT = Param("n_boot", "int", "number of bootstrap replicates, 2 to 100,000 (each reads every row once more).",
                default=1000, low=2, high=100_000)
 SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, the same interval.", default=0, low=0)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from MLstatkit import Delong_test
+from scipy import stats
 from scipy.stats import norm
 
 import sqlmetrics as sm
@@ -243,8 +244,9 @@ def test_undefined_and_degenerate_cases(plan):
 
 
 def test_confidence_is_checked():
+    """From 0.5 to 0.999999: there the quantiles are within 1e-8 (test_student_t_quantile_...)."""
     df = frame(np.random.default_rng(0), 20)
-    for bad in (0, 1, 1.5, -0.1):
+    for bad in (0, 1, 1.5, -0.1, 0.4999, 0.9999991, 1e-6, float("nan")):
         with pytest.raises(ParameterError, match="confidence must be"):
             sm.auc_ci(df, label="y", score="s", confidence=bad)
     wide = sm.auc_ci(df, label="y", score="s", confidence=0.99)
@@ -294,6 +296,20 @@ def test_normal_tail_in_sql_against_the_exact_tail():
     near, far = xs <= 3, (xs > 3) & (xs <= 37)  # beyond 37 (a tail below 6e-300): 0
     assert np.all(np.abs(got - exact)[near] <= 1e-13 * exact[near])
     assert np.all(np.abs(got - exact)[far] <= 1e-8 * exact[far])
+
+
+@pytest.mark.parametrize("confidence", [0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.9999, 0.99999, 0.999999])
+def test_student_t_quantile_over_the_accepted_confidences(confidence):
+    """compare's interval quantile for every df below 200 and far beyond, against scipy's t.isf, over
+    the confidences accepted (0.5 to 0.999999): within 1e-8 relative, the Cornish-Fisher expansion
+    from df = 100 its largest error (1.7e-9 at df = 100, 0.999999)."""
+    import duckdb
+    tail = (1 - confidence) / 2
+    dfs = list(range(1, 200)) + [300, 1000, 10**4, 10**6, 10**9]
+    sql = render_macro("student_t_quantile", Target("duckdb"), tail=tail, df="df")
+    got = dict(duckdb.connect().execute(f"SELECT df, {sql} FROM unnest(?::BIGINT[]) AS t(df)", [dfs]).fetchall())
+    for df in dfs:
+        assert got[df] == pytest.approx(stats.t.isf(tail, df), rel=1e-8), df
 
 
 @pytest.mark.parametrize("tail", [0.25, 0.05, 0.025, 0.005, 0.0005, 1e-6])

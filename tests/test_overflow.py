@@ -6,7 +6,8 @@ true value itself is beyond the double range, the metric fails saying what overf
 - weights of 1e±200 and 1e±300: W_pos * W_neg (AUC, GAUC's pairs weighting), AUC's pair sums,
   average precision's tp_at * tp, and every other weighted metric;
 - exponential gain 2^rel - 1 with relevance grades of 1024 and more (NDCG, ERR; DCG fails);
-- f_beta with beta = 1e±200 (beta^2 is not a double).
+- f_beta with beta = 1e±200 (beta^2 is not a double);
+- novelty of popularity counts whose sum is beyond the largest double.
 """
 from __future__ import annotations
 
@@ -261,3 +262,16 @@ def test_ndcg_with_grades_too_far_apart_for_doubles_fails_saying_so():
     with pytest.raises(EngineError, match="too small next to the largest grade .* use gain=linear"):
         sm.ndcg(run, qrels)
     assert sm.ndcg(run, qrels, gain="linear", per_query=True)["ndcg"].notna().all()
+
+
+@pytest.mark.parametrize("scale", [1e308, 1e-300, 1.0])
+def test_novelty_of_popularity_counts_near_the_double_range(scale):
+    """Counts whose sum is beyond the largest double (the first two sum past 1.8e308): the
+    self-information -log2 p is finite and exact; the reference sums them as Fractions."""
+    run = pd.DataFrame({"query": [1, 1, 2, 2, 3], "item": ["a", "b", "a", "c", "c"], "score": [2, 1, 2, 1, 1]})
+    counts = {"a": 1.5 * scale, "b": 0.5 * scale, "c": 0.25 * scale}
+    popularity = pd.DataFrame({"item": list(counts), "count": list(counts.values())})
+    total = sum(Fraction(c) for c in counts.values())
+    information = {i: -math.log2(Fraction(c) / total) for i, c in counts.items()}
+    want = sum(information[i] for i in run["item"]) / len(run)
+    assert sm.novelty(run, popularity=popularity, k=2) == pytest.approx(want, rel=1e-12)

@@ -4,7 +4,10 @@
     training interactions naming it). Computed per item: sum of times recommended x -log2 p(i),
     over the rows. An item recommended without a positive count has p = 0 and an infinite
     self-information: it fails the query, naming how many such items (Microsoft Recommenders
-    leaves their rows out of the sum but not of the count, a value too low). -#}
+    leaves their rows out of the sum but not of the count, a value too low). The sum of the counts
+    is taken as its largest count times the sum of the counts over it, and -log2 p as
+    log2 of each factor less log2 of the count: counts near the largest double (a popularity
+    table of scores, say) would make the plain sum infinite, and every p 0. -#}
 {% macro novelty(relation, interactions=none, popularity=none, query='query', item='item', score='score', k=none,
                  ties='item_desc', by=[]) %}
 WITH sm_top AS (
@@ -20,11 +23,16 @@ sm_recommended AS (
 sm_informed AS (
   SELECT {{ sqlmetrics.qualified_cols(by, 'sm_recommended') }} sm_recommended.sm_times AS sm_times,
          CASE WHEN sm_known.sm_listed = 1 AND sm_known.sm_count > 0
-              THEN -{{ sqlmetrics.log2(sqlmetrics.fdiv('sm_known.sm_count', 'sm_all.sm_total')) }} END AS sm_information
+              THEN {{ sqlmetrics.log2('sm_all.sm_max') }} + {{ sqlmetrics.log2('sm_all.sm_total_over_max') }}
+                   - {{ sqlmetrics.log2('sm_known.sm_count') }} END AS sm_information
   FROM sm_recommended
   LEFT JOIN (SELECT sm_item, sm_count, 1 AS sm_listed FROM sm_popularity) AS sm_known
     ON sm_recommended.sm_item = sm_known.sm_item
-  CROSS JOIN (SELECT SUM(sm_count) AS sm_total FROM sm_popularity) AS sm_all
+  CROSS JOIN (
+    SELECT MAX(sm_largest.sm_max) AS sm_max,
+           SUM({{ sqlmetrics.fdiv('sm_popularity.sm_count', 'sm_largest.sm_max') }}) AS sm_total_over_max
+    FROM sm_popularity CROSS JOIN (SELECT MAX(sm_count) AS sm_max FROM sm_popularity) AS sm_largest
+  ) AS sm_all
 )
 SELECT {{ sqlmetrics.cols(by) }}
        {%- set unknown %}SUM(CASE WHEN sm_information IS NULL THEN 1 ELSE 0 END){% endset %}

@@ -36,12 +36,12 @@ WITH sm_top AS (
     sm_recommended.sm_times AS sm_times,
     CASE
       WHEN sm_known.sm_listed = 1 AND sm_known.sm_count > 0
-      THEN -(
-        LN(
-          (
-            CAST(sm_known.sm_count AS DOUBLE) / NULLIF(CAST(sm_all.sm_total AS DOUBLE), 0)
-          )
-        ) / LN(2)
+      THEN (
+        LN(sm_all.sm_max) / LN(2)
+      ) + (
+        LN(sm_all.sm_total_over_max) / LN(2)
+      ) - (
+        LN(sm_known.sm_count) / LN(2)
       )
     END AS sm_information
   FROM sm_recommended
@@ -55,8 +55,18 @@ WITH sm_top AS (
     ON sm_recommended.sm_item = sm_known.sm_item
   CROSS JOIN (
     SELECT
-      SUM(sm_count) AS sm_total
+      MAX(sm_largest.sm_max) AS sm_max,
+      SUM(
+        (
+          CAST(sm_popularity.sm_count AS DOUBLE) / NULLIF(CAST(sm_largest.sm_max AS DOUBLE), 0)
+        )
+      ) AS sm_total_over_max
     FROM sm_popularity
+    CROSS JOIN (
+      SELECT
+        MAX(sm_count) AS sm_max
+      FROM sm_popularity
+    ) AS sm_largest
   ) AS sm_all
 )
 SELECT

@@ -14,6 +14,7 @@ missing value) as NaN in a table or CSV and null in JSON (see sqlmetrics.output)
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import re
 import sys
@@ -567,6 +568,9 @@ def save_plots(specs: list[str], curves: dict, weighted: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    # sqlglot logs what it cannot read (a --where in another dialect's syntax) before sqlmetrics says
+    # so in its own line: one line per error, never two
+    logging.getLogger("sqlglot").setLevel(logging.ERROR)
     with warnings.catch_warnings():
         warnings.showwarning = _warning  # one line, e.g. how many rows --dropna dropped
         code = _main(argv)

@@ -263,12 +263,23 @@ def test_where_selects_the_rows_of_the_source(tmp_path):
     compared = json.loads(cli("compare", "gauc", SAMPLE, *COLS, "--group", "user_id", "--other", "pctr_base", *where,
                               "--format", "json", ok=0).stdout)["rows"][0]
     assert compared["n_units"] == de.groupby("user_id").clicked.nunique().eq(2).sum()  # users with both classes
+    copied = tmp_path / "pwned.csv"
+    injection = (f":x$ IS NULL OR country = '$x$ IS NULL OR country = ''$y$ IS NULL; COPY (SELECT 42 AS v) TO "
+                 f"$z${copied}$z$; SELECT 1 --'' --'")
     for condition, fragment in (("country IN (SELECT 'DE')", "without a subquery"),
                                 ("1 = 1; SELECT 1", "must be one condition"),
                                 ("nextval('s') > 0", "calls nextval()"),
-                                ("country = ", "does not parse")):
+                                ("country = ", "does not parse"),
+                                (injection, "has a placeholder for a value bound when it runs (:x$)"),
+                                (":x = ''", "has a placeholder"),
+                                ("country = 'DE", "a quote or a comment that is not closed?"),
+                                ("country IN (SELECT content FROM read_text('/etc/hostname'))", "without a subquery"),
+                                ("sleep_ms(5000) IS NULL", "holds the connection"),
+                                ("'a'", "--where must be a condition, true or false on each row"),
+                                ("pctr", "'pctr' is a value of type DOUBLE")):
         done = cli("compute", "auc", SAMPLE, *COLS, "--where", condition, ok=2)
         assert done.stdout == "" and fragment in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not copied.exists()
     # the NULL message offers --where, which works
     path = tmp_path / "nulls.csv"
     path.write_text("y,s\n1,0.3\n0,\n0,0.1\n1,0.8\n0,0.2\n")

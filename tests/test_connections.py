@@ -180,6 +180,37 @@ def test_postgres_refuses_functions_with_lasting_effects(pg):
     assert not pg.execute("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'").fetchone()[0]
 
 
+@pytest.mark.parametrize("in_transaction", [False, True])
+def test_postgres_reads_literals_as_checked_whatever_the_sessions_strings(pg, in_transaction):
+    """A session with the legacy standard_conforming_strings = off reads a backslash in '...' as an
+    escape, which moved the end of a literal sqlmetrics wrote (pos_label, a Query's text): each call
+    sets it on for itself, and the session's setting is as it was afterwards."""
+    pg.autocommit = True
+    pg.execute("CREATE TEMP TABLE labels AS SELECT (CASE WHEN y = 1 THEN 'a\\' ELSE 'b' END)::text AS y, s FROM t0")
+    pg.execute("SET standard_conforming_strings = off")
+    pg.execute("SET escape_string_warning = off")
+    if in_transaction:
+        pg.autocommit = False
+        pg.execute("SELECT 1")
+    want = roc_auc_score(FRAMES[0].y, FRAMES[0].s)
+    assert sm.auc("labels", label="y", score="s", pos_label="a\\", con=pg) == pytest.approx(want, rel=1e-12)
+    query = sm.Query("SELECT y, s FROM labels WHERE y = 'a\\' OR y = 'b' OR y = '\\' OR y LIKE '%'")
+    assert sm.auc(query, label="y", score="s", pos_label="a\\", con=pg) == pytest.approx(want, rel=1e-12)
+    assert pg.execute("SHOW standard_conforming_strings").fetchone()[0] == "off"
+    pg.rollback()
+    pg.autocommit = True
+
+
+def test_postgres_receives_one_statement_by_the_extended_protocol(pg):
+    """Besides the checks, the server itself refuses a second statement: psycopg sends a text without
+    parameters by the simple protocol, where several run, unless told otherwise (binary results)."""
+    import psycopg
+    engine = sm_engine.connect(pg)
+    with pytest.raises(psycopg.errors.SyntaxError, match="cannot insert multiple commands"):
+        engine._fetch("SELECT 1; SELECT 2")
+    pg.rollback()
+
+
 def test_postgres_state_left_as_found(pg):
     from psycopg.pq import TransactionStatus
     for autocommit in (False, True):

@@ -710,6 +710,49 @@ def test_query_rejects_anything_but_one_read_only_select(con, hostile_queries):
     assert not out.exists() and not attached.exists()
 
 
+def test_the_round_trip_injections_are_refused(con, tmp_path):
+    """The break-it pass's injections: sqlglot read :x$ as a placeholder and wrote it for DuckDB as $x$,
+    which DuckDB reads as the start of a dollar-quoted string; the string then closed inside what
+    sqlglot had read as a literal, and the rest of it ran: a file written, a table created. A
+    placeholder is refused now as it is read, and the text written is checked as DuckDB reads it."""
+    out = tmp_path / "pwned.csv"
+    before = snapshot(con)
+    payload = (f"$x$ IS NULL; COPY (SELECT 42 AS v) TO $z${out}$z$; COMMIT; CREATE TABLE pwned AS SELECT 1 AS owned; "
+               "BEGIN; SELECT * FROM preds --")
+    for sql in (f"SELECT * FROM preds WHERE :x$ IS NULL OR clicked = '{payload}'",
+                f"SELECT * FROM preds WHERE ? IS NULL OR clicked = '{payload}'",
+                f"SELECT * FROM preds WHERE $1 IS NULL OR clicked = '{payload}'"):
+        with fails(sm.SourceError, "placeholder for a value bound when it runs", "sqlmetrics binds none"):
+            sm.auc(sm.Query(sql), label="clicked", score="pctr", con=con)
+    assert_untouched(con, before)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("sql, words", [
+    ("SELECT * FROM preds WHERE country = 'a", ("does not parse as duckdb SQL", "not closed")),
+    ("SELECT * FROM preds WHERE country = :x AND ''", ("placeholder",)),
+    ("SELECT * FROM preds WHERE country = \"a", ("does not parse",)),
+    ("SELECT * FROM preds WHERE /* unclosed", ("does not parse",)),
+    ("SELECT * FROM preds WHERE pg_sleep(5) IS NULL", ("pg_sleep()", "holds the connection")),
+    ("SELECT * FROM preds WHERE sleep_ms(5000) IS NULL", ("sleep_ms()",)),
+    ("SELECT * FROM preds WHERE write_log('x') IS NULL", ("write_log()", "outlives")),
+    ("SELECT * FROM query('DROP TABLE preds')", ("query()", "runs SQL given as text")),
+])
+def test_every_sqlglot_error_and_stall_is_a_sentence_of_ours(con, sql, words):
+    with fails(sm.SourceError, *words):
+        sm.auc(sm.Query(sql), label="clicked", score="pctr", con=con)
+
+
+def test_a_comment_never_reaches_the_engine(con):
+    """A -- comment is written by sqlglot as /* ... */, a form with more ways to end: comments are
+    dropped from the text the user gives, and the statement sent has none (DuckDB's own tokenizer
+    would refuse one)."""
+    sql = "SELECT * FROM preds -- */ ; DROP TABLE preds; /*\nWHERE clicked IN (0, 1)"
+    assert sm.auc(sm.Query(sql), label="clicked", score="pctr", con=con) == sm.auc("preds", label="clicked",
+                                                                                   score="pctr", con=con)
+    assert "/*" not in sm.render("auc", sm.Query(sql), label="clicked", score="pctr")
+
+
 def test_query_rejects_writable_cte_message(con):
     with fails(sm.SourceError, "read-only"):
         sm.auc(sm.Query("WITH d AS (DELETE FROM preds RETURNING *) SELECT * FROM d"),

@@ -224,3 +224,61 @@ def ranking_frames(draw, max_queries: int = 6):
     qrels = pd.DataFrame(qrels, columns=["query", "item", "relevance", "c"]).astype(
         {"item": item_dtype, "relevance": np.int64})
     return run, qrels
+
+
+# -- the break-it pass's classes: keys of mixed numeric types, TREC fields, command-line thresholds ----
+
+#: key dtypes and the class sqlmetrics gives them: ids compare exactly only within one class
+KEY_DTYPES = {"int64": "integer", "Int64": "integer", "float64": "float", "str": "text"}
+#: ids where an integer and a float part ways: 2^53 + 1 is no double, and collapses into 2^53 as one
+BIG_IDS = [0, 1, 2 ** 53, 2 ** 53 + 1, 2 ** 53 + 2, 2 ** 62]
+
+
+@st.composite
+def keyed_ranking_frames(draw):
+    """(run, qrels, key classes): a run and qrels whose query and item ids are drawn from BIG_IDS
+    and small ints, each column of a dtype of its own (KEY_DTYPES)."""
+    ids = st.sampled_from(BIG_IDS) | st.integers(0, 5)
+    queries = draw(st.lists(ids, min_size=1, max_size=3, unique=True))
+    run, qrels = [], []
+    for q in queries:
+        items = draw(st.lists(ids, min_size=1, max_size=4, unique=True))
+        run += [(q, i, draw(st.integers(0, 3))) for i in items]
+        qrels += [(q, i, draw(st.integers(0, 2))) for i in draw(st.lists(st.sampled_from(items), max_size=3, unique=True))]
+    run = pd.DataFrame(run or [], columns=["query", "item", "score"])
+    qrels = pd.DataFrame(qrels or [(queries[0], 0, 1)], columns=["query", "item", "relevance"])
+    classes = {}
+    for frame, name in ((run, "run"), (qrels, "qrels")):
+        for column in ("query", "item"):
+            dtype = draw(st.sampled_from(sorted(KEY_DTYPES)))
+            frame[column] = frame[column].astype(str) if dtype == "str" else frame[column].astype(dtype)
+            classes[name, column] = KEY_DTYPES[dtype]
+    return run, qrels, classes
+
+
+#: fields of a TREC qrels grade or run score: whole numbers, and what trec_eval's atol/atof reads as
+#: something else (0.5 as 0, 1e2 as 1) or Python's int() takes and ASCII does not (Unicode digits)
+ODD_NUMBERS = ["0", "1", "2", "-1", "+3", "007", "0.5", "1.5", "1e2", "1E0", ".5", "5.", "inf", "nan", "-0",
+               "\u0663", "\uff11", "1_0", "0x1", "9223372036854775808", "abc", "1,5"]
+#: what may separate the fields of a line: trec_eval's isspace, and two characters it does not take
+SEPARATORS = [" ", "  ", "\t", "\v", "\f", " \t "]
+
+
+@st.composite
+def trec_qrels_lines(draw):
+    """Lines of a qrels file (qid iter docno rel), some of them blank, comments or short, with odd grades."""
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["line", "line", "line", "blank", "comment", "short"]))
+        sep = draw(st.sampled_from(SEPARATORS))
+        grade = draw(st.sampled_from(ODD_NUMBERS))
+        doc = f"d{len(lines)}"
+        lines.append({"line": sep.join(["q1", "0", doc, grade]), "blank": "", "comment": "# a comment 0.5",
+                      "short": sep.join(["q1", "0", doc])}[kind])
+    return lines
+
+
+#: command-line numbers: finite or not, written in the ways a user types them
+THRESHOLD_TEXTS = st.one_of(st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                            st.sampled_from(["nan", "NaN", "-nan", "inf", "-Infinity", "1e999", "-0", "0", "1", "2",
+                                             "0.5", "1e-320", "abc", "", "0x1p-2", "1_0"]))

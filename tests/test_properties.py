@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sqlite3
 import warnings
 
@@ -29,7 +30,8 @@ from hypothesis import strategies as st
 
 import sqlmetrics as sm
 from sqlmetrics.errors import ColumnError, MetricError
-from strategies import binary_frames, invalid_binary_frames, ranking_frames, regression_frames
+from strategies import (THRESHOLD_TEXTS, binary_frames, invalid_binary_frames, keyed_ranking_frames, ranking_frames,
+                        regression_frames, trec_qrels_lines)
 
 LONG = os.environ.get("SQLMETRICS_HYPOTHESIS") == "long"
 _BASE = settings(deadline=None, derandomize=not LONG, database=None, print_blob=True,
@@ -736,3 +738,89 @@ def test_extreme_weights_match_sklearn(scale, name):
         check_scalar(lambda: call(name, d, True), ref_regression(name, d, True), name)
     else:
         check_scalar(lambda: call(name, d, True, threshold=0.15), ref_from_confusion(name, d, True, how), name)
+
+
+# -- 5. the break-it pass's classes: mixed key types, TREC fields, command-line thresholds ---------------
+
+@budget(40)
+@given(frames=keyed_ranking_frames())
+def test_keys_of_two_numeric_types_are_refused_never_compared_as_doubles(frames):
+    """Query and item ids of one class (integer, float, text) in the run and the qrels give
+    pytrec_eval's value; ids of two classes are refused: an integer id above 2^53 compared as a
+    double is another id (2^53 + 1 is 2^53), and a query's judgments would be credited to another."""
+    run, qrels, classes = frames
+    mixed = any(classes["run", c] != classes["qrels", c] for c in ("query", "item"))
+    try:
+        got = sm.ndcg(run, qrels, gain="linear", missing="skip", per_query=True)
+    except ColumnError as e:
+        assert mixed and "must have the same type" in str(e), (classes, e)
+        return
+    assert not mixed, classes
+    as_text = {name: {str(q): {} for q in frame["query"]} for name, frame in (("run", run), ("qrels", qrels))}
+    for q, d, s in run.itertuples(index=False):
+        as_text["run"][str(q)][str(d)] = float(s)
+    for q, d, r in qrels.itertuples(index=False):
+        as_text["qrels"][str(q)][str(d)] = int(r)
+    want = pytrec_eval.RelevanceEvaluator(as_text["qrels"], {"ndcg"}).evaluate(as_text["run"])
+    got = {str(q): v for q, v in zip(got["query"], got["ndcg"])}
+    assert got.keys() == want.keys() and all(abs(got[q] - want[q]["ndcg"]) < 1e-12 for q in want), (got, want)
+
+
+def _grade(field: str):
+    """A qrels grade as sqlmetrics reads one (written apart from the code): ASCII digits with an optional
+    sign, within 64 bits; anything else (0.5, 1e2, Unicode digits) is no grade."""
+    digits = field[1:] if field[:1] in "+-" else field
+    if not digits or any(c not in "0123456789" for c in digits):
+        return None
+    value = int(field)
+    return value if -2 ** 63 <= value < 2 ** 63 else None
+
+
+@budget(40)
+@given(lines=trec_qrels_lines())
+def test_trec_qrels_with_odd_numbers_are_read_or_refused_naming_the_line(tmp_path_factory, lines):
+    """A qrels file is read with every grade a whole number, or refused naming its first line that
+    is not one (of trec_eval's fields, at trec_eval's whitespace): never a grade rounded or read
+    from Unicode digits, never an error without the line."""
+    path = tmp_path_factory.mktemp("qrels") / "qrels.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected, bad = [], None
+    for number, line in enumerate(lines, 1):
+        fields = [f for f in re.split(r"[ \t\n\v\f\r]+", line) if f]
+        if not fields or fields[0].startswith("#"):
+            continue
+        grade = _grade(fields[3]) if len(fields) >= 4 else None
+        if grade is None:
+            bad = number
+            break
+        expected.append((fields[2], grade))
+    try:
+        got = sm.TrecQrels(path)
+        frame = sm.engine.DuckDBEngine()
+        with frame.call(), frame.source(got) as source:
+            read = frame.rows(source.relation.sql("duckdb"))
+    except sm.SourceError as e:
+        assert bad is not None and f"line {bad}:" in str(e), (lines, e)
+        return
+    assert bad is None, (lines, read)
+    assert sorted((item, grade) for _, item, grade in read) == sorted(expected)
+
+
+@budget(40)
+@given(text=THRESHOLD_TEXTS, flag=st.sampled_from(["--min", "--max"]))
+def test_cli_bounds_are_finite_numbers_or_a_usage_error(text, flag):
+    """--min/--max: a finite number checks the value (exit 1 when it is outside), anything else (NaN,
+    which no comparison crosses; infinities; text) is a usage error, exit 2."""
+    from sqlmetrics.cli import main
+    from sqlmetrics.demo import SAMPLE
+    try:
+        bound = float(text)
+    except ValueError:
+        bound = None
+    code = main(["compute", "auc", str(SAMPLE), "--label", "clicked", "--score", "pctr", f"{flag}={text}"])
+    if bound is None or not math.isfinite(bound):
+        assert code == 2, (text, code)
+        return
+    value = skm.roc_auc_score(*pd.read_csv(SAMPLE)[["clicked", "pctr"]].T.values)
+    outside = value < bound if flag == "--min" else value > bound
+    assert code == (1 if outside else 0), (text, code, value)

@@ -28,8 +28,7 @@ from sqlglot import exp
 
 from .errors import EngineError, SourceError
 from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
-from .sqltext import STRING_TOKENS, check_final, tokens
-from sqlglot.tokens import TokenType
+from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
 
 _local = threading.local()
 # One lock per connection object: calls from threads sharing a connection take turns. Weak keys
@@ -260,7 +259,7 @@ def _spans_disagreement(sql: str, dialect: str, starts: list[int], string_starts
     if differ:
         return f"a string at {_at(sql, differ[0])} for one reader only"
     for token in ours:
-        if token.token_type in STRING_TOKENS or token.token_type == TokenType.IDENTIFIER:
+        if token.token_type in QUOTED_TOKENS:
             i = bisect.bisect_left(starts, token.start)
             if i == len(starts) or starts[i] != token.start or (i + 1 < len(starts) and starts[i + 1] <= token.end):
                 return f"the quoted text at {_at(sql, token.start)} ends elsewhere"
@@ -272,17 +271,25 @@ def _sqlite_disagreement(sql: str) -> str | None:
     """Where SQLite's own tokenizer reads a string or a quoted name of `sql` otherwise than sqlglot, or
     None. sqlite3.complete_statement(text + ';') tells whether text ends outside any string, quoted
     name and comment, as SQLite reads it: at the start of each of sqlglot's tokens it must, inside
-    each of its strings and quoted names it must not, and after them it must again."""
+    each of its strings and quoted names it must not, and after them it must again. Each question
+    is asked of the text from the last place known to be outside (where SQLite reads on as from the
+    start), so the whole costs one reading of the text."""
+    known = 0  # a position SQLite reads as outside any quote
+
     def outside(position: int) -> bool:
-        return sqlite3.complete_statement(sql[:position] + ";")
+        return sqlite3.complete_statement(sql[known:position] + ";")
 
     for token in tokens(sql, "sqlite"):
-        quoted = token.token_type in STRING_TOKENS or token.token_type == TokenType.IDENTIFIER
-        if not outside(token.start) or (quoted and (outside(token.start + 1) or not outside(token.end + 1))):
-            return f"the text at {_at(sql, token.start)} is quoted for one reader only"
-        if not quoted and sql[token.start] in "?:@$":  # SQLite's parameters: ?, ?1, :name, @name, $name
+        if not outside(token.start):
+            return f"the text at {_at(sql, token.start)} is quoted for SQLite only"
+        known = token.start
+        if token.token_type in QUOTED_TOKENS:
+            if outside(token.start + 1) or not outside(token.end + 1):
+                return f"the quoted text at {_at(sql, token.start)} ends elsewhere for SQLite"
+            known = token.end + 1
+        elif sql[token.start] in "?:@$":  # SQLite's parameters: ?, ?1, :name, @name, $name
             return f"SQLite reads a parameter at {_at(sql, token.start)}"
-    return None
+    return None if outside(len(sql)) else f"the text from {_at(sql, known)} is quoted for SQLite only"
 
 
 def _at(sql: str, position: int) -> str:

@@ -61,10 +61,12 @@ _STALLS = frozenset("pg_sleep pg_sleep_for pg_sleep_until sleep_ms sleep sleepea
 #: functions whose value changes from one run to the next (with a seed argument they repeat)
 _RANDOM_NAMES = frozenset("gen_random_uuid uuid_generate_v1 uuid_generate_v4 random_uuid newid rand_int "
                           "generateuuidv4 randcanonical randuniform randnormal rand64 rand32".split())
-#: tokens that are one opaque piece of text to a reader: strings and quoted names
+#: sqlglot's string tokens, and with quoted names its quoted ones: each one opaque piece of text to a
+#: reader, which another reader must find where sqlglot does (engine.py)
 STRING_TOKENS = frozenset({TokenType.STRING, TokenType.BYTE_STRING, TokenType.NATIONAL_STRING,
                            TokenType.HEREDOC_STRING, TokenType.RAW_STRING, TokenType.BIT_STRING,
                            TokenType.HEX_STRING, TokenType.UNICODE_STRING})
+QUOTED_TOKENS = STRING_TOKENS | {TokenType.IDENTIFIER}
 
 
 def check_dialect(dialect: str) -> str:

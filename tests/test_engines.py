@@ -322,7 +322,7 @@ def test_bootstrap_on_the_engine(con):
     assert got["std_error"] == pytest.approx(want["std_error"], rel=0.2)
     assert sm.bootstrap("auc", "preds", con=con, **params) == pytest.approx(got, rel=1e-12)
     sliced = sm.bootstrap("gauc", "preds", con=con, label="y", score="s", group="g", by="c", n_boot=100)
-    assert list(sliced.columns) == ["c", "estimate", "std_error", "ci_low", "ci_high", "n_boot"]
+    assert list(sliced.columns) == ["c", "estimate", "std_error", "ci_low", "ci_high", "n_boot", "n_undefined"]
     queries = sm.bootstrap("ndcg", "run", qrels="qrels", k=3, n_boot=300, con=con)
     want = sm.bootstrap("ndcg", RUN, qrels=QRELS, k=3, n_boot=300)
     assert queries["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and queries["n_boot"] == 300

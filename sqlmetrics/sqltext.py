@@ -108,6 +108,8 @@ def parse_condition(sql: str, dialect: str, what: str) -> exp.Expression:
 def _statements(sql: str, dialect: str, what: str) -> list[exp.Expression]:
     """The statements of `sql` as `dialect` reads them, without their comments: nothing of a comment
     reaches an engine (a generator writes a -- comment as /* ... */, a form with more ways to end)."""
+    if "\0" in sql:  # the C clients of SQLite and PostgreSQL stop reading there: what runs would be less
+        raise SourceError(f"{what} has a NUL character (write chr(0) instead)")
     try:
         # a comment after the last ';' comes back as a Semicolon node: not a statement
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
@@ -157,8 +159,6 @@ def check_final(sql: str, dialect: str) -> None:
     checked again as it was written, since a generator may write a node in a form that reads
     otherwise; engine.py has each engine's own reader agree with this reading. Raises SourceError."""
     try:
-        if "\0" in sql:  # the C clients of SQLite and PostgreSQL stop reading there
-            raise SourceError(f"the {dialect} SQL written for this call has a NUL character (write chr(0) instead)")
         parse_select(sql, dialect, f"the {dialect} SQL written for this call")
     except SourceError as e:
         raise SourceError(f"{e}: a query or condition given does not read as it was checked once written for "

@@ -384,6 +384,13 @@ def test_compare_gates_a_regression(tmp_path):
     assert "--other" in cli("compare", "ndcg", files["run"], "--qrels", files["qrels"], ok=2).stderr
     assert "--max-drop" in cli("compare", "ndcg", "--help", ok=0).stdout
     assert "auc_compare" in cli("compare", "auc", "x.parquet", "--other", "y", ok=2).stderr
+    # a gate that could never fail is a usage error: NaN crosses no bound; a drop is >= 0, alpha in (0, 1)
+    for flag, value, rule in (("--max-drop", "nan", ">= 0"), ("--max-drop", "-1", ">= 0"), ("--max-drop", "inf", ">= 0"),
+                              ("--alpha", "nan", "> 0 and < 1"), ("--alpha", "2", "> 0 and < 1"),
+                              ("--alpha", "0", "> 0 and < 1")):
+        err = cli("compare", "ndcg", files["run"], "--other", files["other"], "--qrels", files["qrels"], flag, value,
+                  ok=2).stderr
+        assert f"argument {flag}: must be a finite number {rule}; got '{value}'" in err, err
     sliced_run, sliced_other, sliced_qrels = null_runs(n_slices=3, n_queries=20)
     grades = sliced_run.merge(sliced_qrels, on=["c", "query", "item"])["relevance"].to_numpy()
     sliced_other = sliced_run.assign(score=np.where(sliced_run.c == 1, -grades, grades))  # slice 1 worse

@@ -689,4 +689,11 @@ def test_trec_files_and_inputs_that_are_not_data(tmp_path):
     # the advice works: rows (0, NA) dropped, AUC of the four others
     done = cli("compute", "auc", tmp_path / "na.csv", *COLS, "--na-values", "NA", "--dropna", "--format", "json", ok=0)
     assert json.loads(done.stdout)["value"] == roc_auc_score([1, 1, 0, 0], [0.5, 0.2, 0.3, 0.1])
+    # --na-values adds to the empty field, which stays missing (it was replaced: an empty id became a group)
+    (tmp_path / "both.csv").write_text("y,s,u\n1,0.5,a\n0,NA,a\n1,0.2,\n0,0.3,b\n0,,b\n1,0.9,b\n")
+    done = cli("compute", "gauc", tmp_path / "both.csv", *COLS, "--group", "u", "--na-values", "NA", "--dropna",
+               "--format", "json", ok=0)
+    assert "dropped 3 of 6 rows" in done.stderr and json.loads(done.stdout)["value"] == 1.0
+    assert "an empty field is a missing value already" in cli(
+        "compute", "auc", tmp_path / "both.csv", *COLS, "--na-values", "", "--na-values", "NA", "--dropna", ok=0).stderr
     assert "--na-values applies to a CSV file" in cli("compute", "ndcg", run, "--na-values", "NA", ok=2).stderr

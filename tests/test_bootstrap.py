@@ -234,5 +234,11 @@ def test_what_it_does_not_take():
         sm.bootstrap("roc_curve", df, label="y", score="s")
     with pytest.raises(ParameterError, match="n_boot must be >= 2"):
         sm.bootstrap("auc", df, label="y", score="s", n_boot=1)
+    # bounds checked before rendering (10**9 overflowed a 32-bit integer inside DuckDB)
+    with pytest.raises(ParameterError, match="n_boot must be <= 100,000; got 1,000,000,000"):
+        sm.bootstrap("auc", df, label="y", score="s", n_boot=10 ** 9)
+    with pytest.raises(ParameterError, match="n_resamples must be <= 1,000,000"):
+        sm.compare("gauc", df.assign(s2=df.s), "s2", label="y", score="s", group="user", test="randomization",
+                   n_resamples=10 ** 7)
     with pytest.raises(ParameterError, match="unknown metric|Unknown metric|no metric"):
         sm.bootstrap("no_such_metric", df)

@@ -11,7 +11,7 @@ import pytest
 import pytrec_eval  # the reference of trec_eval's measures
 
 import sqlmetrics as sm
-from sqlmetrics.measures import Measure, parse
+from sqlmetrics.measures import parse
 
 # ids whose byte order differs from their numeric order, and upper case before lower case
 POOL = [f"d{j}" for j in range(30)] + ["D7", "d05", "Z9", "a"]

@@ -19,7 +19,6 @@ unicode quotes and line separators, NUL, and payload statements inside string li
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import re

@@ -1,0 +1,60 @@
+"""What a metric is: one declarative entry of the catalogue (the family modules hold the entries,
+registry.py assembles them). The entry drives the public function ``sm.<name>``, ``sm.render``, the
+docstrings, the command line and the registry-wide tests."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal
+
+from .params import Param, require_word
+from .plans import ParallelWhenDistributed
+
+#: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
+Kind = Literal["scalar", "record", "curve"]
+#: the plots the command line draws (sqlmetrics.plots), each of one curve metric
+Plot = Literal["roc", "pr", "calibration"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    template: str  # file under sql/ defining a macro called `name`
+    kind: Kind
+    params: tuple[Param, ...]
+    outputs: tuple[str, ...]  # result columns, after the `by` columns
+    summary: str
+    formula: str
+    reference: str
+    example: str  # doctest, run by the test suite
+    undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
+    defined_by: tuple[str, ...] = ()  # a record's columns whose NULL means it is undefined
+    across_slices: tuple[str, ...] = ()  # columns only a result with `by` has, computed across its slices
+    one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
+    #: how the template's `plan` argument is chosen (a parallel plan on distributed engines, and
+    #: for the AUC family from the data too), or None: one plan
+    plan: ParallelWhenDistributed | None = None
+    per_query: bool = False  # ranking: `per_query=True` returns the value of every query
+    unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
+    aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
+    plot: Plot | None = None  # the plot drawn from this curve
+    #: takes `average`: other than 'binary', its label and prediction are classes of any type (role
+    #: 'class'), and average=None returns one row per class (class, the metric, support)
+    averaged: bool = False
+    #: checks across the parameters and relations, run before the metric (sqlmetrics.consistency)
+    checks: tuple[Callable[[dict, dict], list], ...] = ()
+    #: a scalar that is a count: returned as an int (its columns are BIGINT)
+    count: bool = False
+
+    def __post_init__(self):
+        require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
+        if self.plot is not None:
+            require_word(f"metric {self.name!r}", "plot", self.plot, Plot)
+
+    @property
+    def value_columns(self) -> tuple[str, ...]:
+        """Columns whose NULL means 'undefined' (raised for an unsliced call)."""
+        return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": self.defined_by}[self.kind]
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+

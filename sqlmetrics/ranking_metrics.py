@@ -1,0 +1,368 @@
+"""The ranking and recommendation metrics: TREC-style measures of a run against judgments, and the
+measures of the lists beyond accuracy. registry.py assembles the catalogue from this list and the
+other families'."""
+from __future__ import annotations
+
+from . import consistency
+from .metric import Metric
+from .params import (BETA, BY, EMPTY, GAIN, ITEM, K, K_REQUIRED, MISSING, Param, QRELS, QRELS_COLUMNS, QUERY, RANKING_BY,
+                     RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, TIES, TIES_ORDER)
+from .plans import ParallelWhenDistributed
+
+_PARALLEL = ParallelWhenDistributed()
+
+
+# Ranking: the parameters every TREC-style metric shares, and the counts of its summary row.
+RUN = (QRELS, QUERY, ITEM, RUN_SCORE, RELEVANCE) + QRELS_COLUMNS
+POLICIES = (RELEVANCE_THRESHOLD, MISSING, EMPTY, RANKING_BY)
+QUERY_COUNTS = ("n_queries", "n_missing", "n_empty")
+_NO_RELEVANT = "no evaluated query has a relevant item"
+
+
+def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
+                    outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False):
+    return Metric(
+        name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
+        outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
+        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
+        checks=checks, count=count)
+
+
+_RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+              ">>> run = pd.DataFrame({'query': 1, 'item': list('abcde'), 'score': [5, 4, 3, 2, 1]})\n"
+              ">>> qrels = pd.DataFrame({'query': 1, 'item': list('abcdefg'),\n"
+              "...                       'relevance': [5, 3, 2, 1, 2, 4, 0]})\n")
+_BINARY_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+                ">>> run = pd.DataFrame({'query': [1] * 6 + [2] * 3, 'item': list('abcdefabc'),\n"
+                "...                     'score': [6, 5, 4, 3, 2, 1, 3, 2, 1],\n"
+                "...                     'relevance': [1, 0, 1, 0, 1, 0, 0, 1, 0]})\n")
+
+_NO_WEIGHT = "the data has no rows (or zero total weight)"
+
+
+# The list metrics that need no judgments: item similarities (ils, serendipity), the catalogue (coverage,
+# gini_index), the popularity of items in the training data (novelty, average_popularity, tail_share).
+_SIMILARITY = Param("similarity", "relation", "item similarities: a table with columns item_a, item_b, similarity "
+                    "(either direction is looked up; missing pairs count 0).",
+                    relation_columns=(("item_a", "key"), ("item_b", "key"), ("similarity", "numeric")))
+_N_ITEMS = Param("n_items", "int", "catalogue size.", default=None, low=1)
+_ITEMS = Param("items", "relation", "catalogue table (distinct values of its `item` column are counted).",
+               default=None, relation_columns=(("{item}", "key"),))
+_INTERACTIONS = Param("interactions", "relation", "the training interactions, one row per (user, item) event, with "
+                      "the run's item column: an item's popularity count is its number of rows, p(i) its share of "
+                      "the rows (or give popularity).", default=None, relation_columns=(("{item}", "key"),))
+_POPULARITY = Param("popularity", "relation", "the popularity counts instead of interactions: a table with the run's "
+                    "item column and a column `count` (>= 0), one row per item; p(i) = count / the sum of the counts.",
+                    default=None, relation_columns=(("{item}", "key"), ("count", "count")))
+_CATALOGUE_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+                   ">>> run = pd.DataFrame({'query': [1, 1, 2, 2], 'item': ['a', 'b', 'a', 'c'],\n"
+                   "...                     'score': [2, 1, 2, 1]})\n")
+_POPULARITY_DEMO = (_CATALOGUE_DEMO
+                    + ">>> train = pd.DataFrame({'query': [3, 3, 4, 4, 5, 5, 6, 6], "
+                      "'item': ['a', 'b', 'a', 'd', 'a', 'd', 'a', 'c']})\n")
+_NO_LISTS = "the run has no rows"
+
+
+#: the ranking metrics, in catalogue order
+RANKING = [
+    _ranking_metric(
+        "dcg", RUN + (K, TIES, GAIN) + POLICIES,
+        "DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' = 2^rel - 1 (default, "
+        "as Burges et al. 2005) or 'linear' = rel; unjudged items have relevance 0.",
+        "Discounted cumulative gain of each query's ranked list, averaged over queries.",
+        "Jarvelin & Kekalainen 2002 (exponential gain: Burges et al. 2005); sklearn.metrics.dcg_score (linear gain, ties='average')",
+        _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n"),
+    _ranking_metric(
+        "ndcg", RUN + (K, TIES, GAIN) + POLICIES,
+        "NDCG@k = DCG@k / IDCG@k, IDCG from all judged items of the query sorted by relevance (retrieved or "
+        "not), cut at k; 0 when no judgment of the query has a positive grade (relevance_threshold does not "
+        "apply: the gains are the grades, as trec_eval's ndcg).",
+        "Normalised DCG: DCG over the best possible DCG, averaged over queries.",
+        "pytrec_eval ndcg_cut_k (gain='linear', ties='item_desc'); sklearn.metrics.ndcg_score "
+        "(gain='linear', ties='average', relevance in the run)",
+        _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n"),
+    _ranking_metric(
+        "mean_average_precision", RUN + (K, TIES_ORDER, Param(
+            "denominator", "choice", "'r': the query's relevant judged items R (trec_eval); 'min_k_r': "
+            "min(k, R), common in recommender papers.", default="r", choices=("r", "min_k_r"))) + POLICIES,
+        "AP@k = (1/D) * sum over relevant items at ranks r <= k of precision@r, D = R (relevant judged items, "
+        "retrieved or not) or min(k, R); MAP = mean of AP over queries.",
+        "Mean average precision (alias sm.map).", "pytrec_eval map, map_cut_k",
+        _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
+                       "[0.7556, 0.5]\n", aliases=("map",)),
+    _ranking_metric(
+        "mrr", RUN + (K, TIES_ORDER) + POLICIES,
+        "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
+        "Mean reciprocal rank.", "pytrec_eval recip_rank",
+        _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n"),
+    _ranking_metric(
+        "precision_at_k", RUN + (K_REQUIRED, TIES) + POLICIES,
+        "P@k = relevant items in the top k / k (k, even when the list is shorter); k=None: relevant items "
+        "retrieved / items retrieved, over the whole list (= set_precision).",
+        "Precision at k, averaged over queries.", "pytrec_eval P_k; k=None: pytrec_eval set_P",
+        _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"
+                       ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n"),
+    _ranking_metric(
+        "recall_at_k", RUN + (K_REQUIRED, TIES, Param(
+            "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
+            "relevant items (the HR@K of recommender papers).", default="macro", choices=("macro", "micro"))) + POLICIES,
+        "R@k = relevant items in the top k / R, R = relevant judged items (retrieved or not); macro: mean over "
+        "queries; micro: sum of hits / sum of R; k=None: the whole retrieved list (= set_recall).",
+        "Recall at k.", "pytrec_eval recall_k (macro; k=None: set_recall); hits over relevant items pooled over "
+        "users (micro)",
+        _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n"),
+    _ranking_metric(
+        "hit_rate", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
+        "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
+        "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
+        _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n"),
+    _ranking_metric(
+        "r_precision", RUN + (TIES_ORDER,) + POLICIES,
+        "R-precision = relevant items in the top R / R, R = relevant judged items.",
+        "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
+        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"),
+    Metric(
+        name="interpolated_precision", template="ranking/interpolated_precision.sql", kind="curve",
+        params=RUN + (RECALL_LEVELS, TIES_ORDER) + POLICIES,
+        outputs=("recall_level", "interpolated_precision") + QUERY_COUNTS,
+        summary="Interpolated precision at recall levels (the points of the standard recall-precision graph), "
+                "averaged over queries per level.",
+        formula="per query and level L: the largest precision at any rank where at least n = lround(L * R) "
+                "relevant items are retrieved (R = relevant judged items, retrieved or not; half rounds up), 0 "
+                "when fewer than n ever are; the whole list counts. Mean over queries per level; per_query=True: "
+                "one row per query and level.",
+        reference="trec_eval 10 iprec_at_recall (pytrec_eval iprec_at_recall_L, from trec_eval 9, maps a "
+                  "level to floor(L * R + 0.9) relevant items instead: the same values where the two counts "
+                  "agree)",
+        example=_BINARY_DEMO + ">>> c = sm.interpolated_precision(run, recall_levels=[0, 0.5, 1])\n"
+                               ">>> c[['recall_level', 'interpolated_precision']].round(4).values.tolist()\n"
+                               "[[0.0, 0.75], [0.5, 0.5833], [1.0, 0.55]]\n",
+        undefined=_NO_RELEVANT, per_query=True, unique=("query", "item")),
+    _ranking_metric(
+        "precision_11pt", RUN + (TIES_ORDER,) + POLICIES,
+        "11pt = (1/11) * sum over L in 0, 0.1, ..., 1 of the query's interpolated precision at recall L "
+        "(interpolated_precision); mean over queries.",
+        "11-point interpolated average precision, averaged over queries.",
+        "trec_eval 10 11pt_avg (pytrec_eval 11pt_avg, from trec_eval 9: the same where its level-to-count "
+        "rule floor(L * R + 0.9) agrees with lround(L * R))",
+        _BINARY_DEMO + ">>> round(sm.precision_11pt(run), 4)\n0.653\n"),
+    _ranking_metric(
+        "gm_map", RUN + (TIES_ORDER,) + POLICIES,
+        "GM_MAP = exp((1/n) * sum over queries of ln(max(AP, 1e-5))), AP as mean_average_precision (whole "
+        "list); a missing or empty query counts with AP 0 (so 1e-5) or is left out, as missing/empty say. "
+        "per_query=True gives max(AP, 1e-5) per query.",
+        "Geometric mean average precision: rewards systems that do well on every query.",
+        "trec_eval gm_map (1e-5: its MIN_GEO_MEAN); pytrec_eval gm_map (per query ln(max(AP, 1e-5)), "
+        "aggregated by compute_aggregated_measure)",
+        _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n"),
+    _ranking_metric(
+        "err", RUN + (K, TIES_ORDER, Param(
+            "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
+            "judgments); 4 reproduces ir_measures / gdeval ERR.", default=None, low=0.0, low_open=True))
+        + POLICIES,
+        "ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade.",
+        "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
+        "plain implementation of Chapelle et al. 2009; max_grade=4: ir_measures ERR@k",
+        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n", checks=(consistency.max_grade_is_the_top,)),
+    _ranking_metric(
+        "bpref", RUN + (TIES_ORDER,) + POLICIES,
+        "bpref = (1/R) * sum over relevant retrieved items r of (1 - min(n_r, R) / min(N, R)), n_r = judged "
+        "non-relevant items ranked above r, N = judged non-relevant items of the query (relevance below "
+        "relevance_threshold, retrieved or not), R = its relevant items; a term is 1 when n_r = 0. Unjudged "
+        "retrieved items are passed over.",
+        "Binary preference (Buckley & Voorhees 2004): how often the relevant items retrieved rank above the "
+        "judged non-relevant ones, robust to incomplete judgments.",
+        "trec_eval m_bpref.c; pytrec_eval bpref",
+        _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n"),
+    _ranking_metric(
+        "rbp", RUN + (K, TIES_ORDER, Param(
+            "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
+            "trec_eval 10's rbp (ir_measures RBP defaults to 0.8).", default=0.9, low=0.0, low_open=True,
+            high=1.0, high_open=True)) + POLICIES,
+        "RBP = (1 - p) * sum over ranks r <= k of p^(r - 1) * [rel_r >= relevance_threshold]; residual "
+        "(details=True, per_query=True) = (1 - p) * sum over unjudged ranks r <= k of p^(r - 1) + p^d, d the "
+        "list length (k when shorter): the most RBP could still gain if every unjudged and unseen item were "
+        "relevant (1 for a query absent from the run). Weights below 1e-307 count as 0.",
+        "Rank-biased precision (Moffat & Zobel 2008): the expected rate of relevant items seen by a user who "
+        "goes from each rank to the next with probability p, and its residual.",
+        "trec_eval 10 rbp and rbp_resid (binary judgments: trec_eval scales grades above 1 to grade / top "
+        "grade, sqlmetrics counts relevance >= relevance_threshold; trec_eval's rbp_resid is 0 when no "
+        "retrieved item is unjudged, without the weight p^d beyond the list); ir_measures RBP(p=..., rel=1)",
+        _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
+        outputs=("residual",) + QUERY_COUNTS),
+    _ranking_metric(
+        "set_precision", RUN + POLICIES,
+        "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "
+        "with k=None); mean over queries.",
+        "Precision of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_P",
+        _BINARY_DEMO + ">>> round(sm.set_precision(run), 4)\n0.4167\n", template="ranking/precision_at_k.sql"),
+    _ranking_metric(
+        "set_recall", RUN + POLICIES,
+        "set recall = relevant items retrieved / R, R = relevant judged items (retrieved or not) (= recall_at_k "
+        "with k=None); mean over queries.",
+        "Recall of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_recall",
+        _BINARY_DEMO + ">>> sm.set_recall(run)\n1.0\n", template="ranking/recall_at_k.sql"),
+    _ranking_metric(
+        "set_f", RUN + (BETA,) + POLICIES,
+        "set F = (1 + beta^2) * P * R / (beta^2 * P + R), P and R the set precision and set recall of the "
+        "query; 0 when nothing relevant is retrieved; mean over queries.",
+        "F-measure of the whole retrieved set of each query, averaged over queries.",
+        "pytrec_eval set_F (trec_eval's set_F parameter x is beta^2: the default set_F.1 is beta=1)",
+        _BINARY_DEMO + ">>> round(sm.set_f(run), 4)\n0.5833\n"),
+    _ranking_metric(
+        "num_rel_ret", RUN + POLICIES,
+        "relevant items retrieved, per query, summed over the counted queries (a count, not a mean: a query "
+        "absent from the run or without relevant items adds 0; missing and empty only decide which queries "
+        "are counted).",
+        "Number of relevant items retrieved, over all queries (per query with per_query=True).",
+        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True),
+    _ranking_metric(
+        "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
+                              "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
+                              "item judged)."),
+                        QUERY, ITEM, RUN_SCORE, RELEVANCE, *QRELS_COLUMNS, K, TIES_ORDER, MISSING, RANKING_BY),
+        "Judged@k = items of the top k that the judgments have (any relevance, 0 included) / items in the top "
+        "k (the list length when shorter; the whole list for k=None); mean over the judged queries, whatever "
+        "their grades (n_relevant, per query, counts the judged items).",
+        "Judgment rate: the share of each query's top k that has a relevance judgment.",
+        "ir_measures Judged@k (its tie order is ties='item_asc')",
+        ">>> import pandas as pd, sqlmetrics as sm\n"
+        ">>> run = pd.DataFrame({'query': 1, 'item': list('abcd'), 'score': [4, 3, 2, 1]})\n"
+        ">>> qrels = pd.DataFrame({'query': 1, 'item': ['a', 'c'], 'relevance': [0, 1]})\n"
+        ">>> sm.judged_at_k(run, qrels, k=2)\n0.5\n",
+        undefined="no judged query is evaluated"),
+    _ranking_metric(
+        "rank_correlation", RUN + (K, TIES_ORDER, RANKING_BY),
+        "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "
+        "predicted order pi and the order by relevance pi_l (equal relevance counts 1/2); mean over queries "
+        "with at least two items.",
+        "Rank correlation: the share of item pairs the ranking orders as the relevance does (ties count 1/2).",
+        "plain definition (pairwise concordance, ties 1/2)",
+        _RANK_DEMO + ">>> sm.rank_correlation(run, qrels)\n0.85\n",
+        undefined="no query has two ranked items"),
+    _ranking_metric(
+        "kendall_tau", RUN + (K, Param(
+            "variant", "choice", "'b' (tau-b, default, as scipy), 'a' (textbook (C - D) / pairs), 'c' (tau-c).",
+            default="b", choices=("a", "b", "c")), RANKING_BY),
+        "tau_b = (C - D) / sqrt((n0 - n_score_ties) * (n0 - n_relevance_ties)) between score and relevance within "
+        "each query; tau_a = (C - D) / n0; tau_c = 2 (C - D) / (n^2 (m - 1) / m). Mean over queries where it is "
+        "defined (not constant).",
+        "Kendall rank correlation between the scores and the relevance of each query's items.",
+        "scipy.stats.kendalltau",
+        _RANK_DEMO + ">>> round(sm.kendall_tau(run, qrels), 4)\n0.7379\n",
+        undefined="no query has two items with different scores and relevances"),
+    _ranking_metric(
+        "ils", (_SIMILARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
+        "ILS = mean over pairs of items in the query's top k of similarity(a, b); mean over queries with at "
+        "least two items. Lower means more diverse lists.",
+        "Intra-list similarity (Ziegler et al. 2005): how alike the items of each list are.",
+        "plain definition (Ziegler et al. 2005, mean pairwise similarity)",
+        ">>> import pandas as pd, sqlmetrics as sm\n"
+        ">>> run = pd.DataFrame({'query': 1, 'item': ['a', 'b', 'c'], 'score': [3, 2, 1]})\n"
+        ">>> sim = pd.DataFrame({'item_a': ['a', 'a'], 'item_b': ['b', 'c'], 'similarity': [0.9, 0.3]})\n"
+        ">>> round(sm.ils(run, similarity=sim), 4)\n0.4\n",
+        outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,)),
+    Metric(
+        name="coverage", template="ranking/coverage.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
+        outputs=("coverage", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
+        checks=(consistency.catalogue_holds_the_run,),
+        summary="Catalogue coverage: the share of the catalogue that appears in some top-k list.",
+        formula="coverage = distinct items in all top-k lists / catalogue size",
+        reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1); Microsoft Recommenders "
+                  "catalog_coverage(train, reco) with items=train, the training interactions (alias "
+                  "sm.catalog_coverage)",
+        example=(_POPULARITY_DEMO + ">>> sm.coverage(run, k=1, n_items=10)\n0.1\n"
+                 ">>> sm.catalog_coverage(run, items=train)  # 3 of the 4 items of the training data\n0.75\n"),
+        undefined="the catalogue is empty", aliases=("catalog_coverage",)),
+    # -- beyond accuracy: the lists against the training data and the catalogue ------------------------
+    Metric(
+        name="novelty", template="ranking/novelty.sql", kind="scalar",
+        params=(_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        outputs=("novelty", "n_recommendations"), one_of=("interactions", "popularity"), unique=("query", "item"),
+        checks=(consistency.one_count_per_item, consistency.recommended_items_are_known),
+        summary="Novelty (Castells et al. 2011): the mean self-information -log2 p(i) of the recommended items, "
+                "p(i) the item's share of the training interactions; higher means less popular items.",
+        formula="novelty = mean over the recommended (user, item) rows of the top-k lists of -log2 p(i), "
+                "p(i) = interactions naming i / all interactions (or count / sum of counts). An item recommended "
+                "without a positive count (p = 0, infinite self-information) is an error naming how many, where "
+                "Microsoft Recommenders leaves its rows out of the sum but not of the count.",
+        reference="Microsoft Recommenders python_evaluation.novelty(train, reco)",
+        example=_POPULARITY_DEMO + ">>> round(sm.novelty(run, train), 4)  # -log2 of 4/8, 1/8, 4/8, 1/8\n2.0\n",
+        undefined=_NO_LISTS),
+    _ranking_metric(
+        "serendipity", (
+            Param("interactions", "relation", "the users' training interactions, one row per event, with the "
+                  "run's query (user) and item columns: a user's history.",
+                  relation_columns=(("{query}", "key"), ("{item}", "key"))),
+            _SIMILARITY, QUERY, ITEM, RUN_SCORE,
+            Param("relevance", "column", "optional column of the run: the relevance of the recommended item to its "
+                  "user (Microsoft Recommenders' col_relevance, which it rounds to float16: equal for 0/1 and other "
+                  "values float16 holds); None: 1 for every item, as Microsoft Recommenders.", default=None,
+                  role="relevance"),
+            K, TIES_ORDER, BY),
+        "serendipity(u, i) = (1 - mean over the user's interactions h of similarity(i, h)) * relevance(u, i); per "
+        "user the mean over the items of its top k, then the mean over users. Users without interactions are left "
+        "out (n_without_history); an item recommended to a user who interacted with it is an error, as in "
+        "Microsoft Recommenders.",
+        "Serendipity (Zhang et al. 2012): how unlike the user's history the recommended items are, weighted by "
+        "their relevance.",
+        "Microsoft Recommenders python_evaluation.serendipity(train, reco, col_relevance=...) with the item "
+        "similarities of the similarity table (Microsoft Recommenders derives them from co-occurrence or features)",
+        _CATALOGUE_DEMO + ">>> train = pd.DataFrame({'query': [1, 1, 2], 'item': ['c', 'd', 'b']})\n"
+                          ">>> sim = pd.DataFrame({'item_a': ['a', 'b'], 'item_b': ['c', 'c'], "
+                          "'similarity': [0.5, 0.8]})\n"
+                          ">>> sm.serendipity(run, train, similarity=sim)  # user 1: (0.75 + 0.6) / 2, user 2: (1 + 0.2) / 2\n0.6375\n",
+        undefined="no user of the run has interactions", outputs=("n_users", "n_without_history"),
+        checks=(consistency.one_similarity_per_pair, consistency.recommended_items_are_new)),
+    Metric(
+        name="distributional_coverage", template="ranking/distributional_coverage.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        outputs=("distributional_coverage", "n_recommendations", "n_covered"), unique=("query", "item"),
+        summary="Distributional coverage: the Shannon entropy (bits) of how the recommendations spread over "
+                "the items.",
+        formula="distributional_coverage = -sum over items of p(i) log2 p(i), p(i) = the share of the recommended "
+                "rows of all top-k lists that recommend i; 0 for one item recommended to all, log2(n) for n items "
+                "recommended equally often.",
+        reference="Microsoft Recommenders python_evaluation.distributional_coverage(train, reco) (Shani & "
+                  "Gunawardana 2011, eq. 21)",
+        example=_CATALOGUE_DEMO + ">>> round(sm.distributional_coverage(run), 4)  # a: 1/2, b: 1/4, c: 1/4\n1.5\n",
+        undefined=_NO_LISTS),
+    Metric(
+        name="gini_index", template="ranking/gini_index.sql", kind="scalar",
+        params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
+        outputs=("gini_index", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
+        checks=(consistency.catalogue_holds_the_run,),
+        summary="Gini index of how often the catalogue's items are recommended: 0 for equal counts, near 1 when a "
+                "few items take every recommendation.",
+        formula="gini_index = sum over i of (2i - n - 1) P(i) / (n sum over i of P(i)), P(1) <= ... <= P(n) the "
+                "counts of the n catalogue items in the top-k lists (0 for an item never recommended).",
+        reference="RecBole GiniIndex (with n_items = catalogue + 1, RecBole's item count with its padding item)",
+        example=_CATALOGUE_DEMO + ">>> round(sm.gini_index(run, n_items=4), 4)  # counts 0, 1, 1, 2\n0.375\n",
+        undefined="the catalogue is empty"),
+    _ranking_metric(
+        "average_popularity", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
+        "ARP = mean over users of the mean popularity count of the items of the user's top k (the interactions "
+        "naming the item, or its count); an item absent from the popularity source counts 0, as in RecBole.",
+        "Average recommendation popularity (ARP): how popular, in the training data, the recommended items are.",
+        "RecBole AveragePopularity",
+        _POPULARITY_DEMO + ">>> sm.average_popularity(run, train)  # user 1: (4 + 1) / 2, user 2: (4 + 1) / 2\n2.5\n",
+        undefined=_NO_LISTS, outputs=("n_users",), one_of=("interactions", "popularity"),
+        checks=(consistency.one_count_per_item,)),
+    _ranking_metric(
+        "tail_share", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, Param(
+            "tail", "float", "the long tail: above 1, the items whose popularity count is at most `tail`; up to 1, "
+            "the least popular share `tail` of the items (RecBole's tail_ratio, whose default 0.1 this is, so "
+            "RecBole's TailPercentage reproduces without configuring it).", default=0.1, low=0.0, low_open=True),
+            BY),
+        "tail_share = mean over users of the share of the items of the user's top k that are in the long tail T. "
+        "T is drawn from the items of the popularity source (an item it lacks is not in T, as in RecBole): tail > 1, "
+        "the items counted at most `tail` times; tail <= 1, the first max(floor(n * tail), 1) of its n items by "
+        "increasing count, where a cut inside a group of equal counts gives each item of the group the share of "
+        "it the cut takes (RecBole orders such a group by its internal item ids). n_tail_items = |T|.",
+        "Share of long-tail (rarely interacted) items among the recommended items.",
+        "RecBole TailPercentage (tail_ratio = tail)",
+        _POPULARITY_DEMO + ">>> sm.tail_share(run, train, tail=1.5)  # tail: b and c (1 interaction each)\n0.5\n",
+        undefined=_NO_LISTS, outputs=("n_users", "n_tail_items"), one_of=("interactions", "popularity"),
+        checks=(consistency.one_count_per_item,)),
+]

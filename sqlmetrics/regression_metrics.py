@@ -1,0 +1,74 @@
+"""The regression metrics, each as the scikit-learn function of its name. registry.py assembles the
+catalogue from this list and the other families'."""
+from __future__ import annotations
+
+from .metric import Metric
+from .params import (BY, LOG_PREDICTION, LOG_TARGET, PREDICTION, TARGET, WEIGHT)
+from .plans import ParallelWhenDistributed
+
+_NO_WEIGHT = "the data has no rows (or zero total weight)"
+_PARALLEL = ParallelWhenDistributed()
+
+
+def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT, plan=None,
+                       columns=(TARGET, PREDICTION), weighted=True):
+    """A metric of a target and a prediction column, with its sklearn function `ref` (which takes
+    sample_weight where the metric is `weighted`) and an example on sklearn's documented data."""
+    return Metric(
+        name=name, template=f"regression/{name}.sql", kind="scalar",
+        params=columns + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan,
+        summary=summary, formula=formula,
+        reference=f"sklearn.metrics.{ref}(y, y_pred{', sample_weight=w' if weighted else ''})",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'y': [3.0, -0.5, 2.0, 7.0], 'p': [2.5, 0.0, 2.0, 8.0]})\n"
+                 f">>> round(sm.{name}(df, target='y', prediction='p'), 4)\n{value}\n"),
+        undefined=undefined)
+
+
+
+#: the regression metrics, in catalogue order
+REGRESSION = [
+    *[_regression_metric(*entry) for entry in [
+        ("mae", "Mean absolute error.", "(1/W) * sum_i w_i*|y_i - p_i|", "mean_absolute_error", "0.5"),
+        ("mse", "Mean squared error.", "(1/W) * sum_i w_i*(y_i - p_i)^2", "mean_squared_error", "0.375"),
+        ("rmse", "Root mean squared error.", "sqrt(MSE)", "root_mean_squared_error", "0.6124"),
+        ("r2", "Coefficient of determination.",
+         "1 - sum w*(y - p)^2 / sum w*(y - mean_w(y))^2; as sklearn, a constant target gives 1.0 for a "
+         "perfect prediction and 0.0 otherwise", "r2_score", "0.9486",
+         "it needs at least two rows", _PARALLEL),
+    ]],
+    # -- regression extras -----------------------------------------------------------------------------
+    _regression_metric(
+        "mape", "Mean absolute percentage error (a ratio: 0.1 is 10%).",
+        "(1/W) * sum_i w_i*|y_i - p_i| / max(|y_i|, eps), eps = 2.220446049250313e-16 (the float64 machine "
+        "epsilon): a zero target gives a huge term, not an error", "mean_absolute_percentage_error", "0.3274"),
+    _regression_metric(
+        "msle", "Mean squared logarithmic error.", "(1/W) * sum_i w_i*(ln(1 + y_i) - ln(1 + p_i))^2; targets and "
+        "predictions must be above -1", "mean_squared_log_error", "0.128", columns=(LOG_TARGET, LOG_PREDICTION)),
+    _regression_metric(
+        "rmsle", "Root mean squared logarithmic error.", "sqrt(MSLE)", "root_mean_squared_log_error", "0.3578",
+        columns=(LOG_TARGET, LOG_PREDICTION)),
+    _regression_metric(
+        "median_absolute_error", "Median absolute error: robust to outliers.",
+        "the weighted median of |y - p|: unweighted the middle value (the mean of the two middle ones for "
+        "an even count, as numpy.median); weighted, over the distinct values of positive weight in "
+        "increasing order, the first whose running weight reaches W/2, averaged with the next one when "
+        "it reaches W/2 exactly (sklearn's averaged inverted CDF, _weighted_percentile(average=True))",
+        "median_absolute_error", "0.5", plan=_PARALLEL),
+    _regression_metric(
+        "explained_variance", "Explained variance: the share of the target's variance the prediction "
+        "explains, ignoring a constant bias.",
+        "1 - Var_w(y - p) / Var_w(y), weighted variances about weighted means; as sklearn (force_finite), "
+        "1.0 when y - p is constant (one row included) and 0.0 for a constant target otherwise",
+        "explained_variance_score", "0.9572"),
+    _regression_metric(
+        "max_error", "Largest absolute error.", "max_i |y_i - p_i| (unweighted, as sklearn)", "max_error", "1.0",
+        undefined="the data has no rows", weighted=False),
+    _regression_metric(
+        "d2_absolute_error", "D^2 of the absolute error: the share of the absolute deviation about the "
+        "target's median that the prediction removes.",
+        "1 - sum w*|y - p| / sum w*|y - median_w(y)|, median_w the weighted median of median_absolute_error; "
+        "as sklearn (force_finite), 1.0 for a perfect prediction, else 0.0 for a constant target",
+        "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL),
+
+]

@@ -22,11 +22,7 @@
 {%- if kwargs.get(p) %}{% set read.columns = read.columns + [kwargs[p]] %}{% endif %}
 {%- endfor %}
 {%- set carried = read.columns | unique | list %}
-{%- set ranking = metric in ('dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate',
-                             'r_precision', 'err', 'rank_correlation', 'kendall_tau', 'ils', 'precision_11pt',
-                             'interpolated_precision', 'gm_map', 'serendipity', 'average_popularity', 'tail_share',
-                             'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'judged_at_k',
-                             'num_rel_ret') %}
+{%- set ranking = sqlmetrics.per_query_metric(metric) %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set tail = (1 - confidence) / 2 %}
 {%- set resampled_by = by + ['sm_replicate'] %}

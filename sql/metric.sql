@@ -1,5 +1,6 @@
-{#- Any metric by name: {{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'), k=10) }} is
-    {{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }} (as sm.render(name, data, ...) in
+{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
+    fails while it is stale). Any metric by name: {{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
+    k=10) }} is {{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }} (as sm.render(name, data, ...) in
     Python); the parameters are keywords. The generic tests call metrics through it. Every metric
     is named in a call of its own: dbt finds the macros a test depends on by reading their calls,
     and a call through a computed name such as sqlmetrics[name](...) would be invisible to it. -#}
@@ -27,10 +28,35 @@
 {%- elif name == 'f1' %}{{ sqlmetrics.f1(relation, **kwargs) }}
 {%- elif name == 'gini' %}{{ sqlmetrics.gini(relation, **kwargs) }}
 {%- elif name == 'rela_impr' %}{{ sqlmetrics.rela_impr(relation, **kwargs) }}
+{%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
+{%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
+{%- elif name == 'multiclass_confusion_matrix' %}{{ sqlmetrics.multiclass_confusion_matrix(relation, **kwargs) }}
+{%- elif name == 'classification_report' %}{{ sqlmetrics.classification_report(relation, **kwargs) }}
+{%- elif name == 'balanced_accuracy' %}{{ sqlmetrics.balanced_accuracy(relation, **kwargs) }}
+{%- elif name == 'cohen_kappa' %}{{ sqlmetrics.cohen_kappa(relation, **kwargs) }}
+{%- elif name == 'mcc' %}{{ sqlmetrics.mcc(relation, **kwargs) }}
+{%- elif name == 'multiclass_auc' %}{{ sqlmetrics.multiclass_auc(relation, **kwargs) }}
+{%- elif name == 'top_k_accuracy' %}{{ sqlmetrics.top_k_accuracy(relation, **kwargs) }}
+{%- elif name == 'multiclass_log_loss' %}{{ sqlmetrics.multiclass_log_loss(relation, **kwargs) }}
+{%- elif name == 'det_curve' %}{{ sqlmetrics.det_curve(relation, **kwargs) }}
+{%- elif name == 'normalized_entropy' %}{{ sqlmetrics.normalized_entropy(relation, **kwargs) }}
+{%- elif name == 'relative_information_gain' %}{{ sqlmetrics.relative_information_gain(relation, **kwargs) }}
+{%- elif name == 'copc' %}{{ sqlmetrics.copc(relation, **kwargs) }}
+{%- elif name == 'ks_statistic' %}{{ sqlmetrics.ks_statistic(relation, **kwargs) }}
+{%- elif name == 'best_threshold' %}{{ sqlmetrics.best_threshold(relation, **kwargs) }}
+{%- elif name == 'gain_curve' %}{{ sqlmetrics.gain_curve(relation, **kwargs) }}
+{%- elif name == 'lift_curve' %}{{ sqlmetrics.lift_curve(relation, **kwargs) }}
 {%- elif name == 'mae' %}{{ sqlmetrics.mae(relation, **kwargs) }}
 {%- elif name == 'mse' %}{{ sqlmetrics.mse(relation, **kwargs) }}
 {%- elif name == 'rmse' %}{{ sqlmetrics.rmse(relation, **kwargs) }}
 {%- elif name == 'r2' %}{{ sqlmetrics.r2(relation, **kwargs) }}
+{%- elif name == 'mape' %}{{ sqlmetrics.mape(relation, **kwargs) }}
+{%- elif name == 'msle' %}{{ sqlmetrics.msle(relation, **kwargs) }}
+{%- elif name == 'rmsle' %}{{ sqlmetrics.rmsle(relation, **kwargs) }}
+{%- elif name == 'median_absolute_error' %}{{ sqlmetrics.median_absolute_error(relation, **kwargs) }}
+{%- elif name == 'explained_variance' %}{{ sqlmetrics.explained_variance(relation, **kwargs) }}
+{%- elif name == 'max_error' %}{{ sqlmetrics.max_error(relation, **kwargs) }}
+{%- elif name == 'd2_absolute_error' %}{{ sqlmetrics.d2_absolute_error(relation, **kwargs) }}
 {%- elif name == 'dcg' %}{{ sqlmetrics.dcg(relation, **kwargs) }}
 {%- elif name == 'ndcg' %}{{ sqlmetrics.ndcg(relation, **kwargs) }}
 {%- elif name == 'mean_average_precision' %}{{ sqlmetrics.mean_average_precision(relation, **kwargs) }}
@@ -42,6 +68,7 @@
 {%- elif name == 'interpolated_precision' %}{{ sqlmetrics.interpolated_precision(relation, **kwargs) }}
 {%- elif name == 'precision_11pt' %}{{ sqlmetrics.precision_11pt(relation, **kwargs) }}
 {%- elif name == 'gm_map' %}{{ sqlmetrics.gm_map(relation, **kwargs) }}
+{%- elif name == 'err' %}{{ sqlmetrics.err(relation, **kwargs) }}
 {%- elif name == 'bpref' %}{{ sqlmetrics.bpref(relation, **kwargs) }}
 {%- elif name == 'rbp' %}{{ sqlmetrics.rbp(relation, **kwargs) }}
 {%- elif name == 'set_precision' %}{{ sqlmetrics.set_precision(relation, **kwargs) }}
@@ -49,56 +76,27 @@
 {%- elif name == 'set_f' %}{{ sqlmetrics.set_f(relation, **kwargs) }}
 {%- elif name == 'num_rel_ret' %}{{ sqlmetrics.num_rel_ret(relation, **kwargs) }}
 {%- elif name == 'judged_at_k' %}{{ sqlmetrics.judged_at_k(relation, **kwargs) }}
-{%- elif name == 'err' %}{{ sqlmetrics.err(relation, **kwargs) }}
 {%- elif name == 'rank_correlation' %}{{ sqlmetrics.rank_correlation(relation, **kwargs) }}
 {%- elif name == 'kendall_tau' %}{{ sqlmetrics.kendall_tau(relation, **kwargs) }}
 {%- elif name == 'ils' %}{{ sqlmetrics.ils(relation, **kwargs) }}
 {%- elif name == 'coverage' %}{{ sqlmetrics.coverage(relation, **kwargs) }}
-{#- beyond accuracy #}
 {%- elif name == 'novelty' %}{{ sqlmetrics.novelty(relation, **kwargs) }}
 {%- elif name == 'serendipity' %}{{ sqlmetrics.serendipity(relation, **kwargs) }}
 {%- elif name == 'distributional_coverage' %}{{ sqlmetrics.distributional_coverage(relation, **kwargs) }}
 {%- elif name == 'gini_index' %}{{ sqlmetrics.gini_index(relation, **kwargs) }}
 {%- elif name == 'average_popularity' %}{{ sqlmetrics.average_popularity(relation, **kwargs) }}
 {%- elif name == 'tail_share' %}{{ sqlmetrics.tail_share(relation, **kwargs) }}
-{%- elif name == 'calibration_curve' %}{{ sqlmetrics.calibration_curve(relation, **kwargs) }}
-{%- elif name == 'ece' %}{{ sqlmetrics.ece(relation, **kwargs) }}
-{#- multi-class from labels #}
-{%- elif name == 'multiclass_confusion_matrix' %}{{ sqlmetrics.multiclass_confusion_matrix(relation, **kwargs) }}
-{%- elif name == 'classification_report' %}{{ sqlmetrics.classification_report(relation, **kwargs) }}
-{%- elif name == 'balanced_accuracy' %}{{ sqlmetrics.balanced_accuracy(relation, **kwargs) }}
-{%- elif name == 'cohen_kappa' %}{{ sqlmetrics.cohen_kappa(relation, **kwargs) }}
-{%- elif name == 'mcc' %}{{ sqlmetrics.mcc(relation, **kwargs) }}
-
-{#- multi-class from scores #}
-{%- elif name == 'multiclass_auc' %}{{ sqlmetrics.multiclass_auc(relation, **kwargs) }}
-{%- elif name == 'top_k_accuracy' %}{{ sqlmetrics.top_k_accuracy(relation, **kwargs) }}
-{%- elif name == 'multiclass_log_loss' %}{{ sqlmetrics.multiclass_log_loss(relation, **kwargs) }}
-
-{#- binary extras #}
-{%- elif name == 'det_curve' %}{{ sqlmetrics.det_curve(relation, **kwargs) }}
-{%- elif name == 'normalized_entropy' %}{{ sqlmetrics.normalized_entropy(relation, **kwargs) }}
-{%- elif name == 'relative_information_gain' %}{{ sqlmetrics.relative_information_gain(relation, **kwargs) }}
-{%- elif name == 'copc' %}{{ sqlmetrics.copc(relation, **kwargs) }}
-{%- elif name == 'ks_statistic' %}{{ sqlmetrics.ks_statistic(relation, **kwargs) }}
-{%- elif name == 'best_threshold' %}{{ sqlmetrics.best_threshold(relation, **kwargs) }}
-{%- elif name == 'gain_curve' %}{{ sqlmetrics.gain_curve(relation, **kwargs) }}
-{%- elif name == 'lift_curve' %}{{ sqlmetrics.lift_curve(relation, **kwargs) }}
-
-{#- regression extras #}
-{%- elif name == 'mape' %}{{ sqlmetrics.mape(relation, **kwargs) }}
-{%- elif name == 'msle' %}{{ sqlmetrics.msle(relation, **kwargs) }}
-{%- elif name == 'rmsle' %}{{ sqlmetrics.rmsle(relation, **kwargs) }}
-{%- elif name == 'median_absolute_error' %}{{ sqlmetrics.median_absolute_error(relation, **kwargs) }}
-{%- elif name == 'explained_variance' %}{{ sqlmetrics.explained_variance(relation, **kwargs) }}
-{%- elif name == 'max_error' %}{{ sqlmetrics.max_error(relation, **kwargs) }}
-{%- elif name == 'd2_absolute_error' %}{{ sqlmetrics.d2_absolute_error(relation, **kwargs) }}
-
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}
 
-{#- The name a metric is known by, for one of its other names (as sqlmetrics.registry's aliases). -#}
+{#- The name a metric is known by, for one of its other names (the registry's aliases). -#}
 {% macro metric_name(name) -%}
-{{ return({'map': 'mean_average_precision', 'catalog_coverage': 'coverage'}.get(name, name)) }}
+{{ return({'catalog_coverage': 'coverage', 'map': 'mean_average_precision'}.get(name, name)) }}
+{%- endmacro %}
+
+{#- Whether a metric is evaluated per query (the registry's per_query: a ranking metric), so that
+    bootstrap and compare resample and pair queries, recombining the metric's per-query parts. -#}
+{% macro per_query_metric(name) -%}
+{{ return(name in ['dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate', 'r_precision', 'interpolated_precision', 'precision_11pt', 'gm_map', 'err', 'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'num_rel_ret', 'judged_at_k', 'rank_correlation', 'kendall_tau', 'ils', 'serendipity', 'average_popularity', 'tail_share']) }}
 {%- endmacro %}

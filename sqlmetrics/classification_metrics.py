@@ -59,7 +59,7 @@ def _class_scores_metric(name, extra, summary, formula, reference, example,
         params=(EXAMPLE, CLASS_COLUMN, score, TRUE_CLASS, TRUE_CLASSES, EXAMPLE_WEIGHT) + extra + (BY,),
         outputs=(name, "n", "n_classes"), summary=summary, formula=formula, reference=reference,
         example=_SCORES_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
-        one_of=("label", "labels"),
+        one_of=("label", "labels"), section="multiclass",
         checks=(consistency.class_probabilities if probabilities else consistency.class_scores,))
 
 
@@ -92,7 +92,7 @@ CLASSIFICATION = [
                         ">>> round(sm.auc(df, label='y', score='s', max_fpr=0.5), 4)\n0.6667\n",
         undefined=_ONE_CLASS),
     Metric(
-        name="auc_ci", template="classification/auc_ci.sql", kind="record",
+        name="auc_ci", section="statistics", template="classification/auc_ci.sql", kind="record",
         params=(LABEL, SCORE, WEIGHT, CONFIDENCE, BY),
         outputs=("auc", "std_error", "ci_low", "ci_high", "n_pos", "n_neg"), defined_by=("auc",),
         plan=_RANK_WHEN_DISTINCT,
@@ -109,7 +109,7 @@ CLASSIFICATION = [
                         "(0.75, 0.3536, 0.057, 1.0)\n",
         undefined=_ONE_CLASS),
     Metric(
-        name="auc_compare", template="classification/auc_compare.sql", kind="record",
+        name="auc_compare", section="statistics", template="classification/auc_compare.sql", kind="record",
         params=(LABEL, SCORE, Param("other_score", "column", "the score column of the model compared with `score`.",
                                     role="score"), WEIGHT, CONFIDENCE, BY),
         outputs=("auc", "other_auc", "difference", "std_error", "z", "p_value", "ci_low", "ci_high", "n_pos", "n_neg"),
@@ -337,7 +337,7 @@ CLASSIFICATION = [
 
     # -- multi-class from labels: classes of any type ------------------------------------------------
     Metric(
-        name="multiclass_confusion_matrix", template="classification/multiclass_confusion_matrix.sql", kind="curve",
+        name="multiclass_confusion_matrix", section="multiclass", template="classification/multiclass_confusion_matrix.sql", kind="curve",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, BY), outputs=("true_class", "predicted_class", "n"),
         summary="The confusion matrix of classes in long form: one row per (true class, predicted class) that "
                 "occurs.",
@@ -349,7 +349,7 @@ CLASSIFICATION = [
                               "['cat', 'cat', 1]]\n",
         undefined="the data has no rows"),
     Metric(
-        name="classification_report", template="classification/classification_report.sql", kind="curve",
+        name="classification_report", section="multiclass", template="classification/classification_report.sql", kind="curve",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, ZERO_DIVISION, BY),
         outputs=("class", "average", "precision", "recall", "f1", "support"),
         summary="Precision, recall, F1 and support of every class, and their micro, macro and weighted "
@@ -366,7 +366,7 @@ CLASSIFICATION = [
                               "[0.7222, 0.6667, 0.6556]\n",
         undefined="the data has no rows"),
     Metric(
-        name="balanced_accuracy", template="classification/balanced_accuracy.sql", kind="scalar",
+        name="balanced_accuracy", section="multiclass", template="classification/balanced_accuracy.sql", kind="scalar",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, Param(
             "adjusted", "bool", "rescale so that chance scores 0 and perfect 1: (score - 1/K) / (1 - 1/K), K the "
             "classes with true rows.", default=False), BY),
@@ -379,7 +379,7 @@ CLASSIFICATION = [
         example=_CLASS_DEMO + ">>> round(sm.balanced_accuracy(df, label='y', prediction='p'), 4)\n0.6667\n",
         undefined="no class has a true row (or adjusted=True with a single one)"),
     Metric(
-        name="cohen_kappa", template="classification/cohen_kappa.sql", kind="scalar",
+        name="cohen_kappa", section="multiclass", template="classification/cohen_kappa.sql", kind="scalar",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, Param(
             "weights", "choice", "the cost of a disagreement between classes i and j: None (1 whenever they "
             "differ), 'linear' (|i - j|) or 'quadratic' ((i - j)^2), i and j the classes' positions in sorted "
@@ -394,7 +394,7 @@ CLASSIFICATION = [
         example=_CLASS_DEMO + ">>> round(sm.cohen_kappa(df, label='y', prediction='p'), 4)\n0.5\n",
         undefined="the expected disagreement is 0 (a single class)"),
     Metric(
-        name="mcc", template="classification/mcc.sql", kind="scalar",
+        name="mcc", section="multiclass", template="classification/mcc.sql", kind="scalar",
         params=(CLASS_LABEL, CLASS_PREDICTION, WEIGHT, ZERO_DIVISION, BY), outputs=("mcc", "n"),
         summary="Matthews correlation coefficient, binary and multi-class: the correlation between true and "
                 "predicted classes.",

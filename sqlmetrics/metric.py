@@ -13,6 +13,8 @@ from .plans import ParallelWhenDistributed
 Kind = Literal["scalar", "record", "curve"]
 #: the plots the command line draws (sqlmetrics.plots), each of one curve metric
 Plot = Literal["roc", "pr", "calibration"]
+#: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
+Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy"]
 
 
 @dataclass(frozen=True)
@@ -44,9 +46,11 @@ class Metric:
     checks: tuple[Callable[[dict, dict], list], ...] = ()
     #: a scalar that is a count: returned as an int (its columns are BIGINT)
     count: bool = False
+    section: Section = "binary"
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
+        require_word(f"metric {self.name!r}", "section", self.section, Section)
         if self.plot is not None:
             require_word(f"metric {self.name!r}", "plot", self.plot, Plot)
 

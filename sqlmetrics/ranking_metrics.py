@@ -20,12 +20,13 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
-                    outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False):
+                    outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False,
+                    section="ranking"):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
         undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
-        checks=checks, count=count)
+        checks=checks, count=count, section=section)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -122,7 +123,7 @@ RANKING = [
         "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
         _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"),
     Metric(
-        name="interpolated_precision", template="ranking/interpolated_precision.sql", kind="curve",
+        name="interpolated_precision", section="ranking", template="ranking/interpolated_precision.sql", kind="curve",
         params=RUN + (RECALL_LEVELS, TIES_ORDER) + POLICIES,
         outputs=("recall_level", "interpolated_precision") + QUERY_COUNTS,
         summary="Interpolated precision at recall levels (the points of the standard recall-precision graph), "
@@ -261,9 +262,10 @@ RANKING = [
         ">>> run = pd.DataFrame({'query': 1, 'item': ['a', 'b', 'c'], 'score': [3, 2, 1]})\n"
         ">>> sim = pd.DataFrame({'item_a': ['a', 'a'], 'item_b': ['b', 'c'], 'similarity': [0.9, 0.3]})\n"
         ">>> round(sm.ils(run, similarity=sim), 4)\n0.4\n",
-        outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,)),
+        outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,),
+        section="beyond_accuracy"),
     Metric(
-        name="coverage", template="ranking/coverage.sql", kind="scalar",
+        name="coverage", section="beyond_accuracy", template="ranking/coverage.sql", kind="scalar",
         params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
         outputs=("coverage", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
         checks=(consistency.catalogue_holds_the_run,),
@@ -277,7 +279,7 @@ RANKING = [
         undefined="the catalogue is empty", aliases=("catalog_coverage",)),
     # -- beyond accuracy: the lists against the training data and the catalogue ------------------------
     Metric(
-        name="novelty", template="ranking/novelty.sql", kind="scalar",
+        name="novelty", section="beyond_accuracy", template="ranking/novelty.sql", kind="scalar",
         params=(_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
         outputs=("novelty", "n_recommendations"), one_of=("interactions", "popularity"), unique=("query", "item"),
         checks=(consistency.one_count_per_item, consistency.recommended_items_are_known),
@@ -314,9 +316,10 @@ RANKING = [
                           "'similarity': [0.5, 0.8]})\n"
                           ">>> sm.serendipity(run, train, similarity=sim)  # user 1: (0.75 + 0.6) / 2, user 2: (1 + 0.2) / 2\n0.6375\n",
         undefined="no user of the run has interactions", outputs=("n_users", "n_without_history"),
-        checks=(consistency.one_similarity_per_pair, consistency.recommended_items_are_new)),
+        checks=(consistency.one_similarity_per_pair, consistency.recommended_items_are_new),
+        section="beyond_accuracy"),
     Metric(
-        name="distributional_coverage", template="ranking/distributional_coverage.sql", kind="scalar",
+        name="distributional_coverage", section="beyond_accuracy", template="ranking/distributional_coverage.sql", kind="scalar",
         params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, BY),
         outputs=("distributional_coverage", "n_recommendations", "n_covered"), unique=("query", "item"),
         summary="Distributional coverage: the Shannon entropy (bits) of how the recommendations spread over "
@@ -329,7 +332,7 @@ RANKING = [
         example=_CATALOGUE_DEMO + ">>> round(sm.distributional_coverage(run), 4)  # a: 1/2, b: 1/4, c: 1/4\n1.5\n",
         undefined=_NO_LISTS),
     Metric(
-        name="gini_index", template="ranking/gini_index.sql", kind="scalar",
+        name="gini_index", section="beyond_accuracy", template="ranking/gini_index.sql", kind="scalar",
         params=(QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, _N_ITEMS, _ITEMS, BY),
         outputs=("gini_index", "n_covered", "n_items"), one_of=("n_items", "items"), unique=("query", "item"),
         checks=(consistency.catalogue_holds_the_run,),
@@ -348,7 +351,7 @@ RANKING = [
         "RecBole AveragePopularity",
         _POPULARITY_DEMO + ">>> sm.average_popularity(run, train)  # user 1: (4 + 1) / 2, user 2: (4 + 1) / 2\n2.5\n",
         undefined=_NO_LISTS, outputs=("n_users",), one_of=("interactions", "popularity"),
-        checks=(consistency.one_count_per_item,)),
+        checks=(consistency.one_count_per_item,), section="beyond_accuracy"),
     _ranking_metric(
         "tail_share", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, Param(
             "tail", "float", "the long tail: above 1, the items whose popularity count is at most `tail`; up to 1, "
@@ -364,5 +367,5 @@ RANKING = [
         "RecBole TailPercentage (tail_ratio = tail)",
         _POPULARITY_DEMO + ">>> sm.tail_share(run, train, tail=1.5)  # tail: b and c (1 interaction each)\n0.5\n",
         undefined=_NO_LISTS, outputs=("n_users", "n_tail_items"), one_of=("interactions", "popularity"),
-        checks=(consistency.one_count_per_item,)),
+        checks=(consistency.one_count_per_item,), section="beyond_accuracy"),
 ]

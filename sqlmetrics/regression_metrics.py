@@ -16,7 +16,7 @@ def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT,
     sample_weight where the metric is `weighted`) and an example on sklearn's documented data."""
     return Metric(
         name=name, template=f"regression/{name}.sql", kind="scalar",
-        params=columns + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan,
+        params=columns + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan, section="regression",
         summary=summary, formula=formula,
         reference=f"sklearn.metrics.{ref}(y, y_pred{', sample_weight=w' if weighted else ''})",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"

@@ -149,10 +149,33 @@ class _Exceptions:
         raise ParameterError(message)
 
 
+class _Return(Exception):
+    """dbt's `return`, on its way out of a macro (as dbt's MacroReturn)."""
+
+    def __init__(self, value):
+        super().__init__()
+        self.value = value
+
+
 def _return(value):
-    """dbt's `return`: ends a macro with `value`. Every macro here uses it as its whole body,
-    ``{{ return(...) }}``, so emitting the value is the same."""
-    return value
+    """dbt's `return`: ends the macro, whose call gives `value` itself (a string, a list, a dict...)."""
+    raise _Return(value)
+
+
+class _Macro:
+    """A macro as dbt calls it: its value where it returns one, else the text it renders."""
+
+    def __init__(self, macro):
+        self._macro = macro
+
+    def __call__(self, *args, **kwargs):
+        try:
+            return self._macro(*args, **kwargs)
+        except _Return as returned:
+            return returned.value
+
+    def __getattr__(self, name):  # the Jinja macro's own attributes (arguments, name...)
+        return getattr(self._macro, name)
 
 
 class _DbtTarget:
@@ -196,7 +219,7 @@ def namespace() -> _Namespace:
             if isinstance(macro, jinja2.runtime.Macro):
                 if name in ns.macros:
                     raise RuntimeError(f"macro {name!r} is defined twice under {SQL_DIR}")
-                ns.macros[name] = macro
+                ns.macros[name] = _Macro(macro)
     ns.macros["column_type"] = _column_type
     ns.macros["positive_value"] = _positive_value
     return ns

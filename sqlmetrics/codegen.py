@@ -1,0 +1,133 @@
+"""The files that mirror the registry, written from it: ``python -m sqlmetrics.codegen`` writes them,
+and tests/test_codegen.py fails while one is stale, naming this command.
+
+- ``sql/metric.sql``, the catalogue as dbt sees it: ``metric(name, relation)`` calls each metric's
+  macro by name (dbt finds the macros a test depends on by reading their calls, so a name computed
+  at run time would hide them), ``metric_name`` (the aliases), ``per_query_metric`` (the ranking
+  metrics, whose unit in bootstrap and compare is the query);
+- ``docs/metrics.md``, the reference of every metric: what it measures, its formula, parameters,
+  outputs, undefined cases, the reference it is checked against and an example;
+- the metric tables of ``README.md``, between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``.
+
+A new metric is one template, one registry entry and its reference test; these follow from the entry.
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from .metric import Metric
+from .params import REQUIRED
+from .registry import ALIASES, METRICS
+from .templates import SQL_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the sections of the catalogue, as the reference docs title them
+SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and paired tests",
+            "multiclass": "Multi-class classification", "regression": "Regression",
+            "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy"}
+_TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)
+
+
+def metric_sql() -> str:
+    calls = "\n".join(f"{{%- {'if' if i == 0 else 'elif'} name == '{name}' %}}{{{{ sqlmetrics.{name}(relation, **kwargs) }}}}"
+                      for i, name in enumerate(METRICS))
+    aliases = ", ".join(f"'{alias}': '{name}'" for alias, name in sorted(ALIASES.items()))
+    per_query = ", ".join(f"'{name}'" for name, m in METRICS.items() if m.per_query)
+    return f"""{{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
+    fails while it is stale). Any metric by name: {{{{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
+    k=10) }}}} is {{{{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }}}} (as sm.render(name, data, ...) in
+    Python); the parameters are keywords. The generic tests call metrics through it. Every metric
+    is named in a call of its own: dbt finds the macros a test depends on by reading their calls,
+    and a call through a computed name such as sqlmetrics[name](...) would be invisible to it. -#}}
+{{% macro metric(name, relation) %}}
+{{%- set name = sqlmetrics.metric_name(name) %}}
+{calls}
+{{%- else %}}{{{{ sqlmetrics.fail('unknown metric ' ~ name) }}}}
+{{%- endif %}}
+{{% endmacro %}}
+
+{{#- The name a metric is known by, for one of its other names (the registry's aliases). -#}}
+{{% macro metric_name(name) -%}}
+{{{{ return({{{aliases}}}.get(name, name)) }}}}
+{{%- endmacro %}}
+
+{{#- Whether a metric is evaluated per query (the registry's per_query: a ranking metric), so that
+    bootstrap and compare resample and pair queries, recombining the metric's per-query parts. -#}}
+{{% macro per_query_metric(name) -%}}
+{{{{ return(name in [{per_query}]) }}}}
+{{%- endmacro %}}
+"""
+
+
+def readme_table(section: str) -> str:
+    """A Markdown table of the metrics of `section`: name (and aliases), what it measures, the reference
+    it is checked against; the name links to its entry in docs/metrics.md."""
+    rows = ["| metric | what it measures | checked against |", "|---|---|---|"]
+    for m in _section(section):
+        name = f"[`{m.name}`](docs/metrics.md#{m.name})" + "".join(f" (`{alias}`)" for alias in m.aliases)
+        rows.append(f"| {name} | {_cell(m.summary)} | {_cell(m.reference)} |")
+    return "\n".join(rows) + "\n"
+
+
+def metrics_md() -> str:
+    """docs/metrics.md: every metric's entry, by section."""
+    out = ["# Metrics", "",
+           "Written by `python -m sqlmetrics.codegen` from the registry (`sqlmetrics/*_metrics.py`): one "
+           "entry per metric, as `help(sm.<name>)` shows it.", ""]
+    for section, title in SECTIONS.items():
+        out += [f"## {title}", ""]
+        for m in _section(section):
+            out += [f"### {m.name}", "", m.summary, "", f"**Definition.** {m.formula}", ""]
+            if m.aliases:
+                out += [f"**Also called** {', '.join(f'`{a}`' for a in m.aliases)}.", ""]
+            out += ["**Parameters.**", ""]
+            for p in m.params:
+                default = "" if p.default is REQUIRED else f" Default `{p.default!r}`."
+                out.append(f"- `{p.name}`: {p.doc}{default}")
+            if m.one_of:
+                out.append(f"- exactly one of {' / '.join(f'`{n}`' for n in m.one_of)}.")
+            out += ["", f"**Returns** the columns {', '.join(f'`{c}`' for c in m.outputs)}"
+                    + (" (after the `by` columns)." if m.kind == "curve" else "."), ""]
+            if m.undefined:
+                out += [f"**Undefined** when {m.undefined}.", ""]
+            out += [f"**Checked against** {m.reference}.", ""]
+            if m.example:
+                out += ["```python", m.example.rstrip("\n"), "```", ""]
+    return "\n".join(out)
+
+
+def _section(section: str) -> list[Metric]:
+    return [m for m in METRICS.values() if m.section == section]
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def readme(text: str) -> str:
+    """README.md's text with its metric tables written from the registry."""
+    return _TABLE.sub(lambda m: m.group(1) + readme_table(m.group("section")) + m.group(4), text)
+
+
+def files() -> dict[Path, str]:
+    """Each generated file and the text it should have."""
+    readme_path = ROOT / "README.md"
+    return {SQL_DIR / "metric.sql": metric_sql(), ROOT / "docs" / "metrics.md": metrics_md(),
+            readme_path: readme(readme_path.read_text(encoding="utf-8"))}
+
+
+def main() -> int:
+    wanted = files()
+    written = [path for path, text in wanted.items()
+               if not path.exists() or path.read_text(encoding="utf-8") != text]
+    for path in written:
+        path.write_text(wanted[path], encoding="utf-8")
+    print(f"{len(written)} of {len(wanted)} generated files written: "
+          + (", ".join(str(p.relative_to(ROOT)) for p in written) or "all were current"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

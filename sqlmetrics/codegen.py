@@ -82,6 +82,9 @@ def metrics_md() -> str:
             out += [f"### {m.name}", "", m.summary, "", f"**Definition.** {m.formula}", ""]
             if m.aliases:
                 out += [f"**Also called** {', '.join(f'`{a}`' for a in m.aliases)}.", ""]
+            if m.measure_names:
+                out += ["**Measure names** (`sm.evaluate`, `report --metrics`), each as its tool defines it: "
+                        + "; ".join(f"{tool} {', '.join(names)}" for tool, names in _measure_names(m).items()) + ".", ""]
             out += ["**Parameters.**", ""]
             for p in m.params:
                 default = "" if p.default is REQUIRED else f" Default `{p.default!r}`."
@@ -96,6 +99,16 @@ def metrics_md() -> str:
             if m.example:
                 out += ["```python", m.example.rstrip("\n"), "```", ""]
     return "\n".join(out)
+
+
+def _measure_names(m: Metric) -> dict[str, list[str]]:
+    """tool -> the spellings of `m` it uses, written as a user writes them (P_K, P@K, ndcg[@K])."""
+    forms = {"named": "{}_K", "required": "{}@K", "optional": "{}[@K]", "whole": "{}"}
+    out: dict[str, list[str]] = {}
+    for spelling in m.measure_names:
+        reading = spelling.reading
+        out.setdefault(reading.tool, []).append("`" + forms[reading.cutoff].format(spelling.text) + "`")
+    return out
 
 
 def _section(section: str) -> list[Metric]:

@@ -12,6 +12,9 @@ share (linear gain, trec_eval's order of ties, relevance from grade 1).
 
 Matching is by the exact spelling first (``nDCG@10`` is ir_measures', ``ndcg@10`` ranx's and
 sqlmetrics'), then regardless of case; a measure keeps the text as written, the name of its column.
+Each metric declares its spellings in its registry entry (``measure_names``, made with trec_eval(),
+ir_measures(), ranx() and sqlmetrics() below); the registry gathers them into a Catalogue, which the
+functions here read.
 """
 from __future__ import annotations
 
@@ -22,13 +25,6 @@ from dataclasses import dataclass, replace
 from .errors import ParameterError
 
 TREC_EVAL, IR_MEASURES, RANX, SQLMETRICS = "trec_eval", "ir_measures", "ranx", "sqlmetrics"
-#: the metrics evaluate computes in one pass, in the order the report shows them
-ONE_PASS = ("ndcg", "dcg", "mean_average_precision", "mrr", "precision_at_k", "recall_at_k", "hit_rate",
-            "r_precision")
-#: metrics that take ties='average' (the others order ties by item id only)
-AVERAGES_TIES = ("ndcg", "dcg", "precision_at_k", "recall_at_k")
-#: gain-based metrics: their values do not depend on the relevance level (they score the grades)
-GAIN_BASED = ("ndcg", "dcg")
 
 
 @dataclass(frozen=True)
@@ -43,69 +39,75 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Spelling:
+    """A name a tool gives a metric, in its registry entry (the registry fills in the reading's metric)."""
+    text: str
+    reading: Reading
+
+
+def trec_eval(name: str, cutoff: str = "whole", gain: str | None = None) -> Spelling:
+    """trec_eval's measure `name` (cutoff "named": its NAME_K form, such as P_5): trec_eval's order of
+    tied scores; its relevance level is -l, the call's."""
+    return Spelling(name, Reading(TREC_EVAL, "", cutoff, gain))
+
+
+def ir_measures(name: str, cutoff: str, gain: str | None = None, ties: str = "item_desc") -> Spelling:
+    """ir_measures' measure `name`: its relevance level is the measure's rel= (default 1)."""
+    return Spelling(name, Reading(IR_MEASURES, "", cutoff, gain, ties, 1.0))
+
+
+def ranx(name: str, gain: str | None = None, cutoff: str = "optional") -> Spelling:
+    """ranx's metric `name`: its relevance level is the measure's -lN (default 1); the order of tied
+    scores it leaves to numba's sort, so to the call."""
+    return Spelling(name, Reading(RANX, "", cutoff, gain, None, 1.0))
+
+
+def sqlmetrics(name: str, cutoff: str = "optional") -> Spelling:
+    """sqlmetrics' own name of the metric: every option is the call's."""
+    return Spelling(name, Reading(SQLMETRICS, "", cutoff, None, None))
+
+
+@dataclass(frozen=True)
 class Measure:
     name: str  # as written: the name of its output column
     metric: str  # the registered metric
     k: int | None = None  # the cut-off (None: the whole list)
     readings: tuple[Reading, ...] = ()  # the tools' readings of the spelling (after resolve: the one used)
-    gain: str | None = None  # ndcg and dcg, once resolved: the gain
+    gain: str | None = None  # a gain-based metric's, once resolved
+    gain_based: bool = False  # its value scores the grades (ndcg, dcg): the relevance level does not change it
 
 
-def _trec(metric, cutoff, gain=None):
-    return Reading(TREC_EVAL, metric, cutoff, gain)
+@dataclass(frozen=True)
+class Catalogue:
+    """The spellings of the metrics that have measure names, gathered from the registry."""
+    spellings: dict  # exact spelling -> its readings
+    cut_names: dict  # NAME of trec_eval's NAME_K -> its reading
+    gain_based: frozenset  # metrics whose value scores the grades (those with a gain parameter)
+    own_names: dict  # metric -> sqlmetrics' own name of it, for the advice of an error
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """The metrics named, in the order their entries came."""
+        return tuple(dict.fromkeys(r.metric for readings in self.spellings.values() for r in readings))
 
 
-def _ir(metric, cutoff, gain=None, ties="item_desc"):
-    return Reading(IR_MEASURES, metric, cutoff, gain, ties, 1.0)
+def catalogue(names: dict, gain_based) -> Catalogue:
+    """The Catalogue of `names`, metric -> its Spellings; `gain_based`, the metrics that score grades."""
+    spellings: dict[str, tuple[Reading, ...]] = {}
+    cut_names: dict[str, Reading] = {}
+    own: dict[str, str] = {}
+    for metric, metric_spellings in names.items():
+        for spelling in metric_spellings:
+            reading = replace(spelling.reading, metric=metric)
+            if reading.cutoff == "named":
+                cut_names[spelling.text] = reading
+            else:
+                spellings[spelling.text] = spellings.get(spelling.text, ()) + (reading,)
+            if reading.tool == SQLMETRICS and reading.cutoff != "whole" and own.get(metric) != metric:
+                own[metric] = spelling.text  # the metric's own name where it is one, else its first
+    return Catalogue(spellings, cut_names, frozenset(gain_based), own)
 
 
-def _ranx(metric, gain=None, cutoff="optional"):
-    return Reading(RANX, metric, cutoff, gain, None, 1.0)
-
-
-def _ours(metric, cutoff="optional"):
-    return Reading(SQLMETRICS, metric, cutoff, None, None)
-
-
-#: exact spelling -> the tools' readings
-_SPELLINGS: dict[str, tuple[Reading, ...]] = {
-    # trec_eval (its cut-off forms P_5, ndcg_cut_10 ... are _TREC_CUTS); ranx; sqlmetrics' own names
-    "ndcg": (_trec("ndcg", "whole", "linear"), _ranx("ndcg", "linear"), _ours("ndcg")),
-    "dcg": (_ranx("dcg", "linear"), _ours("dcg")),
-    "map": (_trec("mean_average_precision", "whole"), _ranx("mean_average_precision"), _ours("mean_average_precision")),
-    "recip_rank": (_trec("mrr", "whole"),),
-    "Rprec": (_trec("r_precision", "whole"), _ir("r_precision", "whole")),
-    "set_P": (_trec("precision_at_k", "whole"),),
-    "set_recall": (_trec("recall_at_k", "whole"), _ours("recall_at_k", "whole")),
-    # ranx: exponential gain (Burges et al. 2005) in the _burges names
-    "ndcg_burges": (_ranx("ndcg", "exponential"),),
-    "dcg_burges": (_ranx("dcg", "exponential"),),
-    "mrr": (_ranx("mrr"), _ours("mrr")),
-    "precision": (_ranx("precision_at_k"),),
-    "recall": (_ranx("recall_at_k"),),
-    "hit_rate": (_ranx("hit_rate"), _ours("hit_rate", "required")),
-    "r-precision": (_ranx("r_precision", cutoff="whole"),),
-    # ir_measures (its pytrec_eval provider: trec_eval's order of ties; RR@k: its msmarco provider,
-    # which sorts ties by document id ascending)
-    "nDCG": (_ir("ndcg", "optional", "linear"),),
-    "P": (_ir("precision_at_k", "required"),),
-    "R": (_ir("recall_at_k", "required"),),
-    "AP": (_ir("mean_average_precision", "optional"),),
-    "RR": (_ir("mrr", "whole"), _ir("mrr", "required", ties="item_asc")),
-    "Success": (_ir("hit_rate", "required"),),
-    "SetP": (_ir("precision_at_k", "whole"),),
-    "SetR": (_ir("recall_at_k", "whole"),),
-    # sqlmetrics' own names
-    "mean_average_precision": (_ours("mean_average_precision"),),
-    "precision_at_k": (_ours("precision_at_k"),),
-    "recall_at_k": (_ours("recall_at_k"),),
-    "r_precision": (_ours("r_precision", "whole"),),
-    "set_precision": (_ours("precision_at_k", "whole"),),
-}
-#: trec_eval's measures with the cut-off in the name (P_5, ndcg_cut_10)
-_TREC_CUTS = {"P": _trec("precision_at_k", "named"), "recall": _trec("recall_at_k", "named"),
-              "ndcg_cut": _trec("ndcg", "named", "linear"), "map_cut": _trec("mean_average_precision", "named"),
-              "success": _trec("hit_rate", "named")}
 #: ir_measures' nDCG(dcg=...) parameter: its gain (log2: pytrec_eval's ndcg_cut; exp-log2: gdeval.pl)
 _IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exponential"}
 #: measures other libraries name that evaluate does not compute, and what to use instead
@@ -115,30 +117,22 @@ _ELSEWHERE = {
 }
 _FORM = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*?))?"
                    r"(?:-l(?P<level>[^@-]*))?")
-_TREC_CUT = re.compile(r"(?P<name>P|recall|ndcg_cut|map_cut|success)_(?P<k>[^_]*)", re.I)
 _DIGITS = re.compile(r"[0-9]+")  # not str.isdigit, which takes '²' and other digits int() refuses
 
-ACCEPTED = ("trec_eval's names (P_5, recall_100, ndcg_cut_10, ndcg, map, map_cut_10, recip_rank, success_10, Rprec, "
-            "set_P, set_recall), ir_measures' (nDCG@10, nDCG(dcg=exp-log2)@10, P@5, P(rel=2)@5, R@100, AP, AP@10, RR, "
-            "RR@10, Success@10, Rprec, SetP, SetR), ranx's (ndcg@10, dcg@10, ndcg_burges@10, map@100, mrr, precision@5, "
-            "recall@100, hit_rate@10, r-precision; -l2 for a relevance level) and sqlmetrics' (mean_average_precision, "
-            "precision_at_k@5, recall_at_k@5, r_precision, set_precision, set_recall)")
-
-
-def parse(text) -> Measure:
-    """The measure a string names, with the readings its spelling allows; ParameterError for an
-    unknown or malformed one."""
+def parse(text, cat: Catalogue) -> Measure:
+    """The measure a string names, with the readings its spelling allows in `cat`; ParameterError for
+    an unknown or malformed one."""
     if not isinstance(text, str):
         raise ParameterError(f"a measure is a string such as 'ndcg@10'; got {text!r}")
     written = text.strip()
-    cut = _TREC_CUT.fullmatch(written)
+    cut = _cut_name(written, cat)
     if cut:
-        reading = _TREC_CUTS[next(n for n in _TREC_CUTS if n.lower() == cut["name"].lower())]
-        return Measure(text, reading.metric, _cutoff(text, cut["k"]), (reading,))
+        reading, k = cut
+        return Measure(text, reading.metric, _cutoff(text, k), (reading,), gain_based=reading.metric in cat.gain_based)
     form = _FORM.fullmatch(written)
-    readings = _readings(form["name"]) if form else ()
+    readings = _readings(form["name"], cat) if form else ()
     if not readings:
-        raise _unknown(text, form["name"] if form else written)
+        raise _unknown(text, form["name"] if form else written, cat)
     k = None if form["k"] is None else _cutoff(text, form["k"])
     fitting = tuple(r for r in readings if {"optional": True, "required": k is not None, "whole": k is None}[r.cutoff])
     if not fitting:
@@ -147,18 +141,28 @@ def parse(text) -> Measure:
         whole = {"precision_at_k": "set_P", "recall_at_k": "set_recall"}.get(readings[0].metric)
         raise ParameterError(f"measure {text!r} needs a cut-off, e.g. {written}@10"
                              + (f" ({whole} for the whole list)" if whole else ""))
-    fitting = _with_parameters(text, fitting, form["params"], form["level"])
-    return Measure(text, fitting[0].metric, k, fitting)
+    gain_based = fitting[0].metric in cat.gain_based
+    fitting = _with_parameters(text, fitting, form["params"], form["level"], gain_based)
+    return Measure(text, fitting[0].metric, k, fitting, gain_based=gain_based)
 
 
-def _readings(name: str) -> tuple[Reading, ...]:
+def _cut_name(written: str, cat: Catalogue) -> tuple[Reading, str] | None:
+    """trec_eval's NAME_K (P_5, ndcg_cut_10), regardless of case: its reading and K as written."""
+    name, underscore, k = written.rpartition("_")
+    matches = [r for n, r in cat.cut_names.items() if n.lower() == name.lower()] if underscore else []
+    return (matches[0], k) if matches else None
+
+
+def _readings(name: str, cat: Catalogue) -> tuple[Reading, ...]:
     """The readings of a name: its exact spelling's, else those of every spelling equal regardless of case."""
-    if name in _SPELLINGS:
-        return _SPELLINGS[name]
-    return tuple(r for spelling, readings in _SPELLINGS.items() if spelling.lower() == name.lower() for r in readings)
+    if name in cat.spellings:
+        return cat.spellings[name]
+    return tuple(r for spelling, readings in cat.spellings.items() if spelling.lower() == name.lower()
+                 for r in readings)
 
 
-def _with_parameters(text: str, readings: tuple[Reading, ...], params: str | None, level: str | None):
+def _with_parameters(text: str, readings: tuple[Reading, ...], params: str | None, level: str | None,
+                     gain_based: bool):
     """The readings that take the string's parameters: ir_measures' rel= and dcg=, ranx's -lN."""
     for name, value in _parameters(text, params):
         if name == "rel":
@@ -167,7 +171,7 @@ def _with_parameters(text: str, readings: tuple[Reading, ...], params: str | Non
             what = "rel=N (ir_measures' relevance level)"
         elif name == "dcg" and value in _IR_MEASURES_DCG:
             readings = tuple(replace(r, gain=_IR_MEASURES_DCG[value]) for r in readings
-                             if r.tool == IR_MEASURES and r.metric == "ndcg")
+                             if r.tool == IR_MEASURES and gain_based)
             what = "dcg=log2 or dcg=exp-log2 (ir_measures' nDCG)"
         else:
             readings, what = (), None
@@ -181,7 +185,7 @@ def _with_parameters(text: str, readings: tuple[Reading, ...], params: str | Non
         readings = tuple(replace(r, level=threshold) for r in readings if r.tool == RANX)
         if not readings:
             raise ParameterError(f"measure {text!r}: -lN (ranx's relevance level) applies to ranx's spellings")
-        if readings[0].metric in GAIN_BASED and threshold != 1:
+        if gain_based and threshold != 1:
             raise ParameterError(f"measure {text!r}: ranx's {readings[0].metric} at a relevance level above 1 drops the "
                                  "gains of the grades below it, which sqlmetrics does not compute; drop -l (the gains "
                                  "are the grades)")
@@ -198,7 +202,7 @@ def _level(text: str, value: str, what: str) -> float:
     return threshold
 
 
-def parse_all(texts) -> tuple[Measure, ...]:
+def parse_all(texts, cat: Catalogue) -> tuple[Measure, ...]:
     """The measures of a list of strings (one string: a list of one); the same string twice (ignoring
     case) is refused, as its two columns would have one name."""
     if isinstance(texts, str):
@@ -206,7 +210,7 @@ def parse_all(texts) -> tuple[Measure, ...]:
     if not isinstance(texts, (list, tuple)) or not texts:
         raise ParameterError(f"measures must be a non-empty list of measure strings such as ['ndcg@10', 'P@5', "
                              f"'map']; got {texts!r}")
-    measures = tuple(parse(t) for t in texts)
+    measures = tuple(parse(t, cat) for t in texts)
     seen = {}
     for m in measures:
         key = m.name.strip().lower()
@@ -217,33 +221,33 @@ def parse_all(texts) -> tuple[Measure, ...]:
     return measures
 
 
-def resolve(measures: tuple[Measure, ...], gain: str | None, ties: str | None,
-            threshold: float | None) -> tuple[tuple[Measure, ...], str, float]:
+def resolve(measures: tuple[Measure, ...], gain: str | None, ties: str | None, threshold: float | None,
+            cat: Catalogue) -> tuple[tuple[Measure, ...], str, float]:
     """The call's measures with their gains, and its one order of ties and one relevance level: each
     option given must be one some reading of every measure allows (it then chooses among them);
     an option not given takes what the measures' readings fix, else the default (linear gain,
     'item_desc', 1). Raises ParameterError, naming the measures and what to write instead."""
     if gain is not None:
         for m in measures:
-            if m.metric in GAIN_BASED and not any(r.gain in (None, gain) for r in m.readings):
+            if m.gain_based and not any(r.gain in (None, gain) for r in m.readings):
                 fixed = m.readings[0]
                 raise ParameterError(f"measure {m.name!r} is {_whose(m)} {m.name.strip()}, with {fixed.gain} gain: "
                                      f"gain={gain!r} would not give its number; write {_with_gain(m, gain)} for "
                                      f"{gain} gain")
         measures = tuple(replace(m, readings=tuple(r for r in m.readings if r.gain in (None, gain))) for m in measures)
-    ties = _one_per_call(measures, "ties", ties, "item_desc", "order of tied scores")
-    binary = tuple(m for m in measures if m.metric not in GAIN_BASED)  # the level does not change a gain-based value
-    threshold = _one_per_call(binary, "level", threshold, 1.0, "relevance level")
+    ties = _one_per_call(measures, "ties", ties, "item_desc", "order of tied scores", cat)
+    binary = tuple(m for m in measures if not m.gain_based)  # the level does not change a gain-based value
+    threshold = _one_per_call(binary, "level", threshold, 1.0, "relevance level", cat)
     resolved = []
     for m in measures:
         readings = tuple(r for r in m.readings if r.ties in (None, ties)
-                         and (m.metric in GAIN_BASED or r.level in (None, threshold)))
-        chosen = (gain or next((r.gain for r in readings if r.gain), "linear")) if m.metric in GAIN_BASED else None
+                         and (m.gain_based or r.level in (None, threshold)))
+        chosen = (gain or next((r.gain for r in readings if r.gain), "linear")) if m.gain_based else None
         resolved.append(replace(m, readings=readings, gain=chosen))
     return tuple(resolved), ties, threshold
 
 
-def _one_per_call(measures, attribute: str, given, default, what: str):
+def _one_per_call(measures, attribute: str, given, default, what: str, cat: Catalogue):
     """The call's one value of `attribute` (a reading's ties or level): `given`, if every measure has
     a reading that allows it; else the one value the measures fix; else `default`."""
     option = {"ties": "ties", "level": "relevance_threshold"}[attribute]
@@ -254,7 +258,7 @@ def _one_per_call(measures, attribute: str, given, default, what: str):
             m = refused[0]
             raise ParameterError(f"measure {m.name!r} is {_whose(m)} {m.name.strip()}, whose {what} is "
                                  f"{_shown(attribute, min(fixed[m.name], key=str))}: {option}={given!r} would not give "
-                                 f"its number; {_instead(m, attribute)}")
+                                 f"its number; {_instead(m, attribute, cat)}")
         return given
     values = {m.name: v for m in measures if None not in fixed[m.name] for v in fixed[m.name]}
     if len(set(values.values())) > 1:
@@ -271,25 +275,17 @@ def _shown(attribute: str, value) -> str:
 
 def _whose(m: Measure) -> str:
     tools = list(dict.fromkeys(r.tool for r in m.readings if r.tool != SQLMETRICS))
-    return " and ".join(t + ("'" if t.endswith("s") else "'s") for t in tools) or "sqlmetrics'"
+    return " and ".join(map(_possessive, tools)) or "sqlmetrics'"
 
 
-def _instead(m: Measure, attribute: str) -> str:
+def _instead(m: Measure, attribute: str, cat: Catalogue) -> str:
     if attribute == "level":
         if any(r.tool == IR_MEASURES for r in m.readings):
             return "write its relevance level in the measure, as P(rel=2)@5"
         if any(r.tool == RANX for r in m.readings):
             return "write its relevance level in the measure, as precision@5-l2"
-    return f"write sqlmetrics' {_ours_name(m)} for a measure that takes the call's options"
-
-
-def _ours_name(m: Measure) -> str:
-    name = {"precision_at_k": "precision_at_k", "recall_at_k": "recall_at_k", "mean_average_precision":
-            "mean_average_precision", "hit_rate": "hit_rate", "r_precision": "r_precision", "mrr": "mrr",
-            "ndcg": "ndcg", "dcg": "dcg"}[m.metric]
-    if m.k is None and m.metric in ("precision_at_k", "recall_at_k"):
-        return {"precision_at_k": "set_precision", "recall_at_k": "set_recall"}[m.metric]
-    return name if m.k is None else f"{name}@{m.k}"
+    own = cat.own_names.get(m.metric, m.metric)
+    return f"write sqlmetrics' {own if m.k is None else f'{own}@{m.k}'} for a measure that takes the call's options"
 
 
 def _with_gain(m: Measure, gain: str) -> str:
@@ -317,18 +313,38 @@ def _parameters(text: str, params: str | None) -> list[tuple[str, str]]:
     return out
 
 
-def unknown_name(text) -> str | None:
-    """The lower-cased name of a measure string that names no measure of evaluate (bpref in bpref@10),
+def unknown_name(text, cat: Catalogue) -> str | None:
+    """The lower-cased name of a measure string that names no measure of `cat` (bpref in bpref@10),
     else None."""
     written = text.strip() if isinstance(text, str) else ""
     form = _FORM.fullmatch(written)
-    return form["name"].lower() if form and not _readings(form["name"]) and not _TREC_CUT.fullmatch(written) else None
+    return (form["name"].lower() if form and not _readings(form["name"], cat) and not _cut_name(written, cat)
+            else None)
 
 
-def _unknown(text: str, name: str) -> ParameterError:
+def accepted(cat: Catalogue) -> str:
+    """The spellings of `cat`, by tool, for an error's list of what is accepted."""
+    by_tool: dict[str, list[str]] = {}
+    for text, readings in cat.spellings.items():
+        for r in readings:
+            shown = text + ("@K" if r.cutoff == "required" else "[@K]" if r.cutoff == "optional" else "")
+            by_tool.setdefault(r.tool, []).append(shown)
+    for text, r in cat.cut_names.items():
+        by_tool.setdefault(r.tool, []).append(f"{text}_K")
+    extra = {IR_MEASURES: "; rel=N as in P(rel=2)@5, dcg=exp-log2 as in nDCG(dcg=exp-log2)@10",
+             RANX: "; -lN as in precision@5-l2"}
+    return "; ".join(f"{_possessive(tool)} {', '.join(dict.fromkeys(by_tool[tool]))}{extra.get(tool, '')}"
+                     for tool in (TREC_EVAL, IR_MEASURES, RANX, SQLMETRICS) if tool in by_tool)
+
+
+def _possessive(tool: str) -> str:
+    return tool + ("'" if tool.endswith("s") else "'s")
+
+
+def _unknown(text: str, name: str, cat: Catalogue) -> ParameterError:
     if name.lower() in _ELSEWHERE:
         return ParameterError(f"measure {text!r}: {_ELSEWHERE[name.lower()]}")
-    near = difflib.get_close_matches(name.lower(), [s.lower() for s in _SPELLINGS] + [f"{n}_K" for n in _TREC_CUTS],
+    near = difflib.get_close_matches(name.lower(), [s.lower() for s in cat.spellings] + [f"{n}_K" for n in cat.cut_names],
                                      n=1, cutoff=0.6)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
-    return ParameterError(f"unknown measure {text!r}{hint}. Accepted: {ACCEPTED}")
+    return ParameterError(f"unknown measure {text!r}{hint}. Accepted: {accepted(cat)}")

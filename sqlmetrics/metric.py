@@ -47,6 +47,9 @@ class Metric:
     #: a scalar that is a count: returned as an int (its columns are BIGINT)
     count: bool = False
     section: Section = "binary"
+    #: the names other tools give it (sqlmetrics.measures: trec_eval(), ir_measures(), ranx(), sqlmetrics()):
+    #: sm.evaluate and report --metrics compute it from any of them, as that tool defines it
+    measure_names: tuple = ()
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)

@@ -4,6 +4,7 @@ other families'."""
 from __future__ import annotations
 
 from . import consistency
+from .measures import ir_measures, ranx, sqlmetrics, trec_eval
 from .metric import Metric
 from .params import (BETA, BY, EMPTY, GAIN, ITEM, K, K_REQUIRED, MISSING, Param, QRELS, QRELS_COLUMNS, QUERY, RANKING_BY,
                      RECALL_LEVELS, RELEVANCE, RELEVANCE_THRESHOLD, RUN_SCORE, TIES, TIES_ORDER)
@@ -21,12 +22,12 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
                     outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False,
-                    section="ranking"):
+                    section="ranking", measure_names=()):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
         undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
-        checks=checks, count=count, section=section)
+        checks=checks, count=count, section=section, measure_names=measure_names)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -72,7 +73,8 @@ RANKING = [
         "as Burges et al. 2005) or 'linear' = rel; unjudged items have relevance 0.",
         "Discounted cumulative gain of each query's ranked list, averaged over queries.",
         "Jarvelin & Kekalainen 2002 (exponential gain: Burges et al. 2005); sklearn.metrics.dcg_score (linear gain, ties='average')",
-        _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n"),
+        _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n",
+        measure_names=(ranx("dcg", "linear"), sqlmetrics("dcg"), ranx("dcg_burges", "exponential"))),
     _ranking_metric(
         "ndcg", RUN + (K, TIES, GAIN) + POLICIES,
         "NDCG@k = DCG@k / IDCG@k, IDCG from all judged items of the query sorted by relevance (retrieved or "
@@ -81,7 +83,10 @@ RANKING = [
         "Normalised DCG: DCG over the best possible DCG, averaged over queries.",
         "pytrec_eval ndcg_cut_k (gain='linear', ties='item_desc'); sklearn.metrics.ndcg_score "
         "(gain='linear', ties='average', relevance in the run)",
-        _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n"),
+        _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n",
+        measure_names=(trec_eval("ndcg", gain="linear"), ranx("ndcg", "linear"), sqlmetrics("ndcg"),
+                       trec_eval("ndcg_cut", "named", "linear"), ir_measures("nDCG", "optional", "linear"),
+                       ranx("ndcg_burges", "exponential"))),
     _ranking_metric(
         "mean_average_precision", RUN + (K, TIES_ORDER, Param(
             "denominator", "choice", "'r': the query's relevant judged items R (trec_eval); 'min_k_r': "
@@ -90,19 +95,27 @@ RANKING = [
         "retrieved or not) or min(k, R); MAP = mean of AP over queries.",
         "Mean average precision (alias sm.map).", "pytrec_eval map, map_cut_k",
         _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
-                       "[0.7556, 0.5]\n", aliases=("map",)),
+                       "[0.7556, 0.5]\n", aliases=("map",),
+        measure_names=(trec_eval("map"), ranx("map"), sqlmetrics("map"), sqlmetrics("mean_average_precision"),
+                       trec_eval("map_cut", "named"), ir_measures("AP", "optional"))),
     _ranking_metric(
         "mrr", RUN + (K, TIES_ORDER) + POLICIES,
         "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
         "Mean reciprocal rank.", "pytrec_eval recip_rank",
-        _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n"),
+        _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n",
+        # ir_measures' RR@k is its MS MARCO provider's, which sorts tied scores by document id ascending
+        measure_names=(trec_eval("recip_rank"), ranx("mrr"), sqlmetrics("mrr"), ir_measures("RR", "whole"),
+                       ir_measures("RR", "required", ties="item_asc"))),
     _ranking_metric(
         "precision_at_k", RUN + (K_REQUIRED, TIES) + POLICIES,
         "P@k = relevant items in the top k / k (k, even when the list is shorter); k=None: relevant items "
         "retrieved / items retrieved, over the whole list (= set_precision).",
         "Precision at k, averaged over queries.", "pytrec_eval P_k; k=None: pytrec_eval set_P",
         _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"
-                       ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n"),
+                       ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n",
+        measure_names=(trec_eval("P", "named"), trec_eval("set_P"), ranx("precision"), ir_measures("P", "required"),
+                       ir_measures("SetP", "whole"), sqlmetrics("precision_at_k"),
+                       sqlmetrics("set_precision", "whole"))),
     _ranking_metric(
         "recall_at_k", RUN + (K_REQUIRED, TIES, Param(
             "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
@@ -111,17 +124,24 @@ RANKING = [
         "queries; micro: sum of hits / sum of R; k=None: the whole retrieved list (= set_recall).",
         "Recall at k.", "pytrec_eval recall_k (macro; k=None: set_recall); hits over relevant items pooled over "
         "users (micro)",
-        _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n"),
+        _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n",
+        measure_names=(trec_eval("recall", "named"), trec_eval("set_recall"), sqlmetrics("set_recall", "whole"),
+                       ranx("recall"), ir_measures("R", "required"), ir_measures("SetR", "whole"),
+                       sqlmetrics("recall_at_k"))),
     _ranking_metric(
         "hit_rate", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
         "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
         "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
-        _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n"),
+        _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n",
+        measure_names=(trec_eval("success", "named"), ranx("hit_rate"), sqlmetrics("hit_rate", "required"),
+                       ir_measures("Success", "required"))),
     _ranking_metric(
         "r_precision", RUN + (TIES_ORDER,) + POLICIES,
         "R-precision = relevant items in the top R / R, R = relevant judged items.",
         "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
-        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"),
+        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n",
+        measure_names=(trec_eval("Rprec"), ir_measures("Rprec", "whole"), ranx("r-precision", cutoff="whole"),
+                       sqlmetrics("r_precision", "whole"))),
     Metric(
         name="interpolated_precision", section="ranking", template="ranking/interpolated_precision.sql", kind="curve",
         params=RUN + (RECALL_LEVELS, TIES_ORDER) + POLICIES,

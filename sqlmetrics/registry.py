@@ -172,17 +172,24 @@ EVALUATE = Metric(
     example="", per_query=True, unique=("query", "item"))
 
 
+#: the measure names of the metrics that declare them (their entries' measure_names): what sm.evaluate
+#: and report --metrics read
+CATALOGUE = measure_strings.catalogue(
+    {name: m.measure_names for name, m in METRICS.items() if m.measure_names},
+    gain_based={name for name, m in METRICS.items() if any(p.name == "gain" for p in m.params)})
+
+
 def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
     """Measure strings read (sqlmetrics.measures); a ranking metric of the catalogue outside evaluate's one
     pass is refused with the function that computes it."""
     for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else []:
-        name = measure_strings.unknown_name(text)
+        name = measure_strings.unknown_name(text, CATALOGUE)
         metric = ALIASES.get(name, name)
-        if metric in METRICS and METRICS[metric].per_query and metric not in measure_strings.ONE_PASS:
-            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(measure_strings.ONE_PASS)} in one "
+        if metric in METRICS and METRICS[metric].per_query and metric not in CATALOGUE.metrics:
+            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(CATALOGUE.metrics)} in one "
                                  f"pass; {metric} is computed by its own function: sqlmetrics.{metric}(...) "
                                  f"(sqlmetrics compute {metric})")
-    return measure_strings.parse_all(texts)
+    return measure_strings.parse_all(texts, CATALOGUE)
 
 
 def evaluate_of(params: dict) -> tuple[Metric, dict]:
@@ -196,12 +203,13 @@ def evaluate_of(params: dict) -> tuple[Metric, dict]:
     measures = read_measures(params["measures"])
     measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(
         measures, GAIN.validate(gain) if gain is not None else None, TIES.validate(ties) if ties is not None else None,
-        RELEVANCE_THRESHOLD.validate(threshold) if threshold is not None else None)
+        RELEVANCE_THRESHOLD.validate(threshold) if threshold is not None else None, CATALOGUE)
     params["measures"] = measures
     if params["ties"] == "average":
-        other = [m.name for m in measures if m.metric not in measure_strings.AVERAGES_TIES]
+        averaging = [name for name in CATALOGUE.metrics if "average" in METRICS[name].param("ties").choices]
+        other = [m.name for m in measures if m.metric not in averaging]
         if other:
-            raise ParameterError(f"ties='average' applies to ndcg, dcg, precision and recall; {', '.join(other)} "
+            raise ParameterError(f"ties='average' applies to {', '.join(averaging)}; {', '.join(other)} "
                                  "order equal scores by item id: pass ties='item_desc' (trec_eval) or 'item_asc', or "
                                  "evaluate those measures in another call")
     by = params.get("by")

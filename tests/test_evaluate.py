@@ -12,6 +12,7 @@ import pytrec_eval  # the reference of trec_eval's measures
 
 import sqlmetrics as sm
 from sqlmetrics.measures import parse
+from sqlmetrics.registry import CATALOGUE
 
 # ids whose byte order differs from their numeric order, and upper case before lower case
 POOL = [f"d{j}" for j in range(30)] + ["D7", "d05", "Z9", "a"]
@@ -100,7 +101,7 @@ def test_measure_strings():
         "p@5": ("precision_at_k", 5, {("ir_measures", None, "item_desc", 1.0)}),
     }
     for text, (metric, k, readings) in table.items():
-        m = parse(text)
+        m = parse(text, CATALOGUE)
         assert (m.name, m.metric, m.k) == (text, metric, k), text
         assert {(r.tool, r.gain, r.ties, r.level) for r in m.readings} == readings, text
 
@@ -277,7 +278,7 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
 @pytest.mark.parametrize("measures, params, fragment", [
     (["ndgc@10"], {}, "unknown measure 'ndgc@10' (did you mean 'ndcg'?)"),
     (["precison@5"], {}, "did you mean 'precision'?"),
-    (["foo"], {}, "Accepted: trec_eval's names (P_5,"),
+    (["foo"], {}, "Accepted: trec_eval's ndcg, map, recip_rank,"),
     (["ndcg@0"], {}, "the cut-off must be a positive whole number"),
     (["P@x"], {}, "the cut-off must be a positive whole number"),
     (["P"], {}, "measure 'P' needs a cut-off, e.g. P@10 (set_P for the whole list)"),
@@ -289,7 +290,7 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["map", "MAP"], {}, "the same measure twice"),
     ([], {}, "measures must be a non-empty list"),
     (None, {}, "evaluate needs measures"),
-    (["map", "ndcg@5"], {"ties": "average"}, "ties='average' applies to ndcg, dcg, precision and recall; map"),
+    (["map", "ndcg@5"], {"ties": "average"}, "ties='average' applies to dcg, ndcg, precision_at_k, recall_at_k; map"),
     (["P(rel=2)@5", "P@5"], {}, "one relevance level per call: P(rel=2)@5 grades >= 2, P@5 grades >= 1"),
     (["P(rel=2)@5"], {"relevance_threshold": 1}, "measure 'P(rel=2)@5' is ir_measures' P(rel=2)@5, whose relevance "
                                                  "level is grades >= 2: relevance_threshold=1.0 would not give its"),

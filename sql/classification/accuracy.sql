@@ -4,7 +4,7 @@
     'macro' = the mean recall of the classes that have true rows (sklearn balanced_accuracy_score),
     'weighted' = the support-weighted mean recall, none = each class's recall. -#}
 {% macro accuracy(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], average='binary') %}
-{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, 'nan', 'accuracy', 'recall') }}
+{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, 'nan', 'accuracy', sqlmetrics.recall_of) }}
 {%- else %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv('tp + tn', 'tp + fp + tn + fn') }} AS {{ sqlmetrics.ident('accuracy') }}, tp, fp, tn, fn, n

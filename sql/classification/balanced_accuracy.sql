@@ -9,7 +9,7 @@ SELECT {{ sqlmetrics.cols(by) }}
 FROM (
   SELECT {{ sqlmetrics.cols(by) }} AVG(sm_recall) AS sm_mean, COUNT(sm_recall) AS sm_k, COALESCE(MAX(sm_rows), 0) AS sm_n_rows
   FROM (
-    SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.class_score('recall', 'sm_tp', 'sm_fp', 'sm_fn') }} AS sm_recall, sm_rows
+    SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.recall_of('sm_tp', 'sm_fp', 'sm_fn') }} AS sm_recall, sm_rows
     FROM ({{ sqlmetrics.class_counts(relation, label, prediction, weight, by) }}) AS sm_counts
   ) AS sm_recalls
   {{ sqlmetrics.group_by(by) }}

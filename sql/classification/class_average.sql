@@ -1,6 +1,6 @@
 {#- A ratio of the one-vs-rest counts averaged over the classes, as sklearn's
-    precision_recall_fscore_support: `metric` ('precision', 'recall' or 'f_beta' with `beta`) of each
-    class (class_counts), then
+    precision_recall_fscore_support: `score_of` (a macro of the counts tp, fp, fn and `beta`: a
+    metric's own formula, such as precision_of) of each class (class_counts), then
     - 'micro': the metric of the counts pooled over the classes;
     - 'macro': the mean over the classes;
     - 'weighted': the mean weighted by each class's support (true count or weight), the plain mean
@@ -10,16 +10,16 @@
     sklearn's zero_division=np.nan); none (the default) makes the average undefined (NULL) when the
     class weighs in it, instead of counting it as 0 (sklearn's default) without a word. The columns
     tp, fp, tn, fn are the counts pooled over the classes (micro's), n the rows. -#}
-{% macro class_average(relation, label, prediction, weight, by, average, zero_division, name, metric, beta=1.0) %}
+{% macro class_average(relation, label, prediction, weight, by, average, zero_division, name, score_of, beta=1.0) %}
 {%- set counts = sqlmetrics.class_counts(relation, label, prediction, weight, by) %}
-{%- set value = sqlmetrics.zero_division_value(sqlmetrics.class_score(metric, 'sm_tp', 'sm_fp', 'sm_fn', beta), zero_division) %}
+{%- set value = sqlmetrics.zero_division_value(score_of('sm_tp', 'sm_fp', 'sm_fn', beta), zero_division) %}
 {%- if average is none %}
 SELECT {{ sqlmetrics.cols(by) }} sm_class AS {{ sqlmetrics.ident('class') }}, {{ value }} AS {{ sqlmetrics.ident(name) }},
        sm_support AS support
 FROM ({{ counts }}) AS sm_counts
 ORDER BY {{ sqlmetrics.cols(by) }} {{ sqlmetrics.class_order('sm_class', label) }}
 {%- else %}
-{%- set averaged = sqlmetrics.class_mean(average, zero_division, metric, 'sm_m', beta) %}
+{%- set averaged = sqlmetrics.class_mean(average, zero_division, score_of, 'sm_m', beta) %}
 SELECT {{ sqlmetrics.cols(by) }} {{ averaged }} AS {{ sqlmetrics.ident(name) }},
        {{ sqlmetrics.tally('COALESCE(SUM(sm_tp), 0)', weight) }} AS tp, {{ sqlmetrics.tally('COALESCE(SUM(sm_fp), 0)', weight) }} AS fp,
        {{ sqlmetrics.tally('COALESCE(SUM(sm_tn), 0)', weight) }} AS tn, {{ sqlmetrics.tally('COALESCE(SUM(sm_fn), 0)', weight) }} AS fn,
@@ -32,12 +32,11 @@ FROM (
 {%- endif %}
 {% endmacro %}
 
-{#- The aggregate (over a slice's rows of class_counts) that averages `metric` ('precision',
-    'recall', 'f_beta' with `beta`) by `average` ('micro', 'macro', 'weighted'), `m` the column
-    holding each class's value (zero_division_value of class_score). -#}
-{% macro class_mean(average, zero_division, metric, m, beta=1.0) -%}
+{#- The aggregate (over a slice's rows of class_counts) that averages `score_of` (as class_average's)
+    by `average` ('micro', 'macro', 'weighted'), `m` the column holding each class's value. -#}
+{% macro class_mean(average, zero_division, score_of, m, beta=1.0) -%}
 {%- if average == 'micro' %}
-{%- set averaged = sqlmetrics.zero_division_value(sqlmetrics.class_score(metric, 'SUM(sm_tp)', 'SUM(sm_fp)', 'SUM(sm_fn)', beta), zero_division) %}
+{%- set averaged = sqlmetrics.zero_division_value(score_of('SUM(sm_tp)', 'SUM(sm_fp)', 'SUM(sm_fn)', beta), zero_division) %}
 {%- elif average == 'macro' %}
 {%- set averaged %}AVG({{ m }}){% endset %}
 {%- else %}
@@ -53,14 +52,6 @@ CASE WHEN SUM(CASE WHEN {{ m }} IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 
 {%- else -%}
 {{ averaged }}
 {%- endif %}
-{%- endmacro %}
-
-{#- The ratio `metric` ('precision', 'recall', 'f_beta' with `beta`) of the counts tp, fp, fn (SQL
-    expressions); NULL when it is 0/0. -#}
-{% macro class_score(metric, tp, fp, fn, beta=1.0) -%}
-{%- if metric == 'precision' %}{{ sqlmetrics.fdiv(tp, tp ~ ' + ' ~ fp) }}
-{%- elif metric == 'recall' %}{{ sqlmetrics.fdiv(tp, tp ~ ' + ' ~ fn) }}
-{%- else %}{{ sqlmetrics.f_beta_of(tp, fp, fn, beta) }}{% endif %}
 {%- endmacro %}
 
 {#- `x`, a ratio that is NULL when 0/0, with zero_division's value (0 or 1) in its place; none or

@@ -7,19 +7,21 @@
     are read once. -#}
 {% macro classification_report(relation, label, prediction, weight=none, zero_division=none, by=[]) %}
 {%- set kinds = {'micro': 1, 'macro': 2, 'weighted': 3} %}
+{%- set scores = [(sqlmetrics.precision_of, 'precision', 'sm_p'), (sqlmetrics.recall_of, 'recall', 'sm_r'),
+                  (sqlmetrics.f_beta_of, 'f1', 'sm_f')] %}
 {%- set key %}CASE WHEN sm_kind = 0 THEN sm_class END{% endset %}
 SELECT {{ sqlmetrics.cols(by) }} sm_key AS {{ sqlmetrics.ident('class') }},
        CASE sm_kind {% for name, kind in kinds.items() %}WHEN {{ kind }} THEN '{{ name }}' {% endfor %}END AS {{ sqlmetrics.ident('average') }},
-       {%- for metric, column, m in [('precision', 'precision', 'sm_p'), ('recall', 'recall', 'sm_r'), ('f_beta', 'f1', 'sm_f')] %}
+       {%- for score_of, column, m in scores %}
        CASE sm_kind WHEN 0 THEN MAX({{ m }})
-            {%- for name, kind in kinds.items() %} WHEN {{ kind }} THEN {{ sqlmetrics.class_mean(name, zero_division, metric, m) }}{% endfor %}
+            {%- for name, kind in kinds.items() %} WHEN {{ kind }} THEN {{ sqlmetrics.class_mean(name, zero_division, score_of, m) }}{% endfor %}
        END AS {{ sqlmetrics.ident(column) }},
        {%- endfor %}
        {{ sqlmetrics.tally('SUM(sm_support)', weight) }} AS support
 FROM (
   SELECT {{ sqlmetrics.cols(by) }} sm_kinds.sm_kind AS sm_kind, {{ key }} AS sm_key, sm_tp, sm_fp, sm_fn, sm_support,
-         {%- for metric, m in [('precision', 'sm_p'), ('recall', 'sm_r'), ('f_beta', 'sm_f')] %}
-         {{ sqlmetrics.zero_division_value(sqlmetrics.class_score(metric, 'sm_tp', 'sm_fp', 'sm_fn'), zero_division) }} AS {{ m }}{{ ',' if not loop.last }}
+         {%- for score_of, _, m in scores %}
+         {{ sqlmetrics.zero_division_value(score_of('sm_tp', 'sm_fp', 'sm_fn', 1.0), zero_division) }} AS {{ m }}{{ ',' if not loop.last }}
          {%- endfor %}
   FROM ({{ sqlmetrics.class_counts(relation, label, prediction, weight, by) }}) AS sm_counts
   CROSS JOIN (SELECT 0 AS sm_kind UNION ALL SELECT 1 AS sm_kind UNION ALL SELECT 2 AS sm_kind UNION ALL SELECT 3 AS sm_kind) AS sm_kinds

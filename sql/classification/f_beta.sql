@@ -2,7 +2,7 @@
     zero_division's value). Reference: sklearn fbeta_score. With average other than 'binary',
     label and prediction are classes (class_average). -#}
 {% macro f_beta(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], beta=1.0, average='binary', zero_division=none) %}
-{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, zero_division, 'f_beta', 'f_beta', beta) }}
+{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, zero_division, 'f_beta', sqlmetrics.f_beta_of, beta) }}
 {%- else %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.zero_division_value(sqlmetrics.f_beta_of('tp', 'fp', 'fn', beta), zero_division) }} AS f_beta,

@@ -2,10 +2,16 @@
     zero_division's value). With average other than 'binary', label and prediction are classes
     (class_average). -#}
 {% macro precision(relation, label, score=none, threshold=0.5, prediction=none, weight=none, by=[], average='binary', zero_division=none) %}
-{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, zero_division, 'precision', 'precision') }}
+{%- if average != 'binary' %}{{ sqlmetrics.class_average(relation, label, prediction, weight, by, average, zero_division, 'precision', sqlmetrics.precision_of) }}
 {%- else %}
 SELECT {{ sqlmetrics.cols(by) }}
-       {{ sqlmetrics.zero_division_value(sqlmetrics.class_score('precision', 'tp', 'fp', 'fn'), zero_division) }} AS {{ sqlmetrics.ident('precision') }}, tp, fp, tn, fn, n
+       {{ sqlmetrics.zero_division_value(sqlmetrics.precision_of('tp', 'fp', 'fn'), zero_division) }} AS {{ sqlmetrics.ident('precision') }}, tp, fp, tn, fn, n
 FROM ({{ sqlmetrics.confusion_matrix(relation, label, score, threshold, prediction, weight, by) }}) AS sm_confusion
 {%- endif %}
 {% endmacro %}
+
+{#- The precision of the counts tp, fp, fn (SQL expressions): NULL when it is 0/0 (the signature of
+    class_average's score_of). -#}
+{% macro precision_of(tp, fp, fn, beta=none) -%}
+{{ sqlmetrics.fdiv(tp, tp ~ ' + ' ~ fp) }}
+{%- endmacro %}

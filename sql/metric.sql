@@ -100,3 +100,18 @@
 {% macro per_query_metric(name) -%}
 {{ return(name in ['dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate', 'r_precision', 'interpolated_precision', 'precision_11pt', 'gm_map', 'err', 'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'num_rel_ret', 'judged_at_k', 'rank_correlation', 'kendall_tau', 'ils', 'serendipity', 'average_popularity', 'tail_share']) }}
 {%- endmacro %}
+
+{#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
+    with measure names in the registry. -#}
+{% macro ranking_parts(metric, v, in_k, within, k, options) -%}
+{%- if metric == 'dcg' %}{{ return(sqlmetrics.dcg_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'ndcg' %}{{ return(sqlmetrics.ndcg_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'mean_average_precision' %}{{ return(sqlmetrics.mean_average_precision_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'mrr' %}{{ return(sqlmetrics.mrr_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'precision_at_k' %}{{ return(sqlmetrics.precision_at_k_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'recall_at_k' %}{{ return(sqlmetrics.recall_at_k_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'hit_rate' %}{{ return(sqlmetrics.hit_rate_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'r_precision' %}{{ return(sqlmetrics.r_precision_parts(v, in_k, within, k, options)) }}
+{%- else %}{{ sqlmetrics.fail('evaluate computes the metrics with measure names; not ' ~ metric) }}
+{%- endif %}
+{%- endmacro %}

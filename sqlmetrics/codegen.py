@@ -35,6 +35,9 @@ def metric_sql() -> str:
                       for i, name in enumerate(METRICS))
     aliases = ", ".join(f"'{alias}': '{name}'" for alias, name in sorted(ALIASES.items()))
     per_query = ", ".join(f"'{name}'" for name, m in METRICS.items() if m.per_query)
+    parts = "\n".join(f"{{%- {'if' if i == 0 else 'elif'} metric == '{name}' %}}"
+                      f"{{{{ return(sqlmetrics.{name}_parts(v, in_k, within, k, options)) }}}}"
+                      for i, name in enumerate(n for n, m in METRICS.items() if m.measure_names))
     return f"""{{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
     fails while it is stale). Any metric by name: {{{{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
     k=10) }}}} is {{{{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }}}} (as sm.render(name, data, ...) in
@@ -57,6 +60,14 @@ def metric_sql() -> str:
     bootstrap and compare resample and pair queries, recombining the metric's per-query parts. -#}}
 {{% macro per_query_metric(name) -%}}
 {{{{ return(name in [{per_query}]) }}}}
+{{%- endmacro %}}
+
+{{#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
+    with measure names in the registry. -#}}
+{{% macro ranking_parts(metric, v, in_k, within, k, options) -%}}
+{parts}
+{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics with measure names; not ' ~ metric) }}}}
+{{%- endif %}}
 {{%- endmacro %}}
 """
 

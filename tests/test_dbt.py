@@ -3,8 +3,8 @@ under ``sql/`` (the same files the Python layer renders).
 
 - Without dbt: every metric macro takes the Python function's parameters (same names, order and
   defaults) after the relation, so a plain dbt call means what ``sm.<metric>(...)`` means;
-  ``sqlmetrics.metric(name, ...)`` knows every metric; ``return`` is used only as a whole macro
-  body (all that the Python layer's shim of dbt's ``return`` supports).
+  ``sqlmetrics.metric(name, ...)`` knows every metric; ``return`` ends a macro with its value, in
+  dbt and in the Python layer's shim.
 - With dbt: ``integration_tests/`` (a dbt project installing the package with ``local: ../``) is
   built in a temporary copy, so the repository stays clean, on DuckDB and on PostgreSQL. Its own
   tests compare every model with the values scikit-learn and pytrec_eval give (seeds written by
@@ -35,7 +35,7 @@ import sqlmetrics as sm
 from conftest import PG_DSN
 from sqlmetrics.params import REQUIRED
 from sqlmetrics.registry import ALIASES, METRICS
-from sqlmetrics.templates import SQL_DIR, render_macro
+from sqlmetrics.templates import SQL_DIR, namespace, render_macro
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT = ROOT / "integration_tests"
@@ -102,17 +102,13 @@ def test_the_dbt_aliases_are_the_registrys():
         assert calls == {name}, alias
 
 
-def test_return_is_only_a_whole_macro_body():
-    """dbt's `return` ends a macro; the Python layer's shim only emits its value, which is the same
-    when `{{ return(...) }}` is all the macro says."""
-    for macro in MACROS.values():
-        calls = [c for c in macro.find_all(nodes.Call) if isinstance(c.node, nodes.Name) and c.node.name == "return"]
-        if not calls:
-            continue
-        body = [n for n in macro.body if not (isinstance(n, nodes.Output) and all(
-            isinstance(x, nodes.TemplateData) and not x.data.strip() for x in n.nodes))]
-        assert len(body) == 1 and [x for x in body[0].nodes if not isinstance(x, nodes.TemplateData)] == calls, (
-            f"macro {macro.name}: return(...) must be its whole body")
+def test_return_ends_the_macro_with_its_value():
+    """dbt's `return` ends the macro and gives its value itself (a dict here), also from inside a
+    branch, as the generated dispatch `ranking_parts` uses it; the Python layer's shim does the same."""
+    parts = namespace().macros["ranking_parts"]("mrr", "v", "in_k", "w", 10, {})
+    assert isinstance(parts, dict) and parts["value"] == "v" and parts["needs"] == []
+    with pytest.raises(sm.ParameterError, match="not auc"):
+        namespace().macros["ranking_parts"]("auc", "v", "in_k", "w", 10, {})
 
 
 @pytest.mark.parametrize("name, params, message", [

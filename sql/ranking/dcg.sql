@@ -5,13 +5,12 @@
     query: no scaling can represent it. -#}
 {% macro dcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
              relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
-{%- set discounted_gains %}SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg{% endset %}
-{%- set value = sqlmetrics.dcg_of('sm_dcg', query) %}
+{%- set parts = sqlmetrics.dcg_parts('sm_dcg', 'sm_in_k', 'sm_in_k = 1', k, {'gain': gain, 'query': query}) %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold, gain=gain) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, gain=gain) }},
-{{ sqlmetrics.mean_over_queries(name='dcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
+{{ sqlmetrics.mean_over_queries(name='dcg', query=query, by=by, per_query=per_query, aggregates=parts.aggregates | join(', '), value=parts.value,
                                 missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}
 
@@ -24,4 +23,12 @@ CASE WHEN {{ overflows }}
      THEN {{ sqlmetrics.as_double(sqlmetrics.invalid_value('the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query',
                                                            query_id, overflows)) }}
      ELSE {{ dcg }} END
+{%- endmacro %}
+
+{#- DCG's parts: the one definition its own macro and evaluate share (see evaluate). -#}
+{#- options: gain, gain_variants, query, as ndcg_parts' (a sum of gains cannot be scaled). -#}
+{% macro dcg_parts(v, in_k, within, k, options={}) -%}
+{{ return({'aggregates': ['SUM(' ~ in_k ~ ' * ' ~ sqlmetrics.gain_column(options.gain, options.get('gain_variants', false)) ~ ' * sm_disc) AS ' ~ v],
+           'value': sqlmetrics.dcg_of(v, options.query), 'nonempty': 'sm_n_graded', 'needs': [], 'gain': options.gain,
+           'ideal': false}) }}
 {%- endmacro %}

@@ -4,11 +4,17 @@
     (CASE WHEN sm_pos <= k), then each measure's mean over queries by its own rules
     (mean_over_queries' `values`). `measures`: a list of objects (or dicts) with
       name    the output column;
-      metric  ndcg, dcg, mean_average_precision, mrr, precision_at_k, recall_at_k, hit_rate or
-              r_precision, each as its own macro computes it (AP's denominator R; recall macro);
+      metric  a metric with measure names in the registry, computed by its <metric>_parts macro,
+              the parts its own macro computes (AP's denominator R; recall macro);
       k       the cut-off, or none: the whole list (precision and recall: trec_eval's set_P and
               set_recall; r_precision has none);
       gain    ndcg and dcg: 'exponential' or 'linear', or none for the call's `gain`.
+    A measure's metric defines its parts once, in <metric>_parts(v, in_k, within, k, options) (called
+    through the generated ranking_parts): a dict of its per-query `aggregates` (each `... AS <v>`),
+    the query's `value` from them, `nonempty` (the column that says a query has something to find)
+    and `needs` (what the ranked rows must carry besides: retrieved, cumulative_relevant,
+    n_relevant); `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a
+    condition or none for the whole list, `options` the call's (gain, idcg, query...).
     n_queries and n_empty are those of the first measure (its rule for a query without relevant
     items: no positive grade for ndcg and dcg, no grade >= relevance_threshold for the others). -#}
 {% macro evaluate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', measures=[],
@@ -20,51 +26,23 @@
 {%- set cuts = [] %}
 {%- set aggregates = [] %}
 {%- set values = [] %}
+{%- set needs = [] %}
 {%- for m in measures %}
 {%- set i = loop.index %}
 {%- set in_k %}{% if m.k %}CASE WHEN sm_pos <= {{ m.k }} THEN 1 ELSE 0 END{% else %}1{% endif %}{% endset %}
-{%- if m.metric in ('ndcg', 'dcg') %}
-  {%- set g = m.gain or gain %}
-  {#- ndcg scales exponential gains (they cancel in the ratio); dcg, a sum of gains, cannot #}
-  {%- set g = 'exponential_scaled' if (g == 'exponential' and m.metric == 'ndcg') else g %}
-  {%- if g not in gains %}{% set _ = gains.append(g) %}{% endif %}
-  {%- set eff_gain = 'sm_eff_gain' if g == 'linear' else 'sm_eff_gain_' ~ g %}
-  {%- set _ = aggregates.append('SUM(' ~ in_k ~ ' * ' ~ eff_gain ~ ' * sm_disc) AS sm_v_' ~ i) %}
-  {%- if m.metric == 'ndcg' %}
-    {%- set _ = cuts.append(('_' ~ i, m.k, g)) %}
-    {%- set value = sqlmetrics.ndcg_of('sm_v_' ~ i, 'sm_idcg_' ~ i, g == 'exponential_scaled', query) %}
-  {%- else %}
-    {%- set value = sqlmetrics.dcg_of('sm_v_' ~ i, query) %}
-  {%- endif %}
-  {%- set _ = values.append((m.name, value, 'sm_n_graded')) %}
-{%- else %}
-  {%- if m.metric == 'mean_average_precision' %}
-    {%- set aggregate %}SUM({{ in_k }} * sm_relevant * {{ sqlmetrics.as_double('sm_cum_relevant') }} / sm_pos){% endset %}
-    {%- set value = sqlmetrics.fdiv('sm_v_' ~ i, 'sm_n_relevant') %}
-  {%- elif m.metric == 'mrr' %}
-    {%- set aggregate %}MAX(CASE WHEN {% if m.k %}sm_pos <= {{ m.k }} AND {% endif %}sm_relevant = 1 THEN 1 / {{ sqlmetrics.as_double('sm_pos') }} ELSE 0 END){% endset %}
-    {%- set value = 'sm_v_' ~ i %}
-  {%- elif m.metric == 'precision_at_k' %}
-    {%- set aggregate %}SUM({{ in_k }} * sm_eff_relevant){% endset %}
-    {%- set value = ('sm_v_' ~ i ~ ' / ' ~ sqlmetrics.as_double(m.k)) if m.k else sqlmetrics.fdiv('sm_v_' ~ i, 'sm_retrieved') %}
-  {%- elif m.metric == 'recall_at_k' %}
-    {%- set aggregate %}SUM({{ in_k }} * sm_eff_relevant){% endset %}
-    {%- set value = sqlmetrics.fdiv('sm_v_' ~ i, 'sm_n_relevant') %}
-  {%- elif m.metric == 'hit_rate' %}
-    {%- set aggregate %}MAX({{ in_k }} * sm_relevant){% endset %}
-    {%- set value = sqlmetrics.as_double('sm_v_' ~ i) %}
-  {%- elif m.metric == 'r_precision' %}
-    {%- set aggregate %}SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END){% endset %}
-    {%- set value = sqlmetrics.fdiv('sm_v_' ~ i, 'sm_queries.sm_n_relevant') %}
-  {%- else %}
-    {{- sqlmetrics.fail('evaluate computes ndcg, dcg, mean_average_precision, mrr, precision_at_k, recall_at_k, hit_rate and r_precision; not ' ~ m.metric) }}
-  {%- endif %}
-  {%- set _ = aggregates.append(aggregate ~ ' AS sm_v_' ~ i) %}
-  {%- set _ = values.append((m.name, value, 'sm_n_relevant')) %}
+{#- each measure as its metric's parts define it (<metric>_parts), its columns numbered -#}
+{%- set parts = sqlmetrics.ranking_parts(m.metric, 'sm_v_' ~ i, in_k, ('sm_pos <= ' ~ m.k) if m.k else none, m.k,
+                                         {'gain': m.gain or gain, 'gain_variants': true,
+                                          'idcg': 'sm_idcg_' ~ i, 'query': query}) %}
+{%- if parts.gain is defined %}
+  {%- if parts.gain not in gains %}{% set _ = gains.append(parts.gain) %}{% endif %}
+  {%- if parts.ideal %}{% set _ = cuts.append(('_' ~ i, m.k, parts.gain)) %}{% endif %}
 {%- endif %}
+{%- for need in parts.needs if need not in needs %}{% set _ = needs.append(need) %}{% endfor %}
+{%- set _ = aggregates.extend(parts.aggregates) %}
+{%- set _ = values.append((m.name, parts.value, parts.nonempty)) %}
 {%- endfor %}
-{%- set metrics = measures | map(attribute='metric') | list %}
-{%- if 'precision_at_k' in metrics %}{% set _ = aggregates.append('COUNT(*) AS sm_retrieved') %}{% endif %}
+{%- if 'retrieved' in needs %}{% set _ = aggregates.append('COUNT(*) AS sm_retrieved') %}{% endif %}
 {%- set scaled = 'exponential_scaled' in gains %}
 {#- the gains other than linear (ranked_rows' own sm_gain) per row, and as counted: with ties='average',
     their mean over the row's tie group -#}
@@ -75,7 +53,7 @@
   {%- set counted = sqlmetrics.peer_mean('sm_gain_' ~ g, keys, 'sm_score') if ties == 'average' else 'sm_gain_' ~ g %}
   {%- set _ = window_columns.append(counted ~ ' AS sm_eff_gain_' ~ g) %}
 {%- endfor %}
-{%- if 'mean_average_precision' in metrics %}
+{%- if 'cumulative_relevant' in needs %}
   {#- relevant items at ranks <= r, for P@r #}
   {%- set cumulative_relevant %}SUM(sm_relevant) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_cum_relevant{% endset %}
   {%- set _ = window_columns.append(cumulative_relevant) %}
@@ -84,7 +62,7 @@ WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, 
                                    relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties=ties, relevance_threshold=relevance_threshold, grades=scaled,
-                          with_n_relevant=('r_precision' in metrics), row_columns=row_columns | join(',\n         '),
+                          with_n_relevant=('n_relevant' in needs), row_columns=row_columns | join(',\n         '),
                           window_columns=window_columns | join(',\n         ')) }},
 {{ sqlmetrics.mean_over_queries(name='evaluate', query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
                                 values=values, missing=missing, empty=empty) }}

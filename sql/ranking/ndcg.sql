@@ -7,15 +7,14 @@
     judgments (grades over ~1900 apart) fails the query rather than losing its digits. -#}
 {% macro ndcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
               relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
-{%- set scaled = gain == 'exponential' %}
-{%- set gain_of = 'exponential_scaled' if scaled else gain %}
-{%- set discounted_gains %}SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg{% endset %}
-{%- set value = sqlmetrics.ndcg_of('sm_dcg', 'sm_idcg', scaled, query) %}
+{%- set parts = sqlmetrics.ndcg_parts('sm_dcg', 'sm_in_k', 'sm_in_k = 1', k, {'gain': gain, 'idcg': 'sm_idcg', 'query': query}) %}
+{%- set scaled = parts.gain == 'exponential_scaled' %}
+{%- set gain_of = parts.gain %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
                                    relevance_threshold=relevance_threshold, gain=gain_of, grades=scaled) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, gain=gain_of, grades=scaled) }},
-{{ sqlmetrics.mean_over_queries(name='ndcg', query=query, by=by, per_query=per_query, aggregates=discounted_gains, value=value,
+{{ sqlmetrics.mean_over_queries(name='ndcg', query=query, by=by, per_query=per_query, aggregates=parts.aggregates | join(', '), value=parts.value,
                                 missing=missing, empty=empty, nonempty='sm_n_graded') }}
 {% endmacro %}
 
@@ -32,4 +31,15 @@ CASE WHEN {{ lost }}
 {%- else -%}
 {{ dcg }} / NULLIF({{ idcg }}, 0)
 {%- endif %}
+{%- endmacro %}
+
+{#- NDCG's parts: the one definition its own macro and evaluate share (see evaluate). -#}
+{#- options: gain ('exponential' or 'linear'), gain_variants (true where the ranked rows carry a
+    column per gain variant, see gain_column), idcg (the column of the query's ideal DCG at k), query. Exponential gains are
+    scaled (variant 'exponential_scaled': they cancel in the ratio), as `gain` in the dict says. -#}
+{% macro ndcg_parts(v, in_k, within, k, options={}) -%}
+{%- set variant = 'exponential_scaled' if options.gain == 'exponential' else options.gain %}
+{{ return({'aggregates': ['SUM(' ~ in_k ~ ' * ' ~ sqlmetrics.gain_column(variant, options.get('gain_variants', false)) ~ ' * sm_disc) AS ' ~ v],
+           'value': sqlmetrics.ndcg_of(v, options.idcg, variant == 'exponential_scaled', options.query),
+           'nonempty': 'sm_n_graded', 'needs': [], 'gain': variant, 'ideal': true}) }}
 {%- endmacro %}

@@ -14,3 +14,10 @@ sm_rel
 {{ sqlmetrics.fail(message) }}
 {%- endif -%}
 {%- endmacro %}
+
+{#- The column of a gain variant's gain as counted in the ranked rows: ranked_rows' own sm_eff_gain,
+    or, where `variants` (evaluate's rows, which carry each variant its measures use), the
+    variant's own column for the gains other than linear. -#}
+{% macro gain_column(variant, variants=false) -%}
+{{ return('sm_eff_gain_' ~ variant if variants and variant != 'linear' else 'sm_eff_gain') }}
+{%- endmacro %}

@@ -39,12 +39,42 @@ CASE WHEN NOT ({{ magnitude }} >= 2.2250738585072014e-308 AND {{ magnitude }} < 
 {%- endmacro %}
 
 {#- The plan of a metric with one order over all the scores (or rows) of a slice when the caller
-    names none: 'parallel' on the distributed engines (Spark, Databricks, BigQuery, Snowflake,
-    Redshift, Trino, ClickHouse), where one window over that order would run in one task; 'aggregate'
-    on the single-machine engines, where that window is the cheapest. `target.type` is dbt's adapter
-    (the Python layer's target dialect). -#}
+    names none: 'parallel' on the distributed engines, where one window over that order would run
+    in one task; 'aggregate' on the single-machine engines, where that window is the cheapest. -#}
 {% macro default_plan() -%}
-{{ return('aggregate' if target.type in ('duckdb', 'sqlite', 'postgres', 'mysql') else 'parallel') }}
+{{ return('parallel' if sqlmetrics.distributed() else 'aggregate') }}
+{%- endmacro %}
+
+{#- Whether the engine spreads a query over workers: a fact, not SQL (its spellings return a
+    boolean). Warehouses are (Spark, Databricks, BigQuery, Snowflake, Redshift, Trino, ClickHouse);
+    the engines of one machine say otherwise. -#}
+{% macro distributed() -%}
+{{ return(adapter.dispatch('distributed', 'sqlmetrics')()) }}
+{%- endmacro %}
+
+{% macro default__distributed() -%}
+{{ return(true) }}
+{%- endmacro %}
+
+{% macro duckdb__distributed() -%}
+{{ return(false) }}
+{%- endmacro %}
+
+{% macro sqlite__distributed() -%}
+{{ return(false) }}
+{%- endmacro %}
+
+{% macro postgres__distributed() -%}
+{{ return(false) }}
+{%- endmacro %}
+
+{#- built on PostgreSQL's adapter, and a cluster -#}
+{% macro redshift__distributed() -%}
+{{ return(true) }}
+{%- endmacro %}
+
+{% macro mysql__distributed() -%}
+{{ return(false) }}
 {%- endmacro %}
 
 {#- `rows` (a SELECT) with sm_x = `value` as a DOUBLE and sm_bucket, its monotone_bucket. -#}

@@ -11,7 +11,7 @@ from .errors import (ArgumentError, ColumnError, EngineError, MetricError, Missi
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
 from .sources import Query, TrecQrels, TrecRun
-from .target import DIALECTS
+from .dialects import DIALECTS
 
 __version__ = "0.1.0"
 

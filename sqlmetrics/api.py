@@ -216,7 +216,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
                   data=None) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
-    (dialects.guards_rows), as guards in the metric's own query (one read of the input). The checks
+    (Capabilities.guards_rows), as guards in the metric's own query (one read of the input). The checks
     name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
     `data`: what the user gave, for the advice on a file's numbers read as text."""
     require_repeatable(source.relation, engine.dialect, source.description)
@@ -246,7 +246,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
         check_sql = checks.check_query(everything, _from_sql(source), nullable if dropna else None)
         return checks.interpret(everything, engine.first_row(transpile(check_sql, engine.dialect)), dropna)
 
-    guards = dialects.guards_rows(engine.dialect) and not dropna
+    guards = dialects.of(engine.dialect).guards_rows and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
     columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")

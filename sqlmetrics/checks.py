@@ -2,7 +2,7 @@
 
 The values are screened by one cheap aggregate SELECT (screen_query: the row count, minima and
 maxima, NaN by sums), and only where a screen fires does check_query count how many rows fail each
-check and fetch an example. Where the engine can fail a query from a row (dialects.guards_rows:
+check and fetch an example. Where the engine can fail a query from a row (Capabilities.guards_rows:
 Spark) the checks instead ride along in the metric's own query as guards on each value (guarded),
 so a cluster reads the input once, and check_query runs only once a guard has failed. Either way a
 bad table fails with a sentence naming the column and the problem instead of a wrong number.
@@ -72,43 +72,45 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         return []
     q = quote(col)
     desc = f"column {col!r} ({param})"
+    caps = dialects.of(dialect)
     checks = [Check(f"{q} IS NULL", None, lambda n, _: (
         f"{desc} has {n} NULL value{_s(n)} (missing values; NaN in a pandas column is one); remove them, "
         "or pass dropna=True to drop such rows"), True, count=f"COUNT(*) - COUNT({q})")]
     if role in ("group", "key"):
         return checks
     if role == "class":  # a class of any type; a float class must not be NaN (it equals no class)
-        nan = dialects.is_nan(q, dialect, False) if kind == "float" else None
+        nan = caps.is_nan(q) if kind == "float" else None
         return checks + ([Check(nan, None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a class: remove or replace them"))] if nan else [])
     binary = role in ("label", "binary")
     if kind == "other" or (kind == "boolean" and not binary):
         raise ColumnError(f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; "
                           f"{desc} has type {type_name}")
-    text = dialects.not_a_number(q, dialect)
+    text = caps.not_a_number(q)
     if text:
         checks.append(Check(text, col, lambda n, ex: (
             f"{param} must be {'0/1' if binary else 'a number'}; {desc} has {n} value{_s(n)} that "
             f"{'is' if n == 1 else 'are'} not a number (text or bytes), e.g. {ex!r}")))
     decimal = kind != "float"
-    # floats, and PostgreSQL's numeric, can hold NaN and infinities; the other exact types cannot
-    special = kind == "float" or (dialect == "postgres" and type_name == "numeric")
-    nan = dialects.is_nan(q, dialect, decimal) if special else None
+    # floats, and an exact numeric type where it has them (PostgreSQL's numeric), can hold NaN and
+    # infinities; the other exact types cannot
+    special = kind == "float" or (caps.special_numerics and type_name == "numeric")
+    nan = caps.is_nan(q, decimal) if special else None
     if nan:
-        by_sums = dialects.nan_by_sums(q, dialect) if kind == "float" else None
+        by_sums = caps.nan_by_sums(q) if kind == "float" else None
         checks.append(Check(nan, None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a number a metric can use: remove or replace them"),
             screen=f"CASE WHEN {by_sums} THEN 1 ELSE 0 END" if by_sums else None))
     # Screens by the extremes: a minimum and a maximum cost a fraction of a count of conditions
     below_0, above_1 = f"MIN({q}) < 0", f"MAX({q}) > 1"
     if binary:
-        # SQLite's BOOLEAN is a number like any other: 2 or 0.5 would count as true
-        if kind != "boolean" or dialect == "sqlite":
+        # a boolean where booleans are numbers like any other (SQLite): 2 or 0.5 would count as true
+        if kind != "boolean" or caps.loose_types:
             # in [0, 1], x(1 - x) >= 0 with equality only at 0 and 1 (no rounding reaches 0 elsewhere)
             fraction = "" if _INTEGER.match(type_name) else f" OR SUM({q} * (1 - {q})) <> 0"
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
                 f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
-                screen=None if dialect == "sqlite" else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END"))
+                screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END"))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
@@ -129,9 +131,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or dialect == "sqlite"):
+    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or caps.loose_types):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
-        checks.append(Check(dialects.is_infinite(q, dialect, decimal), None,
+        infinity = render_macro("infinity", Target(dialect))
+        checks.append(Check(caps.is_infinite(q, infinity, decimal), None,
                             lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))
     return checks
 
@@ -171,7 +174,7 @@ def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int]:
 
 
 def guarded(checks: list[Check], column: str, dialect: str) -> str:
-    """`column` as the metric reads it when the checks run as guards (dialects.guards_rows): the
+    """`column` as the metric reads it when the checks run as guards (Capabilities.guards_rows): the
     value itself, or the query fails on a row that a check of `checks` (the column's own) finds.
     The caller then runs check_query to say which check failed, how often and on what value."""
     q = quote(column)
@@ -190,7 +193,7 @@ def duplicates_screen(keys: list[str], source_sql: str, dialect: str) -> str | N
     then says), where the engine has a cheaper way to tell than grouping by the keys: counting
     distinct hashes of the combinations (DuckDB: 0.55 s on 10M rows, grouping 1.0 s). Two
     combinations sharing a 64-bit hash (a chance of about 3 in 10^6 at 10^7 rows) only cost that second query."""
-    row_hash = dialects.row_hash([quote(k) for k in keys], dialect)
+    row_hash = dialects.of(dialect).row_hash([quote(k) for k in keys])
     return f"SELECT COUNT(*) - COUNT(DISTINCT {row_hash}) FROM {source_sql}" if row_hash else None
 
 

@@ -26,6 +26,7 @@ import duckdb
 import pandas as pd
 from sqlglot import exp
 
+from . import dialects
 from .errors import EngineError, SourceError
 from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
 from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
@@ -77,6 +78,10 @@ class Engine:
     def __init__(self, con, dialect: str | None = None):
         self.con = con
         self.dialect = dialect or self.dialect
+
+    @property
+    def capabilities(self) -> dialects.Capabilities:
+        return dialects.of(self.dialect)
 
     @contextmanager
     def call(self):
@@ -396,7 +401,7 @@ class PostgresEngine(Engine):
             raise SourceError("the PostgreSQL connection is closed")
         if status == TransactionStatus.INTRANS:
             # SET LOCAL inside the savepoint is undone by the rollback to it
-            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on", *self._literals())
+            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on", *self.capabilities.call_settings)
             try:
                 yield
             finally:
@@ -406,20 +411,13 @@ class PostgresEngine(Engine):
         self.con.autocommit = True  # so psycopg sends no BEGIN of its own before ours
         try:
             # Redshift and other PostgreSQL-protocol engines take no isolation level but their default
-            self._run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" if self.dialect == "postgres"
-                      else "BEGIN READ ONLY", *self._literals())
+            self._run(self.capabilities.begin_read_only, *self.capabilities.call_settings)
             try:
                 yield
             finally:
                 self._run("ROLLBACK")
         finally:
             self.con.autocommit = autocommit
-
-    def _literals(self) -> tuple[str, ...]:
-        """For the call, literals as sqlglot writes them for PostgreSQL: a session may have the legacy
-        standard_conforming_strings off, where a backslash in '...' escapes the next character.
-        (Redshift's literals take backslash escapes, and sqlglot writes them so for it.)"""
-        return ("SET LOCAL standard_conforming_strings = on",) if self.dialect == "postgres" else ()
 
     def _run(self, *statements: str) -> None:
         with self.con.cursor() as cursor:

@@ -8,6 +8,7 @@ from typing import Callable
 
 from sqlglot import exp
 
+from . import dialects
 from .target import Target
 from .templates import render_macro
 
@@ -56,7 +57,8 @@ class RankWhenScoresDistinct(ParallelWhenDistributed):
         repeated across groups but not within one is as good as distinct. A paired test's
         other_score too: its aggregate plan joins each row to the placements of either score, slow
         when either is mostly distinct, and the pair is at least as distinct as each."""
-        if all(values.get(p) is None for p in ("weight", "bins", "max_points", "max_fpr")) and dialect == "duckdb":
+        if all(values.get(p) is None for p in ("weight", "bins", "max_points", "max_fpr")) \
+                and dialects.of(dialect).plans_from_data:
             keys = list(values.get("by") or []) + [values[k] for k in ("group", "class_") if values.get(k)]
             others = [values["other_score"]] if values.get("other_score") else []
             return list(dict.fromkeys(keys + [values["score"]] + others))

@@ -20,6 +20,7 @@ import duckdb
 import sqlglot
 from sqlglot import exp
 
+from . import dialects
 from .errors import EngineError, SourceError
 from .sqltext import parse_condition, parse_select, parse_table_name
 
@@ -84,7 +85,7 @@ def is_frame(data) -> bool:
 
 
 def is_relation(data) -> bool:
-    return type(data).__module__.split(".")[0] == "duckdb" and type(data).__name__ == "DuckDBPyRelation"
+    return isinstance(data, duckdb.DuckDBPyRelation)
 
 
 def is_duckdb_file(path) -> bool:
@@ -268,12 +269,12 @@ def static_source(data, dialect: str) -> Source:
     if isinstance(data, Query):
         return query_source(data, dialect)
     if is_file_path(data):
-        if dialect != "duckdb":
+        if not dialects.of(dialect).reads_files:
             raise SourceError(f"files can only be read by DuckDB, not {dialect}; load {describe(data)} "
                               "into a table on that engine first")
         return file_source(data)
     if is_trec(data):
-        if dialect != "duckdb":
+        if not dialects.of(dialect).reads_files:
             raise SourceError(f"TREC files can only be read by DuckDB, not {dialect}; load {describe(data)} "
                               "into a table on that engine first")
         return trec_source(data)

@@ -19,9 +19,10 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError
 from sqlglot.tokens import Token, TokenType
 
-from .dialects import unquoted_table_part
+from . import dialects
 from .errors import SourceError
-from .target import DIALECTS, PLAIN_NAME, Target
+from .dialects import DIALECTS, PLAIN_NAME
+from .target import Target
 from .templates import NATIVE, placeholder_uses
 
 #: what templates are rendered with in place of the data; replaced by the real source afterwards
@@ -181,8 +182,7 @@ def require_repeatable(tree: exp.Expression, dialect: str, what: str) -> None:
     than the ones measured. Raise SourceError for such a query."""
     for node in tree.walk():
         if isinstance(node, exp.TableSample) and (node.args.get("seed") is None or (
-                # DuckDB's SYSTEM sample (its default) differs between runs on several threads, seed or not
-                dialect == "duckdb" and node.text("method").upper() in ("", "SYSTEM"))):
+                not dialects.of(dialect).system_sample_repeats and node.text("method").upper() in ("", "SYSTEM"))):
             raise SourceError(f"{what} takes a sample that differs from run to run; sqlmetrics reads it twice "
                               "(input checks, then the metric): use a seeded row sample (DuckDB: USING SAMPLE "
                               "10% (bernoulli, 42); PostgreSQL: TABLESAMPLE BERNOULLI (10) REPEATABLE (42)) or "
@@ -217,7 +217,7 @@ def parse_table_name(name: str, dialect: str) -> exp.Table:
     parts = [table.args.get(k) for k in ("catalog", "db", "this")]
     if any(table.args.get(k) for k in extra) or any(
             p is not None and (not isinstance(p, exp.Identifier)
-                               or not (p.quoted or unquoted_table_part(k, dialect).match(p.name)))
+                               or not (p.quoted or dialects.of(dialect).unquoted_table_part(k).match(p.name)))
             for k, p in zip(("catalog", "db", "this"), parts)):
         raise SourceError(f"{name!r} is not a plain table name{hint}")
     if table.this is None or not table.name:
@@ -322,6 +322,6 @@ def _native_tree(text: str, dialect: str) -> exp.Expression:
 
 def transpile(sql: str, dialect: str) -> str:
     """A DuckDB-syntax SELECT of ours (the input checks) in `dialect`."""
-    if dialect == "duckdb":
+    if dialects.of(dialect).template_syntax:
         return sql
     return _natives_in_place(parse_select(sql, "duckdb", "a check query"), Target(dialect)).sql(dialect=dialect)

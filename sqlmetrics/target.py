@@ -1,24 +1,14 @@
 """What SQL is generated for: the dialect, its layout, and what is known of the source's columns."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 
-#: dialect -> the prefixes its macro spellings are looked up under before `default__`, in dbt's
-#: adapter.dispatch order: the adapter's own, then those of the adapters it is built on
-#: (dbt-redshift on dbt-postgres, dbt-databricks on dbt-spark)
-MACRO_PREFIXES: dict[str, tuple[str, ...]] = {
-    "duckdb": ("duckdb",), "sqlite": ("sqlite",), "postgres": ("postgres",), "spark": ("spark",),
-    "databricks": ("databricks", "spark"), "clickhouse": ("clickhouse",), "bigquery": ("bigquery",),
-    "snowflake": ("snowflake",), "trino": ("trino",), "redshift": ("redshift", "postgres"), "mysql": ("mysql",),
-}
-DIALECTS = tuple(MACRO_PREFIXES)
+from . import dialects
+from .dialects import PLAIN_NAME
 
-#: a name SQL could hold unquoted (as the user would write it in a query)
-PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: how a warehouse folds an unquoted name that a quoted one keeps: there the two differ
 _FOLDING = (NormalizationStrategy.UPPERCASE, NormalizationStrategy.LOWERCASE)
 
@@ -36,6 +26,11 @@ class Target:
     #: the names are the user's words for a warehouse no engine here reads (sm.render): resolved as
     #: that warehouse resolves them (identifier); otherwise they are exact names of the engine's columns
     warehouse_names: bool = False
+
+    @property
+    def capabilities(self) -> dialects.Capabilities:
+        """What the Python layer knows of the dialect (sqlmetrics/dialects.py)."""
+        return dialects.of(self.dialect)
 
     def identifier(self, name: str) -> exp.Identifier:
         """The quoted identifier of the column the user calls `name`. Exact, except for warehouse

@@ -3,11 +3,12 @@
 The macros are written for dbt as much as for us (the repository is also a dbt package whose
 macro path is ``sql/``), so this environment provides the little of dbt's context they use: a
 ``sqlmetrics`` namespace for calls across files (dbt's package prefix), an ``adapter`` with
-``quote`` and ``dispatch``, ``return``, ``exceptions.raise_compiler_error`` and ``target.type``.
+``quote`` and ``dispatch``, ``return`` and ``exceptions.raise_compiler_error``.
 
-Engine differences live in the dispatched macros only (``<adapter>__<name>``, found in dbt's
-order: ``dialects.MACRO_PREFIXES``, then ``default__``). The rest of a template is portable SQL in
-DuckDB's syntax, which sqlglot reads and writes in the target's. A macro written for the target
+The templates' engine differences live in the dispatched macros only (``<adapter>__<name>``,
+found in dbt's order: ``dialects.Capabilities.prefixes``, then ``default__``). The rest of a
+template is portable SQL in DuckDB's syntax, which sqlglot reads and writes in the target's. A
+spelling that returns a boolean is a fact about the engine (``distributed``), given as it is. A macro written for the target
 (say ``spark__invalid_value``) is in the target's own syntax, which DuckDB's reader cannot be
 trusted with, so it is rendered into the generic text as a *native* call:
 
@@ -33,7 +34,8 @@ import jinja2
 import sqlglot
 from sqlglot import exp
 
-from .target import MACRO_PREFIXES, Target
+from . import dialects
+from .target import Target
 from .errors import ParameterError
 
 _PACKAGE_SQL = Path(__file__).parent / "sql"  # inside an installed wheel
@@ -77,16 +79,16 @@ class _Adapter:
         return _TARGET.get().identifier(name).sql("duckdb")
 
     def dispatch(self, macro_name: str, macro_namespace: str | None = None):
-        dialect = _TARGET.get().dialect
-        prefix, macro = resolve(self._namespace.macros, macro_name, dialect)
-        if prefix == "default" or dialect == "duckdb" or _NATIVE_DIALECT.get():
+        target = _TARGET.get()
+        prefix, macro = resolve(self._namespace.macros, macro_name, target.dialect)
+        if prefix == "default" or target.capabilities.template_syntax or _NATIVE_DIALECT.get():
             return macro  # generic SQL, DuckDB's own, or within a native macro already: inline
-        return functools.partial(_native, macro, dialect)
+        return functools.partial(_native, macro, target.dialect)
 
 
 def resolve(macros: dict, macro_name: str, dialect: str) -> tuple[str, object]:
     """(prefix, macro) of the spelling of `macro_name` for `dialect`: dbt's adapter.dispatch order."""
-    for prefix in MACRO_PREFIXES[dialect] + ("default",):
+    for prefix in dialects.of(dialect).prefixes() + ("default",):
         macro = macros.get(f"{prefix}__{macro_name}")
         if macro is not None:
             return prefix, macro
@@ -109,9 +111,12 @@ def _native(macro, dialect: str, *args) -> str:
     placeholders = [placeholder(a) for a in args]
     token = _NATIVE_DIALECT.set(dialect)
     try:
-        text = str(macro(*placeholders)).strip()
+        value = macro(*placeholders)
     finally:
         _NATIVE_DIALECT.reset(token)
+    if not isinstance(value, str):
+        return value  # a fact about the engine (a boolean), not SQL
+    text = value.strip()
     uses = placeholder_uses(text, dialect)
     parts = [_literal(dialect), _literal(text)]
     for name, use in uses.items():
@@ -178,14 +183,6 @@ class _Macro:
         return getattr(self._macro, name)
 
 
-class _DbtTarget:
-    """dbt's `target`, as far as the macros use it: `type`, the adapter (here the target dialect)."""
-
-    @property
-    def type(self) -> str:
-        return _TARGET.get().dialect
-
-
 def _column_type(name: str) -> str:
     """What the Python layer knows of a label or class column (in dbt: none, unknown): 'boolean' or
     'text' when the engine said so, else 'number' (`sm.render`, which asks no engine, takes numbers)."""
@@ -211,7 +208,6 @@ def namespace() -> _Namespace:
     env.globals["adapter"] = _Adapter(ns)
     env.globals["return"] = _return
     env.globals["exceptions"] = _Exceptions()
-    env.globals["target"] = _DbtTarget()
     for path in sorted(SQL_DIR.rglob("*.sql")):
         module = env.get_template(path.relative_to(SQL_DIR).as_posix()).module
         for name in dir(module):

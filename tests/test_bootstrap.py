@@ -20,7 +20,7 @@ import sqlmetrics as sm
 import importlib
 from sqlmetrics.errors import ParameterError
 from sqlmetrics.registry import METRICS
-from sqlmetrics.target import DIALECTS
+from sqlmetrics.dialects import DIALECTS
 from sqlmetrics.templates import SQL_DIR, namespace
 
 

@@ -1,5 +1,6 @@
-"""Every engine difference has one home: the dispatched macros (``<adapter>__<name>``) under sql/,
-which the Python layer renders for its target dialect as dbt renders them for its adapter.
+"""Every engine difference has one home: in SQL the dispatched macros (``<adapter>__<name>``) under
+sql/, which the Python layer renders for its target dialect as dbt renders them for its adapter;
+in the Python layer, the dialect's class in sqlmetrics/dialects.py.
 
 - every dispatched helper has a default__ spelling, and spellings only for dialects we know;
 - the Python layer picks the spelling dbt picks (the adapter's, those of the adapters it is built
@@ -7,7 +8,8 @@ which the Python layer renders for its target dialect as dbt renders them for it
 - the SQL the Python layer generates from an engine's own spelling is that spelling as dbt renders
   it for the engine: nothing is rewritten on the Python path alone (a default__ spelling is
   portable SQL in DuckDB's syntax, which sqlglot writes for the engine; tests/golden pins it);
-- no module of the Python layer that builds SQL branches on a dialect name.
+- no module of the Python layer but sqlmetrics/dialects.py compares a dialect's name, and no
+  template asks dbt's `target` (the adapter) but through a dispatched macro.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ import sqlglot
 
 from sqlmetrics import templates
 from sqlmetrics.sqltext import finish
-from sqlmetrics.target import DIALECTS, MACRO_PREFIXES, Target
+from sqlmetrics.dialects import DIALECTS, of
+from sqlmetrics.target import Target
 from sqlmetrics.templates import SQL_DIR, namespace, render_macro, resolve
 
 DISPATCHED = sorted({name for path in SQL_DIR.rglob("*.sql")
@@ -47,14 +50,14 @@ def test_every_dispatched_helper_has_a_default_and_known_dialects_only():
 def test_the_python_layer_looks_macros_up_in_dbts_order(adapter):
     factory = pytest.importorskip("dbt.adapters.factory")
     factory.FACTORY.load_plugin(adapter)
-    assert tuple(factory.get_adapter_type_names(adapter)) == MACRO_PREFIXES[adapter]
+    assert tuple(factory.get_adapter_type_names(adapter)) == of(adapter).prefixes()
 
 
 def test_adapters_built_on_others_look_there_next():
     # dbt-redshift is built on dbt-postgres, dbt-databricks on dbt-spark (their plugins' dependencies)
-    assert MACRO_PREFIXES["redshift"] == ("redshift", "postgres")
-    assert MACRO_PREFIXES["databricks"] == ("databricks", "spark")
-    assert all(MACRO_PREFIXES[d] == (d,) for d in DIALECTS if d not in ("redshift", "databricks"))
+    assert of("redshift").prefixes() == ("redshift", "postgres")
+    assert of("databricks").prefixes() == ("databricks", "spark")
+    assert all(of(d).prefixes() == (d,) for d in DIALECTS if d not in ("redshift", "databricks"))
 
 
 def as_dbt_renders_it(name: str, dialect: str, args: list) -> str:
@@ -62,7 +65,8 @@ def as_dbt_renders_it(name: str, dialect: str, args: list) -> str:
     inline, names quoted for the engine, no transpiling."""
     target, native = templates._TARGET.set(Target(dialect)), templates._NATIVE_DIALECT.set(dialect)
     try:
-        return str(getattr(namespace(), name)(*args))
+        value = getattr(namespace(), name)(*args)
+        return value if isinstance(value, bool) else str(value)
     finally:
         templates._NATIVE_DIALECT.reset(native)
         templates._TARGET.reset(target)
@@ -76,6 +80,14 @@ OWN_SPELLINGS = [(name, dialect) for name in DISPATCHED for dialect in DIALECTS
 def test_the_python_layer_generates_what_dbt_renders(name, dialect):
     macro = getattr(namespace(), name)
     args = [ARGUMENTS[a] for a in macro.arguments]
+    fact = as_dbt_renders_it(name, dialect, args)
+    if isinstance(fact, bool):  # a fact about the engine, not SQL: the same value
+        target = templates._TARGET.set(Target(dialect))
+        try:
+            assert getattr(namespace(), name)(*args) is fact
+        finally:
+            templates._TARGET.reset(target)
+        return
     dbt = sqlglot.parse_one(f"SELECT {as_dbt_renders_it(name, dialect, args)} AS v FROM t", read=dialect)
     target = Target(dialect)
     python = finish(f"SELECT {render_macro(name, target, **dict(zip(macro.arguments, args)))} AS v FROM t", {},
@@ -83,16 +95,39 @@ def test_the_python_layer_generates_what_dbt_renders(name, dialect):
     assert python == dbt.sql(dialect)
 
 
-#: the modules that may name dialects: the dialect list, the input checks' predicates, the
-#: connections to each engine and the reading of sources (files, frames) into them; the demo
-MAY_NAME_DIALECTS = {"target.py", "dialects.py", "engine.py", "sources.py", "checks.py", "demo.py"}
+def _compared_names(tree: ast.AST) -> set[str]:
+    """The dialect names a comparison (==, !=, in, not in) or a match case tests for."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+        elif isinstance(node, ast.MatchValue):
+            operands = [node.value]
+        else:
+            continue
+        for operand in operands:
+            for leaf in ast.walk(operand):
+                if isinstance(leaf, ast.Constant) and leaf.value in DIALECTS:
+                    found.add(leaf.value)
+    return found
 
 
-def test_no_sql_building_module_branches_on_a_dialect():
+def test_no_module_but_the_dialects_compares_a_dialect_name():
     package = Path(templates.__file__).parent
     for path in sorted(package.glob("*.py")):
-        if path.name in MAY_NAME_DIALECTS:
+        if path.name == "dialects.py":
             continue
-        names = {node.value for node in ast.walk(ast.parse(path.read_text()))
-                 if isinstance(node, ast.Constant) and node.value in DIALECTS and node.value != "duckdb"}
-        assert not names, f"{path.name} names dialects {sorted(names)}: an engine difference belongs in a dispatched macro"
+        names = _compared_names(ast.parse(path.read_text()))
+        assert not names, (f"{path.name} compares dialect names {sorted(names)}: an engine difference is a "
+                           "capability of sqlmetrics/dialects.py (or, in SQL, a dispatched macro)")
+
+
+def test_the_check_finds_a_branch_on_a_dialect():
+    assert _compared_names(ast.parse('x = 1 if dialect == "postgres" else 2')) == {"postgres"}
+    assert _compared_names(ast.parse('ok = d in ("spark", "databricks")')) == {"spark", "databricks"}
+    assert not _compared_names(ast.parse('sql = tree.sql("duckdb")'))
+
+
+def test_no_template_asks_the_adapter_but_by_dispatch():
+    asking = [str(p.relative_to(SQL_DIR)) for p in SQL_DIR.rglob("*.sql") if re.search(r"\btarget\s*\.", p.read_text())]
+    assert not asking, f"{asking} read dbt's target: spell the difference as a dispatched macro"

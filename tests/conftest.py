@@ -30,6 +30,44 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
         t1=lambda d: np.expm1(d["t"]), p1=lambda d: np.expm1(d["p"]))
 
 
+#: the fixtures that start a Spark session (a JVM), directly or as one of their parameters
+_SPARK_FIXTURES = {"spark", "spark_con", "spark_ansi_off"}
+#: how many Spark tests `-k` left out, for the summary
+_LEFT_OUT = pytest.StashKey[int]()
+
+
+def _starts_spark(item) -> bool:
+    if _SPARK_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {})
+    # an engine fixture parametrized over engines (test_engines' con, test_template_safety's bad_engine)
+    return callspec is not None and any(value == "spark" and definitions.get(name) and definitions[name][-1].params
+                                        for name, value in callspec.params.items())
+
+
+@pytest.hookimpl(hookwrapper=True)  # mark before -k and -m choose; leave out after
+def pytest_collection_modifyitems(config, items):
+    """Every test that starts Spark is marked `spark`. `-k` without `-m` (the loop on one metric:
+    `pytest -k auc`) leaves them out, as the JVM takes longer to start than the rest takes to run;
+    `-m spark` runs them, and a run without `-k` runs everything."""
+    for item in items:
+        if _starts_spark(item):
+            item.add_marker(pytest.mark.spark)
+    yield
+    spark = [item for item in items if item.get_closest_marker("spark")]
+    if config.option.keyword and not config.option.markexpr and spark:
+        items[:] = [item for item in items if not item.get_closest_marker("spark")]
+        config.hook.pytest_deselected(items=spark)
+        config.stash[_LEFT_OUT] = len(spark)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if config.stash.get(_LEFT_OUT, 0):
+        terminalreporter.write_line(f"{config.stash[_LEFT_OUT]} Spark tests left out (-k without -m): "
+                                    "add -m spark to run them")
+
+
 @pytest.fixture
 def binary_frame():
     return make_binary_frame()

@@ -16,7 +16,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_class_scores, make_ranking_frames,
-                      unreachable)
+                      unreachable, with_choice)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
@@ -97,9 +97,9 @@ def calls():
             out.append((name, name, "run", params))
             if not m.param("qrels").required:  # judged_at_k: the judgments must be a table of their own
                 out.append((f"{name}-ties", name, "ties", {k: v for k, v in params.items() if k != "qrels"}))
+    out += choice_variants(out)
     out.append(("auc-boolean-label", "auc", "preds", {"label": "yb", "score": "s"}))
     out.append(("confusion-boolean-label", "confusion_matrix", "preds", {"label": "yb", "score": "s"}))
-    out.append(("ndcg-average-ties", "ndcg", "run", {"qrels": "qrels", "k": 5, "ties": "average"}))
     out.append(("ndcg-per-query", "ndcg", "run", {"qrels": "qrels", "k": 5, "per_query": True}))
     # trec_eval's interpolated precision (a curve: one row per slice and recall level) and gm_map (a
     # geometric mean over queries): slices, per query, the query policies
@@ -119,7 +119,6 @@ def calls():
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)
         out.append((f"{name}-quantile", name, "preds", quantile))
-        out.append((f"{name}-quantile-by", name, "preds", dict(quantile, by="c")))
     for average in ("macro", "weighted"):
         out.append((f"multiclass_auc-ovo-{average}", "multiclass_auc", "scores",
                     {"label": "label", "multi_class": "ovo", "average": average, "by": "c"}))
@@ -130,7 +129,6 @@ def calls():
         out.append((f"{name}-max-points", name, "preds", dict(args(name), max_points=9, by="c")))
     for max_fpr in (0.3, 0.05):
         out.append((f"auc-max-fpr-{max_fpr}", "auc", "preds", dict(args("auc", weight=True), max_fpr=max_fpr, by="c")))
-    out.append(("best_threshold-youden", "best_threshold", "preds", dict(args("best_threshold"), criterion="youden", by="c")))
     out.append(("best_threshold-f2", "best_threshold", "preds", dict(args("best_threshold", weight=True), beta=2.0)))
     out.append(("gain_curve-7-bins", "gain_curve", "preds", dict(args("gain_curve"), n_bins=7, by="c")))
     # classes: text (cls, cls_hat: "dog" never true) and integers (g, d: most groups never predicted)
@@ -147,6 +145,24 @@ def calls():
                         ("multiclass_confusion_matrix", dict(weight="w"))]:
         out.append((f"{name}-integer-classes-{'-'.join(map(str, extra.values()))}", name, "preds",
                     dict(numbers, **extra)))
+    return out
+
+
+def choice_variants(cases):
+    """Every other value of each choice parameter of every metric, on the metric's own call (sliced
+    where it has one), as the registry declares them: a new choice is run on every engine without
+    another edit here. Not `missing` and `empty`: they pick a query policy, a literal of the same SQL."""
+    own = {}
+    for case, name, table, params in cases:
+        if case in (name, f"{name}-by"):
+            own[name] = (table, params)  # the sliced call, listed after the plain one, wins
+    out = []
+    for name, (table, params) in own.items():
+        for p in METRICS[name].params:
+            if p.kind == "choice" and p.name not in ("missing", "empty"):
+                for choice in p.choices:
+                    if choice != params.get(p.name, p.default):
+                        out.append((f"{name}-{p.name}-{choice}", name, table, with_choice(name, params, p.name, choice)))
     return out
 
 

@@ -42,7 +42,7 @@ division or sort key needs a NULLIF (NULLS LAST), or an entry with the macro tha
 
 Each case (dialect, golden name, SWEEP variant) is rendered, parsed and checked when a test first
 asks for it (``result``), so ``pytest -k auc`` analyses auc's cases only. All ~1,500 cases cost
-~1.5 minutes of CPU: under pytest-xdist each analysis is kept in a file of the run's shared directory,
+over a minute of CPU: under pytest-xdist each analysis is kept in a file of the run's shared directory,
 where the tests over every case (last in this file) find what the other workers did. The golden
 files depend on the sqlglot minor series (pinned in pyproject.toml); a sqlglot upgrade that changes
 them is reviewed like any other change of the SQL.
@@ -323,7 +323,7 @@ def guard_problem(div: exp.Expression, pieces: frozenset = frozenset()) -> str |
     writers = ALLOWED_DENOMINATORS[key][1]
     if writers & pieces:
         return None
-    return f"denominator {key!r}, allowed where {sorted(writers)} write it, in SQL none of them rendered"
+    return f"denominator {key!r} (allowed where one of {sorted(writers)} rendered the SQL: none did)"
 
 
 BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean, exp.Exists)
@@ -525,8 +525,8 @@ def check(sql: str, dialect: str, pieces: frozenset = frozenset(), messages=()) 
             if never and never[1] & pieces:
                 never_null_used.add(normalized(key))
             elif never:
-                null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first, never NULL where "
-                                  f"{sorted(never[1])} sort by it, in SQL none of them rendered")
+                null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first (never NULL where one of "
+                                  f"{sorted(never[1])} rendered the SQL: none did)")
             else:
                 null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first")
 

@@ -25,6 +25,7 @@ need the type.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from contextvars import ContextVar
@@ -50,6 +51,20 @@ _PLACEHOLDER = "sm_arg_"
 _TARGET: ContextVar[Target] = ContextVar("sqlmetrics_target", default=Target())
 #: while a native macro renders: its dialect (names are quoted, and nested macros chosen, for it)
 _NATIVE_DIALECT: ContextVar[str | None] = ContextVar("sqlmetrics_native_dialect", default=None)
+#: within `traced`: the names of the macros called so far (None: not traced)
+_CALLED: ContextVar[set[str] | None] = ContextVar("sqlmetrics_called", default=None)
+
+
+@contextlib.contextmanager
+def traced():
+    """The set of the names of the macros called within (tests key their checks by the template piece
+    that emits an expression). The rendered text is the same traced or not."""
+    called: set[str] = set()
+    token = _CALLED.set(called)
+    try:
+        yield called
+    finally:
+        _CALLED.reset(token)
 
 
 class _Namespace:
@@ -174,6 +189,9 @@ class _Macro:
         self._macro = macro
 
     def __call__(self, *args, **kwargs):
+        called = _CALLED.get()
+        if called is not None:
+            called.add(self._macro.name)
         try:
             return self._macro(*args, **kwargs)
         except _Return as returned:

@@ -23,14 +23,29 @@ For every registered metric x dialect, the canonical call of ``tests/make_golden
    - NULL ordering: the rule above ``NEVER_NULL`` (NULLs sort last as in
      DuckDB, or the key is one of ``NEVER_NULL``).
    - Infinity: CAST('inf' AS DOUBLE) only where the engine reads it (``INFINITY_SPELLINGS``).
+   - ClickHouse (``CLICKHOUSE_RULES``): no NULL test (IS NULL, COALESCE other than COALESCE(x, 0))
+     of a column of a LEFT JOIN's joined side, which ClickHouse fills with 0 or '' where no row
+     matches (the templates test a marker column, ``1 AS sm_listed`` ... ``sm_listed = 1``); no bare
+     name that an output alias of the same SELECT shadows (ClickHouse reads the alias).
    - sqlglot itself must log nothing (no warning, no construct it could not translate): rendering
      every metric in every dialect is silent.
 4. The same hazard checks run on ``SWEEP``: the other SQL paths (every other value of the choice
-   parameters, bins, max_grade, items, unweighted, no qrels) in the six engines that cannot run here.
+   parameters, bins, max_grade, items, unweighted, no qrels) in the six engines that cannot run here
+   and in ClickHouse.
 
-Rendering and parsing ~600 statements is the cost (~12 s of CPU): ``results`` does it once per
-session, over the CPUs. The golden files depend on the sqlglot minor series (pinned in
-pyproject.toml); a sqlglot upgrade that changes them is reviewed like any other change of the SQL.
+The exceptions (``ALLOWED_DENOMINATORS``, ``NEVER_NULL``) are keyed by the expression and name the
+template macros (pieces: ``ranked_rows``, ``query_judgments``, ...) that write it; rendering a case
+records the macros it calls (``sqlmetrics.templates.traced``), and an exception holds in that case's
+SQL when one of its macros was called. A new metric built on those pieces needs no edit here; a new
+division or sort key needs a NULLIF (NULLS LAST), or an entry with the macro that writes it. Every
+(expression, macro) pair must still be relied on by some case (the tests over every case, last).
+
+Each case (dialect, golden name, SWEEP variant) is rendered, parsed and checked when a test first
+asks for it (``result``), so ``pytest -k auc`` analyses auc's cases only. All ~1,500 cases cost
+over a minute of CPU: under pytest-xdist each analysis is kept in a file of the run's shared directory,
+where the tests over every case (last in this file) find what the other workers did. The golden
+files depend on the sqlglot minor series (pinned in pyproject.toml); a sqlglot upgrade that changes
+them is reviewed like any other change of the SQL.
 """
 from __future__ import annotations
 
@@ -38,18 +53,12 @@ import difflib
 import functools
 import logging
 import math
-import multiprocessing
 import operator
 import os
 import pickle
-from concurrent.futures import ProcessPoolExecutor
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
-
-try:
-    import fcntl
-except ImportError:  # not POSIX: every xdist worker analyses on its own
-    fcntl = None
 
 import pytest
 import sqlglot
@@ -60,12 +69,19 @@ from sqlglot.tokens import TokenType
 import make_golden as golden
 from conftest import with_choice
 import sqlmetrics as sm
-from sqlmetrics import sqltext
+from sqlmetrics import sqltext, templates
 from sqlmetrics.registry import METRICS
 
 DIALECTS = golden.DIALECTS
 #: what cannot run here; the hazard checks matter most for these
 REMOTE = ("bigquery", "snowflake", "trino", "redshift", "mysql", "databricks")
+#: where an unmatched LEFT JOIN row holds its types' defaults (0, ''), not NULL (join_use_nulls=0, the
+#: default), and a bare name in a SELECT is the output alias of that name where there is one
+#: (_join_null_tests, _alias_shadows): ClickHouse. sqlglot's SQL for the others may differ there
+#: (BigQuery's GROUP BY names an output alias), so these are checked in ClickHouse's SQL only.
+CLICKHOUSE_RULES = ("clickhouse",)
+#: the dialects whose SQL of the SWEEP variants is checked
+SWEPT = REMOTE + CLICKHOUSE_RULES
 NAMES = golden.NAMES  # the metrics and sm.bootstrap's SQL (checked as the metric it bootstraps)
 CASES = [pytest.param(d, n, id=f"{d}-{n}") for d in DIALECTS for n in NAMES]
 
@@ -73,7 +89,7 @@ REGENERATE = "run `python tests/make_golden.py` and review `git diff tests/golde
 
 
 def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
-    """Variants of the canonical calls, checked for hazards (not kept as golden files) in the REMOTE
+    """Variants of the canonical calls, checked for hazards (not kept as golden files) in the SWEPT
     dialects: every other value of every choice parameter (except `missing` and `empty`, which only
     flip a literal, and ties='item_asc', which only flips the direction of the tie-break: checked on
     mrr for ranked_run.sql and coverage for ranked_lists.sql), and the options that switch to
@@ -116,41 +132,30 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
 
 SWEEP = _sweep()
 
-#: the metrics composed of sql/ranking/{query_judgments,ranked_run,ranked_rows,mean_over_queries}.sql
-_RANKING_METRIC = {"dcg", "ndcg", "err", "hit_rate", "kendall_tau", "mean_average_precision", "mrr",
-                   "precision_at_k", "r_precision", "rank_correlation", "recall_at_k",
-                   "interpolated_precision", "precision_11pt", "gm_map",
-                   "bpref", "rbp", "set_precision", "set_recall", "set_f", "num_rel_ret", "judged_at_k",
-                   "evaluate"}
-_AUC_PARTS = {"auc", "gauc", "gini", "rela_impr", "histogram_auc", "multiclass_auc"}  # on sql/classification/auc_parts.sql
-_CALIBRATION_BINS = {"calibration_curve", "ece"}  # built on sql/classification/calibration_bins.sql
-_PARALLEL = {m for m in METRICS if METRICS[m].plan and METRICS[m].plan.parallel}  # built on sql/parallel.sql
-
 #: The exceptions to the division rule (``guard_problem``): denominators that are not NULLIF'd but
 #: cannot be 0, as text with CASTs and parentheses removed, in DuckDB's spelling -> (why it is never
-#: 0, the metrics allowed to use it). Anything else must be NULLIF(..., 0).
+#: 0, the template macros that write it). A case may divide by one when rendering it called one of
+#: those macros (``templates.traced``): a new metric built on ranked_rows has ranked_rows' entries as it
+#: is, and a division a new macro writes fails until NULLIF'd or listed with that macro.
 ALLOWED_DENOMINATORS = {
     "LN(sm_pos + 1) / LN(2)": (
-        "the discount 1/log2(rank + 1) of ranked_rows.sql: sm_pos is a ROW_NUMBER() (>= 1)",
-        _RANKING_METRIC),
+        "the discount 1/log2(rank + 1): sm_pos is ranked_run's ROW_NUMBER() (>= 1)", {"ranked_rows"}),
     "LN(sm_ideal_pos + 1) / LN(2)": (
-        "IDCG's discount in query_judgments.sql: sm_ideal_pos is a ROW_NUMBER() (>= 1)",
-        _RANKING_METRIC),
+        "IDCG's discount: sm_ideal_pos is a ROW_NUMBER() (>= 1)", {"query_judgments"}),
     "sm_pos": (
-        "1/rank (err, mrr) and precision at rank r = hits / r (mean_average_precision, gm_map; evaluate's map "
-        "and mrr): sm_pos is a ROW_NUMBER() (>= 1)",
-        {"err", "mean_average_precision", "mrr", "gm_map", "evaluate"}),
+        "1/rank (err, mrr) and precision at rank r = hits / r (AP): sm_pos is ranked_run's ROW_NUMBER() (>= 1)",
+        {"err", "mrr_parts", "mean_average_precision_parts"}),
     "sm_total": (
         "inside the CASE branch after `sm_constant = 1` (targets of positive weight not all equal), so "
         "the weighted sum of squared deviations is > 0",
         {"r2"}),
     "sm_hi - sm_lo": (
-        "auc(bins=...): inside CASE WHEN sm_hi > sm_lo (the bucket width of the score range)",
-        {"auc"}),
+        "auc(bins=...): the bucket width of the score range, inside CASE WHEN sm_hi > sm_lo",
+        {"score_buckets"}),
     "POWER(2, sm_e)": (
-        "monotone_bucket (parallel plans): 2^e for e = binary_exponent, an integer in [-1022, 1023] "
-        "(NULL outside, and the branch is not taken): at least 2^-1022, never 0",
-        _PARALLEL),
+        "2^e for e = binary_exponent, an integer in [-1022, 1023] (NULL outside, and the branch is not "
+        "taken): at least 2^-1022, never 0",
+        {"monotone_bucket"}),
     "sm_n0": (
         "kendall_tau(variant='a'): COUNT(*) of a GROUP BY group (>= 1), inside CASE WHEN sm_tx < sm_n0",
         {"kendall_tau"}),
@@ -167,38 +172,37 @@ ALLOWED_DENOMINATORS = {
 #: BigQuery and MySQL), sqlglot would log "'NULLS LAST' translation not supported": sqltext leaves the
 #: engine's default there instead (NULLs first on ASC), acceptable only for these keys.
 #: Sort keys that can never be NULL (their NULL placement cannot matter): key (as for
-#: ALLOWED_DENOMINATORS) -> (why, the metrics where it holds). `by` columns are never listed: a NULL
-#: slice is a valid slice of its own.
+#: ALLOWED_DENOMINATORS) -> (why, the macros that sort by it), allowed as ALLOWED_DENOMINATORS are.
+#: `by` columns are never listed: a NULL slice is a valid slice of its own.
 NEVER_NULL = {
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
-             "before running (dropna=True drops those rows)", _AUC_PARTS),
-    "sm_pos": ("a ROW_NUMBER() (bpref, err, mean_average_precision, gm_map, interpolated_precision, precision_11pt); a "
-               "row index or the position of a requested quantile (calibration bins, strategy='quantile')",
-               {"bpref", "err", "mean_average_precision", "gm_map", "interpolated_precision", "precision_11pt",
-                "evaluate"} | _CALIBRATION_BINS),
+             "before running (dropna=True drops those rows)", {"auc_parts_from_sums", "auc_parts_from_buckets"}),
+    "sm_pos": ("a ROW_NUMBER() of ranked_run; a row index or the position of a requested quantile "
+               "(calibration bins, strategy='quantile')",
+               {"bpref", "err", "average_precision_over_queries", "interpolated_precisions", "evaluate",
+                "calibration_bins"}),
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
-                 "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort",
-                 {"dcg", "ndcg", "precision_at_k", "recall_at_k", "evaluate"}),
+                 "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort", {"ranked_rows"}),
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
-                  "number, over values validated non-NULL", _PARALLEL),
-    "sm_kind": ("the literal 0 (data row) or 1 (bin edge) of calibration_bins.sql", _CALIBRATION_BINS),
+                  "number, over values validated non-NULL",
+                  {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel"}),
+    "sm_kind": ("the literal 0 (data row) or 1 (bin edge)", {"calibration_bins", "quantile_bins_in_parallel"}),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
-                 _CALIBRATION_BINS),
-    "sm_p": ("a probability, validated non-NULL (strategy='quantile' in parallel: the order inside a bucket)",
-             _CALIBRATION_BINS),
-    "sm_at": ("strategy='quantile' in parallel: a position in the sorted rows, a FLOOR of a number or a "
-              "COALESCE(running count, 0)", _CALIBRATION_BINS),
-    "sm_start": ("strategy='quantile' in parallel: a running count less the row's own, or a position "
-                 "less its bucket's first", _CALIBRATION_BINS),
-    "sm_b": ("strategy='quantile' in parallel: the monotone_bucket of a probability or of an edge",
-             _CALIBRATION_BINS),
-    "sm_stage": ("the literal 0 (a bucket's edges below) or 1 (a probability or an edge) of "
-                 "calibration_bins.sql", _CALIBRATION_BINS),
+                 {"calibration_bins", "quantile_bins_in_parallel"}),
+    "sm_p": ("a probability, validated non-NULL (in parallel: the order inside a bucket)",
+             {"quantile_bins_in_parallel"}),
+    "sm_at": ("a position in the sorted rows, a FLOOR of a number or a COALESCE(running count, 0)",
+              {"quantile_bins_in_parallel"}),
+    "sm_start": ("a running count less the row's own, or a position less its bucket's first",
+                 {"quantile_bins_in_parallel"}),
+    "sm_b": ("the monotone_bucket of a probability or of an edge", {"quantile_bins_in_parallel"}),
+    "sm_stage": ("the literal 0 (a bucket's edges below) or 1 (a probability or an edge)",
+                 {"quantile_bins_in_parallel"}),
     "sm_v": ("the value whose weighted median weighted_median.sql takes: a target or an absolute error, "
-             "validated non-NULL", {"median_absolute_error", "d2_absolute_error"}),
+             "validated non-NULL", {"weighted_median"}),
     "sm_x": ("cohen_kappa's class index (weights='linear'), a DENSE_RANK() of the classes", {"cohen_kappa"}),
     "sm_k": ("the term number of statistics.sql's student_t_terms (compare's paired t): digits crossed",
-             {"ndcg", "gauc"}),
+             {"student_t_terms"}),
     "sm_times": ("gini_index: how often an item is recommended, a COUNT(*) of a GROUP BY", {"gini_index"}),
     "sm_count": ("tail_share: an item's popularity count (item_popularity.sql), a COUNT(*) of a GROUP BY or a "
                  "count of the popularity table, whose NULL fails the query (required_number)", {"tail_share"}),
@@ -294,14 +298,15 @@ def constant(node: exp.Expression) -> float | None:
     return None
 
 
-def guard_problem(div: exp.Expression, name: str) -> str | None:
+def guard_problem(div: exp.Expression, pieces: frozenset = frozenset()) -> str | None:
     """Why the denominator of `div` may be 0, or None when it is guarded. The rule, after removing
     CASTs and parentheses around the denominator:
 
     - NULLIF(x, 0) is guarded (x/0 becomes NULL on every engine);
     - a constant (numeric literals under LN/EXP/SQRT/POWER/+-*/, e.g. LN(2) of the log2 helper, or
       POWER(2, 4.0) of err(max_grade=4)) is guarded when its value is finite and nonzero;
-    - ALLOWED_DENOMINATORS lists the few others, per metric, with the reason they cannot be 0;
+    - ALLOWED_DENOMINATORS lists the few others, with the reason they cannot be 0, each allowed where
+      `pieces` (the macros that rendered the SQL) has one of the macros that write it;
     - anything else is unguarded, including a COUNT(*) or a CASE-guarded expression not listed.
     Divisions by zero raise on PostgreSQL, Redshift, Snowflake, BigQuery, Trino and Databricks (ANSI
     mode), and give NULL on MySQL/SQLite/Spark: the rule holds for every dialect alike.
@@ -313,10 +318,12 @@ def guard_problem(div: exp.Expression, name: str) -> str | None:
     if value is not None:
         return None if value != 0 and math.isfinite(value) else f"a constant {value}"
     key = normalized(den)
-    allowed = ALLOWED_DENOMINATORS.get(key)
-    if allowed and name in allowed[1]:
+    if key not in ALLOWED_DENOMINATORS:
+        return f"unguarded denominator {key!r}"
+    writers = ALLOWED_DENOMINATORS[key][1]
+    if writers & pieces:
         return None
-    return f"unguarded denominator {key!r}"
+    return f"denominator {key!r} (allowed where one of {sorted(writers)} rendered the SQL: none did)"
 
 
 BOOLEAN = (exp.Predicate, exp.Connector, exp.Not, exp.Boolean, exp.Exists)
@@ -384,7 +391,65 @@ def _null_key(ordered: exp.Ordered):
     return cond.this.this, (a < b) != bool(ordered.args.get("desc"))
 
 
-# -- the analysis of one metric x dialect: plain data, computed in worker processes -----------------
+def _own_level(node: exp.Expression):
+    """`node` and what it holds at its own query level: not inside a nested query (its names are its own)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(child for child in node.iter_expressions() if not isinstance(child, (exp.Query, exp.With)))
+
+
+def _clauses(select: exp.Select, *kinds: str):
+    """The select list and the clauses `kinds` of `select` (not its FROM and JOIN ... ON)."""
+    return [*select.expressions, *filter(None, (select.args.get(k) for k in kinds))]
+
+
+_NULL_TESTS = ("isnull", "isnotnull")  # ClickHouse's function spellings (sqlglot keeps them as they are)
+
+
+def _join_null_tests(tree: exp.Expression, dialect: str) -> list[str]:
+    """Every NULL test of a column of the joined side of a LEFT (or FULL) JOIN, at that join's level
+    (outside the ON, which sees the joined table's own rows): IS [NOT] NULL, isNull/isNotNull, or a
+    COALESCE (IFNULL, NVL) other than COALESCE(x, 0). ClickHouse (join_use_nulls=0, its default)
+    fills an unmatched row with its types' defaults (0, ''), not NULL: the templates select a marker
+    (`1 AS sm_listed`) on that side and test `= 1`; COALESCE(x, 0) is 0 either way."""
+    found = []
+    for select in tree.find_all(exp.Select):
+        nullable = {j.this.alias_or_name for j in select.args.get("joins") or () if j.side in ("LEFT", "FULL")}
+        for clause in _clauses(select, "where", "group", "having", "qualify", "order") if nullable else ():
+            for node in _own_level(clause):
+                if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
+                    tested = [node.this]
+                elif isinstance(node, exp.Anonymous) and node.name.lower() in _NULL_TESTS:
+                    tested = node.expressions
+                elif isinstance(node, exp.Coalesce) and not (
+                        len(node.expressions) == 1 and constant(node.expressions[0]) == 0):
+                    tested = [node.this, *node.expressions]
+                else:
+                    continue
+                if any(isinstance(_strip(t), exp.Column) and _strip(t).table in nullable for t in tested):
+                    found.append(node.sql(dialect))
+    return found
+
+
+def _alias_shadows(tree: exp.Expression, dialect: str) -> list[str]:
+    """Every bare column named like an output of its own SELECT (outside that output's definition):
+    ClickHouse reads the alias there (in the select list, WHERE, GROUP BY, HAVING), the other engines
+    the input column. An output that is its input (x AS x, CAST(x AS ...) AS x) is the same value."""
+    found = []
+    for select in tree.find_all(exp.Select):
+        outputs = {e.alias: e for e in select.expressions if isinstance(e, exp.Alias)
+                   and not (isinstance(_strip(e.this), exp.Column) and _strip(e.this).name == e.alias)}
+        for clause in _clauses(select, "where", "group", "having", "qualify") if outputs else ():
+            for node in _own_level(clause):
+                if isinstance(node, exp.Column) and not node.table and node.name in outputs \
+                        and node.find_ancestor(exp.Alias) is not outputs[node.name]:
+                    found.append(f"{node.sql(dialect)} in {clause.sql(dialect)}")
+    return found
+
+
+# -- the analysis of one case (dialect, golden name, SWEEP variant or None): plain data -----------------
 
 @dataclass(frozen=True)
 class Analysis:
@@ -399,17 +464,22 @@ class Analysis:
     infinity: tuple[str, ...] = ()
     unsupported: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()  # window frames of a kind the dialect lacks (FRAME_KINDS)
+    join_nulls: tuple[str, ...] = ()  # NULL tests of a LEFT JOIN's joined side (_join_null_tests)
+    alias_shadows: tuple[str, ...] = ()  # bare names ClickHouse reads as an output alias (_alias_shadows)
+    pieces: frozenset = frozenset()  # the macros called rendering it
     allowed_used: frozenset = frozenset()  # ALLOWED_DENOMINATORS keys this SQL relies on
+    never_null_used: frozenset = frozenset()  # NEVER_NULL keys this SQL relies on
     nulls_first: tuple[str, ...] = ()  # every key sorted NULLs first, NEVER_NULL or not
 
 
-def analyse(name: str, dialect: str, variant: str | None = None) -> Analysis:
-    sql, messages = render(name, dialect, variant)
-    return check(sql, dialect, golden.metric_of(name), messages)
+def analyse(dialect: str, name: str, variant: str | None = None) -> Analysis:
+    with templates.traced() as pieces:
+        sql, messages = render(name, dialect, variant)
+    return check(sql, dialect, frozenset(pieces), messages)
 
 
-def check(sql: str, dialect: str, name: str, messages=()) -> Analysis:
-    """Every check of this module on `sql` (of metric `name`, in `dialect`)."""
+def check(sql: str, dialect: str, pieces: frozenset = frozenset(), messages=()) -> Analysis:
+    """Every check of this module on `sql` in `dialect`, rendered by the macros `pieces`."""
     unsupported = tuple(messages)
     try:
         tokens, statements = parse(sql, dialect)
@@ -440,19 +510,24 @@ def check(sql: str, dialect: str, name: str, messages=()) -> Analysis:
 
     division, allowed_used = [], set()
     for div in tree.find_all(exp.Div, exp.IntDiv, exp.Mod):
-        problem = guard_problem(div, name)
+        problem = guard_problem(div, pieces)
         if problem:
             division.append(f"{problem} in {div.sql(dialect)}")
         elif problem is None and not isinstance(_strip(div.expression), exp.Nullif) \
                 and constant(div.expression) is None:
             allowed_used.add(normalized(_strip(div.expression)))
 
-    null_order, nulls_first = [], []
+    null_order, nulls_first, never_null_used = [], [], set()
     for key, first, where in _placements(tree):
         if first:
             nulls_first.append(key.sql(dialect))
             never = NEVER_NULL.get(normalized(key))
-            if not (never and name in never[1]):
+            if never and never[1] & pieces:
+                never_null_used.add(normalized(key))
+            elif never:
+                null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first (never NULL where one of "
+                                  f"{sorted(never[1])} rendered the SQL: none did)")
+            else:
                 null_order.append(f"{where}: {key.sql(dialect)} sorts NULLs first")
 
     infinity = []
@@ -470,22 +545,15 @@ def check(sql: str, dialect: str, name: str, messages=()) -> Analysis:
     return Analysis(sql, kinds, log=tuple(log), filter=tuple(filters), boolean=tuple(boolean),
                     division=tuple(division), null_order=tuple(null_order), infinity=tuple(infinity),
                     unsupported=unsupported, frames=tuple(frames),
-                    allowed_used=frozenset(allowed_used), nulls_first=tuple(nulls_first))
+                    join_nulls=tuple(_join_null_tests(tree, dialect) if dialect in CLICKHOUSE_RULES else ()),
+                    alias_shadows=tuple(_alias_shadows(tree, dialect) if dialect in CLICKHOUSE_RULES else ()),
+                    pieces=pieces, allowed_used=frozenset(allowed_used), never_null_used=frozenset(never_null_used),
+                    nulls_first=tuple(nulls_first))
 
 
-def _analyse_case(case: tuple[str, str, str | None]) -> Analysis:
-    return analyse(case[1], case[0], case[2])
 
-
-def _analyse_all() -> dict[tuple[str, str, str | None], Analysis]:
-    cases = [(d, n, None) for d in DIALECTS for n in NAMES] + [
-        (d, n, v) for d in REMOTE for n, v in SWEEP]
-    workers = min(os.cpu_count() or 1, 8)
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            return dict(zip(cases, pool.map(_analyse_case, cases, chunksize=8)))
-    return {case: _analyse_case(case) for case in cases}
-
+#: every case: the golden ones (every dialect and golden name), then SWEEP's in the SWEPT dialects
+ALL_CASES = [(d, n, None) for d in DIALECTS for n in NAMES] + [(d, n, v) for d in SWEPT for n, v in SWEEP]
 
 #: a directory all pytest-xdist workers of this run share (None without xdist), from _shared_directory
 _SHARED: Path | None = None
@@ -493,33 +561,32 @@ _SHARED: Path | None = None
 
 @pytest.fixture(scope="session", autouse=True)
 def _shared_directory(tmp_path_factory, worker_id):
-    """pytest's own base temporary directory of the run (kept for the last three runs, then removed)."""
+    """Under pytest's own base temporary directory of the run (kept for the last three runs, then removed)."""
     global _SHARED
-    _SHARED = tmp_path_factory.getbasetemp().parent if worker_id != "master" and fcntl else None
+    if worker_id != "master":
+        _SHARED = tmp_path_factory.getbasetemp().parent / "golden-analysis"
+        _SHARED.mkdir(exist_ok=True)
 
 
 @functools.cache
-def results() -> dict[tuple[str, str, str | None], Analysis]:
-    """Every (dialect, metric, variant) analysed once per test run, over the CPUs (rendering and
-    parsing the ~2,000 statements takes a minute or more of CPU). Under pytest-xdist the first
-    worker to get here analyses and leaves the result in the run's shared directory for the others,
-    which wait on its lock instead of repeating the work."""
-    if _SHARED is None:
-        return _analyse_all()
-    shared = _SHARED / "golden-analysis.pickle"
-    with open(_SHARED / "golden-analysis.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if shared.exists():
-            return pickle.loads(shared.read_bytes())
-        analysed = _analyse_all()
-        partial = shared.with_suffix(f".{os.getpid()}")
-        partial.write_bytes(pickle.dumps(analysed))
-        partial.replace(shared)
-        return analysed
-
-
 def result(dialect: str, name: str, variant: str | None = None) -> Analysis:
-    return results()[dialect, name, variant]
+    """The analysis of one case, made when first asked for (`pytest -k auc` analyses auc's cases
+    only). Under pytest-xdist it is also left in the run's shared directory, where a test over every
+    case (last in this file) finds what the other workers analysed instead of repeating it."""
+    if _SHARED is None:
+        return analyse(dialect, name, variant)
+    kept = _SHARED / (urllib.parse.quote(f"{dialect} {name} {variant}", safe="") + ".pickle")
+    if kept.exists():
+        return pickle.loads(kept.read_bytes())
+    analysed = analyse(dialect, name, variant)
+    partial = kept.with_suffix(f".{os.getpid()}")  # written whole, then renamed: never read half-written
+    partial.write_bytes(pickle.dumps(analysed))
+    partial.replace(kept)
+    return analysed
+
+
+def all_results() -> dict[tuple[str, str, str | None], Analysis]:
+    return {case: result(*case) for case in ALL_CASES}
 
 
 # -- 1-3. per metric and dialect: the golden file, one SELECT, no hazard -----------------------------
@@ -549,12 +616,19 @@ HAZARDS = {
     "log": "one-argument LOG (its base differs by engine; use LN)",
     "filter": "FILTER/COUNT_IF (use SUM(CASE WHEN ... THEN 1 ELSE 0 END))",
     "boolean": "boolean used as a number (use CASE WHEN ... THEN 1 ELSE 0 END)",
-    "division": "unguarded division: wrap the denominator in NULLIF(..., 0) (sqlmetrics.fdiv), or add it to "
-                "ALLOWED_DENOMINATORS with the reason it cannot be 0",
-    "null_order": "the NULL placement differs from DuckDB's on a key that may be NULL (the rule above NEVER_NULL)",
+    "division": "unguarded division: wrap the denominator in NULLIF(..., 0) (sqlmetrics.fdiv); only if it truly "
+                "cannot be 0, add to ALLOWED_DENOMINATORS an entry keyed by the denominator with the macro that "
+                "writes it (or that macro to the denominator's entry) and the reason",
+    "null_order": "the NULL placement differs from DuckDB's on a key that may be NULL (the rule above NEVER_NULL): "
+                  "sort it NULLS LAST; only if it can never be NULL, add to NEVER_NULL an entry keyed by it with "
+                  "the macro that sorts by it (or that macro to the key's entry) and the reason",
     "frames": "a window frame kind the dialect does not have (FRAME_KINDS)",
     "infinity": "an infinity spelling the engine cannot read (INFINITY_SPELLINGS)",
     "unsupported": "sqlglot logged (a construct it could not translate, or another warning)",
+    "join_nulls": "a NULL test of a LEFT JOIN's joined side, which ClickHouse fills with 0 or '' where no row "
+                  "matches: select a marker `1 AS sm_<found>` on that side and test `= 1` (COALESCE(x, 0) is fine)",
+    "alias_shadows": "a bare name that is also an output alias of the same SELECT: ClickHouse reads the alias, the "
+                     "other engines the input column; qualify the input or name the output otherwise",
 }
 
 
@@ -610,19 +684,6 @@ def test_golden_sql_of_warehouse_table_references():
         assert not handler.records, (dialect, table, handler.records)
 
 
-def test_allowed_denominators_are_all_still_used():
-    used = {(key, n) for (d, n, v), r in results().items() for key in r.allowed_used}
-    stale = [(key, m) for key, (_, metrics) in ALLOWED_DENOMINATORS.items() for m in sorted(metrics)
-             if (key, m) not in used]
-    assert not stale, f"remove from ALLOWED_DENOMINATORS (no longer generated): {stale}"
-
-
-def test_templates_sort_nulls_last_in_duckdb():
-    """The reference semantics: DuckDB sorts NULLs last (ASC and DESC), and no template asks otherwise."""
-    wrong = {n: result("duckdb", n).nulls_first for n in NAMES if result("duckdb", n).nulls_first}
-    assert not wrong, f"keys sorted NULLs first in DuckDB: {wrong}"
-
-
 # -- the checks themselves catch what they are meant to ----------------------------------------------
 
 @pytest.mark.parametrize("sql, dialect, kind", [
@@ -637,7 +698,7 @@ def test_templates_sort_nulls_last_in_duckdb():
     ("SELECT a / b FROM t", "trino", "division"),
     ("SELECT a / CAST(b AS DOUBLE) FROM t", "redshift", "division"),
     ("SELECT a / 0 FROM t", "snowflake", "division"),
-    ("SELECT a / sm_pos FROM t", "mysql", "division"),  # allowed for some metrics only
+    ("SELECT a / sm_pos FROM t", "mysql", "division"),  # allowed where its macros render only
     ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "bigquery", "null_order"),
     ("SELECT ROW_NUMBER() OVER (ORDER BY x) FROM t", "mysql", "null_order"),
     ("SELECT x FROM t ORDER BY x DESC", "postgres", "null_order"),
@@ -645,9 +706,18 @@ def test_templates_sort_nulls_last_in_duckdb():
     ("SELECT x FROM t ORDER BY x", "databricks", "null_order"),
     ("SELECT CAST('inf' AS DOUBLE) FROM t", "trino", "infinity"),
     ("SELECT CAST('Infinity' AS DOUBLE) FROM t", "mysql", "infinity"),
+    ("SELECT a.k FROM a LEFT JOIN b ON a.k = b.k WHERE b.k IS NULL", "clickhouse", "join_nulls"),
+    ("SELECT CASE WHEN m.v IS NOT NULL THEN 1 ELSE 0 END FROM a LEFT OUTER JOIN (SELECT k, v FROM c) AS m "
+     "ON a.k = m.k", "clickhouse", "join_nulls"),
+    ("SELECT SUM(COALESCE(b.v, a.v)) FROM a LEFT JOIN b ON a.k = b.k", "clickhouse", "join_nulls"),
+    ("SELECT ifNull(b.v, -1) FROM a LEFT JOIN b ON a.k = b.k", "clickhouse", "join_nulls"),
+    ("SELECT isNull(b.v) FROM a LEFT JOIN b ON a.k = b.k", "clickhouse", "join_nulls"),
+    ("SELECT SUM(x) AS x, x / 2 AS half FROM t", "clickhouse", "alias_shadows"),
+    ("SELECT k + 1 AS k, COUNT(*) AS n FROM t GROUP BY k", "clickhouse", "alias_shadows"),
+    ("SELECT CAST(s AS DOUBLE) * 2 AS s FROM t WHERE s > 0", "clickhouse", "alias_shadows"),
 ])
 def test_checks_catch_hazards(sql, dialect, kind):
-    assert getattr(check(sql, dialect, "auc"), kind), f"{kind} not caught in {sql!r} ({dialect})"
+    assert getattr(check(sql, dialect), kind), f"{kind} not caught in {sql!r} ({dialect})"
 
 
 @pytest.mark.parametrize("sql, dialect", [
@@ -661,21 +731,70 @@ def test_checks_catch_hazards(sql, dialect, kind):
     ("SELECT ROW_NUMBER() OVER (ORDER BY x NULLS LAST) FROM t", "bigquery"),
     ("SELECT x FROM t ORDER BY x DESC NULLS LAST", "postgres"),
     ("SELECT x FROM t ORDER BY CASE WHEN x IS NULL THEN 1 ELSE 0 END, x", "mysql"),  # sqlglot's emulation
-    ("SELECT SUM(w) OVER (ORDER BY sm_s ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) FROM t", "bigquery"),
     ("SELECT CAST('Infinity' AS DOUBLE), -CAST('Infinity' AS DOUBLE) FROM t", "trino"),
     ("SELECT CAST('inf' AS DOUBLE) FROM t", "snowflake"),
+    # the marker convention; COALESCE(x, 0) gives ClickHouse's fill; the ON sees b's own rows
+    ("SELECT a.k, CASE WHEN b.sm_matched = 1 THEN b.v END, SUM(COALESCE(b.n, 0)) FROM a "
+     "LEFT JOIN (SELECT k, v, n, 1 AS sm_matched FROM c) AS b ON a.k = b.k AND b.v IS NOT NULL GROUP BY a.k",
+     "clickhouse"),
+    ("SELECT a.k FROM a JOIN b ON a.k = b.k WHERE b.v IS NULL OR a.v IS NULL", "clickhouse"),  # not nullable
+    ("SELECT a.k FROM a LEFT JOIN b ON a.k = b.k WHERE a.k IN (SELECT b.k FROM b WHERE b.v IS NOT NULL)",
+     "clickhouse"),  # that b is the subquery's own
+    ("SELECT SUM(t.x) AS x, SUM(t.x) / 2 AS half, SUM(y) AS y, k AS k, CAST(n AS BIGINT) AS n, n + 1 AS m "
+     "FROM t GROUP BY k, n", "clickhouse"),
+    ("SELECT k + 1 AS k, COUNT(*) AS n FROM t GROUP BY k", "bigquery"),  # a ClickHouse rule (CLICKHOUSE_RULES)
 ])
 def test_checks_accept_the_safe_spellings(sql, dialect):
-    r = check(sql, dialect, "auc")
-    assert not (r.log or r.filter or r.boolean or r.division or r.null_order or r.infinity), r
+    r = check(sql, dialect)
+    assert not _hazards(r), r
 
 
-# -- 4. hazards of the other SQL paths (SWEEP), in the engines that cannot run here --------------------
+@pytest.mark.parametrize("sql, dialect, table", [
+    ("SELECT a / sm_pos FROM t", "trino", ALLOWED_DENOMINATORS),
+    ("SELECT SUM(w) OVER (ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) FROM t", "bigquery",
+     NEVER_NULL),
+])
+def test_exceptions_hold_where_their_macros_render(sql, dialect, table):
+    """An entry of ALLOWED_DENOMINATORS / NEVER_NULL applies to SQL that one of its macros rendered."""
+    writers = table["sm_pos"][1]
+    assert not _hazards(check(sql, dialect, frozenset(writers)))
+    assert _hazards(check(sql, dialect, frozenset({"ranked_run"}) - writers))
+
+
+# -- 4. hazards of the other SQL paths (SWEEP), in the engines that cannot run here, and ClickHouse ----
 
 @pytest.mark.parametrize("dialect, name, variant", [
-    pytest.param(d, n, v, id=f"{d}-{n}-{v}") for d in REMOTE for n, v in SWEEP])
+    pytest.param(d, n, v, id=f"{d}-{n}-{v}") for d in SWEPT for n, v in SWEEP])
 def test_variant_has_no_hazard(dialect, name, variant):
     r = result(dialect, name, variant)
     assert not r.error and len(r.statements) == 1, f"does not parse as one statement: {r.error or r.statements}"
     found = _hazards(r)
     assert not found, f"{name}({variant}) in {dialect}: {found}"
+
+
+# -- over every case: last, so that under pytest-xdist the other workers have analysed most ------------
+
+def test_templates_sort_nulls_last_in_duckdb():
+    """The reference semantics: DuckDB sorts NULLs last (ASC and DESC), and no template asks otherwise."""
+    wrong = {n: result("duckdb", n).nulls_first for n in NAMES if result("duckdb", n).nulls_first}
+    assert not wrong, f"keys sorted NULLs first in DuckDB: {wrong}"
+
+
+def _unused(table: dict, used: str) -> list[tuple[str, str]]:
+    """The (key, macro) pairs of `table` (ALLOWED_DENOMINATORS, NEVER_NULL) that no case relies on: the
+    key in its Analysis' `used`, the macro among its pieces."""
+    relied_on = {(key, piece) for r in all_results().values() for key in getattr(r, used) for piece in r.pieces}
+    return [(key, piece) for key, (_, pieces) in table.items() for piece in sorted(pieces)
+            if (key, piece) not in relied_on]
+
+
+def test_allowed_denominators_are_all_still_used():
+    unused = _unused(ALLOWED_DENOMINATORS, "allowed_used")
+    assert not unused, ("no SQL divides by these ALLOWED_DENOMINATORS keys where the macro renders: delete the "
+                        f"macro from the key's entry (the entry when no macro is left): {unused}")
+
+
+def test_never_null_keys_are_all_still_used():
+    unused = _unused(NEVER_NULL, "never_null_used")
+    assert not unused, ("no SQL sorts NULLs first by these NEVER_NULL keys where the macro renders: delete the "
+                        f"macro from the key's entry (the entry when no macro is left): {unused}")

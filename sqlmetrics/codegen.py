@@ -4,7 +4,8 @@ and tests/test_codegen.py fails while one is stale, naming this command.
 - ``sql/metric.sql``, the catalogue as dbt sees it: ``metric(name, relation)`` calls each metric's
   macro by name (dbt finds the macros a test depends on by reading their calls, so a name computed
   at run time would hide them), ``metric_name`` (the aliases), ``per_query_metric`` (the ranking
-  metrics, whose unit in bootstrap and compare is the query);
+  metrics, whose unit in bootstrap and compare is the query), ``ranking_parts`` (each measure's
+  ``<metric>_parts``, for sm.evaluate's one pass);
 - ``docs/metrics.md``, the reference of every metric: what it measures, its formula, parameters,
   outputs, undefined cases, the reference it is checked against and an example;
 - the metric tables of ``README.md``, between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``.

@@ -67,7 +67,7 @@ def metric_sql() -> str:
     with measure names in the registry. -#}}
 {{% macro ranking_parts(metric, v, in_k, within, k, options) -%}}
 {parts}
-{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics with measure names; not ' ~ metric) }}}}
+{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics with measure names (a metric given them since: run python -m sqlmetrics.codegen); not ' ~ metric) }}}}
 {{%- endif %}}
 {{%- endmacro %}}
 """

@@ -1,11 +1,14 @@
 """``sm.evaluate``: several ranking measures, named as ranx, ir_measures and trec_eval name them, in one pass."""
 from __future__ import annotations
 
+import textwrap
+
 import pandas as pd
 
 from .api import compute
 from .errors import ParameterError
-from .registry import evaluate_of
+from .measures import spellings_by_tool
+from .registry import CATALOGUE, evaluate_of
 
 
 def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str = "item", score: str = "score",
@@ -17,22 +20,17 @@ def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str 
     Each measure is the value of its sqlmetrics function with the parameters its spelling defines
     (``"P@5"`` is ``sm.precision_at_k(run, qrels, k=5)``, ``"ndcg@10"`` is ``sm.ndcg(run, qrels, k=10,
     gain="linear")``), all computed by one SQL query: the judgments, the ranking and one aggregation
-    per query are shared. One pass covers ndcg, dcg, map (AP), mrr (RR),
-    precision, recall (macro), hit_rate (Success) and r_precision; the other ranking metrics (bpref,
-    err, rbp, ...) are refused here with the function that computes them.
+    per query are shared. The metrics one pass covers:
+        {metrics}.
+    The other ranking metrics (bpref, err, rbp, ...) are refused here with the function that
+    computes them.
 
 Measure strings: each means what the tool that spells it so computes
-    trec_eval: P_K, recall_K, ndcg_cut_K, ndcg, map, map_cut_K, recip_rank, success_K, Rprec, set_P,
-        set_recall; the relevance level is the call's relevance_threshold (trec_eval's -l).
-    ir_measures: nDCG@K, nDCG, nDCG(dcg=exp-log2)@K (gdeval's exponential gain), P@K, R@K, AP, AP@K,
-        RR, RR@K, Success@K, Rprec, SetP, SetR; the relevance level is the measure's rel= (P(rel=2)@5),
-        default 1. RR@K is ir_measures' MS MARCO evaluation, which orders tied scores by item id
-        ascending (its other measures, as trec_eval, descending).
-    ranx: ndcg@K, dcg@K, ndcg_burges@K and dcg_burges@K (exponential gain), map@K, mrr@K, precision@K,
-        recall@K, hit_rate@K, r-precision, each also without @K (the whole list); the relevance level is
-        the measure's -lN (precision@5-l2), default 1.
-    sqlmetrics: mean_average_precision, precision_at_k@K, recall_at_k@K, hit_rate@K, r_precision,
-        set_precision, set_recall, and ndcg/dcg/map/mrr, which trec_eval or ranx spell alike.
+    {spellings}
+    The relevance level of trec_eval's spellings is the call's relevance_threshold (trec_eval's -l);
+    of ir_measures' the measure's rel= (P(rel=2)@5), of ranx's its -lN (precision@5-l2), default 1.
+    ir_measures' RR@K is its MS MARCO evaluation, which orders tied scores by item id ascending (its
+    other measures, as trec_eval, descending).
     K is the cut-off; map@K divides by R, the query's relevant items, as trec_eval's map_cut. The exact
     spelling chooses the tool (nDCG@10 is ir_measures', ndcg@10 ranx's); another case (NDCG@10) is read
     as each tool whose spelling it matches. Every ndcg and dcg spelling has its tool's gain: linear
@@ -92,3 +90,15 @@ Example
         params["relevance_threshold"] = relevance_threshold
     m, params = evaluate_of(params)
     return compute(m, run, con=con, dialect=dialect, details=True, dropna=dropna, per_query=per_query, **params)
+
+
+def _doc(doc: str) -> str:
+    """The docstring with the measures and their spellings as the registry declares them."""
+    def wrapped(text):
+        return textwrap.fill(text, 100, initial_indent="    ", subsequent_indent="        ").strip()
+    spellings = "\n    ".join(wrapped(f"{tool}: {', '.join(shown)}")
+                              for tool, shown in spellings_by_tool(CATALOGUE).items())
+    return doc.replace("{metrics}", wrapped(", ".join(CATALOGUE.metrics))).replace("{spellings}", spellings)
+
+
+evaluate.__doc__ = _doc(evaluate.__doc__)

@@ -322,19 +322,24 @@ def unknown_name(text, cat: Catalogue) -> str | None:
             else None)
 
 
-def accepted(cat: Catalogue) -> str:
-    """The spellings of `cat`, by tool, for an error's list of what is accepted."""
-    by_tool: dict[str, list[str]] = {}
+def spellings_by_tool(cat: Catalogue) -> dict[str, list[str]]:
+    """The spellings of `cat` by tool (trec_eval, ir_measures, ranx, sqlmetrics), with their cut-off
+    written as K: P@K, ndcg[@K], P_K."""
+    by_tool: dict[str, dict[str, None]] = {tool: {} for tool in (TREC_EVAL, IR_MEASURES, RANX, SQLMETRICS)}
     for text, readings in cat.spellings.items():
         for r in readings:
-            shown = text + ("@K" if r.cutoff == "required" else "[@K]" if r.cutoff == "optional" else "")
-            by_tool.setdefault(r.tool, []).append(shown)
+            by_tool[r.tool][text + ("@K" if r.cutoff == "required" else "[@K]" if r.cutoff == "optional" else "")] = None
     for text, r in cat.cut_names.items():
-        by_tool.setdefault(r.tool, []).append(f"{text}_K")
+        by_tool[r.tool][f"{text}_K"] = None
+    return {tool: list(shown) for tool, shown in by_tool.items() if shown}
+
+
+def accepted(cat: Catalogue) -> str:
+    """The spellings of `cat`, by tool, for an error's list of what is accepted."""
     extra = {IR_MEASURES: "; rel=N as in P(rel=2)@5, dcg=exp-log2 as in nDCG(dcg=exp-log2)@10",
              RANX: "; -lN as in precision@5-l2"}
-    return "; ".join(f"{_possessive(tool)} {', '.join(dict.fromkeys(by_tool[tool]))}{extra.get(tool, '')}"
-                     for tool in (TREC_EVAL, IR_MEASURES, RANX, SQLMETRICS) if tool in by_tool)
+    return "; ".join(f"{_possessive(tool)} {', '.join(shown)}{extra.get(tool, '')}"
+                     for tool, shown in spellings_by_tool(cat).items())
 
 
 def _possessive(tool: str) -> str:

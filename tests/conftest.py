@@ -1,10 +1,16 @@
 import os
+import shutil
+import sysconfig
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from sqlmetrics.registry import METRICS
+
+#: the `sqlmetrics` command installed with the interpreter running the tests (its scripts directory,
+#: on PATH or not), or None when the package is installed without its entry point
+SQLMETRICS_COMMAND = shutil.which("sqlmetrics", path=sysconfig.get_path("scripts"))
 
 
 def make_binary_frame(n=600, seed=7, groups=12, ties=True):

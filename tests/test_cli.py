@@ -2,7 +2,6 @@
 import io
 import json
 import math
-import shutil
 import struct
 import subprocess
 import sys
@@ -14,11 +13,12 @@ import pytest
 import sqlglot
 from sklearn.metrics import roc_auc_score
 
+from conftest import SQLMETRICS_COMMAND
 import sqlmetrics as sm
 from sqlmetrics.demo import SAMPLE
 from sqlmetrics.registry import METRICS
 
-EXE = shutil.which("sqlmetrics")
+EXE = SQLMETRICS_COMMAND
 pytestmark = pytest.mark.skipif(EXE is None, reason="the sqlmetrics entry point is not installed (pip install -e .)")
 COLS = ["--label", "clicked", "--score", "pctr"]
 

@@ -20,12 +20,13 @@ import pytest
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import roc_auc_score
 
+from conftest import SQLMETRICS_COMMAND
 import sqlmetrics as sm
 from sqlmetrics.demo import SAMPLE
 from sqlmetrics.cli import main
 from sqlmetrics.registry import METRICS
 
-EXE = shutil.which("sqlmetrics")
+EXE = SQLMETRICS_COMMAND
 pytestmark = pytest.mark.skipif(EXE is None, reason="the sqlmetrics entry point is not installed (pip install -e .)")
 COLS = ["--label", "y", "--score", "s"]
 CURVES = [name for name, m in METRICS.items() if m.kind == "curve"]

@@ -25,7 +25,7 @@ import pytest
 from sklearn.metrics import log_loss, mean_squared_error, ndcg_score, roc_auc_score, roc_curve
 
 import sqlmetrics as sm
-from conftest import connect_postgres
+from conftest import SQLMETRICS_COMMAND, connect_postgres
 
 NAN, INF = float("nan"), float("inf")
 ROW_GROUP = 4
@@ -586,9 +586,8 @@ def test_pos_label_of_another_type_is_no_label_on_sqlite():
 def test_pos_label_on_the_command_line(tmp_path):
     """--pos-label is text, read as the label column's type: 2 for numbers, yes for DuckDB's CSV reader's
     boolean yes/no column, text for text."""
-    import shutil
     import subprocess
-    exe = shutil.which("sqlmetrics")
+    exe = SQLMETRICS_COMMAND
     path = tmp_path / "labels.csv"
     pd.DataFrame({"n": [2, 1, 2, 1], "yn": ["yes", "no", "yes", "no"], "t": ["up", "down", "up", "down"],
                   "s": [0.9, 0.2, 0.4, 0.5]}).to_csv(path, index=False)

@@ -134,6 +134,7 @@ def _measures():
 
 
 MEASURES = _measures()
+MEASURE_IDS = [f"{name}-{measure}" for measure, name, _ in MEASURES]  # `-k precision_at_k` finds P_5
 TREC_MEASURES = {"ndcg", "map", "recip_rank", "Rprec"} | {
     f"{m}.{','.join(map(str, KS))}" for m in ("ndcg_cut", "map_cut", "P", "recall", "success")}
 # (seed, relevance level) combinations: three datasets at the default level, two at level 2
@@ -164,7 +165,7 @@ def test_fixture_has_the_corner_cases():
     assert len(res) == len(run_q & qrels_q)                           # pytrec_eval: the intersection
 
 
-@pytest.mark.parametrize("measure,name,kwargs", MEASURES, ids=[m[0] for m in MEASURES])
+@pytest.mark.parametrize("measure,name,kwargs", MEASURES, ids=MEASURE_IDS)
 @pytest.mark.parametrize("seed,level", TREC_CASES, ids=[f"seed{s}-level{l}" for s, l in TREC_CASES])
 def test_against_pytrec_eval(seed, level, measure, name, kwargs):
     run, qrels, res = trec_case(seed, level)
@@ -215,7 +216,7 @@ def test_pytrec_eval_counts():
 # 2. missing / empty query policies
 
 
-@pytest.mark.parametrize("measure,name,kwargs", MEASURES, ids=[m[0] for m in MEASURES])
+@pytest.mark.parametrize("measure,name,kwargs", MEASURES, ids=MEASURE_IDS)
 def test_missing_zero_counts_absent_queries_as_zero(measure, name, kwargs):
     """missing='zero' (the default, trec_eval -c): the mean over every judged query, a judged
     query absent from the run scoring 0."""
@@ -234,7 +235,7 @@ EMPTY_CASES = [m for m in MEASURES if m[0] in ("ndcg", "ndcg_cut_3", "map", "map
                                                  "recall_10", "success_3", "Rprec")]
 
 
-@pytest.mark.parametrize("measure,name,kwargs", EMPTY_CASES, ids=[m[0] for m in EMPTY_CASES])
+@pytest.mark.parametrize("measure,name,kwargs", EMPTY_CASES, ids=[f"{m[1]}-{m[0]}" for m in EMPTY_CASES])
 def test_empty_skip_drops_queries_without_relevant(measure, name, kwargs):
     """empty='skip' with missing='skip': the pytrec_eval mean over the queries that have a relevant
     item."""

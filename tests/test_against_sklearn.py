@@ -941,7 +941,7 @@ def test_pr_curve_all_positive_is_defined():
 # 5. threshold metrics: thresholds, prediction column, nothing predicted positive
 
 
-CONFUSION_NAMES = ["precision", "recall", "specificity", "accuracy", "error_rate", "f_beta", "f1"]
+CONFUSION_NAMES = [name for name, spec in SPECS.items() if spec.confusion]  # the metrics of a confusion matrix
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])

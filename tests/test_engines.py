@@ -97,7 +97,6 @@ def calls():
             out.append((name, name, "run", params))
             if not m.param("qrels").required:  # judged_at_k: the judgments must be a table of their own
                 out.append((f"{name}-ties", name, "ties", {k: v for k, v in params.items() if k != "qrels"}))
-    out += choice_variants(out)
     out.append(("auc-boolean-label", "auc", "preds", {"label": "yb", "score": "s"}))
     out.append(("confusion-boolean-label", "confusion_matrix", "preds", {"label": "yb", "score": "s"}))
     out.append(("ndcg-per-query", "ndcg", "run", {"qrels": "qrels", "k": 5, "per_query": True}))
@@ -151,7 +150,8 @@ def calls():
 def choice_variants(cases):
     """Every other value of each choice parameter of every metric, on the metric's own call (sliced
     where it has one), as the registry declares them: a new choice is run on every engine without
-    another edit here. Not `missing` and `empty`: they pick a query policy, a literal of the same SQL."""
+    another edit here. Not `missing` and `empty`: they pick a query policy, a literal of the same SQL.
+    (case, metric, table, params, (parameter, value))."""
     own = {}
     for case, name, table, params in cases:
         if case in (name, f"{name}-by"):
@@ -162,11 +162,19 @@ def choice_variants(cases):
             if p.kind == "choice" and p.name not in ("missing", "empty"):
                 for choice in p.choices:
                     if choice != params.get(p.name, p.default):
-                        out.append((f"{name}-{p.name}-{choice}", name, table, with_choice(name, params, p.name, choice)))
+                        out.append((f"{name}-{p.name}-{choice}", name, table,
+                                    with_choice(name, params, p.name, choice), (p.name, choice)))
     return out
 
 
-CALLS = calls()
+_OWN_CALLS = calls()
+_VARIANTS = choice_variants(_OWN_CALLS)
+CALLS = _OWN_CALLS + [v[:4] for v in _VARIANTS]
+#: Spark, the slowest engine here, runs each value of a choice parameter once per family (binary,
+#: multiclass, ranking, ...: on the first metric that has it), a sample for CI's time; SQLite,
+#: PostgreSQL and ClickHouse run it on every metric
+_SPARK_LEAVES_OUT = {case for i, (case, name, *_, choice) in enumerate(_VARIANTS)
+                     if (choice, METRICS[name].section) in {(v[4], METRICS[v[1]].section) for v in _VARIANTS[:i]}}
 
 
 def reference(metric, table, params):
@@ -277,7 +285,7 @@ ANSI_OFF = [c for c in CALLS if c[0] == c[1]]
 #: also has a sliced call (`-by`), which runs the same template with ANSI on
 _SLICED = {c[1] for c in CALLS if c[0] == f"{c[1]}-by"}
 ENGINE_CALLS = [(engine, *c) for engine in ENGINES for c in CALLS
-                if not (engine == "spark" and c[0] == c[1] and c[1] in _SLICED)]
+                if not (engine == "spark" and (c[0] == c[1] and c[1] in _SLICED or c[0] in _SPARK_LEAVES_OUT))]
 
 
 @pytest.mark.parametrize("con, case, metric, table, params", ENGINE_CALLS, indirect=["con"],

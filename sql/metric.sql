@@ -112,6 +112,6 @@
 {%- elif metric == 'recall_at_k' %}{{ return(sqlmetrics.recall_at_k_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'hit_rate' %}{{ return(sqlmetrics.hit_rate_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'r_precision' %}{{ return(sqlmetrics.r_precision_parts(v, in_k, within, k, options)) }}
-{%- else %}{{ sqlmetrics.fail('evaluate computes the metrics with measure names (a metric given them since: run python -m sqlmetrics.codegen); not ' ~ metric) }}
+{%- else %}{{ sqlmetrics.fail('evaluate computes the metrics that have measure names; not ' ~ metric ~ ' (given measure names after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}
 {%- endif %}
 {%- endmacro %}

@@ -67,7 +67,7 @@ def metric_sql() -> str:
     with measure names in the registry. -#}}
 {{% macro ranking_parts(metric, v, in_k, within, k, options) -%}}
 {parts}
-{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics with measure names (a metric given them since: run python -m sqlmetrics.codegen); not ' ~ metric) }}}}
+{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics that have measure names; not ' ~ metric ~ ' (given measure names after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}}}
 {{%- endif %}}
 {{%- endmacro %}}
 """

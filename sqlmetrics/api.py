@@ -249,8 +249,10 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     guards = dialects.of(engine.dialect).guards_rows and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
+    exact = {col for _, col, role in wanted if kinds[col] == "other" and role in ("key", "class", "slice", "group")}
     columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
                .as_(renames.get(col, col), quoted=True) if guards
+               else _exact_text(col, engine).as_(renames.get(col, col), quoted=True) if col in exact
                else exp.column(col, quoted=True).as_(renames[col], quoted=True) if col in renames
                else exp.column(col, quoted=True) for col in found]
     query = exp.select(*columns).from_(_from_expr(source))
@@ -270,6 +272,12 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     booleans, texts = (frozenset(renames.get(c, c) for c in cols) for cols in (booleans, texts))
     return _Checked(Source(query, source.description), kinds, {col: schema[col] for col in kinds}, booleans, texts, n_rows,
                     run_checks if guards else lambda: None)
+
+
+def _exact_text(col: str, engine) -> exp.Expression:
+    """A text column as the metric compares it: byte by byte (Capabilities.exact_text)."""
+    exact = engine.capabilities.exact_text(checks.quote(col))
+    return exp.maybe_parse(exact, dialect="duckdb") if exact else exp.column(col, quoted=True)
 
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label) -> None:

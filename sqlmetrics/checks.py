@@ -133,9 +133,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     # 9e999 (inf) in a column of any declared type
     if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or caps.loose_types):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
-        infinity = render_macro("infinity", Target(dialect))
-        checks.append(Check(caps.is_infinite(q, infinity, decimal), None,
-                            lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))
+        infinite = caps.is_infinite(q, render_macro("infinity", Target(dialect)), decimal)
+        if infinite:
+            checks.append(Check(infinite, None,
+                                lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))
     return checks
 
 

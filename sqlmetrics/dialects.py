@@ -25,6 +25,9 @@ PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: an unquoted project or table name of a BigQuery table path, which may hold dashes (a dataset's may not):
 #: https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical#table_names
 _DASHED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z0-9_]+)*\Z")
+#: type names, as engines and their drivers spell them (DuckDB, Trino, MySQL, Snowflake, BigQuery, ...)
+_FLOATING = re.compile(r"(FLOAT\d*|DOUBLE( PRECISION)?|REAL)\Z")
+_NUMERIC = re.compile(r"(U?(TINY|SMALL|MEDIUM|BIG|HUGE)?INT(EGER)?\d*( UNSIGNED)?|(BIG)?DECIMAL.*|(BIG)?NUMERIC.*|NUMBER.*)\Z")
 
 
 class Capabilities:
@@ -32,6 +35,8 @@ class Capabilities:
 
     #: the dialect's name: sqlglot's, and the type of dbt's adapter for it
     name = "default"
+    #: how messages name the engine
+    title = "SQL"
     #: the templates and the check queries are written in its syntax: its SQL is the text as
     #: rendered (no transpiling) and its own macro spellings go inline
     template_syntax = False
@@ -57,8 +62,17 @@ class Capabilities:
     #: the plan of the AUC family is chosen from the data (plans.distinct_share, in its syntax):
     #: ranking the rows when the scores are mostly distinct
     plans_from_data = False
-    #: the statement that opens a read-only transaction for a call, where the connection has none
-    begin_read_only = "BEGIN READ ONLY"
+    #: the statement that opens a read-only transaction for a call, where the connection has none (the
+    #: call ends it by ROLLBACK); None: the engine has no transactions a driver leaves to us
+    begin_read_only: str | None = None
+    #: inside the caller's open transaction: the statements that open the call's span, read-only, and
+    #: those that end it, leaving the transaction as it was; None: the call's SELECTs run in it as they are
+    within_transaction: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    #: the finite double its SQL writes for +infinity (macro `infinity`), where it has no infinite
+    #: double: results holding it (a curve's first threshold) hold +-inf
+    infinity_stand_in: float | None = None
+    #: a WITH inside a CTE's query sees the names of the WITH around it
+    nested_with = True
     #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it
     call_settings: tuple[str, ...] = ()
 
@@ -77,9 +91,9 @@ class Capabilities:
         fold the test of each value away; None where each value is tested as it is."""
         return None
 
-    def is_infinite(self, column_sql: str, infinity: str, decimal: bool = False) -> str:
-        """A predicate true for +inf and -inf; `infinity`: the engine's (the dispatched macro
-        `infinity`), `decimal` as for is_nan."""
+    def is_infinite(self, column_sql: str, infinity: str, decimal: bool = False) -> str | None:
+        """A predicate true for +inf and -inf, or None where the column cannot hold them; `infinity`:
+        the engine's (the dispatched macro `infinity`), `decimal` as for is_nan."""
         return f"ABS({column_sql}) = {infinity}"
 
     def not_a_number(self, column_sql: str) -> str | None:
@@ -91,13 +105,30 @@ class Capabilities:
         cheaper than grouping by the columns (checks.duplicates_screen); None elsewhere."""
         return None
 
+    def exact_text(self, column_sql: str) -> str | None:
+        """The text column `column_sql` compared byte by byte, where the engine compares text by a
+        collation that can make two different values equal (MySQL's case-insensitive defaults);
+        None where equal text is the same text."""
+        return None
+
     def unquoted_table_part(self, part: str) -> re.Pattern:
         """What the `part` ("catalog", "db" or "this") of a table reference may be unquoted."""
         return PLAIN_NAME
 
+    def type_class(self, type_name: str) -> str:
+        """'float', 'numeric' (exact numbers), 'boolean' or 'other' for a column's type name as the
+        engine (or its driver, engine.Schema) names it."""
+        t = type_name.upper()
+        if _FLOATING.match(t):
+            return "float"
+        if _NUMERIC.match(t):
+            return "numeric"
+        return "boolean" if t in ("BOOLEAN", "BOOL") else "other"
+
 
 class DuckDB(Capabilities):
     name = "duckdb"
+    title = "DuckDB"
     template_syntax = True
     reads_files = True
     # its SYSTEM sample (its default) differs between runs on several threads, seed or not
@@ -126,6 +157,10 @@ class DuckDB(Capabilities):
 
 class SQLite(Capabilities):
     name = "sqlite"
+    title = "SQLite"
+    # its transactions have no read-only mode (a driver's SELECTs, checked, run in them as they are)
+    begin_read_only = "BEGIN"
+    within_transaction = (("SAVEPOINT sm_call",), ("ROLLBACK TO sm_call", "RELEASE sm_call"))
     loose_types = True
 
     def is_nan(self, column_sql, decimal=False):
@@ -135,11 +170,26 @@ class SQLite(Capabilities):
         # text ('', 'abc', 'NaN') and blobs, which SQLite compares above every number
         return f"typeof({column_sql}) NOT IN ('integer', 'real', 'null')"
 
+    def type_class(self, type_name):
+        # SQLite's type affinity rules (https://www.sqlite.org/datatype3.html#determination_of_column_affinity)
+        t = type_name.upper()
+        if "INT" in t:
+            return "numeric"
+        if any(k in t for k in ("CHAR", "CLOB", "TEXT")):
+            return "other"
+        if any(k in t for k in ("REAL", "FLOA", "DOUB")):
+            return "float"
+        return "boolean" if "BOOL" in t else "numeric"
+
 
 class Postgres(Capabilities):
     name = "postgres"
+    title = "PostgreSQL"
     special_numerics = True  # numeric's NaN, and its infinities (PostgreSQL 14+)
     begin_read_only = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    # a savepoint, whose rollback also undoes the SET LOCALs after it
+    within_transaction = (("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on"),
+                          ("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call"))
     # a session may have the legacy standard_conforming_strings off, where a backslash in '...'
     # escapes the next character; sqlglot writes literals for PostgreSQL without that escape
     call_settings = ("SET LOCAL standard_conforming_strings = on",)
@@ -156,29 +206,58 @@ class Postgres(Capabilities):
             return f"({column_sql} <> CAST('NaN' AS DECIMAL) AND scale({column_sql}) IS NULL)"
         return super().is_infinite(column_sql, infinity)
 
+    def type_class(self, type_name):
+        # pg_type's names (typname), as the catalogue gives them for a column's type
+        return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
+                "numeric": "numeric", "bool": "boolean"}.get(type_name, "other")
+
 
 class Redshift(Postgres):
     name = "redshift"
+    title = "Redshift"
     special_numerics = False
     begin_read_only = "BEGIN READ ONLY"  # it takes no isolation level but its default
+    within_transaction = None  # no savepoints
     call_settings = ()  # its literals take backslash escapes, and sqlglot writes them so for it
 
 
 class Spark(Capabilities):
     name = "spark"
+    title = "Spark"
     guards_rows = True
+
+    def type_class(self, type_name):
+        t = type_name.lower()
+        if t in ("double", "float"):
+            return "float"
+        if t in ("tinyint", "smallint", "int", "bigint") or t.startswith("decimal"):
+            return "numeric"
+        return "boolean" if t == "boolean" else "other"
 
 
 class Databricks(Spark):
     name = "databricks"
+    title = "Databricks"
 
 
 class ClickHouse(Capabilities):
     name = "clickhouse"
+    title = "ClickHouse"
+
+    def type_class(self, type_name):
+        t = type_name
+        while inner := re.fullmatch(r"(?:Nullable|LowCardinality)\((.*)\)", t):
+            t = inner.group(1)
+        if re.fullmatch(r"B?Float\d+", t):
+            return "float"
+        if re.fullmatch(r"U?Int\d+|Decimal(\d+)?\(.*\)", t):
+            return "numeric"
+        return "boolean" if t == "Bool" else "other"
 
 
 class BigQuery(Capabilities):
     name = "bigquery"
+    title = "BigQuery"
 
     def unquoted_table_part(self, part):
         return _DASHED_NAME if part != "db" else PLAIN_NAME
@@ -186,14 +265,33 @@ class BigQuery(Capabilities):
 
 class Snowflake(Capabilities):
     name = "snowflake"
+    title = "Snowflake"
 
 
 class Trino(Capabilities):
     name = "trino"
+    title = "Trino"
 
 
 class MySQL(Capabilities):
     name = "mysql"
+    title = "MySQL"
+    # one snapshot for the call (InnoDB's), read-only; inside the caller's transaction a transaction's
+    # access mode cannot change, and its reads already see one snapshot (REPEATABLE READ, the default)
+    begin_read_only = "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
+    nested_with = False  # MariaDB's does not (MySQL 8's does): the CTEs are written at one level
+    infinity_stand_in = 1.7976931348623157e308  # the largest double (mysql__infinity)
+
+    def is_nan(self, column_sql, decimal=False):
+        return None  # its floats hold no NaN (nor infinities): it refuses to store them
+
+    def exact_text(self, column_sql):
+        # its usual collations (utf8mb4_general_ci, ..._0900_ai_ci) make 'Z' equal to 'z' in GROUP BY,
+        # joins and DISTINCT: ids, classes and slices must match exactly, as on every other engine
+        return f"{column_sql} COLLATE utf8mb4_bin"
+
+    def is_infinite(self, column_sql, infinity, decimal=False):
+        return None
 
 
 #: every dialect, by name, in the order they are listed to users

@@ -14,8 +14,8 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
-import re
 import sqlite3
+import sys
 import threading
 import uuid
 import weakref
@@ -25,12 +25,14 @@ from decimal import Decimal
 import duckdb
 import pandas as pd
 from sqlglot import exp
+from sqlglot.tokens import TokenType
 
-from . import dialects
+from . import dialects, drivers
 from .errors import EngineError, SourceError
 from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
 from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
 
+_PARAMETER_TOKENS = frozenset({TokenType.PARAMETER, TokenType.PLACEHOLDER, TokenType.SEMICOLON})
 _local = threading.local()
 # One lock per connection object: calls from threads sharing a connection take turns. Weak keys
 # where the driver allows (a lock dies with its connection); sqlite3 connections only by id.
@@ -38,8 +40,6 @@ _LOCKS_GUARD = threading.Lock()
 _LOCKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _LOCKS_BY_ID: dict[int, threading.RLock] = {}
 
-_NUMERIC = re.compile(r"(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?|FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*)\Z")
-_FLOATING = re.compile(r"(FLOAT|DOUBLE|REAL)\Z")
 
 
 def own_connection(database: str = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -55,16 +55,6 @@ def default_connection() -> duckdb.DuckDBPyConnection:
     if getattr(_local, "con", None) is None:
         _local.con = own_connection()
     return _local.con
-
-
-def type_class(type_name: str) -> str:
-    """'float', 'numeric' (exact numbers), 'boolean' or 'other' for a DuckDB type name."""
-    t = type_name.upper()
-    if _FLOATING.match(t):
-        return "float"
-    if _NUMERIC.match(t):
-        return "numeric"
-    return "boolean" if t == "BOOLEAN" else "other"
 
 
 class Engine:
@@ -83,12 +73,19 @@ class Engine:
     def capabilities(self) -> dialects.Capabilities:
         return dialects.of(self.dialect)
 
+    #: what lent the connection for one call (a SQLAlchemy engine's pool), given back when the call ends
+    lease = None
+
     @contextmanager
     def call(self):
         """The span of one metric call: the connection to itself, one read-only snapshot where the
         engine has transactions, and the connection as it was found afterwards."""
-        with connection_lock(self.con), self._snapshot():
-            yield
+        try:
+            with connection_lock(self.con), self._snapshot():
+                yield
+        finally:
+            if self.lease is not None:
+                self.lease.close()
 
     def _snapshot(self):
         """No transactions (Spark, ClickHouse): each statement reads the table as it is then."""
@@ -102,7 +99,7 @@ class Engine:
         yield static_source(data, self.dialect)
 
     def type_class(self, type_name: str) -> str:
-        return type_class(type_name)
+        return self.capabilities.type_class(type_name)
 
     def checked(self, sql: str) -> str:
         """`sql`, once it is known to run as it was checked: sqlglot reads it in the engine's dialect
@@ -149,8 +146,12 @@ class Engine:
             columns, rows = self._fetch(sql)
         except self.errors as e:
             raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
-        frame = pd.DataFrame([[_plain(v) for v in row] for row in rows], columns=columns)
-        return frame.infer_objects()
+        frame = pd.DataFrame([[_plain(v) for v in row] for row in rows], columns=columns).infer_objects()
+        largest = self.capabilities.infinity_stand_in
+        if largest is not None:
+            floats = frame.select_dtypes("float").columns
+            frame[floats] = frame[floats].replace({largest: float("inf"), -largest: float("-inf")})
+        return frame
 
 
 class DuckDBEngine(Engine):
@@ -361,16 +362,6 @@ class SQLiteEngine(Engine):
             declared = dict(self._fetch(self.checked(pragma.sql("sqlite")))[1])
         return Schema(names, [declared.get(n) or "NUMERIC" for n in names], self.case_insensitive)
 
-    def type_class(self, type_name: str) -> str:
-        # SQLite's type affinity rules (https://www.sqlite.org/datatype3.html#determination_of_column_affinity)
-        t = type_name.upper()
-        if "INT" in t:
-            return "numeric"
-        if any(k in t for k in ("CHAR", "CLOB", "TEXT")):
-            return "other"
-        if any(k in t for k in ("REAL", "FLOA", "DOUB")):
-            return "float"
-        return "boolean" if "BOOL" in t else "numeric"
 
 
 class PostgresEngine(Engine):
@@ -400,12 +391,12 @@ class PostgresEngine(Engine):
         if self.con.closed:
             raise SourceError("the PostgreSQL connection is closed")
         if status == TransactionStatus.INTRANS:
-            # SET LOCAL inside the savepoint is undone by the rollback to it
-            self._run("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on", *self.capabilities.call_settings)
+            begin, end = self.capabilities.within_transaction
+            self._run(*begin, *self.capabilities.call_settings)
             try:
                 yield
             finally:
-                self._run("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call")
+                self._run(*end)
             return
         autocommit = self.con.autocommit
         self.con.autocommit = True  # so psycopg sends no BEGIN of its own before ours
@@ -450,9 +441,6 @@ class PostgresEngine(Engine):
                           [getattr(types.get(d.type_code), "name", "unknown") for d in cursor.description],
                           self.case_insensitive)
 
-    def type_class(self, type_name: str) -> str:
-        return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
-                "numeric": "numeric", "bool": "boolean"}.get(type_name, "other")
 
 
 class SparkEngine(Engine):
@@ -508,13 +496,6 @@ class SparkEngine(Engine):
         """Spark runs concurrent queries of one session: no lock, and nothing to snapshot."""
         return nullcontext()
 
-    def type_class(self, type_name: str) -> str:
-        t = type_name.lower()
-        if t in ("double", "float"):
-            return "float"
-        if t in ("tinyint", "smallint", "int", "bigint") or t.startswith("decimal"):
-            return "numeric"
-        return "boolean" if t == "boolean" else "other"
 
 
 class ClickHouseEngine(Engine):
@@ -564,15 +545,120 @@ class ClickHouseEngine(Engine):
         described = self.con.query(f"DESCRIBE ({sql})", "ArrowTable").to_pydict()
         return Schema(described["name"], described["type"], self.case_insensitive)
 
-    def type_class(self, type_name: str) -> str:
-        t = type_name
-        while inner := re.fullmatch(r"(?:Nullable|LowCardinality)\((.*)\)", t):
-            t = inner.group(1)
-        if re.fullmatch(r"B?Float\d+", t):
-            return "float"
-        if re.fullmatch(r"U?Int\d+|Decimal(\d+)?\(.*\)", t):
-            return "numeric"
-        return "boolean" if t == "Bool" else "other"
+
+
+class DBAPIEngine(Engine):
+    """A DB-API 2.0 connection of a warehouse's own driver (PyMySQL, psycopg2, snowflake.connector, an
+    ADBC driver, ...), or the one a SQLAlchemy Engine or Connection holds. What
+    the driver does its own way (type codes, transaction state) is asked of ``drivers``; what the
+    dialect does (its read-only transaction) of ``dialects``. Its reader cannot be asked how it
+    reads a text, so only text every SQL reader reads alike is sent (_uniform_disagreement)."""
+
+    case_insensitive = False
+
+    def __init__(self, con, dialect: str, driver: drivers.Driver):
+        super().__init__(con, dialect)
+        self.driver = driver
+        self.name = f"{dialects.of(dialect).title} ({driver.name})"
+        self.errors = _dbapi_errors(con)
+
+    @contextmanager
+    def _snapshot(self):
+        caps = self.capabilities
+        state = self.driver.transaction(self.con)
+        if state == "failed":
+            raise SourceError(f"the {self.name} connection's transaction has failed: roll it back before computing "
+                              "a metric")
+        if state == "open":  # the caller's: the call's statements run inside it, which they leave as it was
+            begin, end = caps.within_transaction or ((), ())
+            self._run(*begin, *caps.call_settings)
+            try:
+                yield
+            finally:
+                self._run(*end)
+            return
+        if state is None or caps.begin_read_only is None:  # no transaction to open: SELECTs as they come
+            yield
+            return
+        with self.driver.explicit(self.con):
+            self._run(caps.begin_read_only, *caps.call_settings)
+            try:
+                yield
+            finally:
+                self._run("ROLLBACK")
+
+    def _run(self, *statements: str) -> None:
+        cursor = self.con.cursor()
+        try:
+            for statement in statements:
+                cursor.execute(statement)
+        finally:
+            cursor.close()
+
+    def _disagreement(self, sql: str) -> str | None:
+        return _uniform_disagreement(sql, self.dialect)
+
+    def _fetch(self, sql):
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(sql)
+            description = cursor.description
+            return [d[0] for d in description], [tuple(row) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def _missing(self, error):
+        text = str(error).lower()
+        return any(k in text for k in ("doesn't exist", "does not exist", "not found", "no such table", "unknown table"))
+
+    def _schema(self, sql, source):
+        cursor = self.con.cursor()
+        try:
+            cursor.execute(sql)
+            description = cursor.description
+            cursor.fetchall()
+        finally:
+            cursor.close()
+        names = [d[0] for d in description]
+        if self.driver.type_oids:  # PostgreSQL's protocol: the catalogue names the types
+            oids = sorted({int(d[1]) for d in description})
+            named = dict(self.rows(f"SELECT oid, typname FROM pg_catalog.pg_type WHERE oid IN ({', '.join(map(str, oids))})"))
+            return Schema(names, [named.get(int(d[1]), "unknown") for d in description], self.case_insensitive)
+        return Schema(names, [self.driver.type_name(d[1]) for d in description], self.case_insensitive)
+
+
+def _dbapi_errors(con) -> tuple[type[BaseException], ...]:
+    """The errors a DB-API connection raises: its module's Error (PEP 249), else any."""
+    module = sys.modules.get(type(con).__module__)
+    error = getattr(con, "Error", None) or getattr(module, "Error", None)
+    if error is None:
+        package = sys.modules.get(type(con).__module__.partition(".")[0])
+        error = getattr(package, "Error", None)
+    return (error,) if isinstance(error, type) and issubclass(error, BaseException) else (Exception,)
+
+
+@functools.lru_cache(maxsize=512)
+def _uniform_disagreement(sql: str, dialect: str) -> str | None:
+    """Where `sql` holds a form SQL readers may read differently, or None: a comment, a backslash,
+    a parameter or a dollar sign, a string other than '...' or a quoted name holding a backslash,
+    text between sqlglot's tokens that is not white space, or a second statement. On a text
+    without them every reader (MySQL's with or without backslash escapes, PostgreSQL's with or
+    without standard strings) ends each string and quoted name where sqlglot does."""
+    known = 0
+    for token in tokens(sql, dialect):
+        between = sql[known:token.start]
+        if between.strip():
+            return f"text outside sqlglot's tokens at {_at(sql, known)}"
+        text = sql[token.start:token.end + 1]
+        if token.token_type in STRING_TOKENS and not (text[0] == text[-1] == "'"):
+            return f"a string written otherwise than '...' at {_at(sql, token.start)}"
+        if token.token_type in QUOTED_TOKENS:
+            if "\\" in text:
+                return f"a backslash at {_at(sql, token.start)}"
+        elif any(c in text for c in "\\$?;#{}") or token.token_type in _PARAMETER_TOKENS:
+            return f"{text!r} at {_at(sql, token.start)}"
+        known = token.end + 1
+    return None if not sql[known:].strip() else f"text outside sqlglot's tokens at {_at(sql, known)}"
 
 
 def _escaped(text: str) -> str:
@@ -608,8 +694,49 @@ def connect(con, dialect: str | None = None, data=None) -> Engine:
         return SparkEngine(con, dialect)
     if module == "chdb" and kind in ("Session", "Connection"):
         return ClickHouseEngine(con, dialect)
-    raise SourceError("con must be a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB "
-                      f"session; got {type(con).__name__}")
+    if module == "sqlalchemy":
+        return _lent(con, dialect)
+    if drivers.is_dbapi(con):
+        driver = drivers.of(con)
+        dialect = dialect or (driver and driver.dialect)
+        if dialect is None:
+            raise SourceError(f"sqlmetrics does not know the driver of this {type(con).__module__}.{kind} connection: "
+                              "pass dialect= (e.g. dialect='mysql'), the SQL dialect its server speaks")
+        return DBAPIEngine(con, dialect, driver or drivers.Driver())
+    raise SourceError("con must be a connection: DuckDB, sqlite3, psycopg, a SparkSession, a chDB session, any "
+                      f"DB-API 2.0 connection of a warehouse's driver, or a SQLAlchemy Engine or Connection; got {kind}")
+
+
+#: SQLAlchemy's dialect names -> sqlmetrics's
+_SQLALCHEMY_DIALECTS = {"postgresql": "postgres", "mysql": "mysql", "mariadb": "mysql", "sqlite": "sqlite",
+                        "duckdb": "duckdb", "snowflake": "snowflake", "bigquery": "bigquery", "trino": "trino",
+                        "redshift": "redshift", "databricks": "databricks", "clickhouse": "clickhouse",
+                        "clickhousedb": "clickhouse"}
+
+
+def _lent(con, dialect: str | None) -> Engine:
+    """The engine for a SQLAlchemy Engine (a connection of its pool, lent for the call) or Connection
+    (its DB-API connection, in whatever state the Connection left it)."""
+    from sqlalchemy.engine import Connection, Engine as SAEngine
+    if isinstance(con, SAEngine):
+        sa_dialect, lease = con.dialect.name, con.raw_connection()
+    elif isinstance(con, Connection):
+        sa_dialect, lease = con.dialect.name, None
+    else:
+        raise SourceError(f"con must be a SQLAlchemy Engine or Connection; got {type(con).__name__}")
+    if not dialect and sa_dialect not in _SQLALCHEMY_DIALECTS:
+        if lease is not None:
+            lease.close()
+        raise SourceError(f"sqlmetrics has no SQL for SQLAlchemy's {sa_dialect!r} dialect: pass dialect= one of "
+                          f"{', '.join(dialects.DIALECTS)} if its server reads one of them")
+    dialect = dialect or _SQLALCHEMY_DIALECTS[sa_dialect]
+    raw = (lease if lease is not None else con.connection).driver_connection
+    if type(raw).__module__ == "duckdb_engine":  # duckdb_engine wraps DuckDB's own connection
+        raw = raw._ConnectionWrapper__c
+    # DuckDB, sqlite3 and psycopg have engines of their own; a driver sqlmetrics does not know, the dialect named
+    engine = connect(raw, dialect) if drivers.of(raw) is None else DBAPIEngine(raw, dialect, drivers.of(raw))
+    engine.lease = lease
+    return engine
 
 
 def connection_lock(con) -> threading.RLock:
@@ -635,10 +762,14 @@ class Schema(dict):
 
 
 def _plain(value):
-    """Engine values as Python numbers (PostgreSQL returns Decimal for sums of integers, and for
-    numeric columns, which can hold NaN and infinities)."""
+    """Engine values as Python numbers: Decimal (PostgreSQL's and MySQL's sums of integers, numeric
+    columns, which can hold NaN and infinities), and a driver's numpy or Arrow scalars."""
     if isinstance(value, Decimal):
         return int(value) if value.is_finite() and value == value.to_integral_value() else float(value)
+    if hasattr(value, "as_py"):  # pyarrow.Scalar
+        return _plain(value.as_py())
+    if hasattr(value, "item") and type(value).__module__ == "numpy":
+        return value.item()
     return value
 
 

@@ -264,10 +264,36 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
+    if not target.capabilities.nested_with:
+        tree = _nested_with_hoisted(tree)
     sql = _nulls_as_placed(_natives_in_place(tree, target), target.dialect).sql(
         dialect=target.dialect, pretty=target.pretty, comments=False)
     check_final(sql, target.dialect)
     return sql
+
+
+def _nested_with_hoisted(tree: exp.Expression) -> exp.Expression:
+    """The WITH of each CTE's own query moved to the top level, before that CTE, for an engine whose
+    nested WITH cannot see the outer one's names (MariaDB). Only where every name stays unique (a
+    hoisted CTE shadows none): the templates' names are."""
+    outer = tree.args.get("with_")
+    if outer is None:
+        return tree
+
+    def flattened(ctes):
+        out = []
+        for cte in ctes:
+            inner = cte.this.args.get("with_")
+            out.extend(flattened(inner.expressions) if inner is not None else [])
+            out.append(cte)
+        return out
+
+    ctes = flattened(outer.expressions)
+    if len({cte.alias for cte in ctes}) == len(ctes):
+        for cte in ctes:
+            cte.this.set("with_", None)
+        outer.set("expressions", ctes)
+    return tree
 
 
 def _natives_in_place(tree: exp.Expression, target: Target) -> exp.Expression:

@@ -185,10 +185,15 @@ def ranking_args(name, variant):
 
 #: the PostgreSQL server of the engine tests, as a libpq connection string (.ci/run creates this database)
 PG_DSN = os.environ.get("SQLMETRICS_PG_DSN", "dbname=sqlmetrics")
+#: a MySQL or MariaDB server, as a SQLAlchemy URL (.ci/run creates this user and database on a local MariaDB)
+MYSQL_URL = os.environ.get("SQLMETRICS_MYSQL_URL", "mysql+pymysql://sqlmetrics:sqlmetrics@localhost/sqlmetrics"
+                                                   "?unix_socket=/run/mysqld/mysqld.sock")
 #: how to give the tests an engine they could not reach
 _HOW = {"PostgreSQL": (f"the tests connect with SQLMETRICS_PG_DSN={PG_DSN!r}, a libpq connection string: set it to a "
                        "server, database and role that may create schemas (e.g. 'host=localhost dbname=test "
-                       "user=me'), or run .ci/run, which installs and starts one")}
+                       "user=me'), or run .ci/run, which installs and starts one"),
+        "MariaDB": ("the tests connect with SQLMETRICS_MYSQL_URL (a SQLAlchemy URL, PyMySQL's) to a server, database "
+                    "and user that may create tables; .ci/run installs and starts MariaDB with one")}
 
 
 def unreachable(engine: str, error: Exception):
@@ -197,6 +202,18 @@ def unreachable(engine: str, error: Exception):
     if os.environ.get("CI"):
         raise AssertionError(f"CI must run the {engine} tests, but {reason}") from error
     pytest.skip(f"{reason}; {_HOW.get(engine, '.ci/run installs it')}")
+
+
+def connect_mysql():
+    """A PyMySQL connection to MYSQL_URL, or unreachable's skip (a failure in CI)."""
+    try:
+        import pymysql
+        from sqlalchemy.engine import make_url
+        url = make_url(MYSQL_URL)
+        return pymysql.connect(host=url.host, port=url.port or 3306, user=url.username, password=url.password or "",
+                               database=url.database, connect_timeout=5, **url.query)
+    except Exception as e:  # no driver, no server, no such database or user
+        unreachable("MariaDB", e)
 
 
 def connect_postgres(**options):

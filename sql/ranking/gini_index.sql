@@ -28,13 +28,16 @@ sm_placed AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_times, sm_m,
          SUM(sm_m) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_times
                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_through,
-         SUM(sm_m) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_covered
+         SUM(sm_m) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_covered,
+         {#- n as a column: MariaDB refuses a scalar subquery inside an aggregate of a CASE whose
+             conditions hold one too (within_catalogue's) #}
+         (SELECT sm_size FROM sm_catalogue) AS sm_n
   FROM sm_count_groups
 )
 {%- set n = sqlmetrics.as_double('(SELECT sm_size FROM sm_catalogue)') %}
 {%- set t = sqlmetrics.as_double('sm_times') %}
 {%- set m = sqlmetrics.as_double('sm_m') %}
-{%- set weighted %}SUM({{ t }} * {{ m }} * ({{ n }} - 2 * {{ sqlmetrics.as_double('sm_covered') }} + 2 * {{ sqlmetrics.as_double('sm_through') }} - {{ m }})){% endset %}
+{%- set weighted %}SUM({{ t }} * {{ m }} * ({{ sqlmetrics.as_double('sm_n') }} - 2 * {{ sqlmetrics.as_double('sm_covered') }} + 2 * {{ sqlmetrics.as_double('sm_through') }} - {{ m }})){% endset %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.within_catalogue(sqlmetrics.fdiv(weighted, n ~ ' * SUM(' ~ t ~ ' * ' ~ m ~ ')')) }} AS gini_index,
        CAST(SUM(sm_m) AS BIGINT) AS n_covered,

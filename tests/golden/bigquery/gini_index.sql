@@ -48,7 +48,12 @@ WITH sm_top AS (
       ORDER BY sm_times
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_through,
-    SUM(sm_m) OVER (PARTITION BY `country`) AS sm_covered
+    SUM(sm_m) OVER (PARTITION BY `country`) AS sm_covered,
+    (
+      SELECT
+        sm_size
+      FROM sm_catalogue
+    ) AS sm_n
   FROM sm_count_groups
 )
 SELECT
@@ -106,11 +111,7 @@ SELECT
     ELSE (
       CAST(SUM(
         CAST(sm_times AS FLOAT64) * CAST(sm_m AS FLOAT64) * (
-          CAST((
-            SELECT
-              sm_size
-            FROM sm_catalogue
-          ) AS FLOAT64) - 2 * CAST(sm_covered AS FLOAT64) + 2 * CAST(sm_through AS FLOAT64) - CAST(sm_m AS FLOAT64)
+          CAST(sm_n AS FLOAT64) - 2 * CAST(sm_covered AS FLOAT64) + 2 * CAST(sm_through AS FLOAT64) - CAST(sm_m AS FLOAT64)
         )
       ) AS FLOAT64) / NULLIF(
         CAST(CAST((

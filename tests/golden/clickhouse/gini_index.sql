@@ -48,7 +48,12 @@ WITH sm_top AS (
       ORDER BY sm_times
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_through,
-    SUM(sm_m) OVER (PARTITION BY "country") AS sm_covered
+    SUM(sm_m) OVER (PARTITION BY "country") AS sm_covered,
+    (
+      SELECT
+        sm_size
+      FROM sm_catalogue
+    ) AS sm_n
   FROM sm_count_groups
 )
 SELECT
@@ -107,11 +112,7 @@ SELECT
     ELSE (
       CAST(SUM(
         CAST(sm_times AS Nullable(Float64)) * CAST(sm_m AS Nullable(Float64)) * (
-          CAST((
-            SELECT
-              sm_size
-            FROM sm_catalogue
-          ) AS Nullable(Float64)) - 2 * CAST(sm_covered AS Nullable(Float64)) + 2 * CAST(sm_through AS Nullable(Float64)) - CAST(sm_m AS Nullable(Float64))
+          CAST(sm_n AS Nullable(Float64)) - 2 * CAST(sm_covered AS Nullable(Float64)) + 2 * CAST(sm_through AS Nullable(Float64)) - CAST(sm_m AS Nullable(Float64))
         )
       ) AS Nullable(Float64)) / nullIf(
         CAST(CAST((

@@ -48,7 +48,12 @@ WITH sm_top AS (
       ORDER BY sm_times
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_through,
-    SUM(sm_m) OVER (PARTITION BY "COUNTRY") AS sm_covered
+    SUM(sm_m) OVER (PARTITION BY "COUNTRY") AS sm_covered,
+    (
+      SELECT
+        sm_size
+      FROM sm_catalogue
+    ) AS sm_n
   FROM sm_count_groups
 )
 SELECT
@@ -104,11 +109,7 @@ SELECT
     ELSE (
       CAST(SUM(
         CAST(sm_times AS DOUBLE) * CAST(sm_m AS DOUBLE) * (
-          CAST((
-            SELECT
-              sm_size
-            FROM sm_catalogue
-          ) AS DOUBLE) - 2 * CAST(sm_covered AS DOUBLE) + 2 * CAST(sm_through AS DOUBLE) - CAST(sm_m AS DOUBLE)
+          CAST(sm_n AS DOUBLE) - 2 * CAST(sm_covered AS DOUBLE) + 2 * CAST(sm_through AS DOUBLE) - CAST(sm_m AS DOUBLE)
         )
       ) AS DOUBLE) / NULLIF(
         CAST(CAST((

@@ -48,7 +48,12 @@ WITH sm_top AS (
       ORDER BY sm_times NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_through,
-    SUM(sm_m) OVER (PARTITION BY "country") AS sm_covered
+    SUM(sm_m) OVER (PARTITION BY "country") AS sm_covered,
+    (
+      SELECT
+        sm_size
+      FROM sm_catalogue
+    ) AS sm_n
   FROM sm_count_groups
 )
 SELECT
@@ -108,11 +113,7 @@ SELECT
     ELSE (
       CAST(SUM(
         CAST(sm_times AS REAL) * CAST(sm_m AS REAL) * (
-          CAST((
-            SELECT
-              sm_size
-            FROM sm_catalogue
-          ) AS REAL) - 2 * CAST(sm_covered AS REAL) + 2 * CAST(sm_through AS REAL) - CAST(sm_m AS REAL)
+          CAST(sm_n AS REAL) - 2 * CAST(sm_covered AS REAL) + 2 * CAST(sm_through AS REAL) - CAST(sm_m AS REAL)
         )
       ) AS REAL) / NULLIF(
         CAST(CAST((

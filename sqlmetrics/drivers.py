@@ -1,0 +1,182 @@
+"""What sqlmetrics must know of a warehouse's Python driver beyond PEP 249 (DB-API 2.0), in one place:
+which dialect its connections speak, how its cursors name a column's type, whether a connection is
+inside a transaction, and how to send a transaction's statements without the driver adding its own.
+
+PEP 249 leaves all four to the driver. A class here answers them for a family of drivers, found by
+the module of the connection's class (``of(con)``); an unknown driver is used when the caller names
+its dialect, with the answers of the base class: type codes as names, transactions unknown (its
+statements then run as they come, each a read-only SELECT). What differs between dialects (the
+statements that open a read-only transaction, type names' classes) is in ``dialects.py``.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager, nullcontext
+
+#: the MySQL protocol's column type codes (every MySQL and MariaDB driver reports these), as MySQL names the types
+_MYSQL_TYPES = {0: "DECIMAL", 1: "TINYINT", 2: "SMALLINT", 3: "INT", 4: "FLOAT", 5: "DOUBLE", 6: "NULL",
+                7: "TIMESTAMP", 8: "BIGINT", 9: "MEDIUMINT", 10: "DATE", 11: "TIME", 12: "DATETIME", 13: "YEAR",
+                15: "VARCHAR", 16: "BIT", 245: "JSON", 246: "DECIMAL", 247: "ENUM", 248: "SET", 249: "BLOB",
+                250: "BLOB", 251: "BLOB", 252: "BLOB", 253: "VARCHAR", 254: "CHAR", 255: "GEOMETRY"}
+#: snowflake.connector's type codes (its constants.FIELD_TYPES, by position)
+_SNOWFLAKE_TYPES = ("NUMBER", "FLOAT", "TEXT", "DATE", "TIMESTAMP", "VARIANT", "TIMESTAMP_LTZ", "TIMESTAMP_TZ",
+                    "TIMESTAMP_NTZ", "OBJECT", "ARRAY", "BINARY", "TIME", "BOOLEAN")
+
+
+class Driver:
+    """A DB-API driver sqlmetrics knows nothing particular of."""
+
+    #: the dialect its connections speak; None: the caller names it (dialect=)
+    dialect: str | None = None
+    #: how messages name it
+    name = "DB-API"
+    #: its cursors' type codes are PostgreSQL type OIDs, named by the catalogue (pg_type)
+    type_oids = False
+
+    def type_name(self, type_code) -> str:
+        """The type name of a cursor description's type code."""
+        return str(type_code)
+
+    def transaction(self, con) -> str | None:
+        """'idle', 'open' (the caller's transaction, or the driver's implicit one, is open) or 'failed';
+        None where the driver cannot tell."""
+        return None
+
+    def explicit(self, con):
+        """The span in which the driver sends no BEGIN of its own (so that ours opens the transaction)."""
+        return nullcontext()
+
+
+class Psycopg2(Driver):
+    dialect = "postgres"
+    name = "psycopg2"
+    type_oids = True
+
+    def transaction(self, con):
+        # psycopg2.extensions.TRANSACTION_STATUS_*: IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4
+        return {0: "idle", 2: "open", 3: "failed"}.get(con.info.transaction_status)
+
+    @contextmanager
+    def explicit(self, con):
+        autocommit = con.autocommit  # psycopg2 sends BEGIN before a statement unless in autocommit
+        con.autocommit = True
+        try:
+            yield
+        finally:
+            con.autocommit = autocommit
+
+
+class RedshiftConnector(Driver):
+    dialect = "redshift"
+    name = "redshift_connector"
+    type_oids = True
+
+    @contextmanager
+    def explicit(self, con):
+        autocommit = con.autocommit
+        con.autocommit = True
+        try:
+            yield
+        finally:
+            con.autocommit = autocommit
+
+
+class MySQLProtocol(Driver):
+    """PyMySQL, mysqlclient (MySQLdb), mysql-connector and MariaDB Connector/Python: the MySQL
+    protocol's type codes; START TRANSACTION opens a transaction whatever the autocommit mode."""
+
+    dialect = "mysql"
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def type_name(self, type_code):
+        return _MYSQL_TYPES.get(type_code, str(type_code))
+
+    def transaction(self, con):
+        if isinstance(getattr(con, "in_transaction", None), bool):  # mysql-connector, MariaDB Connector
+            return "open" if con.in_transaction else "idle"
+        status = getattr(con, "server_status", None)  # PyMySQL: the server's SERVER_STATUS_IN_TRANS flag
+        return None if status is None else "open" if status & 1 else "idle"
+
+
+class Snowflake(Driver):
+    dialect = "snowflake"
+    name = "snowflake.connector"
+
+    def type_name(self, type_code):
+        return _SNOWFLAKE_TYPES[type_code] if isinstance(type_code, int) and type_code < len(_SNOWFLAKE_TYPES) \
+            else str(type_code)
+
+
+class PyHive(Driver):
+    dialect = "spark"
+    name = "PyHive"
+
+    def type_name(self, type_code):
+        return str(type_code).removesuffix("_TYPE").lower()  # Thrift's DOUBLE_TYPE, INT_TYPE, ...
+
+
+class ADBC(Driver):
+    """An ADBC connection (adbc_driver_manager.dbapi): types as Arrow types; the dialect by its driver."""
+
+    name = "ADBC"
+
+    def __init__(self, dialect: str | None):
+        self.dialect = dialect
+
+    def type_name(self, type_code):
+        import pyarrow as pa
+        if pa.types.is_floating(type_code):
+            return "DOUBLE"
+        if pa.types.is_integer(type_code):
+            return "BIGINT"
+        if pa.types.is_decimal(type_code):
+            return "DECIMAL"
+        return "BOOLEAN" if pa.types.is_boolean(type_code) else str(type_code).upper()
+
+    def transaction(self, con):
+        # ADBC opens a transaction on connecting and after each commit or rollback unless in autocommit
+        autocommit = con.adbc_connection.get_option("adbc.connection.autocommit")
+        return "idle" if autocommit == "true" else "open"
+
+
+def _named(dialect: str, name: str) -> Driver:
+    driver = Driver()
+    driver.dialect, driver.name = dialect, name
+    return driver
+
+
+#: a connection class's top-level module (or its two first parts) -> its driver
+_BY_MODULE = {
+    "psycopg2": Psycopg2(), "redshift_connector": RedshiftConnector(),
+    "pymysql": MySQLProtocol("PyMySQL"), "MySQLdb": MySQLProtocol("mysqlclient"),
+    "mysql.connector": MySQLProtocol("mysql-connector"), "mariadb": MySQLProtocol("MariaDB Connector"), "snowflake.connector": Snowflake(),
+    "google.cloud": _named("bigquery", "google.cloud.bigquery.dbapi"), "trino": _named("trino", "trino.dbapi"),
+    "databricks.sql": _named("databricks", "databricks-sql-connector"),
+    "clickhouse_connect": _named("clickhouse", "clickhouse_connect"), "pyhive": PyHive(),
+}
+#: ADBC drivers' modules -> their dialect
+_ADBC = {"adbc_driver_postgresql": "postgres", "adbc_driver_sqlite": "sqlite", "adbc_driver_snowflake": "snowflake",
+         "adbc_driver_bigquery": "bigquery"}
+#: ADBC drivers' names (adbc_get_info's driver_name) -> their dialect, for a connection of the driver manager
+_ADBC_NAMES = {"ADBC PostgreSQL Driver": "postgres", "ADBC SQLite Driver": "sqlite",
+               "ADBC Snowflake Driver": "snowflake", "ADBC BigQuery Driver": "bigquery"}
+
+
+def of(con) -> Driver | None:
+    """The driver of a DB-API connection object, or None where it is not one sqlmetrics knows (the
+    caller then names its dialect)."""
+    module = type(con).__module__
+    top, _, rest = module.partition(".")
+    if top in _ADBC or top == "adbc_driver_manager":
+        dialect = _ADBC.get(top)
+        if dialect is None:
+            name = str(con.adbc_get_info().get("driver_name", ""))
+            dialect = _ADBC_NAMES.get(name)
+        return ADBC(dialect)
+    return _BY_MODULE.get(f"{top}.{rest.partition('.')[0]}") or _BY_MODULE.get(top)
+
+
+def is_dbapi(con) -> bool:
+    """A PEP 249 connection: it makes cursors, and commits and rolls back."""
+    return all(callable(getattr(con, attr, None)) for attr in ("cursor", "commit", "rollback"))

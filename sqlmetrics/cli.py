@@ -30,15 +30,16 @@ from sqlglot import exp
 from . import __version__, api
 from .comparison import compare
 from .demo import demo
-from .engine import DuckDBEngine, own_connection
+from .engine import connect, own_connection
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
-from .progress import Steps, run
+from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
 from .report import ReportSpec, build_report, check, n_steps, side_by_side
+from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed (with --by or "
@@ -129,7 +130,11 @@ def _format(parser):
 
 def _source_options(parser, where: str = "SOURCE's rows"):
     parser.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only)")
-    parser.add_argument("--table", help="the table in --database (instead of SOURCE)")
+    parser.add_argument("--url", metavar="URL", help=(
+        "a warehouse to compute on, as a SQLAlchemy URL (postgresql+psycopg2://user@host/db, mysql+pymysql://..., "
+        "snowflake://..., bigquery://project, trino://..., databricks://...) or a Spark Connect address "
+        "(sc://host:15002); SOURCE (or --table) is then a table there"))
+    parser.add_argument("--table", help="the table in --database or --url (instead of SOURCE)")
     parser.add_argument("--na-values", action="append", metavar="TEXT",
                         help="read this text in a CSV SOURCE as a missing value, besides an empty field (repeat for several, "
                              "e.g. NA)")
@@ -339,7 +344,7 @@ def cmd_compute(argv) -> int:
     with data_source(args) as (data, con):
         options = dict(con=con, details=args.details, dropna=args.dropna) | ({"per_query": True} if per_query else {})
         function = getattr(sys.modules["sqlmetrics"], m.name)
-        result = run(f"computing {m.name}", lambda: function(data, **params, **options), interrupt=con.interrupt)
+        result = run(f"computing {m.name}", lambda: function(data, **params, **options), interrupt=interrupter(con))
     if plots:  # before the output: a reader that stops reading (| head) cannot lose the file
         save_plots(plots, {m.plot: {params.get("score", m.plot): result}}, weighted=bool(params.get("weight")))
     rows = records(result, m)
@@ -370,7 +375,7 @@ def cmd_compare(argv) -> int:
         if args.where and _other_is_a_run(m):
             other = where(other, args.where, con)  # both runs: compared on the same queries
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
-                     interrupt=con.interrupt)
+                     interrupt=interrupter(con))
     rows = records(result, m)
     frame = pd.DataFrame(rows)
     emit(frame, args.format, {"metric": m.name, "rows": rows}, keys=_keys(frame, m))
@@ -440,8 +445,19 @@ def check_slices(name, rows: list[dict], keys: list[str], what: str, low, high, 
 def data_source(args):
     """(data, con): SOURCE (files, read by a DuckDB in memory) or --database/--table (the database
     file, opened read-only). The connection is the CLI's own, so Ctrl-C can interrupt its query."""
-    if args.table and not args.database:
-        raise UsageError("--table needs --database")
+    if args.table and not (args.database or args.url):
+        raise UsageError("--table needs --database or --url")
+    if args.database and args.url:
+        raise UsageError("--database and --url name two places to compute: give one")
+    if args.url:
+        table = args.table or args.source
+        if not table:
+            raise UsageError("with --url, name the table: --table NAME (or as SOURCE)")
+        if args.na_values:
+            raise UsageError("--na-values applies to a CSV file given as SOURCE, not to a table of --url")
+        with opened(args.url) as con:
+            yield (where(table, args.where, con) if args.where else table), con
+        return
     if args.database:
         table = args.table or args.source
         if not table:
@@ -472,13 +488,13 @@ def where(data, condition: str, con):
     """The rows of `data` where --where's `condition` holds. A value that is not true or false (a quoted
     'a', a number, a text column) is a mistake of the command line, said before anything is computed:
     DuckDB would otherwise cast it to a boolean row by row, and fail halfway as if the data were wrong."""
-    engine = DuckDBEngine(con)
-    with engine.call(), engine.source(condition_value(data, condition, "--where")) as source:
+    engine = connect(con)
+    with engine.call(), engine.source(condition_value(data, condition, "--where", engine.dialect)) as source:
         kind = next(iter(engine.schema(source).values()))
-    if kind != "BOOLEAN":
+    if not engine.capabilities.is_condition(engine.type_class(kind)):
         raise UsageError(f"--where must be a condition, true or false on each row (such as \"country = 'DE'\"); "
                          f"{condition!r} is a value of type {kind}")
-    return filtered(data, condition, "--where")
+    return filtered(data, condition, "--where", engine.dialect)
 
 
 def open_database(path: str):
@@ -628,12 +644,12 @@ def say(message: str) -> None:
 
 
 def _fail(message: str, code: int) -> int:
-    say(f"sqlmetrics: error: {_flags(message)}")
+    say(f"sqlmetrics: error: {hide_passwords(_flags(message))}")
     return code
 
 
 def _warning(message, category, filename, lineno, file=None, line=None) -> None:
-    say(f"sqlmetrics: warning: {_flags(str(message))}")
+    say(f"sqlmetrics: warning: {hide_passwords(_flags(str(message)))}")
 
 
 #: the options of the Python API a message may name as `name=value`; names that are also output

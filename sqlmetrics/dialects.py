@@ -71,6 +71,9 @@ class Capabilities:
     #: the finite double its SQL writes for +infinity (macro `infinity`), where it has no infinite
     #: double: results holding it (a curve's first threshold) hold +-inf
     infinity_stand_in: float | None = None
+    #: a result's unquoted column names come back folded (Snowflake's upper case): they are read from
+    #: the statement's SELECT list instead
+    folds_result_names = False
     #: a WITH inside a CTE's query sees the names of the WITH around it
     nested_with = True
     #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it
@@ -104,6 +107,10 @@ class Capabilities:
         """A 64-bit hash of a combination of values, where the engine has one whose distinct count is
         cheaper than grouping by the columns (checks.duplicates_screen); None elsewhere."""
         return None
+
+    def is_condition(self, type_class: str) -> bool:
+        """Whether a value of `type_class` is a condition's (true or false on a row)."""
+        return type_class == "boolean"
 
     def exact_text(self, column_sql: str) -> str | None:
         """The text column `column_sql` compared byte by byte, where the engine compares text by a
@@ -166,6 +173,9 @@ class SQLite(Capabilities):
     def is_nan(self, column_sql, decimal=False):
         return None  # SQLite stores NaN as NULL: the NULL check covers it
 
+    def is_condition(self, type_class):
+        return type_class in ("boolean", "numeric")  # a query's columns have no declared type
+
     def not_a_number(self, column_sql):
         # text ('', 'abc', 'NaN') and blobs, which SQLite compares above every number
         return f"typeof({column_sql}) NOT IN ('integer', 'real', 'null')"
@@ -207,9 +217,10 @@ class Postgres(Capabilities):
         return super().is_infinite(column_sql, infinity)
 
     def type_class(self, type_name):
-        # pg_type's names (typname), as the catalogue gives them for a column's type
+        # pg_type's names (typname), as the catalogue gives them for a column's type; a driver's own
+        # names (ADBC's, from Arrow types) as the base reads them
         return {"float4": "float", "float8": "float", "int2": "numeric", "int4": "numeric", "int8": "numeric",
-                "numeric": "numeric", "bool": "boolean"}.get(type_name, "other")
+                "numeric": "numeric", "bool": "boolean"}.get(type_name) or super().type_class(type_name)
 
 
 class Redshift(Postgres):
@@ -266,6 +277,7 @@ class BigQuery(Capabilities):
 class Snowflake(Capabilities):
     name = "snowflake"
     title = "Snowflake"
+    folds_result_names = True
 
 
 class Trino(Capabilities):
@@ -284,6 +296,9 @@ class MySQL(Capabilities):
 
     def is_nan(self, column_sql, decimal=False):
         return None  # its floats hold no NaN (nor infinities): it refuses to store them
+
+    def is_condition(self, type_class):
+        return type_class in ("boolean", "numeric")  # a comparison is an integer, 1 or 0
 
     def exact_text(self, column_sql):
         # its usual collations (utf8mb4_general_ci, ..._0900_ai_ci) make 'Z' equal to 'z' in GROUP BY,

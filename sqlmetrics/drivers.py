@@ -100,8 +100,12 @@ class MySQLProtocol(Driver):
 
 
 class Snowflake(Driver):
+    """snowflake.connector, and fakesnow, its emulator on DuckDB (the same API and type codes)."""
+
     dialect = "snowflake"
-    name = "snowflake.connector"
+
+    def __init__(self, name: str):
+        self.name = name
 
     def type_name(self, type_code):
         return _SNOWFLAKE_TYPES[type_code] if isinstance(type_code, int) and type_code < len(_SNOWFLAKE_TYPES) \
@@ -150,7 +154,8 @@ def _named(dialect: str, name: str) -> Driver:
 _BY_MODULE = {
     "psycopg2": Psycopg2(), "redshift_connector": RedshiftConnector(),
     "pymysql": MySQLProtocol("PyMySQL"), "MySQLdb": MySQLProtocol("mysqlclient"),
-    "mysql.connector": MySQLProtocol("mysql-connector"), "mariadb": MySQLProtocol("MariaDB Connector"), "snowflake.connector": Snowflake(),
+    "mysql.connector": MySQLProtocol("mysql-connector"), "mariadb": MySQLProtocol("MariaDB Connector"),
+    "snowflake.connector": Snowflake("snowflake.connector"), "fakesnow": Snowflake("fakesnow"),
     "google.cloud": _named("bigquery", "google.cloud.bigquery.dbapi"), "trino": _named("trino", "trino.dbapi"),
     "databricks.sql": _named("databricks", "databricks-sql-connector"),
     "clickhouse_connect": _named("clickhouse", "clickhouse_connect"), "pyhive": PyHive(),

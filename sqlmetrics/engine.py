@@ -24,6 +24,7 @@ from decimal import Decimal
 
 import duckdb
 import pandas as pd
+import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
@@ -95,7 +96,8 @@ class Engine:
     def source(self, data, slot: str = "data"):
         if is_frame(data) or is_file_path(data) or is_trec(data):
             raise SourceError(f"{describe(data)} is not on {self.name}: with con= a {self.name} connection, "
-                              "data is a table name or a sqlmetrics.Query on that database")
+                              "data is a table name or a sqlmetrics.Query on that database (sqlmetrics never "
+                              "uploads data into it)")
         yield static_source(data, self.dialect)
 
     def type_class(self, type_name: str) -> str:
@@ -146,6 +148,8 @@ class Engine:
             columns, rows = self._fetch(sql)
         except self.errors as e:
             raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
+        if self.capabilities.folds_result_names:
+            columns = _select_names(sql, self.dialect, columns)
         frame = pd.DataFrame([[_plain(v) for v in row] for row in rows], columns=columns).infer_objects()
         largest = self.capabilities.infinity_stand_in
         if largest is not None:
@@ -771,6 +775,14 @@ def _plain(value):
     if hasattr(value, "item") and type(value).__module__ == "numpy":
         return value.item()
     return value
+
+
+def _select_names(sql: str, dialect: str, returned: list[str]) -> list[str]:
+    """The output names of `sql`'s SELECT list as written (the engine returned `returned`, folded)."""
+    selects = sqlglot.parse_one(sql, read=dialect).selects
+    if len(selects) != len(returned) or any(isinstance(s, exp.Star) for s in selects):
+        return returned
+    return [s.alias_or_name for s in selects]
 
 
 def _schema_query(source: Source) -> exp.Query:

@@ -17,6 +17,11 @@ import time
 _FRAMES = "|/-\\"
 
 
+def interrupter(con):
+    """What stops `con`'s running query from another thread (DuckDB's interrupt()), or None."""
+    return getattr(con, "interrupt", None)
+
+
 def run(label: str, fn, *, interrupt=None, stream=None, interval: float = 0.1):
     """``fn()``, in a worker thread; its exception, if any, is raised here."""
     stream = stream or sys.stderr

@@ -14,7 +14,7 @@ import sqlmetrics as sm
 from .errors import ColumnError, ParameterError
 from .output import plain
 from .params import N_BINS, STRATEGY
-from .progress import Steps
+from .progress import Steps, interrupter
 from .registry import METRICS, PLOTS, read_measures
 
 #: the classification metrics (GAUC with a group; the probability ones when the scores are probabilities)
@@ -79,7 +79,7 @@ class Report:
                 raise ColumnError(f"a calibration plot needs probabilities as scores: {reason}")
             name = PLOTS[kind].name
             out[kind] = self.steps.run(name, lambda f=getattr(sm, name), p=self.calls[kind]: f(data, con=con, **p),
-                                       interrupt=con.interrupt)
+                                       interrupt=interrupter(con))
         return out
 
 
@@ -159,7 +159,7 @@ def _run(report: Report, name: str, data, con, based_on, **params) -> dict | Non
     """Compute one metric with its counts. Only a metric undefined on this data (NaN) is skipped:
     every error (a missing file or column, rejected values) stops the report."""
     function = getattr(sm, name)
-    frame = report.steps.run(name, lambda: function(data, con=con, details=True, **params), interrupt=con.interrupt)
+    frame = report.steps.run(name, lambda: function(data, con=con, details=True, **params), interrupt=interrupter(con))
     row = frame.to_dict("records")[0]
     value = row[name]
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -210,7 +210,7 @@ def _ranking(report: Report, data, con, spec: ReportSpec) -> None:
     counts = ("n_queries", "n_missing", "n_empty")
     frame = report.steps.run("the ranking measures", lambda: sm.evaluate(
         data, spec.qrels, [m.name for m in measures], query=spec.query, item=spec.item, score=spec.score or "score",
-        relevance=spec.relevance, con=con), interrupt=con.interrupt)
+        relevance=spec.relevance, con=con), interrupt=interrupter(con))
     row = frame.to_dict("records")[0]
     report.counts.update({k: plain(row[k]) for k in counts})
     for m in measures:

@@ -242,24 +242,24 @@ def query_source(query: Query, dialect: str) -> Source:
     return Source(parse_select(query.sql, dialect, f"{query.name} passed as data"), query.name)
 
 
-def filtered(data, condition: str, what: str) -> Query:
-    """The rows of `data` (a table name or files, read by DuckDB) where `condition` holds: one
-    condition on its columns (`what` names it in messages), as the command line's --where."""
-    relation, tree, description = _conditioned(data, condition, what)
-    return Query(exp.select("*").from_(relation).where(tree).sql("duckdb"),
+def filtered(data, condition: str, what: str, dialect: str = "duckdb") -> Query:
+    """The rows of `data` (a table name, or files read by DuckDB) where `condition` holds: one
+    condition on its columns in `dialect` (`what` names it in messages), as the command line's --where."""
+    relation, tree, description = _conditioned(data, condition, what, dialect)
+    return Query(exp.select("*").from_(relation).where(tree).sql(dialect),
                  f"{description} where {' '.join(condition.split())}")
 
 
-def condition_value(data, condition: str, what: str) -> Query:
+def condition_value(data, condition: str, what: str, dialect: str = "duckdb") -> Query:
     """`condition`'s value on each row of `data`, as the column sm_condition: its type tells whether it
     is a condition (true or false) or a value that is not one."""
-    relation, tree, description = _conditioned(data, condition, what)
-    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql("duckdb"), f"{what} on {description}")
+    relation, tree, description = _conditioned(data, condition, what, dialect)
+    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql(dialect), f"{what} on {description}")
 
 
-def _conditioned(data, condition: str, what: str):
-    tree = parse_condition(condition, "duckdb", what)
-    source = static_source(data, "duckdb")
+def _conditioned(data, condition: str, what: str, dialect: str):
+    tree = parse_condition(condition, dialect, what)
+    source = static_source(data, dialect)
     relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
     return relation, tree, source.description
 

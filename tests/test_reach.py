@@ -1,0 +1,371 @@
+"""The user's own warehouse, through its own connector (con=): any DB-API 2.0 connection, the dialect
+from its driver; SQLAlchemy Engines and Connections; ADBC. Real servers where one runs here (MariaDB
+through PyMySQL, PostgreSQL through psycopg2, SQLAlchemy and ADBC, SQLite and DuckDB through SQLAlchemy
+and ADBC): the values against DuckDB's (and scikit-learn's), and the connection left as it was found.
+The registry-wide conformance on MariaDB and psycopg2 is in tests/test_engines.py.
+"""
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+import sqlmetrics as sm
+from conftest import MYSQL_URL, PG_DSN, connect_mysql, connect_postgres, make_binary_frame, make_ranking_frames, \
+    unreachable
+from sqlmetrics.engine import connect
+
+BINARY = make_binary_frame(n=400, seed=5)
+RUN, QRELS = make_ranking_frames(n_queries=12, seed=3)
+TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS}
+AUC = roc_auc_score(BINARY["y"], BINARY["s"])
+
+
+def expected() -> dict:
+    """AUC, GAUC, macro-F1 and NDCG@5 as DuckDB computes them (itself checked against the references)."""
+    return {"auc": sm.auc(BINARY, label="y", score="s"),
+            "gauc": sm.gauc(BINARY, label="y", score="s", group="g"),
+            "f1": sm.f1(BINARY, label="cls", prediction="cls_hat", average="macro"),
+            "ndcg": sm.ndcg(RUN, QRELS, k=5)}
+
+
+def computed(con, prefix: str = "") -> dict:
+    return {"auc": sm.auc(f"{prefix}preds", label="y", score="s", con=con),
+            "gauc": sm.gauc(f"{prefix}preds", label="y", score="s", group="g", con=con),
+            "f1": sm.f1(f"{prefix}preds", label="cls", prediction="cls_hat", average="macro", con=con),
+            "ndcg": sm.ndcg(f"{prefix}run", f"{prefix}qrels", k=5, con=con)}
+
+
+def assert_the_four(con, prefix: str = ""):
+    got, want = computed(con, prefix), expected()
+    assert got == pytest.approx(want, rel=1e-12), (got, want)
+    assert all(type(v) is float for v in got.values())
+
+
+def load(cursor, placeholder: str, types: dict, prefix: str = "", quote: str = '"'):
+    """TABLES through a DB-API cursor (executemany with the driver's placeholder)."""
+    for name, frame in TABLES.items():
+        columns = ", ".join(f"{quote}{c}{quote} {types.get(frame[c].dtype.kind, types['text'])}" for c in frame.columns)
+        cursor.execute(f"CREATE TABLE {prefix}{name} ({columns})")
+        rows = [tuple(None if isinstance(v, float) and np.isnan(v) else getattr(v, "item", lambda v=v: v)() for v in row)
+                for row in frame.itertuples(index=False)]
+        cursor.executemany(f"INSERT INTO {prefix}{name} VALUES ({', '.join([placeholder] * frame.shape[1])})", rows)
+
+
+# -- the dialect of a connection ---------------------------------------------------------------------
+
+def _connection_of(module: str):
+    """A connection object of a driver's module, as the driver's own class would be: what sqlmetrics
+    reads of it to find the dialect (its class's module) and that it is a DB-API connection."""
+    cls = type("Connection", (), {"cursor": lambda self: None, "commit": lambda self: None,
+                                  "rollback": lambda self: None, "__module__": module})
+    return cls()
+
+
+@pytest.mark.parametrize("module, dialect", [
+    ("psycopg2.extensions", "postgres"), ("pymysql.connections", "mysql"), ("MySQLdb.connections", "mysql"),
+    ("mysql.connector.connection_cext", "mysql"), ("mariadb.connections", "mysql"),
+    ("snowflake.connector.connection", "snowflake"), ("google.cloud.bigquery.dbapi.connection", "bigquery"),
+    ("trino.dbapi", "trino"), ("databricks.sql.client", "databricks"), ("redshift_connector.core", "redshift"),
+    ("clickhouse_connect.dbapi.connection", "clickhouse"), ("pyhive.hive", "spark"),
+    ("adbc_driver_postgresql.dbapi", "postgres"), ("adbc_driver_sqlite.dbapi", "sqlite"),
+    ("adbc_driver_snowflake.dbapi", "snowflake"), ("adbc_driver_bigquery.dbapi", "bigquery")])
+def test_the_dialect_comes_from_the_driver(module, dialect):
+    assert connect(_connection_of(module)).dialect == dialect
+
+
+def test_an_unknown_driver_needs_the_dialect_named():
+    con = _connection_of("acme_warehouse.dbapi")
+    with pytest.raises(ValueError, match=r"pass dialect= \(e.g. dialect='mysql'\)"):
+        sm.auc("t", label="y", score="s", con=con)
+    assert connect(con, "trino").dialect == "trino"  # an emulator, or a wrapper of a known driver
+    assert connect(_connection_of("pymysql.connections"), "postgres").dialect == "postgres"  # named wins
+
+
+def test_what_is_no_connection_is_refused_saying_what_is():
+    with pytest.raises(ValueError, match="DB-API 2.0 connection of a warehouse's driver, or a SQLAlchemy"):
+        sm.auc("t", label="y", score="s", con=object())
+
+
+# -- MariaDB through PyMySQL -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mariadb():
+    con = connect_mysql()
+    database = f"sqlmetrics_reach_{os.getpid()}"
+    with con.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE `{database}`")
+        con.select_db(database)
+        load(cursor, "%s", {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
+    con.commit()
+    yield con, database
+    with con.cursor() as cursor:
+        cursor.execute(f"DROP DATABASE `{database}`")
+    con.close()
+
+
+def _mysql_tables(con) -> set:
+    with con.cursor() as cursor:
+        cursor.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()")
+        return {row[0] for row in cursor.fetchall()}
+
+
+def test_mariadb_through_pymysql(mariadb):
+    con, _ = mariadb
+    before = _mysql_tables(con)
+    assert_the_four(con)
+    assert _mysql_tables(con) == before  # no object left behind
+
+
+def test_mariadb_state_is_left_as_found(mariadb):
+    """Autocommit on and off; an open transaction with uncommitted work stays open, with its work;
+    the call's own transaction (read-only) is ended."""
+    con, _ = mariadb
+    with con.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE pending (x INT)")
+    for autocommit in (True, False):
+        con.autocommit(autocommit)
+        assert sm.auc("preds", label="y", score="s", con=con) == pytest.approx(AUC, rel=1e-12)
+        assert con.get_autocommit() == autocommit and not con.server_status & 1  # no transaction left open
+    with con.cursor() as cursor:
+        cursor.execute("INSERT INTO pending VALUES (1)")  # autocommit off: the caller's transaction opens
+    assert con.server_status & 1
+    assert sm.auc("preds", label="y", score="s", con=con) == pytest.approx(AUC, rel=1e-12)
+    assert con.server_status & 1  # still the caller's, with its row
+    with con.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM pending")
+        assert cursor.fetchone()[0] == 1
+    con.rollback()
+    con.autocommit(False)
+
+
+def test_mariadb_call_runs_read_only(mariadb, monkeypatch):
+    """Each statement of a call runs inside START TRANSACTION ... READ ONLY (the server refuses a
+    write there), rolled back after."""
+    con, _ = mariadb
+    seen = []
+    from sqlmetrics import engine as sm_engine
+    run = sm_engine.DBAPIEngine._run
+    monkeypatch.setattr(sm_engine.DBAPIEngine, "_run", lambda self, *s: (seen.extend(s), run(self, *s))[1])
+    sm.auc("preds", label="y", score="s", con=con)
+    assert seen == ["START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", "ROLLBACK"]
+    with con.cursor() as cursor:  # what that transaction does to a write
+        cursor.execute(seen[0])
+        with pytest.raises(Exception, match="READ ONLY transaction"):
+            cursor.execute("INSERT INTO preds (y) VALUES (1)")
+        cursor.execute("ROLLBACK")
+
+
+def test_mariadb_shared_by_threads(mariadb):
+    """PyMySQL's connections are not thread-safe: calls from 4 threads on one take turns, and each
+    gets its own slice's value."""
+    con, _ = mariadb
+    slices = sorted(BINARY["c"].unique())
+    want = {c: roc_auc_score(BINARY[BINARY.c == c]["y"], BINARY[BINARY.c == c]["s"]) for c in slices}
+
+    def one(i):
+        c = slices[i % len(slices)]
+        return c, sm.auc(sm.Query(f"SELECT * FROM preds WHERE c = '{c}'"), label="y", score="s", con=con)
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(one, range(24)))
+    assert all(v == pytest.approx(want[c], rel=1e-12) for c, v in results), results
+
+
+def test_mariadb_text_ids_match_exactly(mariadb):
+    """MariaDB's default collation makes 'Z' equal to 'z': ids are matched byte by byte, as on
+    every engine (a run's 'Z' is not judged by the qrels' 'z')."""
+    con, _ = mariadb
+    with con.cursor() as cursor:
+        cursor.execute("CREATE TEMPORARY TABLE cased_run (`query` INT, item VARCHAR(8), score DOUBLE)")
+        cursor.execute("CREATE TEMPORARY TABLE cased_qrels (`query` INT, item VARCHAR(8), relevance INT)")
+        cursor.execute("INSERT INTO cased_run VALUES (1, 'Z', 2.0), (1, 'z', 1.0), (1, 'a', 0.5)")
+        cursor.execute("INSERT INTO cased_qrels VALUES (1, 'z', 1)")
+    run = pd.DataFrame({"query": [1, 1, 1], "item": ["Z", "z", "a"], "score": [2.0, 1.0, 0.5]})
+    qrels = pd.DataFrame({"query": [1], "item": ["z"], "relevance": [1]})
+    assert sm.mrr("cased_run", "cased_qrels", con=con) == sm.mrr(run, qrels) == 0.5
+
+
+def test_a_frame_is_never_uploaded(mariadb):
+    con, _ = mariadb
+    with pytest.raises(sm.SourceError, match="never uploads data"):
+        sm.auc(BINARY, label="y", score="s", con=con)
+
+
+# -- PostgreSQL through psycopg2, SQLAlchemy and ADBC ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def pg_schema():
+    con = connect_postgres(autocommit=True)
+    schema = f"sqlmetrics_reach_{os.getpid()}"
+    con.execute(f'CREATE SCHEMA "{schema}"')
+    with con.cursor() as cursor:
+        load(cursor, "%s", {"f": "double precision", "i": "bigint", "text": "text"}, prefix=f'"{schema}".')
+    yield schema
+    con.execute(f'DROP SCHEMA "{schema}" CASCADE')
+    con.close()
+
+
+@pytest.fixture
+def psycopg2_con():
+    try:
+        import psycopg2
+        con = psycopg2.connect(PG_DSN)
+    except Exception as e:
+        unreachable("PostgreSQL", e)
+    yield con
+    con.close()
+
+
+def test_postgres_through_psycopg2(pg_schema, psycopg2_con):
+    assert_the_four(psycopg2_con, f"{pg_schema}.")
+    assert psycopg2_con.info.transaction_status == 0 and psycopg2_con.autocommit is False
+
+
+def test_psycopg2_state_is_left_as_found(pg_schema, psycopg2_con):
+    con = psycopg2_con
+    with con.cursor() as cursor:  # the caller's open transaction, with uncommitted work and a setting
+        cursor.execute("CREATE TEMPORARY TABLE pending (x int)")
+        cursor.execute("INSERT INTO pending VALUES (1)")
+        cursor.execute("SET LOCAL work_mem = '7MB'")
+    assert sm.auc(f"{pg_schema}.preds", label="y", score="s", con=con) == pytest.approx(AUC, rel=1e-12)
+    assert con.info.transaction_status == 2  # still open (INTRANS)
+    with con.cursor() as cursor:
+        cursor.execute("SELECT (SELECT COUNT(*) FROM pending), current_setting('work_mem'), "
+                       "current_setting('transaction_read_only')")
+        assert cursor.fetchone() == (1, "7MB", "off")
+    con.rollback()
+    con.autocommit = True
+    assert sm.auc(f"{pg_schema}.preds", label="y", score="s", con=con) == pytest.approx(AUC, rel=1e-12)
+    assert con.autocommit is True and con.info.transaction_status == 0
+
+
+def test_psycopg2_failed_transaction_is_said(pg_schema, psycopg2_con):
+    with psycopg2_con.cursor() as cursor:
+        with pytest.raises(Exception):
+            cursor.execute("SELECT 1 / 0")
+    with pytest.raises(sm.SourceError, match="transaction has failed: roll it back"):
+        sm.auc(f"{pg_schema}.preds", label="y", score="s", con=psycopg2_con)
+    psycopg2_con.rollback()
+
+
+def _sqlalchemy():
+    try:
+        import sqlalchemy
+        return sqlalchemy
+    except ImportError as e:
+        unreachable("SQLAlchemy", e)
+
+
+def test_postgres_through_a_sqlalchemy_engine(pg_schema):
+    sqlalchemy = _sqlalchemy()
+    engine = sqlalchemy.create_engine(f"postgresql+psycopg2:///{_pg_database()}", poolclass=sqlalchemy.pool.QueuePool)
+    assert_the_four(engine, f"{pg_schema}.")
+    assert engine.pool.checkedout() == 0  # each call's connection back in the pool
+    with engine.connect() as connection:  # a Connection, inside its own transaction
+        connection.execute(sqlalchemy.text("CREATE TEMPORARY TABLE pending (x int)"))
+        connection.execute(sqlalchemy.text("INSERT INTO pending VALUES (1)"))
+        assert sm.auc(f"{pg_schema}.preds", label="y", score="s", con=connection) == pytest.approx(AUC, rel=1e-12)
+        assert connection.in_transaction()
+        assert connection.execute(sqlalchemy.text("SELECT COUNT(*) FROM pending")).scalar() == 1
+        connection.rollback()
+    engine.dispose()
+
+
+def _pg_database() -> str:
+    return dict(part.split("=", 1) for part in PG_DSN.split() if "=" in part).get("dbname", "postgres")
+
+
+def test_postgres_through_adbc(pg_schema):
+    try:
+        import adbc_driver_postgresql.dbapi as adbc
+        con = adbc.connect(f"postgresql:///{_pg_database()}?host=/var/run/postgresql")
+    except Exception as e:
+        unreachable("PostgreSQL (ADBC)", e)
+    try:
+        assert_the_four(con, f"{pg_schema}.")
+        con.adbc_connection.set_autocommit(True)
+        assert sm.auc(f"{pg_schema}.preds", label="y", score="s", con=con) == pytest.approx(AUC, rel=1e-12)
+        assert con.adbc_connection.get_option("adbc.connection.autocommit") == "true"
+    finally:
+        con.close()
+
+
+def test_mysql_through_a_sqlalchemy_engine(mariadb):
+    sqlalchemy = _sqlalchemy()
+    _, database = mariadb
+    engine = sqlalchemy.create_engine(MYSQL_URL.replace("/sqlmetrics?", f"/{database}?"))
+    assert_the_four(engine)
+    assert engine.pool.checkedout() == 0
+    engine.dispose()
+
+
+# -- SQLite and DuckDB through SQLAlchemy and ADBC ---------------------------------------------------
+
+def test_sqlite_through_sqlalchemy_and_adbc(tmp_path):
+    sqlalchemy = _sqlalchemy()
+    path = tmp_path / "preds.sqlite"
+    engine = sqlalchemy.create_engine(f"sqlite:///{path}")
+    with engine.begin() as connection:
+        for name, frame in TABLES.items():
+            frame.to_sql(name, connection, index=False)
+    assert_the_four(engine)
+    engine.dispose()
+    try:
+        import adbc_driver_sqlite.dbapi as adbc
+    except ImportError as e:
+        unreachable("SQLite (ADBC)", e)
+    with adbc.connect(str(path)) as con:
+        assert_the_four(con)
+
+
+def test_duckdb_through_sqlalchemy(tmp_path):
+    sqlalchemy = _sqlalchemy()
+    path = tmp_path / "preds.duckdb"
+    with duckdb.connect(str(path)) as con:
+        for name, frame in TABLES.items():
+            con.register("frame", frame)
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM frame")
+    engine = sqlalchemy.create_engine(f"duckdb:///{path}")
+    assert_the_four(engine)
+    engine.dispose()
+
+
+# -- the command line's --url ------------------------------------------------------------------------
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sqlmetrics", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_url_on_the_command_line(mariadb, pg_schema):
+    _, database = mariadb
+    url = MYSQL_URL.replace("/sqlmetrics?", f"/{database}?")
+    done = _cli("compute", "gauc", "--url", url, "preds", "--label", "y", "--score", "s", "--group", "g",
+                "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == pytest.approx(expected()["gauc"], rel=1e-12)
+    done = _cli("compute", "ndcg", "--url", f"postgresql+psycopg2:///{_pg_database()}", f"{pg_schema}.run",
+                "--qrels", f"{pg_schema}.qrels", "--k", "5", "--where", "query <> 1", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == pytest.approx(sm.ndcg(RUN[RUN["query"] != 1], QRELS, k=5), rel=1e-12)
+
+
+@pytest.mark.parametrize("url", ["mysql+pymysql://sqlmetrics:s3cr3t-pw@localhost/sqlmetrics"
+                                 "?unix_socket=/run/mysqld/mysqld.sock",  # a refused login
+                                 "mysql+pymysql://sqlmetrics:s3cr3t-pw@no-such-host.invalid/sqlmetrics"])
+def test_url_that_cannot_connect_is_one_line_without_the_password(url, mariadb):
+    done = _cli("compute", "auc", "--url", url, "preds", "--label", "y", "--score", "s")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("sqlmetrics: error: cannot connect to --url")
+    assert "s3cr3t-pw" not in done.stderr and ":***@" in done.stderr
+
+
+def test_no_password_in_a_usage_error():
+    done = _cli("compute", "auc", "x.parquet", "--label", "y", "--score", "s", "--urll", "mysql://me:s3cr3t-pw@h/db")
+    assert done.returncode == 2 and "s3cr3t-pw" not in done.stderr and "me:***@h" in done.stderr

@@ -192,6 +192,40 @@ def test_mariadb_text_ids_match_exactly(mariadb):
     assert sm.mrr("cased_run", "cased_qrels", con=con) == sm.mrr(run, qrels) == 0.5
 
 
+@pytest.fixture
+def no_backslash_escapes(mariadb):
+    """The session reads a backslash in a string as itself (NO_BACKSLASH_ESCAPES), as sqlglot's
+    MySQL does not; sqlmetrics leaves the setting as found."""
+    con, _ = mariadb
+    with con.cursor() as cursor:
+        cursor.execute("SET SESSION sql_mode = CONCAT(@@sql_mode, ',NO_BACKSLASH_ESCAPES')")
+        cursor.execute("SELECT @@sql_mode")
+        mode = cursor.fetchone()[0]
+    yield con
+    with con.cursor() as cursor:
+        cursor.execute("SELECT @@sql_mode")
+        assert cursor.fetchone()[0] == mode
+        cursor.execute("SET SESSION sql_mode = DEFAULT")
+
+
+def test_a_query_runs_as_it_was_read_whatever_the_session_reads(no_backslash_escapes):
+    """Sent as written, the condition would end its string at the backslash on this session and
+    select every row; it is sent as sqlglot read it (one string, the quote doubled), which no
+    reader splits: no row."""
+    hostile = sm.Query("SELECT * FROM preds WHERE c = 'a\\' OR c <> '' -- '")
+    with pytest.raises(sm.UndefinedMetricError, match="n=0"):
+        sm.auc(hostile, label="y", score="s", con=no_backslash_escapes)
+
+
+def test_a_backslash_readers_read_otherwise_is_refused(no_backslash_escapes):
+    """A text with a backslash in a string reads as two values, by whether backslashes escape: the
+    driver's server cannot be asked which, so it is never sent."""
+    with pytest.raises(sm.SourceError, match=r"otherwise than sqlmetrics checked it \(a backslash"):
+        sm.auc(sm.Query("SELECT * FROM preds WHERE c <> 'a\\\\b'"), label="y", score="s", con=no_backslash_escapes)
+    plain = sm.auc(sm.Query("SELECT * FROM preds WHERE c = 'a'"), label="y", score="s", con=no_backslash_escapes)
+    assert plain == pytest.approx(roc_auc_score(BINARY[BINARY.c == "a"]["y"], BINARY[BINARY.c == "a"]["s"]), rel=1e-12)
+
+
 def test_a_frame_is_never_uploaded(mariadb):
     con, _ = mariadb
     with pytest.raises(sm.SourceError, match="never uploads data"):

@@ -23,14 +23,14 @@ _SNOWFLAKE_TYPES = ("NUMBER", "FLOAT", "TEXT", "DATE", "TIMESTAMP", "VARIANT", "
 
 
 class Driver:
-    """A DB-API driver sqlmetrics knows nothing particular of."""
+    """A DB-API driver sqlmetrics knows nothing particular of: its connections speak `dialect` (None:
+    the caller names it, dialect=); `name` is how messages name it."""
 
-    #: the dialect its connections speak; None: the caller names it (dialect=)
-    dialect: str | None = None
-    #: how messages name it
-    name = "DB-API"
     #: its cursors' type codes are PostgreSQL type OIDs, named by the catalogue (pg_type)
     type_oids = False
+
+    def __init__(self, dialect: str | None = None, name: str = "DB-API"):
+        self.dialect, self.name = dialect, name
 
     def type_name(self, type_code) -> str:
         """The type name of a cursor description's type code."""
@@ -46,28 +46,10 @@ class Driver:
         return nullcontext()
 
 
-class Psycopg2(Driver):
-    dialect = "postgres"
-    name = "psycopg2"
-    type_oids = True
+class PostgresProtocol(Driver):
+    """A driver of PostgreSQL's protocol: type OIDs; unless in autocommit (a setting of the client,
+    which sends nothing to the server) it sends BEGIN before a statement itself."""
 
-    def transaction(self, con):
-        # psycopg2.extensions.TRANSACTION_STATUS_*: IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4
-        return {0: "idle", 2: "open", 3: "failed"}.get(con.info.transaction_status)
-
-    @contextmanager
-    def explicit(self, con):
-        autocommit = con.autocommit  # psycopg2 sends BEGIN before a statement unless in autocommit
-        con.autocommit = True
-        try:
-            yield
-        finally:
-            con.autocommit = autocommit
-
-
-class RedshiftConnector(Driver):
-    dialect = "redshift"
-    name = "redshift_connector"
     type_oids = True
 
     @contextmanager
@@ -80,14 +62,17 @@ class RedshiftConnector(Driver):
             con.autocommit = autocommit
 
 
+class Psycopg2(PostgresProtocol):
+    """psycopg2, which tells its connection's transaction state."""
+
+    def transaction(self, con):
+        # psycopg2.extensions.TRANSACTION_STATUS_*: IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4
+        return {0: "idle", 2: "open", 3: "failed"}.get(con.info.transaction_status)
+
+
 class MySQLProtocol(Driver):
     """PyMySQL, mysqlclient (MySQLdb), mysql-connector and MariaDB Connector/Python: the MySQL
     protocol's type codes; START TRANSACTION opens a transaction whatever the autocommit mode."""
-
-    dialect = "mysql"
-
-    def __init__(self, name: str):
-        self.name = name
 
     def type_name(self, type_code):
         return _MYSQL_TYPES.get(type_code, str(type_code))
@@ -102,19 +87,13 @@ class MySQLProtocol(Driver):
 class Snowflake(Driver):
     """snowflake.connector, and fakesnow, its emulator on DuckDB (the same API and type codes)."""
 
-    dialect = "snowflake"
-
-    def __init__(self, name: str):
-        self.name = name
-
     def type_name(self, type_code):
         return _SNOWFLAKE_TYPES[type_code] if isinstance(type_code, int) and type_code < len(_SNOWFLAKE_TYPES) \
             else str(type_code)
 
 
 class PyHive(Driver):
-    dialect = "spark"
-    name = "PyHive"
+    """PyHive's Spark Thrift server connections: Thrift's type names."""
 
     def type_name(self, type_code):
         return str(type_code).removesuffix("_TYPE").lower()  # Thrift's DOUBLE_TYPE, INT_TYPE, ...
@@ -122,11 +101,6 @@ class PyHive(Driver):
 
 class ADBC(Driver):
     """An ADBC connection (adbc_driver_manager.dbapi): types as Arrow types; the dialect by its driver."""
-
-    name = "ADBC"
-
-    def __init__(self, dialect: str | None):
-        self.dialect = dialect
 
     def type_name(self, type_code):
         import pyarrow as pa
@@ -144,21 +118,21 @@ class ADBC(Driver):
         return "idle" if autocommit == "true" else "open"
 
 
-def _named(dialect: str, name: str) -> Driver:
-    driver = Driver()
-    driver.dialect, driver.name = dialect, name
-    return driver
-
-
 #: a connection class's top-level module (or its two first parts) -> its driver
 _BY_MODULE = {
-    "psycopg2": Psycopg2(), "redshift_connector": RedshiftConnector(),
-    "pymysql": MySQLProtocol("PyMySQL"), "MySQLdb": MySQLProtocol("mysqlclient"),
-    "mysql.connector": MySQLProtocol("mysql-connector"), "mariadb": MySQLProtocol("MariaDB Connector"),
-    "snowflake.connector": Snowflake("snowflake.connector"), "fakesnow": Snowflake("fakesnow"),
-    "google.cloud": _named("bigquery", "google.cloud.bigquery.dbapi"), "trino": _named("trino", "trino.dbapi"),
-    "databricks.sql": _named("databricks", "databricks-sql-connector"),
-    "clickhouse_connect": _named("clickhouse", "clickhouse_connect"), "pyhive": PyHive(),
+    "psycopg2": Psycopg2("postgres", "psycopg2"),
+    "redshift_connector": PostgresProtocol("redshift", "redshift_connector"),
+    "pymysql": MySQLProtocol("mysql", "PyMySQL"),
+    "MySQLdb": MySQLProtocol("mysql", "mysqlclient"),
+    "mysql.connector": MySQLProtocol("mysql", "mysql-connector"),
+    "mariadb": MySQLProtocol("mysql", "MariaDB Connector"),
+    "snowflake.connector": Snowflake("snowflake", "snowflake.connector"),
+    "fakesnow": Snowflake("snowflake", "fakesnow"),
+    "google.cloud": Driver("bigquery", "google.cloud.bigquery.dbapi"),
+    "trino": Driver("trino", "trino.dbapi"),
+    "databricks.sql": Driver("databricks", "databricks-sql-connector"),
+    "clickhouse_connect": Driver("clickhouse", "clickhouse_connect"),
+    "pyhive": PyHive("spark", "PyHive"),
 }
 #: ADBC drivers' modules -> their dialect
 _ADBC = {"adbc_driver_postgresql": "postgres", "adbc_driver_sqlite": "sqlite", "adbc_driver_snowflake": "snowflake",
@@ -178,7 +152,7 @@ def of(con) -> Driver | None:
         if dialect is None:
             name = str(con.adbc_get_info().get("driver_name", ""))
             dialect = _ADBC_NAMES.get(name)
-        return ADBC(dialect)
+        return ADBC(dialect, "ADBC")
     return _BY_MODULE.get(f"{top}.{rest.partition('.')[0]}") or _BY_MODULE.get(top)
 
 

@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import time
+import urllib.request
 
 import numpy as np
 import pandas as pd
@@ -115,14 +118,21 @@ def call(name: str) -> tuple[str, dict]:
 
 
 def largest_task_read(spark, sql: str) -> int:
-    """Run `sql` and return the most shuffled rows any one of its tasks read (Spark's task metrics)."""
+    """Run `sql` and return the most shuffled rows any one of its tasks read (Spark's task metrics):
+    from the driver's status store on a classic session, from the Spark UI's REST API on a Spark
+    Connect session (its client has no SparkContext)."""
+    connect = type(spark).__module__.startswith("pyspark.sql.connect.")
+    reads = _connect_task_reads if connect else _classic_task_reads
+    return max(reads(spark, sql, f"sqlmetrics-audit-{next(_RUNS)}"), default=0)
+
+
+def _classic_task_reads(spark, sql: str, group: str):
     sc = spark.sparkContext
-    group = f"sqlmetrics-audit-{next(_RUNS)}"
     sc.setJobGroup(group, group)
     spark.sql(sql).collect()
     jsc = sc._jsc.sc()
     jsc.listenerBus().waitUntilEmpty()  # the status store is filled from the listener bus
-    store, most = jsc.statusStore(), 0
+    store = jsc.statusStore()
     for job in sc.statusTracker().getJobIdsForGroup(group):
         for stage in sc.statusTracker().getJobInfo(job).stageIds:
             info = sc.statusTracker().getStageInfo(stage)
@@ -132,8 +142,43 @@ def largest_task_read(spark, sql: str) -> int:
             for i in range(tasks.size()):
                 metrics = tasks.apply(i).taskMetrics()
                 if metrics.isDefined():
-                    most = max(most, metrics.get().shuffleReadMetrics().recordsRead())
-    return most
+                    yield metrics.get().shuffleReadMetrics().recordsRead()
+
+
+def _connect_task_reads(spark, sql: str, tag: str):
+    """The server's Spark UI (on this machine, at the session's spark.ui.port) lists the jobs by the
+    tags of the operations that ran them. A second tagged job is a barrier: the UI's store takes
+    Spark's events in order, so once it shows that job ended, it has every task of the first."""
+    api = (f"http://localhost:{spark.conf.get('spark.ui.port', '4040')}/api/v1/applications/"
+           f"{spark.conf.get('spark.app.id')}")
+    for name, query in ((tag, lambda: spark.sql(sql)), (f"{tag}-barrier", lambda: spark.range(2).groupBy().count())):
+        spark.addTag(name)
+        try:
+            query().collect()
+        finally:
+            spark.removeTag(name)
+
+    def jobs(name):  # a Connect tag reaches Spark as ..._Tag_<name>
+        return [job for job in _rest(f"{api}/jobs") if any(t.endswith(f"_Tag_{name}") for t in job.get("jobTags", ()))]
+
+    deadline = time.monotonic() + 60
+    while not any(job["status"] == "SUCCEEDED" for job in jobs(f"{tag}-barrier")):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the Spark UI at {api} did not show the audit's jobs within 60 s")
+        time.sleep(0.1)
+    for job in jobs(tag):
+        for stage in job["stageIds"]:
+            for attempt in _rest(f"{api}/stages/{stage}"):
+                if attempt["status"] == "SKIPPED":  # its output was reused
+                    continue
+                for task in _rest(f"{api}/stages/{stage}/{attempt['attemptId']}/taskList?length=100000"):
+                    if "taskMetrics" in task:
+                        yield task["taskMetrics"]["shuffleReadMetrics"]["recordsRead"]
+
+
+def _rest(url: str):
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.load(response)
 
 
 def session(master: str, partitions: int):

@@ -1,6 +1,9 @@
+import functools
+import importlib.util
 import os
 import shutil
 import sysconfig
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -37,7 +40,7 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
 
 
 #: the fixtures that start a Spark session (a JVM), directly or as one of their parameters
-_SPARK_FIXTURES = {"spark", "spark_con", "spark_ansi_off"}
+_SPARK_FIXTURES = {"spark", "spark_con", "spark_ansi_off", "spark_connect_server"}
 #: how many Spark tests `-k` left out, for the summary
 _LEFT_OUT = pytest.StashKey[int]()
 
@@ -214,6 +217,16 @@ def connect_mysql():
                                database=url.database, connect_timeout=5, **url.query)
     except Exception as e:  # no driver, no server, no such database or user
         unreachable("MariaDB", e)
+
+
+@functools.cache
+def spark_plans():
+    """benchmarks/spark_plans.py: its tables, calls and reader of Spark's task metrics."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "spark_plans.py"
+    spec = importlib.util.spec_from_file_location("spark_plans", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def connect_postgres(**options):

@@ -12,9 +12,6 @@ reads all the rows in one task on a distributed engine.
 """
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import duckdb
 import numpy as np
 import pandas as pd
@@ -22,7 +19,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import LONG_TABLE, args, make_binary_frame, unreachable
+from conftest import LONG_TABLE, args, make_binary_frame, spark_plans, unreachable
 from sqlmetrics.registry import METRICS
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
@@ -138,16 +135,7 @@ def test_the_parallel_plan_keeps_huge_and_tiny_weights_in_range():
         assert got == pytest.approx(roc_auc_score(df.y, df.s, sample_weight=df.w / scale), rel=1e-12)
 
 
-def _audit():
-    """benchmarks/spark_plans.py: its tables, calls and reader of Spark's task metrics."""
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "spark_plans.py"
-    spec = importlib.util.spec_from_file_location("spark_plans", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-AUDIT = _audit()
+AUDIT = spark_plans()
 AUDIT_ROWS, PARTITIONS = 20_000, 8
 
 

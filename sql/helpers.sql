@@ -299,6 +299,13 @@ CAST({{ x }} AS TEXT) COLLATE "C"
 CAST({{ x }} AS VARCHAR(MAX))
 {%- endmacro %}
 
+{#- Spark (Databricks too) has no VARCHAR without a length. Its STRING compares UTF-8 bytes, and a
+    cast to STRING drops a column's collation (Spark 4's UTF8_LCASE, ...) for that default,
+    UTF8_BINARY; Spark 3 has no collations. https://spark.apache.org/docs/latest/sql-ref-collation.html -#}
+{% macro spark__bytewise(x) -%}
+CAST({{ x }} AS STRING)
+{%- endmacro %}
+
 {#- MySQL compares text case-insensitively by default; utf8mb4_bin compares bytes:
     https://dev.mysql.com/doc/refman/8.0/en/charset-binary-collations.html -#}
 {% macro mysql__bytewise(x) -%}

@@ -40,7 +40,7 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
 
 
 #: the fixtures that start a Spark session (a JVM), directly or as one of their parameters
-_SPARK_FIXTURES = {"spark", "spark_con", "spark_ansi_off", "spark_connect_server"}
+_SPARK_FIXTURES = {"spark", "spark_con", "spark_ansi_off", "spark_connect_server", "spark_build"}
 #: how many Spark tests `-k` left out, for the summary
 _LEFT_OUT = pytest.StashKey[int]()
 

@@ -11,15 +11,19 @@ import os
 import re
 import sqlite3
 
+import duckdb
+
 import pytest
 
 import sqlmetrics as sm
 from conftest import PG_DSN, connect_mysql, connect_postgres, unreachable
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, reference)
-from sqlmetrics import plans
+from sqlmetrics import plans, templates
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
+from sqlmetrics.target import Target
+from sqlmetrics.templates import namespace
 
 # -- the engines, each loaded with TABLES ------------------------------------------------------------
 
@@ -317,3 +321,59 @@ def test_pos_label_on_the_engine(con):
         average_precision_score(BINARY.y, BINARY.s, pos_label=0), abs=1e-12)
     with pytest.raises(sm.ColumnError, match="has more than two values"):
         sm.auc("preds", label="c", score="s", pos_label="a", con=con)
+
+
+# -- the dbt package: every metric macro as each adapter built in CI renders it ----------------------
+
+def as_dbt_renders(metric: str, table: str, params: dict, adapter: str) -> str:
+    """The metric's macro as dbt renders it on `adapter`: the adapter's own spellings inline, names
+    quoted by it, no sqlglot between the template and the engine; relations as ref() gives them
+    (names), and what a dbt user passes (the macro's own arguments; `by` a list)."""
+    macro = getattr(namespace(), metric)
+    kwargs = {k: ([v] if k == "by" and isinstance(v, str) else v) for k, v in params.items()
+              if k in macro.arguments}
+    target, native = templates._TARGET.set(Target(adapter)), templates._NATIVE_DIALECT.set(adapter)
+    try:
+        return str(macro(table, **kwargs))
+    finally:
+        templates._NATIVE_DIALECT.reset(native)
+        templates._TARGET.reset(target)
+
+
+def _accepts(adapter: str, con, sql: str) -> None:
+    """The engine reads and plans `sql` (nothing is computed)."""
+    if adapter == "spark":
+        con.sql(sql).schema  # analysed: every name and type resolved
+    elif adapter == "postgres":
+        try:
+            con.execute(f"EXPLAIN {sql}")
+        finally:
+            con.rollback()
+    else:
+        con.execute(f"EXPLAIN {sql}")
+
+
+@pytest.fixture(scope="module")
+def duckdb_con():
+    con = duckdb.connect()
+    for name, frame in TABLES.items():
+        con.register("frame", frame)
+        con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM frame')
+        con.unregister("frame")
+    yield con
+    con.close()
+
+
+#: the adapters tests/test_dbt.py builds the package on, and each metric's own call
+DBT_CALLS = [pytest.param(adapter, *c, id=f"{adapter}-{c[0]}", marks=[pytest.mark.spark] if adapter == "spark" else [])
+             for adapter in ("duckdb", "postgres", "spark") for c in CALLS if c[0] == c[1]]
+
+
+@pytest.mark.parametrize("adapter, case, metric, table, params", DBT_CALLS)
+def test_every_metric_macro_as_dbt_renders_it_is_accepted_by_the_adapters_engine(request, adapter, case, metric,
+                                                                                 table, params):
+    """tests/test_dbt.py builds the integration models (part of the catalogue) with dbt itself; here
+    every metric's macro, rendered as dbt renders it for the adapter, is read and planned by that
+    adapter's engine on the engine tables."""
+    con = request.getfixturevalue(f"{adapter}_con")
+    _accepts(adapter, con, as_dbt_renders(metric, table, params, adapter))

@@ -65,6 +65,9 @@ class Capabilities:
     #: the statement that opens a read-only transaction for a call, where the connection has none (the
     #: call ends it by ROLLBACK); None: the engine has no transactions a driver leaves to us
     begin_read_only: str | None = None
+    #: the statements that make a transaction a driver has just opened of its own (psycopg2 out of
+    #: autocommit) the call's read-only snapshot, as its first statements
+    set_read_only: tuple[str, ...] = ()
     #: inside the caller's open transaction: the statements that open the call's span, read-only, and
     #: those that end it, leaving the transaction as it was; None: the call's SELECTs run in it as they are
     within_transaction: tuple[tuple[str, ...], tuple[str, ...]] | None = None
@@ -197,6 +200,7 @@ class Postgres(Capabilities):
     title = "PostgreSQL"
     special_numerics = True  # numeric's NaN, and its infinities (PostgreSQL 14+)
     begin_read_only = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    set_read_only = ("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY",)
     # a savepoint, whose rollback also undoes the SET LOCALs after it
     within_transaction = (("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on"),
                           ("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call"))
@@ -228,6 +232,7 @@ class Redshift(Postgres):
     title = "Redshift"
     special_numerics = False
     begin_read_only = "BEGIN READ ONLY"  # it takes no isolation level but its default
+    set_read_only = ()  # a driver's transaction: the SELECTs run in it as they are, rolled back
     within_transaction = None  # no savepoints
     call_settings = ()  # its literals take backslash escapes, and sqlglot writes them so for it
 

@@ -1,6 +1,6 @@
 """What sqlmetrics must know of a warehouse's Python driver beyond PEP 249 (DB-API 2.0), in one place:
 which dialect its connections speak, how its cursors name a column's type, whether a connection is
-inside a transaction, and how to send a transaction's statements without the driver adding its own.
+inside a transaction, and whether the driver opens one itself before the next statement.
 
 PEP 249 leaves all four to the driver. A class here answers them for a family of drivers, found by
 the module of the connection's class (``of(con)``); an unknown driver is used when the caller names
@@ -9,8 +9,6 @@ statements then run as they come, each a read-only SELECT). What differs between
 statements that open a read-only transaction, type names' classes) is in ``dialects.py``.
 """
 from __future__ import annotations
-
-from contextlib import contextmanager, nullcontext
 
 #: the MySQL protocol's column type codes (every MySQL and MariaDB driver reports these), as MySQL names the types
 _MYSQL_TYPES = {0: "DECIMAL", 1: "TINYINT", 2: "SMALLINT", 3: "INT", 4: "FLOAT", 5: "DOUBLE", 6: "NULL",
@@ -41,25 +39,20 @@ class Driver:
         None where the driver cannot tell."""
         return None
 
-    def explicit(self, con):
-        """The span in which the driver sends no BEGIN of its own (so that ours opens the transaction)."""
-        return nullcontext()
+    def begins_implicitly(self, con) -> bool:
+        """Whether the driver sends a BEGIN of its own before the next statement (a PostgreSQL driver
+        out of autocommit): that statement then runs as the first of a transaction already open."""
+        return False
 
 
 class PostgresProtocol(Driver):
-    """A driver of PostgreSQL's protocol: type OIDs; unless in autocommit (a setting of the client,
-    which sends nothing to the server) it sends BEGIN before a statement itself."""
+    """A driver of PostgreSQL's protocol: type OIDs; unless in autocommit it sends BEGIN before a
+    statement itself."""
 
     type_oids = True
 
-    @contextmanager
-    def explicit(self, con):
-        autocommit = con.autocommit
-        con.autocommit = True
-        try:
-            yield
-        finally:
-            con.autocommit = autocommit
+    def begins_implicitly(self, con):
+        return not con.autocommit
 
 
 class Psycopg2(PostgresProtocol):

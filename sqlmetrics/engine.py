@@ -19,6 +19,7 @@ import sys
 import threading
 import uuid
 import weakref
+from collections.abc import Mapping
 from contextlib import contextmanager, nullcontext
 from decimal import Decimal
 
@@ -446,7 +447,6 @@ class PostgresEngine(Engine):
                           self.case_insensitive)
 
 
-
 class SparkEngine(Engine):
     """A SparkSession (classic or Spark Connect). `data` may also be a Spark DataFrame: it is
     registered as a temporary view for the call."""
@@ -501,7 +501,6 @@ class SparkEngine(Engine):
         return nullcontext()
 
 
-
 class ClickHouseEngine(Engine):
     """chDB, ClickHouse in-process: a `chdb.session.Session` or a `chdb.connect()` connection."""
 
@@ -550,7 +549,6 @@ class ClickHouseEngine(Engine):
         return Schema(described["name"], described["type"], self.case_insensitive)
 
 
-
 class DBAPIEngine(Engine):
     """A DB-API 2.0 connection of a warehouse's own driver (PyMySQL, psycopg2, snowflake.connector, an
     ADBC driver, ...), or the one a SQLAlchemy Engine or Connection holds. What
@@ -584,12 +582,18 @@ class DBAPIEngine(Engine):
         if state is None or caps.begin_read_only is None:  # no transaction to open: SELECTs as they come
             yield
             return
-        with self.driver.explicit(self.con):
-            self._run(caps.begin_read_only, *caps.call_settings)
+        if self.driver.begins_implicitly(self.con):  # the driver's BEGIN opens it, before our first statement
+            self._run(*caps.set_read_only, *caps.call_settings)
             try:
                 yield
             finally:
-                self._run("ROLLBACK")
+                self.con.rollback()  # the driver's own end of its transaction: idle again, as found
+            return
+        self._run(caps.begin_read_only, *caps.call_settings)
+        try:
+            yield
+        finally:
+            self._run("ROLLBACK")
 
     def _run(self, *statements: str) -> None:
         cursor = self.con.cursor()
@@ -607,7 +611,9 @@ class DBAPIEngine(Engine):
         try:
             cursor.execute(sql)
             description = cursor.description
-            return [d[0] for d in description], [tuple(row) for row in cursor.fetchall()]
+            # a dictionary cursor's rows (PyMySQL's DictCursor, psycopg2's RealDictCursor): in column order
+            return [d[0] for d in description], [tuple(row.values() if isinstance(row, Mapping) else row)
+                                                 for row in cursor.fetchall()]
         finally:
             cursor.close()
 
@@ -737,8 +743,13 @@ def _lent(con, dialect: str | None) -> Engine:
     raw = (lease if lease is not None else con.connection).driver_connection
     if type(raw).__module__ == "duckdb_engine":  # duckdb_engine wraps DuckDB's own connection
         raw = raw._ConnectionWrapper__c
-    # DuckDB, sqlite3 and psycopg have engines of their own; a driver sqlmetrics does not know, the dialect named
-    engine = connect(raw, dialect) if drivers.of(raw) is None else DBAPIEngine(raw, dialect, drivers.of(raw))
+    try:
+        # DuckDB, sqlite3 and psycopg have engines of their own; a driver sqlmetrics does not know, the dialect named
+        engine = connect(raw, dialect) if drivers.of(raw) is None else DBAPIEngine(raw, dialect, drivers.of(raw))
+    except BaseException:
+        if lease is not None:
+            lease.close()
+        raise
     engine.lease = lease
     return engine
 

@@ -280,6 +280,44 @@ def test_psycopg2_state_is_left_as_found(pg_schema, psycopg2_con):
     assert con.autocommit is True and con.info.transaction_status == 0
 
 
+def test_psycopg2_call_runs_read_only(pg_schema, psycopg2_con, monkeypatch):
+    """Out of autocommit psycopg2 opens the transaction itself: the call's first statement makes it a
+    read-only snapshot, and the driver's rollback ends it; in autocommit the call opens its own."""
+    from sqlmetrics import engine as sm_engine
+    seen = []
+    run = sm_engine.DBAPIEngine._run
+    monkeypatch.setattr(sm_engine.DBAPIEngine, "_run", lambda self, *s: (seen.append(s), run(self, *s))[1])
+    sm.auc(f"{pg_schema}.preds", label="y", score="s", con=psycopg2_con)
+    assert seen[0][0] == "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    assert psycopg2_con.info.transaction_status == 0 and psycopg2_con.autocommit is False
+    with psycopg2_con.cursor() as cursor:  # what that statement makes of psycopg2's transaction
+        cursor.execute(seen[0][0])
+        cursor.execute("SELECT current_setting('transaction_read_only'), current_setting('transaction_isolation')")
+        assert cursor.fetchone() == ("on", "repeatable read")
+    psycopg2_con.rollback()
+    psycopg2_con.autocommit = True
+    seen.clear()
+    sm.auc(f"{pg_schema}.preds", label="y", score="s", con=psycopg2_con)
+    assert seen[0][0] == "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" and seen[-1] == ("ROLLBACK",)
+
+
+def test_dictionary_cursors_work(mariadb, pg_schema):
+    """A connection whose cursors give dictionaries (PyMySQL's DictCursor, psycopg2's RealDictCursor)."""
+    import psycopg2
+    import psycopg2.extras
+    import pymysql
+    _, database = mariadb
+    mysql = connect_mysql()
+    try:
+        mysql.select_db(database)
+        mysql.cursorclass = pymysql.cursors.DictCursor
+        assert_the_four(mysql)
+    finally:
+        mysql.close()
+    with psycopg2.connect(PG_DSN, cursor_factory=psycopg2.extras.RealDictCursor) as con:
+        assert_the_four(con, f"{pg_schema}.")
+
+
 def test_psycopg2_failed_transaction_is_said(pg_schema, psycopg2_con):
     with psycopg2_con.cursor() as cursor:
         with pytest.raises(Exception):

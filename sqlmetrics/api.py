@@ -441,10 +441,14 @@ Parameters
     data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, sqlmetrics.TrecRun/TrecQrels (trec_eval's
         files), a pandas/polars/pyarrow frame or a DuckDB relation.
 {params}{one_of}
-    con: a DuckDB, sqlite3 or psycopg (3) connection, a SparkSession or a chDB session (default: a
-        private in-memory DuckDB, or the session of a Spark DataFrame given as data); data is then a
-        table or query on that engine (or, on Spark, a Spark DataFrame).
-    dialect: the SQL dialect to generate (default: the connection's; e.g. 'redshift' over psycopg).
+    con: where to compute: a DuckDB, sqlite3 or psycopg connection, a SparkSession (classic or Spark
+        Connect), a chDB session, a DB-API 2.0 connection of a warehouse's own driver (PyMySQL,
+        psycopg2, snowflake.connector, BigQuery's, Trino's, Databricks', Redshift's, ADBC's), or a
+        SQLAlchemy Engine or Connection (default: a private in-memory DuckDB, or the session of a
+        Spark DataFrame given as data); data is then a table or query there (or, on Spark, a Spark
+        DataFrame): a frame is never uploaded.
+    dialect: the SQL dialect to generate (default: the connection's; e.g. 'redshift' over psycopg; a
+        driver sqlmetrics does not know needs it).
     details: return the one-row DataFrame with the counts instead of the bare value.{per_query}
     dropna: drop rows with NULL in the metric's columns (with a warning saying how many) instead of failing.
 

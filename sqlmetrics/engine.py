@@ -1,5 +1,7 @@
 """Running SQL on an engine: DuckDB (in-process, the default), SQLite, PostgreSQL (psycopg 3),
-Spark (a SparkSession) and ClickHouse (a chDB session).
+Spark (a SparkSession) and ClickHouse (a chDB session), each by its own API; and any warehouse
+through a DB-API 2.0 connection of its own driver, or the one a SQLAlchemy Engine or Connection
+holds (``DBAPIEngine``, with what each driver does its own way in ``drivers.py``).
 
 Only SELECT statements produced by ``sqltext`` are executed here, inside ``Engine.call()``: one call
 has the connection to itself (a lock per connection) and, where the engine has transactions, reads

@@ -49,7 +49,9 @@ def spark_connect_server():
         server = (SparkSession.builder.master("local[2]").appName("sqlmetrics-connect-tests")
                   .config("spark.plugins", "org.apache.spark.sql.connect.SparkConnectPlugin")
                   .config("spark.connect.grpc.binding.port", str(port))
-                  .config("spark.ui.port", str(ui_port))  # the task-metrics audit reads its REST API
+                  # the task-metrics audit reads the UI's REST API; explicitly on, as SparkSession.builder is
+                  # one object per process, which keeps another module's spark.ui.enabled=false
+                  .config("spark.ui.enabled", "true").config("spark.ui.port", str(ui_port))
                   .config("spark.driver.memory", "1g").getOrCreate())
     except Exception as e:  # no pyspark, or no Java
         unreachable("Spark Connect", e)

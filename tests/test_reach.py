@@ -415,13 +415,28 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sqlmetrics", *args], capture_output=True, text=True, timeout=300)
 
 
-def test_url_on_the_command_line(mariadb, pg_schema):
-    _, database = mariadb
-    url = MYSQL_URL.replace("/sqlmetrics?", f"/{database}?")
-    done = _cli("compute", "gauc", "--url", url, "preds", "--label", "y", "--score", "s", "--group", "g",
-                "--format", "json")
+#: the four a newcomer asks for, as command lines on a table of the --url (the prefix: the schema's)
+FOUR_FLAGS = {"auc": ["preds", "--label", "y", "--score", "s"],
+              "gauc": ["preds", "--label", "y", "--score", "s", "--group", "g"],
+              "f1": ["preds", "--label", "cls", "--prediction", "cls_hat", "--average", "macro"],
+              "ndcg": ["run", "--qrels", "qrels", "--k", "5"]}
+
+
+@pytest.mark.parametrize("server", ["mariadb", "postgres"])
+@pytest.mark.parametrize("metric", sorted(FOUR_FLAGS))
+def test_the_four_through_url_on_the_command_line(request, server, metric):
+    """A MariaDB (PyMySQL) or PostgreSQL (psycopg2) URL, and nothing of the user's own code."""
+    if server == "mariadb":
+        url, prefix = MYSQL_URL.replace("/sqlmetrics?", f"/{request.getfixturevalue('mariadb')[1]}?"), ""
+    else:
+        url, prefix = f"postgresql+psycopg2:///{_pg_database()}", f"{request.getfixturevalue('pg_schema')}."
+    flags = [f"{prefix}{flag}" if flag in TABLES else flag for flag in FOUR_FLAGS[metric]]
+    done = _cli("compute", metric, "--url", url, *flags, "--format", "json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["value"] == pytest.approx(expected()["gauc"], rel=1e-12)
+    assert json.loads(done.stdout)["value"] == pytest.approx(expected()[metric], rel=1e-12)
+
+
+def test_where_on_the_command_line_is_the_warehouses_sql(pg_schema):
     done = _cli("compute", "ndcg", "--url", f"postgresql+psycopg2:///{_pg_database()}", f"{pg_schema}.run",
                 "--qrels", f"{pg_schema}.qrels", "--k", "5", "--where", "query <> 1", "--format", "json")
     assert done.returncode == 0, done.stderr

@@ -48,14 +48,14 @@ def assert_the_four(con, prefix: str = ""):
     assert all(type(v) is float for v in got.values())
 
 
-def load(cursor, placeholder: str, types: dict, prefix: str = "", quote: str = '"'):
-    """TABLES through a DB-API cursor (executemany with the driver's placeholder)."""
+def load(cursor, types: dict, prefix: str = "", quote: str = '"'):
+    """TABLES through a DB-API cursor of a driver whose placeholder is %s."""
     for name, frame in TABLES.items():
         columns = ", ".join(f"{quote}{c}{quote} {types.get(frame[c].dtype.kind, types['text'])}" for c in frame.columns)
         cursor.execute(f"CREATE TABLE {prefix}{name} ({columns})")
         rows = [tuple(None if isinstance(v, float) and np.isnan(v) else getattr(v, "item", lambda v=v: v)() for v in row)
                 for row in frame.itertuples(index=False)]
-        cursor.executemany(f"INSERT INTO {prefix}{name} VALUES ({', '.join([placeholder] * frame.shape[1])})", rows)
+        cursor.executemany(f"INSERT INTO {prefix}{name} VALUES ({', '.join(['%s'] * frame.shape[1])})", rows)
 
 
 # -- the dialect of a connection ---------------------------------------------------------------------
@@ -102,7 +102,7 @@ def mariadb():
     with con.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE `{database}`")
         con.select_db(database)
-        load(cursor, "%s", {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
+        load(cursor, {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
     con.commit()
     yield con, database
     with con.cursor() as cursor:
@@ -240,7 +240,7 @@ def pg_schema():
     schema = f"sqlmetrics_reach_{os.getpid()}"
     con.execute(f'CREATE SCHEMA "{schema}"')
     with con.cursor() as cursor:
-        load(cursor, "%s", {"f": "double precision", "i": "bigint", "text": "text"}, prefix=f'"{schema}".')
+        load(cursor, {"f": "double precision", "i": "bigint", "text": "text"}, prefix=f'"{schema}".')
     yield schema
     con.execute(f'DROP SCHEMA "{schema}" CASCADE')
     con.close()

@@ -381,7 +381,11 @@ def test_dbt_models_on_postgres_equal_the_python_api(project, postgres_build):
 
 # -- Spark ----------------------------------------------------------------------------------------
 
-#: on Spark, expect_no_regression (compare's t test) runs out of a 1 GB driver's heap: left out
+#: left out on Spark, a known defect: expect_no_regression filters compare's result (WHERE difference
+#: ... p_value ...), and Spark pushes that filter down through compare's chain of projections, putting
+#: each alias's expression in its place at every step; the condition grows to exhaust the driver's heap
+#: in code generation. The same WHERE around sm.render's Spark SQL fails alike; without it the query
+#: runs in seconds (compare itself is checked on Spark in tests/test_engines.py)
 SPARK_EXCLUDED = ("test_name:expect_no_regression",)
 
 

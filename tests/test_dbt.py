@@ -382,10 +382,10 @@ def test_dbt_models_on_postgres_equal_the_python_api(project, postgres_build):
 # -- Spark ----------------------------------------------------------------------------------------
 
 #: left out on Spark, a known defect: expect_no_regression filters compare's result (WHERE difference
-#: ... p_value ...), and Spark pushes that filter down through compare's chain of projections, putting
-#: each alias's expression in its place at every step; the condition grows to exhaust the driver's heap
-#: in code generation. The same WHERE around sm.render's Spark SQL fails alike; without it the query
-#: runs in seconds (compare itself is checked on Spark in tests/test_engines.py)
+#: ... p_value ...), and with that filter Spark's code generation exhausts the driver's heap (it appears
+#: to inline compare's chain of projections into the condition; a window in between does not stop it).
+#: The same WHERE around sm.render's Spark SQL fails alike; without it the query runs in seconds
+#: (compare itself is checked on Spark in tests/test_engines.py)
 SPARK_EXCLUDED = ("test_name:expect_no_regression",)
 
 

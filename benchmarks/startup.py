@@ -1,0 +1,84 @@
+"""Start-up: what one command costs before and around its first row, in fresh processes, as a CLI
+called in a loop or a CI gate pays it every time.
+
+    python benchmarks/startup.py [--rounds 7] [--json PATH]
+
+Cases, each a new process per round, the rounds interleaved (every case once per round):
+- `import sqlmetrics`;
+- `sqlmetrics compute auc` on the bundled 10,000-row sample CSV;
+- `sqlmetrics compute ndcg` on trec_eval's own test run and judgments (trec: files);
+- what a user would otherwise run for the AUC: a Python one-liner with pandas and scikit-learn on
+  the same CSV (the reference).
+Columns: wall seconds (median, min-max), CPU seconds of the process (user + system, median), ratio
+of the median wall time to the reference's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sqlmetrics" / "data" / "sample.csv"
+TREC = ROOT / "tests" / "data" / "trec_eval"
+CLI = [sys.executable, "-m", "sqlmetrics"]
+CASES = {
+    "import sqlmetrics": [sys.executable, "-c", "import sqlmetrics"],
+    "sqlmetrics compute auc (CSV)": [*CLI, "compute", "auc", str(SAMPLE), "--label", "clicked", "--score", "pctr"],
+    "sqlmetrics compute ndcg (trec: files)": [*CLI, "compute", "ndcg", f"trec:{TREC / 'results.test'}", "--qrels",
+                                              f"trec:{TREC / 'qrels.test'}", "--k", "10"],
+    "pandas + scikit-learn one-liner (AUC)": [
+        sys.executable, "-c", "import pandas as pd; from sklearn.metrics import roc_auc_score; "
+        f"d = pd.read_csv({str(SAMPLE)!r}); print(roc_auc_score(d['clicked'], d['pctr']))"],
+}
+REFERENCE = "pandas + scikit-learn one-liner (AUC)"
+
+
+def run_once(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one fresh process running `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "0"})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed: {done.stderr.strip()[-500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--json", metavar="PATH", help="write the measurements here")
+    args = parser.parse_args()
+    for command in CASES.values():  # warm-up: the OS's file cache, Python's bytecode files
+        run_once(command)
+    walls: dict[str, list[float]] = {case: [] for case in CASES}
+    cpus: dict[str, list[float]] = {case: [] for case in CASES}
+    for _ in range(args.rounds):
+        for case, command in CASES.items():
+            wall, cpu = run_once(command)
+            walls[case].append(wall)
+            cpus[case].append(cpu)
+    reference = statistics.median(walls[REFERENCE])
+    print(f"{'case':42} {'wall s: median (min-max)':>26} {'CPU s':>7} {'vs reference':>13}")
+    results = {}
+    for case in CASES:
+        median = statistics.median(walls[case])
+        results[case] = {"wall_median": median, "wall_min": min(walls[case]), "wall_max": max(walls[case]),
+                         "cpu_median": statistics.median(cpus[case]), "ratio": median / reference}
+        print(f"{case:42} {median:>9.3f} ({min(walls[case]):.3f}-{max(walls[case]):.3f}) "
+              f"{results[case]['cpu_median']:>7.3f} {median / reference:>12.2f}x")
+    print(f"load average during the run: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rounds": args.rounds, "results": results}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import pickle
 import re
 import threading
 from collections.abc import Mapping
@@ -260,6 +261,33 @@ def _positive_value(name: str) -> str | None:
     return _TARGET.get().positive
 
 
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """The templates' compiled code kept between processes, in Jinja's own per-user directory (made
+    private to the user, its owner checked), keyed by each file's name and content: a command's
+    first call loads code instead of compiling. Where the directory cannot be used, templates are
+    compiled as without a cache."""
+
+    def __init__(self):
+        try:
+            super().__init__(pattern="sqlmetrics_%s.cache")
+        except (OSError, RuntimeError):  # no usable temporary directory, or one not the user's own
+            self.directory = None
+
+    def load_bytecode(self, bucket) -> None:
+        if self.directory is not None:
+            try:
+                super().load_bytecode(bucket)
+            except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError):  # unreadable, cut short
+                bucket.reset()  # compiled again
+
+    def dump_bytecode(self, bucket) -> None:
+        if self.directory is not None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:  # a full or read-only disk: the next process compiles again
+                pass
+
+
 @functools.lru_cache(maxsize=None)
 def namespace() -> _Namespace:
     env = jinja2.Environment(
@@ -267,6 +295,7 @@ def namespace() -> _Namespace:
         undefined=jinja2.StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
+        bytecode_cache=_BytecodeCache(),
     )
     files: dict[str, Path] = {}
     for path in sorted(SQL_DIR.rglob("*.sql")):

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -134,16 +132,3 @@ def test_no_template_asks_the_adapter_but_by_dispatch():
     asking = [str(p.relative_to(SQL_DIR)) for p in SQL_DIR.rglob("*.sql") if re.search(r"\btarget\s*\.", p.read_text())]
     assert not asking, f"{asking} read dbt's target: spell the difference as a dispatched macro"
 
-
-def test_the_macro_index_is_what_the_files_define():
-    """Template files compile on the first use of one of their macros (templates._Macros), found by
-    an index read from the text: compiled, each file defines exactly the macros indexed for it
-    (_load raises otherwise), and a metric's call compiles only the files it uses."""
-    code = ("import sqlmetrics as sm; from sqlmetrics.templates import namespace\n"
-            "sm.auc(sm.Query('SELECT 1 AS y, 0.5 AS s UNION ALL SELECT 0, 0.2'), label='y', score='s')\n"
-            "macros = namespace().macros; print(len(set(macros._files.values())), len(macros._loaded))\n"
-            "for name in macros: macros[name]\n"
-            "print(len(macros._loaded))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    (files, loaded_by_auc), (loaded_all,) = (map(int, line.split()) for line in done.stdout.splitlines())
-    assert files > 100 and loaded_by_auc < loaded_all / 3, (files, loaded_by_auc, loaded_all)

@@ -7,8 +7,9 @@ Cases, each a new process per round, the rounds interleaved (every case once per
 - `import sqlmetrics`;
 - `sqlmetrics compute auc` on the bundled 10,000-row sample CSV;
 - `sqlmetrics compute ndcg` on trec_eval's own test run and judgments (trec: files);
-- what a user would otherwise run for the AUC: a Python one-liner with pandas and scikit-learn on
-  the same CSV (the reference).
+- what a user would otherwise run: for the AUC a Python one-liner with pandas and scikit-learn on
+  the same CSV (the reference); for NDCG@10 on the trec files, a pytrec_eval script and a ranx
+  script (ranx compiles its numba kernels in each new process unless numba's cache has them).
 Columns: wall seconds (median, min-max), CPU seconds of the process (user + system, median), ratio
 of the median wall time to the reference's.
 """
@@ -33,6 +34,18 @@ CASES = {
     "sqlmetrics compute auc (CSV)": [*CLI, "compute", "auc", str(SAMPLE), "--label", "clicked", "--score", "pctr"],
     "sqlmetrics compute ndcg (trec: files)": [*CLI, "compute", "ndcg", f"trec:{TREC / 'results.test'}", "--qrels",
                                               f"trec:{TREC / 'qrels.test'}", "--k", "10"],
+    # trec_eval's measures from Python, as IR researchers script them: the peers of compute ndcg trec:
+    "pytrec_eval script (NDCG@10, trec files)": [
+        sys.executable, "-c", "import pytrec_eval\n"
+        f"qrels = pytrec_eval.parse_qrel(open({str(TREC / 'qrels.test')!r}))\n"
+        f"run = pytrec_eval.parse_run(open({str(TREC / 'results.test')!r}))\n"
+        "values = pytrec_eval.RelevanceEvaluator(qrels, {'ndcg_cut.10'}).evaluate(run)\n"
+        "print(sum(v['ndcg_cut_10'] for v in values.values()) / len(values))"],
+    "ranx script (NDCG@10, trec files)": [
+        sys.executable, "-c", "from ranx import Qrels, Run, evaluate\n"
+        f"qrels = Qrels.from_file({str(TREC / 'qrels.test')!r}, kind='trec')\n"
+        f"run = Run.from_file({str(TREC / 'results.test')!r}, kind='trec')\n"
+        "print(evaluate(qrels, run, 'ndcg@10'))"],
     "pandas + scikit-learn one-liner (AUC)": [
         sys.executable, "-c", "import pandas as pd; from sklearn.metrics import roc_auc_score; "
         f"d = pd.read_csv({str(SAMPLE)!r}); print(roc_auc_score(d['clicked'], d['pctr']))"],

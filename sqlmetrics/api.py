@@ -169,11 +169,12 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             dropna: bool = False, per_query: bool = False, **params):
     """Validate, check the sources, choose the plan, render, run on the engine and shape the result."""
     values = validate(m, params)
-    engine = connect(con, check_dialect(dialect) if dialect else None, data)
     placement = _placement(m, values)
     renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
-    measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
+    # connected right before the call: a SQLAlchemy engine lends a connection until the call ends
+    engine = connect(con, check_dialect(dialect) if dialect else None, data)
     with engine.call(), ExitStack() as stack:
+        measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
         checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from sqlmetrics import templates
 from sqlmetrics.registry import METRICS
+from sqlmetrics.target import Target
 
 #: the `sqlmetrics` command installed with the interpreter running the tests (its scripts directory,
 #: on PATH or not), or None when the package is installed without its entry point
@@ -205,6 +207,34 @@ def unreachable(engine: str, error: Exception):
     if os.environ.get("CI"):
         raise AssertionError(f"CI must run the {engine} tests, but {reason}") from error
     pytest.skip(f"{reason}; {_HOW.get(engine, '.ci/run installs it')}")
+
+
+def as_dbt_renders(name: str, adapter: str, *args, **kwargs):
+    """Macro `name` called as dbt calls it on `adapter`'s adapter: the adapter's spellings inline,
+    names quoted for the engine, no transpiling; a fact (a boolean) as it is, else the SQL text."""
+    target, native = templates._TARGET.set(Target(adapter)), templates._NATIVE_DIALECT.set(adapter)
+    try:
+        value = getattr(templates.namespace(), name)(*args, **kwargs)
+        return value if isinstance(value, bool) else str(value)
+    finally:
+        templates._NATIVE_DIALECT.reset(native)
+        templates._TARGET.reset(target)
+
+
+def plain_rows(frame: pd.DataFrame) -> list[tuple]:
+    """A frame's rows as Python values for a driver: NaN (pandas' missing value) as NULL."""
+    return [tuple(None if isinstance(v, float) and np.isnan(v) else getattr(v, "item", lambda v=v: v)() for v in row)
+            for row in frame.itertuples(index=False)]
+
+
+def load_tables(cursor, tables: dict[str, pd.DataFrame], types: dict[str, str], prefix: str = "", quote: str = '"'):
+    """Tables through a DB-API cursor of a driver whose placeholder is %s; `types`: SQL type per numpy
+    dtype kind, "text" for the rest."""
+    for name, frame in tables.items():
+        columns = ", ".join(f"{quote}{c}{quote} {types.get(frame[c].dtype.kind, types['text'])}" for c in frame.columns)
+        cursor.execute(f"CREATE TABLE {prefix}{quote}{name}{quote} ({columns})")
+        cursor.executemany(f"INSERT INTO {prefix}{quote}{name}{quote} VALUES ({', '.join(['%s'] * frame.shape[1])})",
+                           plain_rows(frame))
 
 
 def connect_mysql():

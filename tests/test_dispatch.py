@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import sqlglot
 
+from conftest import as_dbt_renders
 from sqlmetrics import templates
 from sqlmetrics.sqltext import finish
 from sqlmetrics.dialects import DIALECTS, of
@@ -60,18 +61,6 @@ def test_adapters_built_on_others_look_there_next():
     assert all(of(d).prefixes() == (d,) for d in DIALECTS if d not in ("redshift", "databricks"))
 
 
-def as_dbt_renders_it(name: str, dialect: str, args: list) -> str:
-    """The text of macro `name` as dbt renders it on `dialect`'s adapter: the adapter's spellings
-    inline, names quoted for the engine, no transpiling."""
-    target, native = templates._TARGET.set(Target(dialect)), templates._NATIVE_DIALECT.set(dialect)
-    try:
-        value = getattr(namespace(), name)(*args)
-        return value if isinstance(value, bool) else str(value)
-    finally:
-        templates._NATIVE_DIALECT.reset(native)
-        templates._TARGET.reset(target)
-
-
 OWN_SPELLINGS = [(name, dialect) for name in DISPATCHED for dialect in DIALECTS
                  if resolve(namespace().macros, name, dialect)[0] not in ("default", "duckdb")]
 
@@ -80,7 +69,7 @@ OWN_SPELLINGS = [(name, dialect) for name in DISPATCHED for dialect in DIALECTS
 def test_the_python_layer_generates_what_dbt_renders(name, dialect):
     macro = getattr(namespace(), name)
     args = [ARGUMENTS[a] for a in macro.arguments]
-    fact = as_dbt_renders_it(name, dialect, args)
+    fact = as_dbt_renders(name, dialect, *args)
     if isinstance(fact, bool):  # a fact about the engine, not SQL: the same value
         target = templates._TARGET.set(Target(dialect))
         try:
@@ -88,7 +77,7 @@ def test_the_python_layer_generates_what_dbt_renders(name, dialect):
         finally:
             templates._TARGET.reset(target)
         return
-    dbt = sqlglot.parse_one(f"SELECT {as_dbt_renders_it(name, dialect, args)} AS v FROM t", read=dialect)
+    dbt = sqlglot.parse_one(f"SELECT {as_dbt_renders(name, dialect, *args)} AS v FROM t", read=dialect)
     target = Target(dialect)
     python = finish(f"SELECT {render_macro(name, target, **dict(zip(macro.arguments, args)))} AS v FROM t", {},
                     target)

@@ -6,7 +6,6 @@ Spark (PySpark in local mode, with ANSI SQL mode on, its default, and off for ea
 ClickHouse (chDB, in-process). An engine that cannot be reached skips with the reason, except in
 CI (CI=true), where a missing engine is a failure.
 """
-import math
 import os
 import re
 import sqlite3
@@ -16,13 +15,12 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import PG_DSN, connect_mysql, connect_postgres, unreachable
+from conftest import PG_DSN, as_dbt_renders, connect_mysql, connect_postgres, load_tables, plain_rows, unreachable
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, reference)
-from sqlmetrics import plans, templates
+from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
-from sqlmetrics.target import Target
 from sqlmetrics.templates import namespace
 
 # -- the engines, each loaded with TABLES ------------------------------------------------------------
@@ -52,9 +50,8 @@ def postgres_con():
             columns = ", ".join(f'"{c}" {types.get(frame[c].dtype.kind, text)}' for c in frame.columns)
             con.execute(f'CREATE TABLE "{name}" ({columns})')
             with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
-                for row in frame.itertuples(index=False):
-                    copy.write_row([None if isinstance(v, float) and math.isnan(v) else
-                                    getattr(v, "item", lambda v=v: v)() for v in row])
+                for row in plain_rows(frame):
+                    copy.write_row(row)
     con.commit()
     yield con
     con.rollback()
@@ -101,13 +98,8 @@ def mysql_con():
     with con.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE `{database}`")
         con.select_db(database)
-        for name, frame in TABLES.items():
-            types = {"f": "DOUBLE", "i": "BIGINT", "u": "BIGINT", "b": "BOOLEAN"}
-            columns = ", ".join(f"`{c}` {types.get(frame[c].dtype.kind, 'VARCHAR(255)')}" for c in frame.columns)
-            cursor.execute(f"CREATE TABLE `{name}` ({columns})")
-            rows = [[None if isinstance(v, float) and math.isnan(v) else getattr(v, "item", lambda v=v: v)()
-                     for v in row] for row in frame.itertuples(index=False)]
-            cursor.executemany(f"INSERT INTO `{name}` VALUES ({', '.join(['%s'] * frame.shape[1])})", rows)
+        load_tables(cursor, TABLES, {"f": "DOUBLE", "i": "BIGINT", "u": "BIGINT", "b": "BOOLEAN",
+                                     "text": "VARCHAR(255)"}, quote="`")
     con.commit()
     yield con
     with con.cursor() as cursor:
@@ -325,19 +317,12 @@ def test_pos_label_on_the_engine(con):
 
 # -- the dbt package: every metric macro as each adapter built in CI renders it ----------------------
 
-def as_dbt_renders(metric: str, table: str, params: dict, adapter: str) -> str:
-    """The metric's macro as dbt renders it on `adapter`: the adapter's own spellings inline, names
-    quoted by it, no sqlglot between the template and the engine; relations as ref() gives them
-    (names), and what a dbt user passes (the macro's own arguments; `by` a list)."""
-    macro = getattr(namespace(), metric)
+def as_dbt_called(metric: str, table: str, params: dict, adapter: str) -> str:
+    """The metric's macro as a dbt user calls it: relations as ref() gives them (names), and the
+    macro's own arguments (`by` a list)."""
     kwargs = {k: ([v] if k == "by" and isinstance(v, str) else v) for k, v in params.items()
-              if k in macro.arguments}
-    target, native = templates._TARGET.set(Target(adapter)), templates._NATIVE_DIALECT.set(adapter)
-    try:
-        return str(macro(table, **kwargs))
-    finally:
-        templates._NATIVE_DIALECT.reset(native)
-        templates._TARGET.reset(target)
+              if k in getattr(namespace(), metric).arguments}
+    return as_dbt_renders(metric, adapter, table, **kwargs)
 
 
 def _accepts(adapter: str, con, sql: str) -> None:
@@ -376,4 +361,4 @@ def test_every_metric_macro_as_dbt_renders_it_is_accepted_by_the_adapters_engine
     every metric's macro, rendered as dbt renders it for the adapter, is read and planned by that
     adapter's engine on the engine tables."""
     con = request.getfixturevalue(f"{adapter}_con")
-    _accepts(adapter, con, as_dbt_renders(metric, table, params, adapter))
+    _accepts(adapter, con, as_dbt_called(metric, table, params, adapter))

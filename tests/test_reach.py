@@ -11,14 +11,13 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import duckdb
-import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import MYSQL_URL, PG_DSN, connect_mysql, connect_postgres, make_binary_frame, make_ranking_frames, \
-    unreachable
+from conftest import (MYSQL_URL, PG_DSN, connect_mysql, connect_postgres, load_tables, make_binary_frame,
+                      make_ranking_frames, unreachable)
 from sqlmetrics.engine import connect
 
 BINARY = make_binary_frame(n=400, seed=5)
@@ -46,16 +45,6 @@ def assert_the_four(con, prefix: str = ""):
     got, want = computed(con, prefix), expected()
     assert got == pytest.approx(want, rel=1e-12), (got, want)
     assert all(type(v) is float for v in got.values())
-
-
-def load(cursor, types: dict, prefix: str = "", quote: str = '"'):
-    """TABLES through a DB-API cursor of a driver whose placeholder is %s."""
-    for name, frame in TABLES.items():
-        columns = ", ".join(f"{quote}{c}{quote} {types.get(frame[c].dtype.kind, types['text'])}" for c in frame.columns)
-        cursor.execute(f"CREATE TABLE {prefix}{name} ({columns})")
-        rows = [tuple(None if isinstance(v, float) and np.isnan(v) else getattr(v, "item", lambda v=v: v)() for v in row)
-                for row in frame.itertuples(index=False)]
-        cursor.executemany(f"INSERT INTO {prefix}{name} VALUES ({', '.join(['%s'] * frame.shape[1])})", rows)
 
 
 # -- the dialect of a connection ---------------------------------------------------------------------
@@ -102,7 +91,7 @@ def mariadb():
     with con.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE `{database}`")
         con.select_db(database)
-        load(cursor, {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
+        load_tables(cursor, TABLES, {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
     con.commit()
     yield con, database
     with con.cursor() as cursor:
@@ -240,7 +229,7 @@ def pg_schema():
     schema = f"sqlmetrics_reach_{os.getpid()}"
     con.execute(f'CREATE SCHEMA "{schema}"')
     with con.cursor() as cursor:
-        load(cursor, {"f": "double precision", "i": "bigint", "text": "text"}, prefix=f'"{schema}".')
+        load_tables(cursor, TABLES, {"f": "double precision", "i": "bigint", "text": "text"}, prefix=f'"{schema}".')
     yield schema
     con.execute(f'DROP SCHEMA "{schema}" CASCADE')
     con.close()

@@ -5,13 +5,16 @@ called in a loop or a CI gate pays it every time.
 
 Cases, each a new process per round, the rounds interleaved (every case once per round):
 - `import sqlmetrics`;
+- a Python script: `import sqlmetrics` and `sm.auc` on the sample CSV (the time to the first value);
 - `sqlmetrics compute auc` on the bundled 10,000-row sample CSV;
 - `sqlmetrics compute ndcg` on trec_eval's own test run and judgments (trec: files);
 - what a user would otherwise run: for the AUC a Python one-liner with pandas and scikit-learn on
   the same CSV (the reference); for NDCG@10 on the trec files, a pytrec_eval script and a ranx
   script (ranx compiles its numba kernels in each new process unless numba's cache has them).
 Columns: wall seconds (median, min-max), CPU seconds of the process (user + system, median), ratio
-of the median wall time to the reference's.
+of the median wall time to the reference's. Then, inside one fresh process per round, the first
+`sm.auc` call and the second (medians): what the first call pays beyond the work of any call (the
+modules and template code it loads, DuckDB's connection).
 """
 from __future__ import annotations
 
@@ -31,6 +34,9 @@ TREC = ROOT / "tests" / "data" / "trec_eval"
 CLI = [sys.executable, "-m", "sqlmetrics"]
 CASES = {
     "import sqlmetrics": [sys.executable, "-c", "import sqlmetrics"],
+    "Python: import sqlmetrics + sm.auc (CSV)": [
+        sys.executable, "-c", "import sqlmetrics as sm; "
+        f"print(sm.auc({str(SAMPLE)!r}, label='clicked', score='pctr'))"],
     "sqlmetrics compute auc (CSV)": [*CLI, "compute", "auc", str(SAMPLE), "--label", "clicked", "--score", "pctr"],
     "sqlmetrics compute ndcg (trec: files)": [*CLI, "compute", "ndcg", f"trec:{TREC / 'results.test'}", "--qrels",
                                               f"trec:{TREC / 'qrels.test'}", "--k", "10"],
@@ -51,6 +57,12 @@ CASES = {
         f"d = pd.read_csv({str(SAMPLE)!r}); print(roc_auc_score(d['clicked'], d['pctr']))"],
 }
 REFERENCE = "pandas + scikit-learn one-liner (AUC)"
+#: prints the milliseconds of the first and the second sm.auc call of a process
+FIRST_AND_SECOND = [sys.executable, "-c", "import time, sqlmetrics as sm\n"
+                    "for _ in range(2):\n"
+                    "    start = time.perf_counter()\n"
+                    f"    sm.auc({str(SAMPLE)!r}, label='clicked', score='pctr')\n"
+                    "    print(1000 * (time.perf_counter() - start))"]
 
 
 def run_once(command: list[str]) -> tuple[float, float]:
@@ -74,11 +86,15 @@ def main() -> None:
         run_once(command)
     walls: dict[str, list[float]] = {case: [] for case in CASES}
     cpus: dict[str, list[float]] = {case: [] for case in CASES}
+    calls: list[tuple[float, float]] = []
     for _ in range(args.rounds):
         for case, command in CASES.items():
             wall, cpu = run_once(command)
             walls[case].append(wall)
             cpus[case].append(cpu)
+        first, second = map(float, subprocess.run(FIRST_AND_SECOND, capture_output=True, text=True,
+                                                  check=True).stdout.split())
+        calls.append((first, second))
     reference = statistics.median(walls[REFERENCE])
     print(f"{'case':42} {'wall s: median (min-max)':>26} {'CPU s':>7} {'vs reference':>13}")
     results = {}
@@ -88,9 +104,15 @@ def main() -> None:
                          "cpu_median": statistics.median(cpus[case]), "ratio": median / reference}
         print(f"{case:42} {median:>9.3f} ({min(walls[case]):.3f}-{max(walls[case]):.3f}) "
               f"{results[case]['cpu_median']:>7.3f} {median / reference:>12.2f}x")
+    first, second = (statistics.median(c[i] for c in calls) for i in (0, 1))
+    over = statistics.median(a - b for a, b in calls)
+    results["first sm.auc call of a process over the second (ms)"] = {
+        "first_ms_median": first, "second_ms_median": second, "over_ms_median": over}
+    print(f"sm.auc on the CSV in one process: first call {first:.0f} ms, second {second:.0f} ms "
+          f"(the first pays the modules it loads: {over:.0f} ms more)")
     print(f"load average during the run: {os.getloadavg()[0]:.2f} (1 min), {os.cpu_count()} cores")
     if args.json:
-        Path(args.json).write_text(json.dumps({"rounds": args.rounds, "results": results}, indent=2) + "\n")
+        Path(args.json).write_text(json.dumps({"rounds": args.rounds, "load_average": os.getloadavg()[0], "results": results}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

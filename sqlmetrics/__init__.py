@@ -3,14 +3,12 @@
 Every metric is a Jinja-templated SELECT under ``sql/``, run on an in-process DuckDB by default
 and transpiled with sqlglot to other engines. See ``sqlmetrics.METRICS`` for the catalogue.
 """
-from .api import make_function, render
-from .resampling import bootstrap
-from .comparison import compare
-from .evaluation import evaluate
+import importlib
+
+from .functions import make_function
 from .errors import (ArgumentError, ColumnError, EngineError, MetricError, MissingColumnError, ParameterError,
                      SourceError, UndefinedMetricError, UnknownMetricError)
 from .registry import ALIASES, METRICS
-from .sources import Query, TrecQrels, TrecRun
 from .dialects import DIALECTS
 
 __version__ = "0.1.0"
@@ -20,6 +18,22 @@ for _name, _metric in METRICS.items():
 for _alias, _name in ALIASES.items():
     globals()[_alias] = globals()[_name]
 del _name, _metric, _alias
+
+#: what loads on first use, with the SQL parser, the engine and pandas: `import sqlmetrics` stays quick
+_LAZY = {"render": "api", "bootstrap": "resampling", "compare": "comparison", "evaluate": "evaluation",
+         "Query": "sources", "TrecRun": "sources", "TrecQrels": "sources"}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'sqlmetrics' has no attribute {name!r}")
+    value = globals()[name] = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["render", "bootstrap", "compare", "evaluate", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError",
            "ParameterError", "ArgumentError",

@@ -1,25 +1,26 @@
 """The public entry points: one function per registered metric, and ``render``."""
 from __future__ import annotations
 
-import inspect
 import math
 import warnings
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import pandas as pd
 from sqlglot import exp
 
 from . import checks, consistency, dialects, labels, plans
 from .engine import ENGINE_DIALECTS, as_from, connect
-from .errors import ArgumentError, ColumnError, EngineError, ParameterError, UndefinedMetricError
-from .params import REQUIRED
+from .errors import ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, lookup
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .target import Target
+from .imports import instance_of
 from .templates import render_macro
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 def validate(m: Metric, given: dict) -> dict:
     """Check every parameter of `m` (names, types, ranges, reserved column names)."""
@@ -194,12 +195,14 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             texts = frozenset(col for c in checked.values() for col in c.texts)
             positive = labels.positive_literal(pos_label)
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
-            result = engine.execute(_sql(m, values, sources, target, plan, per_query))
+            sql = _sql(m, values, sources, target, plan, per_query)
+            single = _single_value(m, values, details, per_query)
+            result = engine.one_row(sql) if single else engine.execute(sql)
         except EngineError:
             for c in checked.values():
                 c.explain()  # a guard failed: its checks say which value, and how often
             raise
-    return _shape(m, result, values, details, per_query)
+    return _value(m, result) if single else _shape(m, result, values, details, per_query)
 
 
 @dataclass(frozen=True)
@@ -354,13 +357,35 @@ def _from_sql(source: Source) -> str:
 
 def _python(value):
     """A numpy scalar as a plain Python int/float (NaN for missing)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
+    if value is None or (isinstance(value, float) and math.isnan(value)) or instance_of(value, "pandas", "NA"):
         return math.nan
     item = getattr(value, "item", None)
     return item() if item else value
 
 
-def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False):
+def _single_value(m: Metric, values: dict, details: bool, per_query: bool) -> bool:
+    """Whether the result is one value (or one record), not a frame."""
+    return not (details or per_query or values.get("by") or m.kind == "curve"
+                or (m.averaged and values["average"] is None))
+
+
+def _value(m: Metric, row: dict):
+    """The value of a one-row result (a dict for a record); UndefinedMetricError where it has none."""
+    if not row or any(math.isnan(_python(row[c])) for c in m.value_columns):
+        _undefined(m, row)
+    if m.kind == "record":
+        return {c: _python(row[c]) for c in m.outputs}
+    return int(row[m.name]) if m.count else float(row[m.name])
+
+
+def _undefined(m: Metric, row: dict):
+    counts = {c: _python(row[c]) for c in m.outputs if c.startswith("n") and row}
+    shown = ", ".join(f"{k}={v}" for k, v in counts.items())
+    raise UndefinedMetricError(f"{m.name} is undefined on this data: {m.undefined}" + (f" ({shown})" if shown else ""))
+
+
+def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False) -> pd.DataFrame:
+    import pandas as pd  # a frame is the result: pandas is loaded already
     by = list(values.get("by") or [])
     keys = set(by) | ({values["query"]} if per_query else set()) | TEXT_OUTPUTS
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
@@ -375,92 +400,6 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
         if m.kind != "curve":
             df = df.sort_values(by, na_position="last", kind="stable")
         return df.reset_index(drop=True)
-    undefined = [c for c in m.value_columns if len(df) == 0 or df[c].isna().all()]
-    if undefined and not (details and m.kind != "curve"):
-        counts = {c: _python(df[c].iloc[0]) for c in m.outputs if c.startswith("n") and len(df)}
-        shown = ", ".join(f"{k}={v}" for k, v in counts.items())
-        raise UndefinedMetricError(f"{m.name} is undefined on this data: {m.undefined}"
-                                   + (f" ({shown})" if shown else ""))
-    if details or m.kind == "curve":
-        return df
-    if m.kind == "record":
-        return {c: _python(df[c].iloc[0]) for c in m.outputs}
-    return int(df[m.name].iloc[0]) if m.count else float(df[m.name].iloc[0])
-
-
-def make_function(m: Metric):
-    """Build ``sm.<name>``: a function with a real signature and a docstring from the registry."""
-    parameters = [inspect.Parameter("data", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    for i, p in enumerate(m.params):
-        default = inspect.Parameter.empty if p.default is REQUIRED else p.default
-        # a second relation (qrels, similarity) may follow `data` positionally: sm.ndcg(run, qrels, k=10)
-        kind = (inspect.Parameter.POSITIONAL_OR_KEYWORD if i == 0 and p.kind == "relation"
-                else inspect.Parameter.KEYWORD_ONLY)
-        parameters.append(inspect.Parameter(p.name, kind, default=default))
-    options = (("con", None), ("dialect", None), ("details", False), ("dropna", False)) + (
-        (("per_query", False),) if m.per_query else ())
-    for name, default in options:
-        parameters.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default))
-    signature = inspect.Signature(parameters)
-
-    def function(*args, **kwargs):
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise ArgumentError(f"{m.name}(): {e}; it takes {signature}") from None
-        bound.apply_defaults()
-        arguments = dict(bound.arguments)
-        data = arguments.pop("data")
-        return compute(m, data, **arguments)
-
-    function.__name__ = function.__qualname__ = m.name
-    function.__signature__ = signature
-    function.__doc__ = docstring(m)
-    function.__module__ = "sqlmetrics"
-    return function
-
-
-def docstring(m: Metric) -> str:
-    returns = {
-        "scalar": f"{'int' if m.count else 'float'} (with ``by=`` or ``details=True``: a DataFrame with columns "
-                  f"{', '.join(m.outputs)})",
-        "record": f"dict of {', '.join(m.outputs)} (with ``by=`` or ``details=True``: a DataFrame)",
-        "curve": f"pandas.DataFrame with columns {', '.join(m.outputs)} (``by`` columns first)",
-    }[m.kind]
-    params = "\n".join(f"    {p.name}: {p.doc}" + ("" if p.required else f" Default {p.default!r}.")
-                       for p in m.params)
-    one_of = f"\n    Exactly one of {' / '.join(m.one_of)} must be given." if m.one_of else ""
-    undefined = (f"\nUndefined when {m.undefined}: raises UndefinedMetricError; NaN in a ``by`` slice.\n"
-                 if m.undefined else "")
-    per_query = ("\n    per_query: return a DataFrame with the value of every evaluated query instead."
-                 if m.per_query else "")
-    return f"""{m.summary}
-
-    {m.formula}
-
-Parameters
-    data: table name, sqlmetrics.Query, Parquet/CSV/JSON path or glob, sqlmetrics.TrecRun/TrecQrels (trec_eval's
-        files), a pandas/polars/pyarrow frame or a DuckDB relation.
-{params}{one_of}
-    con: where to compute: a DuckDB, sqlite3 or psycopg connection, a SparkSession (classic or Spark
-        Connect), a chDB session, a DB-API 2.0 connection of a warehouse's own driver (PyMySQL,
-        psycopg2, snowflake.connector, BigQuery's, Trino's, Databricks', Redshift's, ADBC's), or a
-        SQLAlchemy Engine or Connection (default: a private in-memory DuckDB, or the session of a
-        Spark DataFrame given as data); data is then a table or query there (or, on Spark, a Spark
-        DataFrame): a frame is never uploaded.
-    dialect: the SQL dialect to generate (default: the connection's; e.g. 'redshift' over psycopg; a
-        driver sqlmetrics does not know needs it).
-    details: return the one-row DataFrame with the counts instead of the bare value.{per_query}
-    dropna: drop rows with NULL in the metric's columns (with a warning saying how many) instead of failing.
-
-Returns
-    {returns}
-{undefined}
-Reference: {m.reference}
-
-Example
-{_indent(m.example)}"""
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line if line else line for line in text.splitlines())
+    if m.kind == "curve" and (len(df) == 0 or any(df[c].isna().all() for c in m.value_columns)):
+        _undefined(m, df.iloc[0].to_dict() if len(df) else {})
+    return df  # details=True: the one row with its counts

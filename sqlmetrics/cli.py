@@ -24,7 +24,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 from sqlglot import exp
 
 from . import __version__, api
@@ -38,7 +37,7 @@ from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
-from .report import ReportSpec, build_report, check, n_steps, side_by_side
+from .report import REPORT_COLUMNS, ReportSpec, build_report, check, n_steps, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
@@ -232,7 +231,7 @@ def find_metric(name: str) -> Metric:
 
 def cmd_list(args) -> int:
     rows = [{"metric": m.name, "kind": m.kind, "description": m.summary} for m in METRICS.values()]
-    emit(pd.DataFrame(rows), args.format, {"metrics": rows})
+    emit(rows, args.format, {"metrics": rows})
     return 0
 
 
@@ -253,7 +252,7 @@ def cmd_show(args) -> int:
         lines += ["", f"Output columns: {', '.join(m.outputs)}", f"Reference: {m.reference}"]
         write("\n".join(lines))
     else:
-        emit(pd.DataFrame(params), args.format, info)
+        emit(params, args.format, info, columns=["name", "kind", "required", "default", "description"])
     return 0
 
 
@@ -348,22 +347,21 @@ def cmd_compute(argv) -> int:
     if plots:  # before the output: a reader that stops reading (| head) cannot lose the file
         save_plots(plots, {m.plot: {params.get("score", m.plot): result}}, weighted=bool(params.get("weight")))
     rows = records(result, m)
-    frame = pd.DataFrame(rows)
-    emit(frame, args.format, {"metric": m.name, "rows": rows} | ({"value": result} if isinstance(result, float) else {}),
-         keys=_keys(frame, m))
+    emit(rows, args.format, {"metric": m.name, "rows": rows} | ({"value": result} if isinstance(result, float) else {}),
+         keys=_keys(rows, m))
     if args.min is None and args.max is None:
         return 0
     keys = list(params.get("by") or []) + ([params.get("query", "query")] if per_query else [])
     if keys:  # a row per slice or query
         return check_slices(m.name, rows, keys, "queries" if per_query else "slices", args.min, args.max)
-    if isinstance(result, pd.DataFrame):  # --details: the one row of the value and its counts
-        result = float(result[m.name].iloc[0])
+    if args.details:  # the one row of the value and its counts
+        result = rows[0][m.name]
     return check_bounds(m.name, result, args.min, args.max)
 
 
-def _keys(frame: pd.DataFrame, m: Metric) -> list[str]:
+def _keys(rows: list[dict], m: Metric) -> list[str]:
     """The columns of a result that are not the metric's outputs: slices (by), queries, classes."""
-    return [c for c in frame.columns if c not in m.outputs]
+    return [c for c in dict.fromkeys(c for row in rows for c in row) if c not in m.outputs]
 
 
 def cmd_compare(argv) -> int:
@@ -377,8 +375,7 @@ def cmd_compare(argv) -> int:
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=interrupter(con))
     rows = records(result, m)
-    frame = pd.DataFrame(rows)
-    emit(frame, args.format, {"metric": m.name, "rows": rows}, keys=_keys(frame, m))
+    emit(rows, args.format, {"metric": m.name, "rows": rows}, keys=_keys(rows, m))
     return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
 
 
@@ -544,10 +541,10 @@ def cmd_report(args) -> int:
     if kinds:  # before the output: a reader that stops reading (| head) cannot lose the files
         save_plots(args.plot, curves, weighted=bool(args.weight))
     if len(reports) == 1:
-        emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json())
+        emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), columns=REPORT_COLUMNS)
     else:
-        frame, document = side_by_side(reports)
-        emit(frame, args.format, document)
+        rows, document = side_by_side(reports)
+        emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
     return 0
 
 

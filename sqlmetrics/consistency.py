@@ -31,8 +31,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .checks import quote
 from .errors import ColumnError, ParameterError
+
+
+def quote(name: str) -> str:
+    from .checks import quote as quoted  # at call time: the registry loads without sqlglot
+    return quoted(name)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import math
 import sqlite3
 import sys
 import threading
@@ -24,9 +25,9 @@ import weakref
 from collections.abc import Mapping
 from contextlib import contextmanager, nullcontext
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import duckdb
-import pandas as pd
 import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
@@ -35,6 +36,9 @@ from . import dialects, drivers
 from .errors import EngineError, SourceError
 from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
 from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 _PARAMETER_TOKENS = frozenset({TokenType.PARAMETER, TokenType.PLACEHOLDER, TokenType.SEMICOLON})
 _local = threading.local()
@@ -146,6 +150,17 @@ class Engine:
         return self.rows(sql)[0]
 
     def execute(self, sql: str) -> pd.DataFrame:
+        import pandas as pd  # only where a frame is the result: a single value needs none (one_row)
+        columns, rows = self._result(sql)
+        return pd.DataFrame(rows, columns=columns).infer_objects()
+
+    def one_row(self, sql: str) -> dict:
+        """The first row of the result as {column: Python value} ({} when there is none)."""
+        columns, rows = self._result(sql)
+        return dict(zip(columns, rows[0])) if rows else {}
+
+    def _result(self, sql: str) -> tuple[list[str], list[tuple]]:
+        """The result's column names as the query writes them, and its rows as Python values."""
         sql = self.checked(sql)
         try:
             columns, rows = self._fetch(sql)
@@ -153,12 +168,9 @@ class Engine:
             raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
         if self.capabilities.folds_result_names:
             columns = _select_names(sql, self.dialect, columns)
-        frame = pd.DataFrame([[_plain(v) for v in row] for row in rows], columns=columns).infer_objects()
         largest = self.capabilities.infinity_stand_in
-        if largest is not None:
-            floats = frame.select_dtypes("float").columns
-            frame[floats] = frame[floats].replace({largest: float("inf"), -largest: float("-inf")})
-        return frame
+        plain = _plain if largest is None else functools.partial(_infinite, largest=largest)
+        return columns, [tuple(plain(v) for v in row) for row in rows]
 
 
 class DuckDBEngine(Engine):
@@ -230,6 +242,13 @@ class DuckDBEngine(Engine):
         sql = self.checked(sql)
         with self._errors():
             return self.con.execute(sql).df()
+
+    def one_row(self, sql: str) -> dict:
+        sql = self.checked(sql)
+        with self._errors():
+            result = self.con.execute(sql)
+            rows = result.fetchall()  # all: a result left unfinished would hold the connection
+        return {d[0]: _plain(v) for d, v in zip(result.description, rows[0])} if rows else {}
 
     def rows(self, sql: str) -> list[tuple]:
         sql = self.checked(sql)
@@ -787,6 +806,14 @@ def _plain(value):
         return _plain(value.as_py())
     if hasattr(value, "item") and type(value).__module__ == "numpy":
         return value.item()
+    return value
+
+
+def _infinite(value, largest: float):
+    """A value of an engine without infinities (whose stand-in is ±`largest`) as Python's."""
+    value = _plain(value)
+    if isinstance(value, float) and abs(value) == largest:
+        return math.copysign(math.inf, value)
     return value
 
 

@@ -8,21 +8,23 @@ JSON and ``NaN`` in a table or CSV. The JSON is strict (RFC 8259): no bare NaN o
 """
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 import json
 import math
+import numbers
 import os
 import sys
 
-import numpy as np
-import pandas as pd
+from .imports import instance_of
 
 INFINITY, NEG_INFINITY, NAN = "Infinity", "-Infinity", "NaN"
 
 
-def records(result, m) -> list[dict]:
+def records(result, m=None) -> list[dict]:
     """A metric's result (float, dict or DataFrame) as a list of plain rows."""
-    if isinstance(result, pd.DataFrame):
+    if instance_of(result, "pandas", "DataFrame"):
         return [{k: plain(v) for k, v in row.items()} for row in result.to_dict("records")]
     if isinstance(result, dict):
         return [{k: plain(v) for k, v in result.items()}]
@@ -32,15 +34,15 @@ def records(result, m) -> list[dict]:
 def plain(value):
     """A Python value: numpy scalars to Python, every kind of missing value (NaN, None, pandas.NA,
     NaT) to None."""
-    if isinstance(value, (np.ndarray, list, tuple, dict)):
+    if isinstance(value, (list, tuple, dict)) or instance_of(value, "numpy", "ndarray"):
         return value
-    if isinstance(value, np.datetime64):  # .item() would give nanoseconds as an int
-        value = pd.Timestamp(value)
-    elif isinstance(value, np.timedelta64):
-        value = pd.Timedelta(value)
-    if value is None or value is pd.NA or value is pd.NaT:
+    if instance_of(value, "numpy", "datetime64"):  # from a pandas frame; .item() would give nanoseconds as an int
+        value = sys.modules["pandas"].Timestamp(value)
+    elif instance_of(value, "numpy", "timedelta64"):
+        value = sys.modules["pandas"].Timedelta(value)
+    if value is None or instance_of(value, "pandas", "NA", "NaT"):
         return None
-    if isinstance(value, np.generic):
+    if instance_of(value, "numpy", "generic"):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
         return None
@@ -52,7 +54,7 @@ def jsonable(value):
     dates as ISO 8601 text, anything else unknown as its text."""
     if isinstance(value, dict):
         return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
+    if isinstance(value, (list, tuple)) or instance_of(value, "numpy", "ndarray"):
         return [jsonable(v) for v in value]
     value = plain(value)
     if isinstance(value, float) and math.isinf(value):
@@ -74,23 +76,25 @@ def text(value) -> str:
     return str(value)
 
 
-def emit(frame: pd.DataFrame, fmt: str, document: dict, out=None, keys=()) -> None:
-    """`frame` as a table or CSV, or `document` as JSON; `keys`: the columns of ids and slices (by,
-    query, class), whose integers a table writes without thousands separators (2024, not 2,024)."""
+def emit(rows, fmt: str, document: dict, out=None, keys=(), columns=None) -> None:
+    """`rows` (a list of dicts, or a DataFrame) as a table or CSV, or `document` as JSON; `keys`: the
+    columns of ids and slices (by, query, class), whose integers a table writes without thousands
+    separators (2024, not 2,024); `columns`: their order (default: as the rows give them)."""
     if fmt == "json":
         write(json.dumps(jsonable(document), ensure_ascii=False, indent=2, allow_nan=False), out)
-    elif fmt == "csv":
-        cells = frame.astype(object).apply(lambda column: column.map(_csv_cell))
-        write(cells.to_csv(index=False), out, end="")
+        return
+    if instance_of(rows, "pandas", "DataFrame"):
+        columns, rows = list(rows.columns), records(rows)
+    columns = columns or list(dict.fromkeys(c for row in rows for c in row))
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        # numbers as Python writes them: the shortest text that reads back exactly
+        writer.writerows([text(row.get(c)) for c in columns] for row in rows)
+        write(buffer.getvalue(), out, end="")
     else:
-        write(table(frame, keys), out)
-
-
-def _csv_cell(value):
-    value = plain(value)
-    if value is None or (isinstance(value, float) and math.isinf(value)):
-        return text(value)
-    return value  # numbers stay numbers: pandas writes them exactly (shortest round-trip text)
+        write(table(columns, rows, keys), out)
 
 
 class OutputError(Exception):
@@ -124,7 +128,7 @@ def silence(out) -> None:
         os.close(null)
 
 
-def table(frame: pd.DataFrame, keys=()) -> str:
+def table(columns: list[str], rows: list[dict], keys=()) -> str:
     """Plain text columns: numbers right-aligned (6 significant digits; counts with thousands
     separators, integers of the `keys` columns as they are), text left-aligned."""
     def cell(v, key):
@@ -134,10 +138,16 @@ def table(frame: pd.DataFrame, keys=()) -> str:
         if isinstance(v, int) and not isinstance(v, bool):
             return str(v) if key else f"{v:,}"
         return text(v)
-    is_key = [c in keys for c in frame.columns]
-    cells = [[cell(v, key) for v, key in zip(row, is_key)] for row in frame.itertuples(index=False)]
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
-    widths = [max([len(str(c))] + [len(r[i]) for r in cells]) for i, c in enumerate(frame.columns)]
+    is_key = [c in keys for c in columns]
+    cells = [[cell(row.get(c), key) for c, key in zip(columns, is_key)] for row in rows]
+    numeric = [_numeric([row.get(c) for row in rows]) for c in columns]
+    widths = [max([len(str(c))] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     def line(values):
         return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()
-    return "\n".join([line([str(c) for c in frame.columns])] + [line(r) for r in cells])
+    return "\n".join([line([str(c) for c in columns])] + [line(r) for r in cells])
+
+
+def _numeric(values: list) -> bool:
+    """A column of numbers (missing values aside; booleans count, as in pandas)."""
+    present = [plain(v) for v in values if plain(v) is not None]
+    return bool(present) and all(isinstance(v, numbers.Number) for v in present)

@@ -11,9 +11,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-import numpy as np
-
 from .errors import ParameterError
+from .imports import instance_of
 
 REQUIRED = object()
 
@@ -128,7 +127,7 @@ class Param:
         list of one)."""
         if isinstance(value, numbers.Real) and not isinstance(value, bool):
             value = [value]
-        if isinstance(value, np.ndarray):
+        if instance_of(value, "numpy", "ndarray"):
             value = value.tolist()
         if not isinstance(value, (list, tuple)) or not value:
             raise ParameterError(f"{self.name} must be a non-empty list of numbers; got {value!r}")
@@ -150,13 +149,13 @@ class Param:
         return value
 
     def _check_bool(self, value):
-        if not isinstance(value, (bool, np.bool_)):
+        if not (isinstance(value, bool) or instance_of(value, "numpy", "bool_")):
             raise ParameterError(f"{self.name} must be True or False; got {value!r}")
         return bool(value)
 
     def _check_label_value(self, value):
         """A value a label column may hold: a string, a whole or finite number, or a boolean."""
-        if isinstance(value, np.generic):
+        if instance_of(value, "numpy", "generic"):
             value = value.item()
         if isinstance(value, str):
             if "\x00" in value:

@@ -6,11 +6,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from sqlglot import exp
-
 from . import dialects
-from .target import Target
-from .templates import render_macro
 
 #: rank the rows instead of aggregating per distinct score first when at least this share of the
 #: (keys, score) combinations is distinct (aggregating then buys nothing)
@@ -30,6 +26,8 @@ class ParallelWhenDistributed:
     parallel: bool = True
 
     def default(self, dialect: str) -> str:
+        from .target import Target  # imported when a call needs them: the registry loads without sqlglot
+        from .templates import render_macro
         return render_macro("default_plan", Target(dialect)).strip() if self.parallel else "aggregate"
 
     @staticmethod
@@ -76,6 +74,7 @@ def distinct_share(rows: Callable[[str], list[tuple]], source_sql: str, columns:
     rows, as the number d of equally common values of which m rows drawn without replacement (a
     share f = m/n) would show D: D = d (1 - (1 - f)^(n/d)).
     Only the speed of the plan depends on it, never a value. None: no rows."""
+    from sqlglot import exp
     cols = ", ".join(exp.to_identifier(c, quoted=True).sql("duckdb") for c in columns)
     if not n:
         return None

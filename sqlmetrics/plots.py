@@ -4,11 +4,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .errors import ParameterError
 from .registry import PLOTS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 KINDS = tuple(PLOTS)
 #: file extension -> matplotlib's format

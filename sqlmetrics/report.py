@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import pandas as pd
 
 import sqlmetrics as sm
 
@@ -21,6 +20,10 @@ from .registry import METRICS, PLOTS, read_measures
 _RANKED = ("auc", "gini", "average_precision")
 _PROBABILITY = ("log_loss", "brier_score", "calibration", "ece")
 _AT_THRESHOLD = ("precision", "recall", "f1", "accuracy")
+
+
+#: the columns of a report's table
+REPORT_COLUMNS = ["metric", "value", "based_on"]
 
 
 @dataclass(frozen=True)
@@ -62,10 +65,11 @@ class Report:
         self.rows.append({"metric": name, "value": plain(row[name]), "based_on": based_on,
                           "counts": {k: plain(v) for k, v in row.items() if k != name}})
 
-    def table(self) -> pd.DataFrame:
+    def table(self) -> list[dict]:
+        """The rows of its table: metric, value, based_on."""
         rows = [{"metric": r["metric"], "value": r["value"], "based_on": r["based_on"]} for r in self.rows]
-        rows += [{"metric": s["metric"], "value": None, "based_on": f"skipped: {s['reason']}"} for s in self.skipped]
-        return pd.DataFrame(rows, columns=["metric", "value", "based_on"])
+        return rows + [{"metric": s["metric"], "value": None, "based_on": f"skipped: {s['reason']}"}
+                       for s in self.skipped]
 
     def as_json(self) -> dict:
         return {"source": self.source, "counts": self.counts, "metrics": self.rows, "skipped": self.skipped}
@@ -83,14 +87,14 @@ class Report:
         return out
 
 
-def side_by_side(reports: dict[str, Report]) -> tuple[pd.DataFrame, dict]:
+def side_by_side(reports: dict[str, Report]) -> tuple[list[dict], dict]:
     """The reports of several scores (score column -> its report) as one table, a value column per
     score, and as JSON: the source and a report per score. based_on is said once when every score's
     is the same, else per score."""
     values: dict[str, dict] = {}
     based_on: dict[str, dict] = {}
     for score, report in reports.items():
-        for _, row in report.table().iterrows():
+        for row in report.table():
             values.setdefault(row["metric"], {})[score] = row["value"]
             based_on.setdefault(row["metric"], {})[score] = row["based_on"]
     rows = []
@@ -100,10 +104,9 @@ def side_by_side(reports: dict[str, Report]) -> tuple[pd.DataFrame, dict]:
         rows.append({"metric": metric, **{score: by_score.get(score) for score in reports},
                      "based_on": next(iter(said.values())) if shared else
                      "; ".join(f"{score}: {text}" for score, text in said.items())})
-    frame = pd.DataFrame(rows, columns=["metric", *reports, "based_on"])
     document = {"source": next(iter(reports.values())).source, "scores": [
         {"score": score} | {k: v for k, v in report.as_json().items() if k != "source"} for score, report in reports.items()]}
-    return frame, document
+    return rows, document
 
 
 def _counts(row: dict, keys: tuple[str, ...]) -> str:

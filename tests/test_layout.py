@@ -29,10 +29,11 @@ def imports(module: str) -> set[str]:
 
 
 GRAPH = {module: imports(module) for module in MODULES}
+GRAPH["__init__"] |= set(sqlmetrics._LAZY.values())  # loaded on first use, by name
 
 
 def test_the_import_graph_is_found():
-    assert GRAPH["cli"] >= {"api", "registry", "report"} and GRAPH["__init__"] >= {"api", "registry"}
+    assert GRAPH["cli"] >= {"api", "registry", "report"} and GRAPH["__init__"] >= {"api", "functions", "registry"}
 
 
 def test_no_import_cycle():

@@ -5,7 +5,11 @@ import os
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sqlmetrics" / "data" / "sample.csv"
 #: a process that renders one metric and reports the template files it compiled
 RENDER = ("import sqlmetrics as sm; from sqlmetrics.templates import namespace\n"
           "print(sm.render('ndcg', 'run', qrels='qrels', k=10, dialect='spark'))\n"
@@ -44,3 +48,26 @@ def test_an_unusable_cache_directory_only_costs_the_compile(tmp_path):
         assert "ndcg" in run(RENDER, tmp_path).stdout
     finally:
         tmp_path.chmod(stat.S_IRWXU)
+
+
+def test_import_loads_no_parser_engine_or_frame_library(tmp_path):
+    """`import sqlmetrics` builds every metric function without SQL parser, engine, templates or
+    pandas (they load on the first call); a one-value command line call loads no pandas or numpy."""
+    heavy = ("pandas", "numpy", "pyarrow", "duckdb", "sqlglot", "jinja2")
+    code = "import sys, sqlmetrics as sm; sm.auc; sm.ndcg.__doc__; print(sorted(set(sys.modules) & set({!r})))"
+    assert run(code.format(heavy), tmp_path).stdout.strip() == "[]"
+    cli = ("import sys; from sqlmetrics.cli import main\n"
+           "main(['compute', 'auc', {!r}, '--label', 'clicked', '--score', 'pctr'])\n"
+           "print(sorted(set(sys.modules) & {{'pandas', 'numpy'}}))").format(str(SAMPLE))
+    assert run(cli, tmp_path).stdout.splitlines()[-1] == "[]"
+
+
+def test_lazy_names_are_the_api_s():
+    import sqlmetrics as sm
+    from sqlmetrics import api, comparison, evaluation, resampling, sources
+    assert (sm.render, sm.bootstrap, sm.compare, sm.evaluate) == (api.render, resampling.bootstrap,
+                                                                  comparison.compare, evaluation.evaluate)
+    assert (sm.Query, sm.TrecRun, sm.TrecQrels) == (sources.Query, sources.TrecRun, sources.TrecQrels)
+    assert {"render", "Query"} <= set(dir(sm))
+    with pytest.raises(AttributeError, match="no_such_name"):
+        sm.no_such_name

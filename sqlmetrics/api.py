@@ -5,7 +5,7 @@ import math
 import warnings
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NoReturn
 
 from sqlglot import exp
 
@@ -15,12 +15,13 @@ from .errors import ColumnError, EngineError, ParameterError, UndefinedMetricErr
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, lookup
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
-from .target import Target
 from .imports import instance_of
+from .target import Target
 from .templates import render_macro
 
 if TYPE_CHECKING:
     import pandas as pd
+
 
 def validate(m: Metric, given: dict) -> dict:
     """Check every parameter of `m` (names, types, ranges, reserved column names)."""
@@ -378,7 +379,7 @@ def _value(m: Metric, row: dict):
     return int(row[m.name]) if m.count else float(row[m.name])
 
 
-def _undefined(m: Metric, row: dict):
+def _undefined(m: Metric, row: dict) -> NoReturn:
     counts = {c: _python(row[c]) for c in m.outputs if c.startswith("n") and row}
     shown = ", ".join(f"{k}={v}" for k, v in counts.items())
     raise UndefinedMetricError(f"{m.name} is undefined on this data: {m.undefined}" + (f" ({shown})" if shown else ""))

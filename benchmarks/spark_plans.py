@@ -150,16 +150,27 @@ def call(name: str) -> tuple[str, dict]:
 
 
 class Reads(NamedTuple):
-    """What the tasks of one query read: (executor, shuffled rows) per task; the rows of each table
-    broadcast (None: not known, on Spark Connect); the seconds the query took."""
-    tasks: list[tuple[str, int]]
+    """What the tasks of one query read: (stage, executor, shuffled rows) per task; the rows of each
+    table broadcast (None: not known, on Spark Connect); the seconds the query took."""
+    tasks: list[tuple[int, str, int]]
     broadcasts: list[int] | None
     seconds: float
+
+    def busiest_share(self, rows: int) -> float:
+        """The most rows one task read, as a share of the rows its stage read (of `rows`, the table's,
+        where the stage read fewer: one of small tables, which a task may read whole). A step that
+        reads k copies of the rows (both systems of a comparison, both sides of a join) spreads
+        k x rows: its tasks read about 1/partitions of that each. A funnel's task reads its slice's
+        rows (1/2 with two slices) or all."""
+        stages = collections.defaultdict(list)
+        for stage, _, read in self.tasks:
+            stages[stage].append(read)
+        return max((max(reads) / max(sum(reads), rows) for reads in stages.values()), default=0.0)
 
 
 def largest_task_read(spark, sql: str) -> int:
     """Run `sql` and return the most shuffled rows any one of its tasks read (Spark's task metrics)."""
-    return max((rows for _, rows in task_reads(spark, sql).tasks), default=0)
+    return max((read for _, _, read in task_reads(spark, sql).tasks), default=0)
 
 
 def task_reads(spark, sql: str) -> Reads:
@@ -189,7 +200,7 @@ def _classic_task_reads(spark, sql: str, group: str) -> Reads:
             for i in range(listed.size()):
                 task = listed.apply(i)
                 if task.taskMetrics().isDefined():
-                    tasks.append((task.executorId(), task.taskMetrics().get().shuffleReadMetrics().recordsRead()))
+                    tasks.append((stage, task.executorId(), task.taskMetrics().get().shuffleReadMetrics().recordsRead()))
     broadcasts = [node.metrics().apply("numOutputRows").value()
                   for node in _nodes(frame._jdf.queryExecution().executedPlan()) if node.nodeName() == "BroadcastExchange"]
     return Reads(tasks, broadcasts, seconds)
@@ -237,7 +248,7 @@ def _connect_task_reads(spark, sql: str, tag: str) -> Reads:
                     continue
                 for task in _rest(f"{api}/stages/{stage}/{attempt['attemptId']}/taskList?length=100000"):
                     if "taskMetrics" in task:
-                        tasks.append((task["executorId"], task["taskMetrics"]["shuffleReadMetrics"]["recordsRead"]))
+                        tasks.append((stage, task["executorId"], task["taskMetrics"]["shuffleReadMetrics"]["recordsRead"]))
     return Reads(tasks, None, seconds)
 
 
@@ -260,13 +271,20 @@ def session(master: str, partitions: int, driver_memory: str = "1g"):
 def register(spark, data: dict[str, pd.DataFrame], directory: str | None = None, scale: float = 1) -> None:
     """The tables as temporary views of `spark`: DataFrames of the frames, or (`directory`) Parquet files
     Spark writes there and reads back, each taken by the optimizer for `scale` times its size."""
-    spark.conf.set("spark.sql.sources.fileCompressionFactor", str(scale))
+    if directory:
+        spark.conf.set("spark.sql.sources.fileCompressionFactor", str(scale))
     for name, frame in data.items():
         table = spark.createDataFrame(frame)
         if directory:
             table.write.parquet(f"{directory}/{name}")
             table = spark.read.parquet(f"{directory}/{name}")
         table.createOrReplaceTempView(name)
+
+
+def read_by(audited: list[tuple[str, str, dict]], data: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The tables of `data` that the calls `audited` read: as their data, or named by a parameter."""
+    return {name: frame for name, frame in data.items()
+            if any(name == table or name in params.values() for _, table, params in audited)}
 
 
 def main() -> None:
@@ -286,21 +304,22 @@ def main() -> None:
                if not args.only or label in args.only for by in ([["c"]] if args.statistics else [[], ["c"]])]
     spark = session(args.master, args.partitions, args.driver_memory)
     data = tables(args.rows)
-    used = {t for _, table, params, _ in audited for t in (table, *params.values()) if isinstance(t, str) and t in data}
     results = []
     with tempfile.TemporaryDirectory() as directory:
-        register(spark, {name: data[name] for name in used}, directory if args.parquet else None, args.scale)
+        register(spark, read_by([c[:3] for c in audited], data), directory if args.parquet else None, args.scale)
         for label, table, params, by in audited:
             sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, **params,
                             **({"by": by} if by else {}))
             reads = task_reads(spark, sql)
-            most = max(rows for _, rows in reads.tasks)
+            rows = len(data[table])
+            most = max(read for _, _, read in reads.tasks)
             per_executor = collections.Counter()
-            for executor, rows in reads.tasks:
-                per_executor[executor] += rows
+            for _, executor, read in reads.tasks:
+                per_executor[executor] += read
             shuffled = sum(per_executor.values())
-            results.append({"metric": label, "by": ",".join(by) or "-", "rows": len(data[table]),
-                            "most rows one task read": most, "share": round(most / len(data[table]), 4),
+            results.append({"metric": label, "by": ",".join(by) or "-", "rows": rows, "most rows one task read": most,
+                            "share of the rows": round(most / rows, 4),
+                            "share of its stage's rows": round(reads.busiest_share(rows), 4),
                             "largest broadcast": max(reads.broadcasts, default=0),
                             "executors' shares of the shuffled rows": {e: round(n / shuffled, 3)
                                                                       for e, n in sorted(per_executor.items())},
@@ -310,8 +329,8 @@ def main() -> None:
     spark.stop()
     with pd.option_context("display.max_rows", None, "display.width", 250, "display.max_colwidth", 60):
         print(pd.DataFrame(results).to_string(index=False))
-    print(f"\n{args.partitions} shuffle partitions: a spread plan's tasks read about 1/{args.partitions} = "
-          f"{1 / args.partitions:.1%} of the rows each (a join's, 1/{args.partitions} of each side); a step that "
+    print(f"\n{args.partitions} shuffle partitions: a spread step's tasks read about 1/{args.partitions} = "
+          f"{1 / args.partitions:.1%} of its rows each (a join's, 1/{args.partitions} of each side); a step that "
           "funnels them reads 100% (50% with by: two slices).")
     if args.json:
         with open(args.json, "w") as out:

@@ -98,9 +98,9 @@ FROM sm_error
     (of its negatives), their shares of the class weight sm_share10 and sm_share01, and the slice's
     sm_auc (from its placements, joined back), sm_n_pos, sm_n_neg, sm_pos and sm_neg (the class
     weights). plan='parallel' (curve_points' plan) joins a slice's totals back by (slice, score
-    bucket): one row per bucket, holding the slice's sums over its buckets, so that a distributed
-    engine hashing the join's key spreads the placements over its workers (on the slice alone, it
-    sends each slice's placements to one). -#}
+    bucket), from a table of one row per bucket holding its slice's sums: a distributed engine that
+    hashes the join's key then spreads the placements over its workers (on the slice alone, it sent
+    each slice's placements to one). -#}
 {% macro delong_placements(by, plan, prefix='sm') %}
 {%- set parts = by + ['sm_bucket'] if by and plan == 'parallel' else by %}
 {{ prefix }}_placements AS (

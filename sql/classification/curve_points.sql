@@ -40,7 +40,8 @@ sm_points AS (
 {{ sqlmetrics.running_sums(prefix ~ '_running', prefix ~ '_at', keys, 'threshold', true, ['sm_n_at', 'sm_n_pos_at'],
                            ['sm_tp_at', 'sm_fp_at'] + (['sm_n_kept'] if counted else []), plan) }},
 {{ prefix }}_points AS (
-  SELECT {{ sqlmetrics.cols(keys + (['sm_bucket'] if plan == 'parallel' else [])) }} threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
+  SELECT {{ sqlmetrics.cols(keys + (['sm_bucket'] if plan == 'parallel' else [])) }}
+         threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
          sm_tp_at_run AS tp, sm_fp_at_run AS fp, sm_tp_at_all AS sm_pos, sm_fp_at_all AS sm_neg,
          CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
          {%- if counted %}, sm_n_kept, sm_n_kept_run, sm_n_kept_all{% endif %}

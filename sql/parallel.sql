@@ -94,8 +94,8 @@ FROM (
     plan='aggregate': one window per slice. plan='parallel': the running sums within each
     monotone_bucket of `order`, plus the sums of the buckets before, which a window over the table
     of one row per bucket gives; that offset enters each bucket's window as a first row (sm_kind 1)
-    and leaves with it. Distinct output names: ClickHouse resolves a bare name to an alias of the
-    same SELECT. -#}
+    and leaves with it. `name` then has sm_bucket too, a key of many values to join on. Distinct
+    output names: ClickHouse resolves a bare name to an alias of the same SELECT. -#}
 {% macro running_sums(name, rows, keys, order, descending, carried, columns, plan) %}
 {%- set direction = 'DESC' if descending else 'ASC' %}
 {%- set in_bucket = keys + ['sm_bucket'] %}
@@ -120,11 +120,11 @@ FROM (
   ) AS sm_per_bucket
 ),
 {{ name }} AS (
-  SELECT {{ sqlmetrics.cols(keys) }} {{ order }}
+  SELECT {{ sqlmetrics.cols(in_bucket) }} {{ order }}
          {%- for c in carried %}, {{ c }}{% endfor %}
          {%- for c in columns %}, {{ c }}, {{ c }}_run, {{ c }}_all{% endfor %}
   FROM (
-    SELECT {{ sqlmetrics.cols(keys) }} sm_kind, {{ order }}
+    SELECT {{ sqlmetrics.cols(in_bucket) }} sm_kind, {{ order }}
            {%- for c in carried %}, {{ c }}{% endfor %}
            {%- for c in columns %},
            {{ c }},

@@ -8,7 +8,9 @@ reads all the rows in one task on a distributed engine.
 2. The parallel plan gives the aggregate plan's value (itself checked against scikit-learn
    elsewhere) on ties, weights, slices, infinities and weights near the double's limits.
 3. Spark's task metrics: with 8 shuffle partitions no task reads more than its share of the rows,
-   and the single-window plan the parallel one replaces is caught reading them all.
+   and the single-window plan the parallel one replaces is caught reading them all. The statistics
+   with a `by` (auc_ci, auc_compare, compare) also on Parquet tables the optimizer takes for 4M
+   rows, where it broadcasts none of the tables a slice's rows meet in a join.
 """
 from __future__ import annotations
 
@@ -145,10 +147,34 @@ def spark():
         session = AUDIT.session("local[2]", PARTITIONS)
     except Exception as e:  # no PySpark or no Java
         unreachable("Spark", e)
+    AUDIT.register(_planned(session), AUDIT.tables(AUDIT_ROWS))
+    yield session
+
+
+def _planned(session):
+    """`session` with the audit's settings, whichever module's session Spark gave back."""
     session.conf.set("spark.sql.shuffle.partitions", str(PARTITIONS))
     session.conf.set("spark.sql.adaptive.enabled", "false")
-    for name, frame in AUDIT.tables(AUDIT_ROWS).items():
-        session.createDataFrame(frame).createOrReplaceTempView(name)
+    return session
+
+
+#: the Parquet audit's files weigh, to the optimizer, what those of 4M rows would
+SCALE = 200
+#: the sliced statistics, which join per-slice results back to the rows or units; benchmarks/spark_plans.py
+#: --statistics also measures compare's Wilcoxon test (the same rows' plan as its t test) and the bootstrap
+STATISTICS = [(label, table, params) for label, table, params in AUDIT.statistics()
+              if label in ("auc_ci", "auc_compare", "compare gauc", "compare ndcg")]
+
+
+@pytest.fixture(scope="module")
+def spark_parquet(spark, tmp_path_factory):
+    """A session of the same Spark whose tables are Parquet files (written by Spark, read back) that the
+    optimizer takes for SCALE times their size: it plans the joins it plans for millions of rows. Spark
+    DataFrames of pandas frames have exact small sizes, so it broadcasts any side of a join there,
+    which hides a join that sends all the rows of a slice to one task."""
+    session = _planned(spark.newSession())
+    AUDIT.register(session, AUDIT.read_by(STATISTICS, AUDIT.tables(AUDIT_ROWS)), str(tmp_path_factory.mktemp("parquet")),
+                   SCALE)
     yield session
 
 
@@ -175,6 +201,24 @@ def test_on_spark_no_task_reads_more_than_its_share_of_the_rows(spark, label, ta
     step that gathers all the rows, or a slice of two (by), reads 100% (50%) in one task."""
     sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
     assert AUDIT.largest_task_read(spark, sql) <= 0.3 * AUDIT_ROWS
+
+
+#: the largest table a join may broadcast: one row per (slice, score bucket), 2 slices of at most 1024
+#: buckets (the scores lie in one power-of-two range); the per-slice tables and the generated ones
+#: (Student's t terms: 1200 rows) are smaller
+SMALL_TABLE = 2 * 1024
+
+
+@pytest.mark.parametrize("label, table, params", STATISTICS, ids=[s[0] for s in STATISTICS])
+def test_on_parquet_tables_no_sliced_statistic_funnels_the_rows(spark_parquet, label, table, params):
+    """Spark's task metrics on Parquet tables planned as 4M rows: no task reads more than 2/8 of the
+    rows its stage reads (hash partitioning spreads about 1/8 to each; a join's task reads 1/8 of
+    each side), and no join broadcasts more than a small table. Joined back to a slice's rows on the
+    slice alone, a per-slice table sent all of the slice's rows to one task: 50% with two slices."""
+    sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, by=["c"], **params)
+    reads = AUDIT.task_reads(spark_parquet, sql)
+    assert reads.busiest_share(AUDIT_ROWS) <= 2 / PARTITIONS
+    assert max(reads.broadcasts, default=0) <= SMALL_TABLE
 
 
 def test_on_spark_every_score_gets_the_bucket_it_gets_on_duckdb(spark):

@@ -67,7 +67,7 @@ sm_error AS (
 {%- else %}
 {%- set plan = 'parallel' if (plan or sqlmetrics.default_plan()) == 'parallel' else 'aggregate' %}
 WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan) }},
-{{ sqlmetrics.delong_placements(by) }},
+{{ sqlmetrics.delong_placements(by, plan) }},
 sm_spread AS (
   SELECT {{ sqlmetrics.cols(by) }}
          MAX(sm_auc) AS sm_estimate, MAX(sm_n_pos) AS sm_positives, MAX(sm_n_neg) AS sm_negatives,
@@ -97,10 +97,14 @@ FROM sm_error
     distinct score (threshold), the DeLong placements sm_v10 (of the score's positives) and sm_v01
     (of its negatives), their shares of the class weight sm_share10 and sm_share01, and the slice's
     sm_auc (from its placements, joined back), sm_n_pos, sm_n_neg, sm_pos and sm_neg (the class
-    weights). -#}
-{% macro delong_placements(by, prefix='sm') %}
+    weights). plan='parallel' (curve_points' plan) joins a slice's totals back by (slice, score
+    bucket), from a table of one row per bucket holding its slice's sums: a distributed engine that
+    hashes the join's key then spreads the placements over its workers (on the slice alone, it sent
+    each slice's placements to one). -#}
+{% macro delong_placements(by, plan, prefix='sm') %}
+{%- set parts = by + ['sm_bucket'] if by and plan == 'parallel' else by %}
 {{ prefix }}_placements AS (
-  SELECT {{ sqlmetrics.cols(by) }} threshold, sm_n_at, sm_n_pos_at, sm_pos, sm_neg,
+  SELECT {{ sqlmetrics.cols(parts) }} threshold, sm_n_at, sm_n_pos_at, sm_pos, sm_neg,
          {{ sqlmetrics.fdiv('sm_tp_at', 'sm_pos') }} AS sm_share10,
          {{ sqlmetrics.fdiv('sm_fp_at', 'sm_neg') }} AS sm_share01,
          {{ sqlmetrics.fdiv('sm_neg - fp + 0.5 * sm_fp_at', 'sm_neg') }} AS sm_v10,
@@ -108,21 +112,23 @@ FROM sm_error
   FROM {{ prefix }}_points
 ),
 {{ prefix }}_slice_auc AS (
-  SELECT {{ sqlmetrics.cols(by) }}
-         SUM(sm_share10 * sm_v10) AS sm_auc,
-         CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-         CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM {{ prefix }}_placements
-  {{ sqlmetrics.group_by(by) }}
+  SELECT {{ sqlmetrics.cols(parts) }}
+         SUM(sm_auc_part) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_auc,
+         CAST(SUM(sm_n_pos_part) OVER ({{ sqlmetrics.partition_by(by) }}) AS BIGINT) AS sm_n_pos,
+         CAST(SUM(sm_n_neg_part) OVER ({{ sqlmetrics.partition_by(by) }}) AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT {{ sqlmetrics.cols(parts) }}
+           SUM(sm_share10 * sm_v10) AS sm_auc_part,
+           SUM(sm_n_pos_at) AS sm_n_pos_part,
+           SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM {{ prefix }}_placements
+    {{ sqlmetrics.group_by(parts) }}
+  ) AS {{ prefix }}_parts
 ),
 {{ prefix }}_placed AS (
   SELECT {{ prefix }}_placements.*, {{ prefix }}_slice_auc.sm_auc, {{ prefix }}_slice_auc.sm_n_pos,
          {{ prefix }}_slice_auc.sm_n_neg
   FROM {{ prefix }}_placements
-  {%- if by %}
-  JOIN {{ prefix }}_slice_auc ON {{ sqlmetrics.null_safe_join_on(by, prefix ~ '_placements', prefix ~ '_slice_auc') }}
-  {%- else %}
-  CROSS JOIN {{ prefix }}_slice_auc
-  {%- endif %}
+  {{ sqlmetrics.join_slices(prefix ~ '_placements', prefix ~ '_slice_auc', parts) }}
 )
 {%- endmacro %}

@@ -120,8 +120,8 @@ sm_error AS (
 {%- set plan = 'parallel' if (plan or sqlmetrics.default_plan()) == 'parallel' else 'aggregate' %}
 WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan, prefix='sm_a') }},
 {{ sqlmetrics.curve_points(relation, label, other_score, weight, by, plan, prefix='sm_b') }},
-{{ sqlmetrics.delong_placements(by, prefix='sm_a') }},
-{{ sqlmetrics.delong_placements(by, prefix='sm_b') }},
+{{ sqlmetrics.delong_placements(by, plan, prefix='sm_a') }},
+{{ sqlmetrics.delong_placements(by, plan, prefix='sm_b') }},
 sm_paired AS (
   SELECT {{ sqlmetrics.qualified_cols(by, 'sm_input') }} sm_input.sm_y AS sm_y, sm_input.sm_w AS sm_w,
          sm_a_placed.sm_v10 - sm_b_placed.sm_v10 AS sm_d10,

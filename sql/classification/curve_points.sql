@@ -6,7 +6,8 @@
     zero-weight rows carry, which is no threshold, as in sklearn). `counted`: also sm_n_kept,
     sm_n_kept_run and sm_n_kept_all, the rows of the score, up to it and in the slice, counting only
     the scores that are points of a curve.
-    plan='aggregate' or 'parallel' (running_sums'): one row per (slice, distinct score).
+    plan='aggregate' or 'parallel' (running_sums'): one row per (slice, distinct score); 'parallel'
+      adds the score's sm_bucket.
     `prefix` names the CTEs (prefix_at, prefix_running, prefix_points): two curves in one query.
     plan='rank' (unweighted, not counted): one row per input row, from one sort of the rows (ranked_scores),
       cheaper when nearly every score is distinct: the point of a score is its last row in the
@@ -39,7 +40,8 @@ sm_points AS (
 {{ sqlmetrics.running_sums(prefix ~ '_running', prefix ~ '_at', keys, 'threshold', true, ['sm_n_at', 'sm_n_pos_at'],
                            ['sm_tp_at', 'sm_fp_at'] + (['sm_n_kept'] if counted else []), plan) }},
 {{ prefix }}_points AS (
-  SELECT {{ sqlmetrics.cols(keys) }} threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
+  SELECT {{ sqlmetrics.cols(keys + (['sm_bucket'] if plan == 'parallel' else [])) }}
+         threshold, sm_n_at, sm_n_pos_at, sm_tp_at, sm_fp_at,
          sm_tp_at_run AS tp, sm_fp_at_run AS fp, sm_tp_at_all AS sm_pos, sm_fp_at_all AS sm_neg,
          CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
          {%- if counted %}, sm_n_kept, sm_n_kept_run, sm_n_kept_all{% endif %}

@@ -125,6 +125,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -137,6 +138,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       `country`,
+      `sm_bucket`,
       sm_kind,
       threshold,
       sm_n_at,
@@ -192,6 +194,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,

@@ -135,6 +135,7 @@ FROM (
   ), sm_running AS (
     SELECT
       `country`,
+      `sm_bucket`,
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -147,6 +148,7 @@ FROM (
     FROM (
       SELECT
         `country`,
+        `sm_bucket`,
         sm_kind,
         threshold,
         sm_n_at,
@@ -202,6 +204,7 @@ FROM (
   ), sm_points AS (
     SELECT
       `country`,
+      `sm_bucket`,
       threshold,
       sm_n_at,
       sm_n_pos_at,

@@ -124,6 +124,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -136,6 +137,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -191,6 +193,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -205,6 +208,7 @@ WITH sm_at AS (
 ), sm_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -226,12 +230,22 @@ WITH sm_at AS (
 ), sm_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS Nullable(Int64)) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS Nullable(Int64)) AS sm_n_neg
-  FROM sm_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_parts
 ), sm_placed AS (
   SELECT
     sm_placements.*,
@@ -242,6 +256,9 @@ WITH sm_at AS (
   JOIN sm_slice_auc
     ON (
       sm_placements."country" IS NOT DISTINCT FROM sm_slice_auc."country"
+    )
+    AND (
+      sm_placements."sm_bucket" IS NOT DISTINCT FROM sm_slice_auc."sm_bucket"
     )
 ), sm_spread AS (
   SELECT

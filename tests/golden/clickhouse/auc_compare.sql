@@ -124,6 +124,7 @@ WITH sm_a_at AS (
 ), sm_a_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -136,6 +137,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -191,6 +193,7 @@ WITH sm_a_at AS (
 ), sm_a_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -328,6 +331,7 @@ WITH sm_a_at AS (
 ), sm_b_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -340,6 +344,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -395,6 +400,7 @@ WITH sm_a_at AS (
 ), sm_b_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -409,6 +415,7 @@ WITH sm_a_at AS (
 ), sm_a_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -430,12 +437,22 @@ WITH sm_a_at AS (
 ), sm_a_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS Nullable(Int64)) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS Nullable(Int64)) AS sm_n_neg
-  FROM sm_a_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_a_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_a_parts
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -447,9 +464,13 @@ WITH sm_a_at AS (
     ON (
       sm_a_placements."country" IS NOT DISTINCT FROM sm_a_slice_auc."country"
     )
+    AND (
+      sm_a_placements."sm_bucket" IS NOT DISTINCT FROM sm_a_slice_auc."sm_bucket"
+    )
 ), sm_b_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -471,12 +492,22 @@ WITH sm_a_at AS (
 ), sm_b_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS Nullable(Int64)) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS Nullable(Int64)) AS sm_n_neg
-  FROM sm_b_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS Nullable(Int64)) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_b_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_b_parts
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,
@@ -487,6 +518,9 @@ WITH sm_a_at AS (
   JOIN sm_b_slice_auc
     ON (
       sm_b_placements."country" IS NOT DISTINCT FROM sm_b_slice_auc."country"
+    )
+    AND (
+      sm_b_placements."sm_bucket" IS NOT DISTINCT FROM sm_b_slice_auc."sm_bucket"
     )
 ), sm_paired AS (
   SELECT

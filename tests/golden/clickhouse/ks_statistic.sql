@@ -133,6 +133,7 @@ FROM (
   ), sm_running AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -145,6 +146,7 @@ FROM (
     FROM (
       SELECT
         "country",
+        "sm_bucket",
         sm_kind,
         threshold,
         sm_n_at,
@@ -200,6 +202,7 @@ FROM (
   ), sm_points AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,

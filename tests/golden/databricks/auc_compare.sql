@@ -125,6 +125,7 @@ WITH sm_a_at AS (
 ), sm_a_running AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -137,6 +138,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       `country`,
+      `sm_bucket`,
       sm_kind,
       threshold,
       sm_n_at,
@@ -192,6 +194,7 @@ WITH sm_a_at AS (
 ), sm_a_points AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -330,6 +333,7 @@ WITH sm_a_at AS (
 ), sm_b_running AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -342,6 +346,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       `country`,
+      `sm_bucket`,
       sm_kind,
       threshold,
       sm_n_at,
@@ -397,6 +402,7 @@ WITH sm_a_at AS (
 ), sm_b_points AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -411,6 +417,7 @@ WITH sm_a_at AS (
 ), sm_a_placements AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -432,12 +439,22 @@ WITH sm_a_at AS (
 ), sm_a_slice_auc AS (
   SELECT
     `country`,
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_a_placements
-  GROUP BY
-    `country`
+    `sm_bucket`,
+    SUM(sm_auc_part) OVER (PARTITION BY `country`) AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY `country`) AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY `country`) AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      `country`,
+      `sm_bucket`,
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_a_placements
+    GROUP BY
+      `country`,
+      `sm_bucket`
+  ) AS sm_a_parts
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -449,9 +466,13 @@ WITH sm_a_at AS (
     ON (
       sm_a_placements.`country` IS NOT DISTINCT FROM sm_a_slice_auc.`country`
     )
+    AND (
+      sm_a_placements.`sm_bucket` IS NOT DISTINCT FROM sm_a_slice_auc.`sm_bucket`
+    )
 ), sm_b_placements AS (
   SELECT
     `country`,
+    `sm_bucket`,
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -473,12 +494,22 @@ WITH sm_a_at AS (
 ), sm_b_slice_auc AS (
   SELECT
     `country`,
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_b_placements
-  GROUP BY
-    `country`
+    `sm_bucket`,
+    SUM(sm_auc_part) OVER (PARTITION BY `country`) AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY `country`) AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY `country`) AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      `country`,
+      `sm_bucket`,
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_b_placements
+    GROUP BY
+      `country`,
+      `sm_bucket`
+  ) AS sm_b_parts
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,
@@ -489,6 +520,9 @@ WITH sm_a_at AS (
   JOIN sm_b_slice_auc
     ON (
       sm_b_placements.`country` IS NOT DISTINCT FROM sm_b_slice_auc.`country`
+    )
+    AND (
+      sm_b_placements.`sm_bucket` IS NOT DISTINCT FROM sm_b_slice_auc.`sm_bucket`
     )
 ), sm_paired AS (
   SELECT

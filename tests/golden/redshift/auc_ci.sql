@@ -126,6 +126,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -138,6 +139,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -193,6 +195,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -207,6 +210,7 @@ WITH sm_at AS (
 ), sm_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -228,12 +232,22 @@ WITH sm_at AS (
 ), sm_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_parts
 ), sm_placed AS (
   SELECT
     sm_placements.*,
@@ -246,6 +260,12 @@ WITH sm_at AS (
       sm_placements."country" = sm_slice_auc."country"
       OR (
         sm_placements."country" IS NULL AND sm_slice_auc."country" IS NULL
+      )
+    )
+    AND (
+      sm_placements."sm_bucket" = sm_slice_auc."sm_bucket"
+      OR (
+        sm_placements."sm_bucket" IS NULL AND sm_slice_auc."sm_bucket" IS NULL
       )
     )
 ), sm_spread AS (

@@ -126,6 +126,7 @@ WITH sm_a_at AS (
 ), sm_a_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -138,6 +139,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -193,6 +195,7 @@ WITH sm_a_at AS (
 ), sm_a_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -332,6 +335,7 @@ WITH sm_a_at AS (
 ), sm_b_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -344,6 +348,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -399,6 +404,7 @@ WITH sm_a_at AS (
 ), sm_b_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -413,6 +419,7 @@ WITH sm_a_at AS (
 ), sm_a_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -434,12 +441,22 @@ WITH sm_a_at AS (
 ), sm_a_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_a_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_a_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_a_parts
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -454,9 +471,16 @@ WITH sm_a_at AS (
         sm_a_placements."country" IS NULL AND sm_a_slice_auc."country" IS NULL
       )
     )
+    AND (
+      sm_a_placements."sm_bucket" = sm_a_slice_auc."sm_bucket"
+      OR (
+        sm_a_placements."sm_bucket" IS NULL AND sm_a_slice_auc."sm_bucket" IS NULL
+      )
+    )
 ), sm_b_placements AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -478,12 +502,22 @@ WITH sm_a_at AS (
 ), sm_b_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_b_placements
-  GROUP BY
-    "country"
+    "sm_bucket",
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_b_placements
+    GROUP BY
+      "country",
+      "sm_bucket"
+  ) AS sm_b_parts
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,
@@ -496,6 +530,12 @@ WITH sm_a_at AS (
       sm_b_placements."country" = sm_b_slice_auc."country"
       OR (
         sm_b_placements."country" IS NULL AND sm_b_slice_auc."country" IS NULL
+      )
+    )
+    AND (
+      sm_b_placements."sm_bucket" = sm_b_slice_auc."sm_bucket"
+      OR (
+        sm_b_placements."sm_bucket" IS NULL AND sm_b_slice_auc."sm_bucket" IS NULL
       )
     )
 ), sm_paired AS (

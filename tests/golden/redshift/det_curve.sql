@@ -126,6 +126,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -138,6 +139,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -193,6 +195,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,

@@ -136,6 +136,7 @@ FROM (
   ), sm_running AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -148,6 +149,7 @@ FROM (
     FROM (
       SELECT
         "country",
+        "sm_bucket",
         sm_kind,
         threshold,
         sm_n_at,
@@ -203,6 +205,7 @@ FROM (
   ), sm_points AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,

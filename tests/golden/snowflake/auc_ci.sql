@@ -124,6 +124,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -136,6 +137,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       sm_kind,
       threshold,
       sm_n_at,
@@ -191,6 +193,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -205,6 +208,7 @@ WITH sm_at AS (
 ), sm_placements AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -226,12 +230,22 @@ WITH sm_at AS (
 ), sm_slice_auc AS (
   SELECT
     "COUNTRY",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_placements
-  GROUP BY
-    "COUNTRY"
+    "SM_BUCKET",
+    SUM(sm_auc_part) OVER (PARTITION BY "COUNTRY") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_BUCKET",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_placements
+    GROUP BY
+      "COUNTRY",
+      "SM_BUCKET"
+  ) AS sm_parts
 ), sm_placed AS (
   SELECT
     sm_placements.*,
@@ -242,6 +256,9 @@ WITH sm_at AS (
   JOIN sm_slice_auc
     ON (
       sm_placements."COUNTRY" IS NOT DISTINCT FROM sm_slice_auc."COUNTRY"
+    )
+    AND (
+      sm_placements."SM_BUCKET" IS NOT DISTINCT FROM sm_slice_auc."SM_BUCKET"
     )
 ), sm_spread AS (
   SELECT

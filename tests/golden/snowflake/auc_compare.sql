@@ -124,6 +124,7 @@ WITH sm_a_at AS (
 ), sm_a_running AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -136,6 +137,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       sm_kind,
       threshold,
       sm_n_at,
@@ -191,6 +193,7 @@ WITH sm_a_at AS (
 ), sm_a_points AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -328,6 +331,7 @@ WITH sm_a_at AS (
 ), sm_b_running AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -340,6 +344,7 @@ WITH sm_a_at AS (
   FROM (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       sm_kind,
       threshold,
       sm_n_at,
@@ -395,6 +400,7 @@ WITH sm_a_at AS (
 ), sm_b_points AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -409,6 +415,7 @@ WITH sm_a_at AS (
 ), sm_a_placements AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -430,12 +437,22 @@ WITH sm_a_at AS (
 ), sm_a_slice_auc AS (
   SELECT
     "COUNTRY",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_a_placements
-  GROUP BY
-    "COUNTRY"
+    "SM_BUCKET",
+    SUM(sm_auc_part) OVER (PARTITION BY "COUNTRY") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_BUCKET",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_a_placements
+    GROUP BY
+      "COUNTRY",
+      "SM_BUCKET"
+  ) AS sm_a_parts
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -447,9 +464,13 @@ WITH sm_a_at AS (
     ON (
       sm_a_placements."COUNTRY" IS NOT DISTINCT FROM sm_a_slice_auc."COUNTRY"
     )
+    AND (
+      sm_a_placements."SM_BUCKET" IS NOT DISTINCT FROM sm_a_slice_auc."SM_BUCKET"
+    )
 ), sm_b_placements AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -471,12 +492,22 @@ WITH sm_a_at AS (
 ), sm_b_slice_auc AS (
   SELECT
     "COUNTRY",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS BIGINT) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS BIGINT) AS sm_n_neg
-  FROM sm_b_placements
-  GROUP BY
-    "COUNTRY"
+    "SM_BUCKET",
+    SUM(sm_auc_part) OVER (PARTITION BY "COUNTRY") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "COUNTRY") AS BIGINT) AS sm_n_neg
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_BUCKET",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_b_placements
+    GROUP BY
+      "COUNTRY",
+      "SM_BUCKET"
+  ) AS sm_b_parts
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,
@@ -487,6 +518,9 @@ WITH sm_a_at AS (
   JOIN sm_b_slice_auc
     ON (
       sm_b_placements."COUNTRY" IS NOT DISTINCT FROM sm_b_slice_auc."COUNTRY"
+    )
+    AND (
+      sm_b_placements."SM_BUCKET" IS NOT DISTINCT FROM sm_b_slice_auc."SM_BUCKET"
     )
 ), sm_paired AS (
   SELECT

@@ -124,6 +124,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -136,6 +137,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       sm_kind,
       threshold,
       sm_n_at,
@@ -191,6 +193,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     sm_n_at,
     sm_n_pos_at,

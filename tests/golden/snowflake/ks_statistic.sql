@@ -133,6 +133,7 @@ FROM (
   ), sm_running AS (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -145,6 +146,7 @@ FROM (
     FROM (
       SELECT
         "COUNTRY",
+        "SM_BUCKET",
         sm_kind,
         threshold,
         sm_n_at,
@@ -200,6 +202,7 @@ FROM (
   ), sm_points AS (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       threshold,
       sm_n_at,
       sm_n_pos_at,

@@ -134,6 +134,7 @@ FROM (
   ), sm_running AS (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -146,6 +147,7 @@ FROM (
     FROM (
       SELECT
         "COUNTRY",
+        "SM_BUCKET",
         sm_kind,
         threshold,
         sm_n_at,
@@ -201,6 +203,7 @@ FROM (
   ), sm_points AS (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       threshold,
       sm_n_at,
       sm_n_pos_at,

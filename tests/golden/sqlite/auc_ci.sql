@@ -109,12 +109,19 @@ WITH sm_at AS (
 ), sm_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS INTEGER) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS INTEGER) AS sm_n_neg
-  FROM sm_placements
-  GROUP BY
-    "country"
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_placements
+    GROUP BY
+      "country"
+  ) AS sm_parts
 ), sm_placed AS (
   SELECT
     sm_placements.*,

@@ -196,12 +196,19 @@ WITH sm_a_at AS (
 ), sm_a_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS INTEGER) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS INTEGER) AS sm_n_neg
-  FROM sm_a_placements
-  GROUP BY
-    "country"
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_a_placements
+    GROUP BY
+      "country"
+  ) AS sm_a_parts
 ), sm_a_placed AS (
   SELECT
     sm_a_placements.*,
@@ -237,12 +244,19 @@ WITH sm_a_at AS (
 ), sm_b_slice_auc AS (
   SELECT
     "country",
-    SUM(sm_share10 * sm_v10) AS sm_auc,
-    CAST(SUM(sm_n_pos_at) AS INTEGER) AS sm_n_pos,
-    CAST(SUM(sm_n_at - sm_n_pos_at) AS INTEGER) AS sm_n_neg
-  FROM sm_b_placements
-  GROUP BY
-    "country"
+    SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+    CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_pos,
+    CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS INTEGER) AS sm_n_neg
+  FROM (
+    SELECT
+      "country",
+      SUM(sm_share10 * sm_v10) AS sm_auc_part,
+      SUM(sm_n_pos_at) AS sm_n_pos_part,
+      SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+    FROM sm_b_placements
+    GROUP BY
+      "country"
+  ) AS sm_b_parts
 ), sm_b_placed AS (
   SELECT
     sm_b_placements.*,

@@ -127,6 +127,7 @@ WITH sm_at AS (
 ), sm_running AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,
@@ -139,6 +140,7 @@ WITH sm_at AS (
   FROM (
     SELECT
       "country",
+      "sm_bucket",
       sm_kind,
       threshold,
       sm_n_at,
@@ -194,6 +196,7 @@ WITH sm_at AS (
 ), sm_points AS (
   SELECT
     "country",
+    "sm_bucket",
     threshold,
     sm_n_at,
     sm_n_pos_at,

@@ -137,6 +137,7 @@ FROM (
   ), sm_running AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,
@@ -149,6 +150,7 @@ FROM (
     FROM (
       SELECT
         "country",
+        "sm_bucket",
         sm_kind,
         threshold,
         sm_n_at,
@@ -204,6 +206,7 @@ FROM (
   ), sm_points AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       sm_n_at,
       sm_n_pos_at,

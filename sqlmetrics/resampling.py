@@ -21,32 +21,33 @@ from .templates import render_macro
 #: needs: beyond a small loss they describe other data than the sample (1 positive in 10 rows: 37%
 #: of the replicates lose it, and those that keep it can put the interval at [1, 1])
 MIN_DEFINED = 0.9
-#: a statement of AUC replicates holds ~50 bytes per key of the rows' order and replicate (hash
-#: aggregation and running sums), its one order of the rows ~160 bytes per row: as many replicates as
-#: keep the first below 4 times the rows (1M rows of 5% positives have 94,000 keys: 40 replicates
-#: a statement; balanced classes with distinct scores, a key per row: 8, bootstrap_width)
+#: a statement of AUC replicates holds ~50 bytes per replicate and key of the rows' order (hash
+#: aggregation and running sums; sql/bootstrap.sql auc_replicates), next to ~160 bytes per row for
+#: that order: as many replicates as keep the former below KEYS_PER_ROW times the rows (1M rows of 5%
+#: positives have 94,000 keys: 40 replicates; balanced classes of distinct scores, a key per row: 8)
 KEYS_PER_ROW = 4
-#: replicates per statement of any other metric over rows (a metric that sorts its rows holds 32 copies)
+#: replicates per statement of the other metrics over rows (one that sorts its rows sorts 32 copies)
 ROWS_BATCH = 32
-
 
 def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0, cluster=None,
               con=None, dialect=None, details: bool = False, dropna: bool = False, **params):
     """A confidence interval for `metric` on `data` by the Poisson bootstrap, computed by the engine.
 
     In replicate b each resampling unit weighs k ~ Poisson(1), drawn from the unit, b and `seed` by
-    arithmetic in the SQL (no random state: the same call gives the same interval on one engine);
-    the metric then runs over all replicates at once, each a slice of its own. The unit is the row,
-    or the `cluster` column's value (rows of one user resample together), for ``gauc`` its group,
-    and for a ranking metric the query (the metric runs once, and each replicate reweighs the
-    queries' values).
+    arithmetic in the SQL (no random state: the same call gives the same interval on one engine).
+    The unit is the row, or the `cluster` column's value (rows of one user resample together), for
+    ``gauc`` its group and for a ranking metric the query: the metric runs once, per group or
+    query, and each replicate reweighs their values. ``auc`` sorts the rows once for all
+    replicates; any other metric runs over each replicate's rows, as a slice of its own. On a
+    single machine the replicates over rows run in batches, so that memory does not grow with
+    n_boot.
 
     Parameters
         metric: the name of a ranking metric (``ndcg``, ``map``, ``recall_at_k``, ...) or of a metric
             of one value with a ``weight`` parameter (``auc``, ``gauc``, ``log_loss``, ``precision``,
             ``r2``, ...); its parameters follow as keywords.
         data, con, dialect, details, dropna: as for the metric.
-        n_boot: replicates (default 1000); every replicate reads every row once more.
+        n_boot: replicates (default 1000); each costs about a pass over the rows (the queries, groups).
         confidence: coverage of the percentile interval (default 0.95).
         seed: the replicate weights' seed (default 0).
         cluster: a column whose rows resample together (default: each row on its own; for ``gauc``,
@@ -77,33 +78,28 @@ def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95
 
 
 def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence: float) -> pd.DataFrame:
-    """The bootstrap's result. Where each replicate reads every row (sql/bootstrap.sql's
-    bootstrap_path) on a single machine, one statement's memory would grow with n_boot: the
-    replicates run in batches, a statement each (the call's snapshot holds still between them), and
-    the interval of their values (a few thousand numbers) is taken in-process by the same SQL
-    (bootstrap_interval). A batch of AUC replicates holds its running sums over the keys of the
-    rows' order (sm_keys, which come back with the first batch, as sm_rows): as many replicates as
-    KEYS_PER_ROW allows; any other metric's, ROWS_BATCH replicates. A distributed engine runs
-    one statement, which spreads the replicates over its workers; so do the paths that recombine
-    parts per query or group, whose memory does not grow with the rows."""
+    """The bootstrap's result. On an engine that holds a statement in memory (Capabilities.in_memory),
+    where each replicate reads the rows (sql/bootstrap.sql bootstrap_path 'ranks' or 'rows'), one
+    statement of every replicate would need memory in proportion to n_boot: the replicates run in
+    batches, a statement each (in the call's one snapshot), and their values' interval (a few
+    thousand numbers) is taken in-process by the same SQL (bootstrap_interval). AUC's first batch is
+    one row of running sums (bootstrap_width replicates), the next ones as large as KEYS_PER_ROW
+    allows for the keys and rows it reports; the other metrics' batches ROWS_BATCH replicates.
+    Elsewhere one statement, as for the paths over queries or groups, which hold a few numbers per
+    replicate."""
     target = Target(engine.dialect)
-    if render_macro("distributed", target) == "True" or render_macro(
-            "bootstrap_path", target, metric=metric, cluster=params.get("cluster"), kwargs=params) not in ("ranks", "rows"):
+    path = render_macro("bootstrap_path", target, metric=metric, cluster=params.get("cluster"), kwargs=params)
+    if not engine.capabilities.in_memory or path not in ("ranks", "rows"):
         return engine.execute(sql())
-    width = int(render_macro("bootstrap_width", target))  # replicates per row of the AUC's running sums
-    batches, first, size = [], 0, width
+    width = int(render_macro("bootstrap_width", target))
+    batches, first, size = [], 0, width if path == "ranks" else ROWS_BATCH
     while first <= n_boot:
         batches.append(engine.execute(sql(replicates=[first, min(first + size - 1, n_boot)])))
-        first += size
-        if "sm_keys" in batches[-1]:
-            counts = batches[-1][batches[-1]["sm_replicate"] == batches[-1]["sm_replicate"].min()]
-            size = width * max(1, int(KEYS_PER_ROW * counts["sm_rows"].sum()) // (width * max(1, counts["sm_keys"].sum())))
-        else:
-            size = ROWS_BATCH
+        first, size = first + size, _auc_batch(batches[-1], first, width) if path == "ranks" else size
     values = pd.concat(batches, ignore_index=True)
     values[metric] = values[metric].astype("Float64")  # NULL as NULL (pd.NA) for DuckDB, not NaN
-    duckdb = Target("duckdb")
     by = [params["by"]] if isinstance(params.get("by"), str) else list(params.get("by") or [])
+    duckdb = Target("duckdb")
     interval = finish(render_macro("bootstrap_interval", duckdb, replicated="sm_values", metric=metric, by=by,
                                    n_boot=n_boot, confidence=confidence), {}, duckdb)
     con = own_connection()
@@ -112,6 +108,14 @@ def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence:
         return con.execute(interval).df()
     finally:
         con.close()
+
+
+def _auc_batch(batch: pd.DataFrame, first: int, width: int) -> int:
+    """AUC's replicates per statement: as many as KEYS_PER_ROW allows for the rows and keys of the
+    slices, which `batch` reports with each replicate (`first`: one of its replicates), in rows of
+    `width` replicates."""
+    counts = batch[batch["sm_replicate"] == first]  # a row per slice
+    return width * max(1, int(KEYS_PER_ROW * counts["sm_rows"].sum()) // (width * max(1, counts["sm_keys"].sum())))
 
 
 def _honest(result, metric: str, undefined: str):

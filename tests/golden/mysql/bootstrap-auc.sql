@@ -623,42 +623,42 @@ WITH sm_replicated AS (
           CAST(SUM(sm_anchor0 * (
             COALESCE(sm_below0, 0) + 0.5 * sm_other0
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor0) * SUM(sm_other0) AS DOUBLE), 0)
-        ) AS sm_share0,
+        ) AS sm_wins0,
         (
           CAST(SUM(sm_anchor1 * (
             COALESCE(sm_below1, 0) + 0.5 * sm_other1
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor1) * SUM(sm_other1) AS DOUBLE), 0)
-        ) AS sm_share1,
+        ) AS sm_wins1,
         (
           CAST(SUM(sm_anchor2 * (
             COALESCE(sm_below2, 0) + 0.5 * sm_other2
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor2) * SUM(sm_other2) AS DOUBLE), 0)
-        ) AS sm_share2,
+        ) AS sm_wins2,
         (
           CAST(SUM(sm_anchor3 * (
             COALESCE(sm_below3, 0) + 0.5 * sm_other3
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor3) * SUM(sm_other3) AS DOUBLE), 0)
-        ) AS sm_share3,
+        ) AS sm_wins3,
         (
           CAST(SUM(sm_anchor4 * (
             COALESCE(sm_below4, 0) + 0.5 * sm_other4
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor4) * SUM(sm_other4) AS DOUBLE), 0)
-        ) AS sm_share4,
+        ) AS sm_wins4,
         (
           CAST(SUM(sm_anchor5 * (
             COALESCE(sm_below5, 0) + 0.5 * sm_other5
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor5) * SUM(sm_other5) AS DOUBLE), 0)
-        ) AS sm_share5,
+        ) AS sm_wins5,
         (
           CAST(SUM(sm_anchor6 * (
             COALESCE(sm_below6, 0) + 0.5 * sm_other6
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor6) * SUM(sm_other6) AS DOUBLE), 0)
-        ) AS sm_share6,
+        ) AS sm_wins6,
         (
           CAST(SUM(sm_anchor7 * (
             COALESCE(sm_below7, 0) + 0.5 * sm_other7
           )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor7) * SUM(sm_other7) AS DOUBLE), 0)
-        ) AS sm_share7
+        ) AS sm_wins7
       FROM (
         SELECT
           sm_key_sums.*,
@@ -725,21 +725,21 @@ WITH sm_replicated AS (
         sm_chunk * 8 + sm_column AS sm_replicate,
         CASE sm_column
           WHEN 0
-          THEN sm_share0
+          THEN sm_wins0
           WHEN 1
-          THEN sm_share1
+          THEN sm_wins1
           WHEN 2
-          THEN sm_share2
+          THEN sm_wins2
           WHEN 3
-          THEN sm_share3
+          THEN sm_wins3
           WHEN 4
-          THEN sm_share4
+          THEN sm_wins4
           WHEN 5
-          THEN sm_share5
+          THEN sm_wins5
           WHEN 6
-          THEN sm_share6
+          THEN sm_wins6
           WHEN 7
-          THEN sm_share7
+          THEN sm_wins7
         END AS sm_wins
       FROM sm_chunked
       CROSS JOIN (

@@ -28,7 +28,16 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           bootstrap (reference; 200 replicates, each scikit-learn's roc_auc_score with
                           sample_weight = Poisson(1) draws) and sm.bootstrap('auc', n_boot=200); the
                           value is the standard error, which differs by Monte-Carlo error only (the
-                          draws differ): ~5% for 200 replicates.
+                          draws differ): ~5% for 200 replicates. Again on all --rows rows (the numpy
+                          loop timed on the first --bootstrap-rows and extrapolated).
+  Bootstrap GAUC interval the users of the first --users count resampled (200 replicates): pandas
+                          groupby.apply(roc_auc_score) once per user, then numpy Poisson reweightings of
+                          the users' AUCs (reference; timed on --pandas-users users and extrapolated, as
+                          for GAUC); the same with polars' per-user rank sums; sm.bootstrap('gauc').
+  Bootstrap NDCG@10       the queries resampled (200 replicates): 200 sklearn ndcg_score calls with
+                          sample_weight = Poisson(1) draws (reference; timed on --sklearn-tied-queries
+                          queries and extrapolated); numpy's per-query NDCG once, then Poisson
+                          reweightings of the queries; sm.bootstrap('ndcg', gain='linear').
   ROC curve, AP           on the first --curve-rows rows (2M): sklearn roc_curve(drop_intermediate=False)
                           and average_precision_score on numpy arrays (reference); sm.roc_curve (every
                           threshold, the curve as a DataFrame) and sm.average_precision. The curves are
@@ -372,6 +381,23 @@ def bootstrap_auc_numpy(y, s, n_boot: int, seed: int = 0) -> float:
     return float(np.std([roc_auc_score(y, s, sample_weight=rng.poisson(1, len(y))) for _ in range(n_boot)], ddof=1))
 
 
+def reweighted_se(values: np.ndarray, weights: np.ndarray, n_boot: int, seed: int = 0) -> float:
+    """The Poisson bootstrap's standard error of a weighted mean of per-unit values (a user's AUC, a
+    query's NDCG): every unit weighs a Poisson(1) draw per replicate, its value unchanged."""
+    rng = np.random.default_rng(seed)
+    means = [(k * weights * values).sum() / (k * weights).sum()
+             for k in (rng.poisson(1, len(values)) for _ in range(n_boot))]
+    return float(np.std(means, ddof=1))
+
+
+def bootstrap_ndcg_sklearn(ranking: pd.DataFrame, n_boot: int, seed: int = 0) -> float:
+    """The Poisson bootstrap's standard error of NDCG@K: every query weighs a Poisson(1) draw per replicate."""
+    scores, relevance, _ = dense(ranking)
+    rng = np.random.default_rng(seed)
+    return float(np.std([ndcg_score(relevance, scores, k=K, ignore_ties=True, sample_weight=rng.poisson(1, len(scores)))
+                         for _ in range(n_boot)], ddof=1))
+
+
 def roc_curve(y, s):
     from sklearn.metrics import roc_curve
     fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
@@ -418,7 +444,8 @@ def auc_polars(frame: pl.DataFrame, score: str) -> float:
     return (rank_sum - p * (p + 1) / 2) / (p * (n - p))
 
 
-def gauc_polars(frame: pl.DataFrame, user: str, score: str) -> float:
+def user_aucs_polars(frame: pl.DataFrame, user: str, score: str) -> tuple[np.ndarray, np.ndarray]:
+    """The AUC and the impressions of each user with both classes (rank sums)."""
     per_user = (frame.lazy()
                 .with_columns(rank=pl.col(score).rank("average").over(user))
                 .group_by(user)
@@ -426,20 +453,31 @@ def gauc_polars(frame: pl.DataFrame, user: str, score: str) -> float:
                      rank_sum=(pl.col("rank") * pl.col("label")).sum())
                 .filter((pl.col("p") > 0) & (pl.col("p") < pl.col("n"))))
     auc = (pl.col("rank_sum") - pl.col("p") * (pl.col("p") + 1) / 2) / (pl.col("p") * (pl.col("n") - pl.col("p")))
-    return per_user.select((auc * pl.col("n")).sum() / pl.col("n").sum()).collect().item()
+    out = per_user.select(auc=auc, n=pl.col("n")).collect()
+    return out["auc"].to_numpy(), out["n"].to_numpy()
 
 
-def gauc_pandas(frame: pd.DataFrame, user: str, score: str) -> float:
-    """The usual: one roc_auc_score per user, impressions-weighted over the users with both classes."""
+def gauc_polars(frame: pl.DataFrame, user: str, score: str) -> float:
+    aucs, sizes = user_aucs_polars(frame, user, score)
+    return float((aucs * sizes).sum() / sizes.sum())
+
+
+def user_aucs_pandas(frame: pd.DataFrame, user: str, score: str) -> tuple[np.ndarray, np.ndarray]:
+    """The usual: one roc_auc_score per user; the AUC and the impressions of the users with both classes."""
     grouped = frame.groupby(user)
 
     def one(d):
         y = d["label"].to_numpy()
         return roc_auc_score(y, d[score].to_numpy()) if 0 < y.sum() < len(y) else np.nan
     aucs = grouped.apply(one, include_groups=False)
-    sizes = grouped.size()
     used = aucs.notna()
-    return float((aucs[used] * sizes[used]).sum() / sizes[used].sum())
+    return aucs[used].to_numpy(), grouped.size()[used].to_numpy()
+
+
+def gauc_pandas(frame: pd.DataFrame, user: str, score: str) -> float:
+    """Impressions-weighted over the users with both classes."""
+    aucs, sizes = user_aucs_pandas(frame, user, score)
+    return float((aucs * sizes).sum() / sizes.sum())
 
 
 def dense(ranking: pd.DataFrame):
@@ -459,13 +497,17 @@ def ndcg_dense(ranking: pd.DataFrame) -> float:
     return ndcg_score(relevance, scores, k=K, ignore_ties=True)
 
 
-def ndcg_numpy(ranking: pd.DataFrame) -> float:
+def query_ndcgs_numpy(ranking: pd.DataFrame) -> np.ndarray:
     scores, relevance, _ = dense(ranking)
     discount = 1 / np.log2(np.arange(2, K + 2))
     order = np.argsort(-scores, axis=1)[:, :K]
     dcg = np.take_along_axis(relevance, order, axis=1) @ discount
     idcg = -np.sort(-relevance, axis=1)[:, :K] @ discount
-    return float(np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0).mean())
+    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+
+
+def ndcg_numpy(ranking: pd.DataFrame) -> float:
+    return float(query_ndcgs_numpy(ranking).mean())
 
 
 def ranx_objects(ranking: pd.DataFrame):
@@ -625,14 +667,74 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
                                                                   group=user)),
             *floors(d, "clicks", rows, scan=None, sort=f"{user}, {score}", group=user)]))
 
-    # The Poisson bootstrap of the AUC: every replicate reweighs every row
+    # The Poisson bootstrap of the AUC: every replicate reweighs every row; on the first --bootstrap-rows
+    # rows, and on all of them (the numpy loop then timed on the first ones, and extrapolated)
     boot_rows = min(rows, args.bootstrap_rows)
     boot = lambda: d.clicks.head(boot_rows)  # noqa: E731
+    auc_loop = f"numpy Poisson bootstrap, {N_BOOT} × sklearn `roc_auc_score(sample_weight=...)`"
+
+    def numpy_auc(f):
+        return bootstrap_auc_numpy(f["label"].to_numpy(), f["score"].to_numpy(), N_BOOT)
     cases.append(Case(f"Bootstrap AUC interval (std_error), n_boot={N_BOOT}, {boot_rows:,} rows, continuous scores", [
-        Tool(f"numpy Poisson bootstrap, {N_BOOT} × sklearn `roc_auc_score(sample_weight=...)`", "reference",
-             lambda: (lambda f=boot(): bootstrap_auc_numpy(f["label"].to_numpy(), f["score"].to_numpy(), N_BOOT))),
+        Tool(auc_loop, "reference", lambda: (lambda f=boot(): numpy_auc(f))),
         Tool("sqlmetrics `sm.bootstrap('auc')`", "sqlmetrics",
              lambda: (lambda f=boot(): sm.bootstrap("auc", f, label="label", score="score", n_boot=N_BOOT)["std_error"]))]))
+    if args.rows > args.bootstrap_rows:
+        loop = Tool(auc_loop + " ‡", "reference", scale=rows / boot_rows)
+
+        def prepare_loop(tool=loop):
+            tool.note = f"timed on the first {boot_rows:,} rows, times × {tool.scale:,.0f}"
+            tool.expected = lambda: sm.bootstrap("auc", boot(), label="label", score="score", n_boot=N_BOOT)["std_error"]
+            return lambda f=boot(): numpy_auc(f)
+        loop.prepare = prepare_loop
+        cases.append(Case(f"Bootstrap AUC interval (std_error), n_boot={N_BOOT}, {rows:,} rows, continuous scores", [
+            loop,
+            Tool("sqlmetrics `sm.bootstrap('auc')`", "sqlmetrics",
+                 lambda: (lambda f=d.clicks: sm.bootstrap("auc", f, label="label", score="score",
+                                                          n_boot=N_BOOT)["std_error"]))]))
+
+    # GAUC's bootstrap resamples users: a user's AUC is the same whatever its weight, so each replicate
+    # reweighs the users' AUCs
+    user = synthetic.user_column(args.users[0])
+    subset_users = min(50 if small else args.pandas_users, args.users[0])
+    per_user = Tool(f"pandas `groupby.apply(roc_auc_score)` once, then {N_BOOT} Poisson reweightings of the users "
+                    "(numpy) ‡", "reference", scale=args.users[0] / subset_users)
+
+    def prepare_per_user(tool=per_user):
+        subset = d.clicks[d.clicks[user] < subset_users]
+        tool.note = (f"timed on the {subset_users:,} users with the lowest ids ({len(subset):,} rows), times × "
+                     f"{tool.scale:,.0f}; its value is compared with sm.bootstrap's on that subset")
+        tool.expected = lambda: sm.bootstrap("gauc", subset, label="label", score="score", group=user,
+                                             n_boot=N_BOOT)["std_error"]
+        return lambda: reweighted_se(*user_aucs_pandas(subset, user, "score"), N_BOOT)
+    per_user.prepare = prepare_per_user
+    cases.append(Case(f"Bootstrap GAUC interval (std_error), n_boot={N_BOOT}, {args.rows:,} rows, {args.users[0]:,} "
+                      "users, continuous scores", [
+        per_user,
+        Tool(f"polars `rank('average').over(user)` once, then {N_BOOT} Poisson reweightings of the users (numpy)",
+             "competitor", lambda: (lambda f=d.clicks_pl: reweighted_se(*user_aucs_polars(f, user, "score"), N_BOOT))),
+        Tool("sqlmetrics `sm.bootstrap('gauc')`", "sqlmetrics",
+             lambda: (lambda f=d.clicks: sm.bootstrap("gauc", f, label="label", score="score", group=user,
+                                                      n_boot=N_BOOT)["std_error"]))]))
+
+    # NDCG's bootstrap resamples queries
+    subset_queries = min(20 if small else args.sklearn_tied_queries, queries)
+    sklearn_loop = Tool(f"{N_BOOT} × sklearn `ndcg_score(ignore_ties=True, sample_weight=...)`, dense matrix ‡",
+                        "reference", scale=queries / subset_queries)
+
+    def prepare_sklearn_loop(tool=sklearn_loop):
+        subset = d.ranking.iloc[:subset_queries * K]
+        tool.note = (f"timed on the first {subset_queries:,} queries, times × {tool.scale:,.0f}; its value is compared "
+                     "with sm.bootstrap's on that subset")
+        tool.expected = lambda: sm.bootstrap("ndcg", subset, k=K, gain="linear", n_boot=N_BOOT)["std_error"]
+        return lambda: bootstrap_ndcg_sklearn(subset, N_BOOT)
+    sklearn_loop.prepare = prepare_sklearn_loop
+    cases.append(Case(f"Bootstrap NDCG@{K} interval (std_error), n_boot={N_BOOT}, {args.queries:,} queries × {K} items", [
+        sklearn_loop,
+        Tool(f"numpy, vectorised NDCG of each query once, then {N_BOOT} Poisson reweightings of the queries",
+             "competitor", lambda: (lambda f=d.ranking: reweighted_se(query_ndcgs_numpy(f), np.ones(len(f) // K), N_BOOT))),
+        Tool("sqlmetrics `sm.bootstrap('ndcg')`", "sqlmetrics",
+             lambda: (lambda f=d.ranking: sm.bootstrap("ndcg", f, k=K, gain="linear", n_boot=N_BOOT)["std_error"]))]))
 
     # The curve and average precision: one sort and running sums, as AUC, but every threshold out
     curve_rows = min(rows, args.curve_rows)

@@ -1,54 +1,60 @@
 {#- A confidence interval for a metric by the Poisson bootstrap (Hanley & MacGibbon 2006; the
     resampling of TFMA and Fairlearn's n_boot), done by the engine: in replicate b every resampling
     unit weighs k ~ Poisson(1), drawn from the unit and (b, seed) by arithmetic, with no random state,
-    so the same call gives the same interval; the `metric` (a macro with frequency weights) then runs
-    once over the replicates, as a slice of its own each (`by` + sm_replicate), with the row weights
-    times k; replicate 0, every unit weighing 1, gives the metric on the data (so the metric is called
-    once, and its CTEs appear once). Returned per slice `by`: estimate (the metric on the data),
-    std_error (the replicates' standard deviation), the percentile interval ci_low, ci_high (numpy's
-    linear interpolation between order statistics), n_boot (the replicates that gave a value: a
-    replicate that leaves a slice without one class gives none) and n_undefined (those that did not).
-    The unit: the `cluster` column when given (rows of a user resample together), else the row: a
-    row is its columns and its place among the rows equal to it (identical rows are exchangeable,
-    so which of them is first does not matter, and each resamples on its own; the numbering's ORDER
-    BY, which Spark requires, orders equal values). Every replicate reads every row: n_boot times
-    the metric's work. For a ranking metric the unit is the query: the metric runs once, per query
-    (mean_over_queries' per_query='parts'), and each replicate recombines the queries' parts with
-    their weights (n_boot times the number of queries, not of rows). The other keywords are the
-    metric's own. -#}
-{% macro bootstrap(metric, relation, n_boot=1000, confidence=0.95, seed=0, cluster=none, weight=none, by=[]) %}
+    so the same call gives the same interval; replicate 0, every unit weighing 1, gives the metric on
+    the data. Returned per slice `by`: estimate (the metric on the data), std_error (the replicates'
+    standard deviation), the percentile interval ci_low, ci_high (numpy's linear interpolation
+    between order statistics), n_boot (the replicates that gave a value: a replicate that leaves a
+    slice without one class gives none) and n_undefined (those that did not). The unit: the
+    `cluster` column when given (rows of a user resample together), else the row: a row is its
+    columns and its place among the rows equal to it (identical rows are exchangeable, so which of
+    them is first does not matter, and each resamples on its own; the numbering's ORDER BY, which
+    Spark requires, orders equal values). How each metric's replicates are computed: bootstrap_path.
+    With replicates=[first, last], the values of those replicates only (`by`, sm_replicate and the
+    metric's column), for a caller that runs them in batches and takes the interval of all of them
+    (bootstrap_interval): the Python layer on DuckDB, which holds a statement in memory, where one
+    statement of every replicate would need memory in proportion to n_boot. The other keywords are
+    the metric's own. -#}
+{% macro bootstrap(metric, relation, n_boot=1000, confidence=0.95, seed=0, cluster=none, weight=none, by=[], replicates=none) %}
+{%- set span = replicates or [0, n_boot] %}
+{%- set path = sqlmetrics.bootstrap_path(metric, cluster, kwargs) %}
 {%- set read = namespace(columns=by + ([weight] if weight else []) + ([cluster] if cluster else [])) %}
 {%- for p in ('label', 'score', 'prediction', 'target', 'group', 'base_score', 'other_score') %}
 {%- if kwargs.get(p) %}{% set read.columns = read.columns + [kwargs[p]] %}{% endif %}
 {%- endfor %}
 {%- set carried = read.columns | unique | list %}
-{%- set ranking = sqlmetrics.per_query_metric(metric) %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
-{%- set tail = (1 - confidence) / 2 %}
-{%- set resampled_by = by + ['sm_replicate'] %}
-{#- replicate 0 weighs every unit 1: the metric on the data, from the same (one) call of it #}
 {%- set draw %}CASE WHEN sm_replicate = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_uniform') }} END{% endset %}
-WITH sm_replicates AS (
-  {{ sqlmetrics.replicate_numbers(n_boot) }}
-),
-{%- if ranking %}
+{%- set replicated %}
+{%- set numbered %}sm_replicates AS (
+  {{ sqlmetrics.replicate_numbers(span[1], span[0]) }}
+),{% endset %}
+WITH
+{%- if path in ('queries', 'groups') %}
+{%- set unit_column = kwargs.get('query', 'query') if path == 'queries' else kwargs.get('group') %}
+{{ numbered }}
 sm_parts AS (
+  {%- if path == 'queries' %}
   {{ sqlmetrics.metric(metric, relation, by=by, per_query='parts', **kwargs) }}
+  {%- else %}
+  {{ sqlmetrics.gauc_groups(relation, weight=weight, by=by, **kwargs) }}
+  {%- endif %}
 ),
 sm_units AS (
-  SELECT sm_parts.*, {{ sqlmetrics.unit_hash(by + [kwargs.get('query', 'query')]) }} AS sm_unit FROM sm_parts
-),
-sm_replicated AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
-         CASE WHEN MAX(sm_relevant_rule) = 0 OR SUM(sm_k * sm_n_relevant) > 0
-              THEN {{ sqlmetrics.fdiv('SUM(sm_k * sm_numerator)', 'SUM(sm_k * sm_denominator)') }} END
-           AS {{ sqlmetrics.ident(metric) }}
-  FROM (
-    SELECT sm_drawn.*, {{ draw }} AS sm_k
-    FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
-  ) AS sm_weighted
-  {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
-),
+  SELECT sm_parts.*, {{ sqlmetrics.unit_hash((by if path == 'queries' else []) + [unit_column]) }} AS sm_unit FROM sm_parts
+)
+SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
+       {%- if path == 'queries' %}
+       CASE WHEN MAX(sm_relevant_rule) = 0 OR SUM(sm_k * sm_n_relevant) > 0
+            THEN {{ sqlmetrics.fdiv('SUM(sm_k * sm_numerator)', 'SUM(sm_k * sm_denominator)') }} END
+       {%- else %}
+       {{ sqlmetrics.fdiv('SUM(sm_k * sm_v * sm_auc)', 'SUM(sm_k * sm_v)') }}
+       {%- endif %} AS {{ sqlmetrics.ident(metric) }}
+FROM (
+  SELECT sm_drawn.*, {{ draw }} AS sm_k
+  FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
+) AS sm_weighted
+{{ sqlmetrics.group_by(by + ['sm_replicate']) }}
 {%- else %}
 sm_units AS (
   SELECT sm_occurrences.*, {{ sqlmetrics.unit_hash(unit) }} AS sm_unit
@@ -60,25 +66,181 @@ sm_units AS (
     FROM {{ relation }}
   ) AS sm_occurrences
 ),
+{%- if path == 'ranks' %}
+{{ sqlmetrics.auc_replicates('sm_units', kwargs.get('label'), kwargs.get('score'), weight, by, span, seed) }}
+{%- else %}
+{{ numbered }}
 sm_resampled AS (
   SELECT {{ sqlmetrics.cols(carried) }} sm_replicate,
          {{ draw }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
-),
-sm_replicated AS (
-  {{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=resampled_by, **kwargs) }}
-),
+)
+SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }}
+FROM ({{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=by + ['sm_replicate'], **kwargs) }}) AS sm_metric
 {%- endif %}
+{%- endif %}
+{%- endset %}
+{%- if replicates %}
+{{ replicated }}
+{%- else %}
+{{ sqlmetrics.bootstrap_interval('(' ~ replicated ~ ') AS sm_replicated', metric, by, n_boot, confidence) }}
+{%- endif %}
+{% endmacro %}
+
+{#- How the bootstrap of `metric` computes its replicates (the Python layer asks, to batch them):
+    'queries'  a ranking metric: it runs once, per query (mean_over_queries' per_query='parts'), and
+               each replicate recombines the queries' parts with their weights: n_boot times the
+               work of the number of queries, not of rows;
+    'groups'   gauc over its groups (`cluster` is the group): a group's AUC is the same when all its
+               rows weigh k times as much, so the groups' AUCs come from one call (gauc_groups), and
+               each replicate reweighs them;
+    'ranks'    auc (exact, of the whole curve): one order of the rows serves every replicate
+               (auc_replicates);
+    'rows'     any other metric: it runs over every replicate's rows, as a slice of its own each
+               (`by` + sm_replicate), with the row weights times k: n_boot times its work. -#}
+{% macro bootstrap_path(metric, cluster, kwargs) -%}
+{%- if sqlmetrics.per_query_metric(metric) %}{{ return('queries') }}
+{%- elif metric == 'gauc' and cluster == kwargs.get('group') %}{{ return('groups') }}
+{%- elif metric == 'auc' and not kwargs.get('bins') and (kwargs.get('max_fpr') is none or kwargs.get('max_fpr') >= 1) %}{{ return('ranks') }}
+{%- else %}{{ return('rows') }}
+{%- endif %}
+{%- endmacro %}
+
+{#- Replicates per row of auc_replicates' running sums, each a column of its SQL (the Python layer
+    batches the replicates by as many): on 1M rows, 200 replicates took 16 s of CPU with 8 columns,
+    17 with 16 and 20 with 32 (each batch's statement is longer to read). -#}
+{% macro bootstrap_width() -%}
+{{ return(8) }}
+{%- endmacro %}
+
+{#- CTEs ending in the replicates span[0] .. span[1] of the exact AUC (`by`, sm_replicate, auc; as
+    auc_parts: pairs weighted w_i * w_j, a tie counting 1/2) of the rows `units` (`by`, label, score,
+    weight and sm_unit), whose one order serves every replicate, so that a replicate costs a hash
+    aggregation of the rows and a running sum over far fewer keys, not a sort of the rows:
+    - In each slice the class with fewer rows anchors the order (sm_a = 1; where that is the
+      negatives, AUC = 1 - the AUC of the negatives as positives). The rows sorted by score, anchor
+      rows first among equal scores, a row's key is twice the RANK of the last anchor row up to it (0
+      before any), plus 1 for a row of the other class whose score no anchor row has. So the rows of
+      an anchor score and the other rows tied with them share a key, as do the other rows between
+      two anchor scores: an anchor row wins against the other rows of smaller keys and ties with
+      those of its own, and there are about twice as many keys as anchor scores (the minority's).
+    - Per replicate, the anchor and the other weight of each key (rows' weights times k; in a hash
+      aggregation) and a running sum of the other weight over the keys give the anchor weight's
+      wins. The replicates are columns, bootstrap_width per row of a chunk (replicate sm_chunk *
+      width + column): one sort of a chunk's keys serves its columns' running sums.
+    The weights are shares of the slice's largest, so that no product of sums overflows a double.
+    With each replicate: sm_rows and sm_keys, the slice's rows and keys (how many replicates a
+    batch can hold: the Python layer's). -#}
+{% macro auc_replicates(units, label, score, weight, by, span, seed) %}
+{%- set width = sqlmetrics.bootstrap_width() %}
+{%- set slice = sqlmetrics.partition_by(by) %}
+{%- set anchor_positive %}2 * SUM(sm_pos) OVER ({{ slice }}) <= COUNT(*) OVER ({{ slice }}){% endset %}
+{%- set keyed = by + ['sm_anchor_positive', 'sm_rows', 'sm_chunk'] %}
+{%- set sorted %}{{ slice }} ORDER BY sm_s, sm_a DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
+sm_labelled AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_unit, {{ sqlmetrics.ident(score) }} AS sm_s,
+         {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.row_weight(weight) }} AS sm_weight
+  FROM {{ units }}
+),
+sm_anchored AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_unit, sm_s,
+         {{ sqlmetrics.fdiv('sm_weight', 'MAX(sm_weight) OVER (' ~ slice ~ ')') }} AS sm_share,
+         CASE WHEN {{ anchor_positive }} THEN 1 ELSE 0 END AS sm_anchor_positive,
+         CASE WHEN {{ anchor_positive }} THEN sm_pos ELSE 1 - sm_pos END AS sm_a,
+         COUNT(*) OVER ({{ slice }}) AS sm_rows
+  FROM sm_labelled
+),
+sm_ranked AS (
+  SELECT sm_anchored.*, RANK() OVER ({{ slice }} ORDER BY sm_s, sm_a DESC) AS sm_rank
+  FROM sm_anchored
+),
+sm_keyed AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_unit, sm_share, sm_anchor_positive, sm_rows, sm_a,
+         2 * COALESCE(MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER ({{ sorted }}), 0)
+         + CASE WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER ({{ sorted }}) = sm_s THEN 0 ELSE 1 END AS sm_key
+  FROM sm_ranked
+),
+sm_chunks AS (
+  SELECT sm_replicate AS sm_chunk FROM ({{ sqlmetrics.replicate_numbers(span[1] // width, span[0] // width) }}) AS sm_chunk_numbers
+),
+sm_key_sums AS (
+  SELECT {{ sqlmetrics.cols(keyed) }} sm_key,
+         {%- for i in range(width) %}
+         SUM(sm_a * sm_k{{ i }}) AS sm_anchor{{ i }}, SUM((1 - sm_a) * sm_k{{ i }}) AS sm_other{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM (
+    SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a,
+           {%- for i in range(width) %}
+           {% if i == 0 %}CASE WHEN sm_chunk = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_u0') }} END
+           {%- else %}{{ sqlmetrics.poisson_one('sm_u' ~ i) }}{% endif %} * sm_share AS sm_k{{ i }}{{ "," if not loop.last }}
+           {%- endfor %}
+    FROM (
+      SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a, sm_share,
+             {%- for i in range(width) %}
+             {{ sqlmetrics.uniform_of('sm_m' ~ i) }} AS sm_u{{ i }}{{ "," if not loop.last }}
+             {%- endfor %}
+      FROM (
+        SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a, sm_share,
+               {%- for i in range(width) %}
+               {{ sqlmetrics.uniform_mixed('sm_r' ~ i, 'sm_unit') }} AS sm_m{{ i }}{{ "," if not loop.last }}
+               {%- endfor %}
+        FROM (
+          SELECT sm_keyed.*, sm_chunks.sm_chunk,
+                 {%- for i in range(width) %}
+                 {{ sqlmetrics.uniform_seeded('sm_unit', 'sm_chunks.sm_chunk * ' ~ width ~ ' + ' ~ i, seed) }} AS sm_r{{ i }}{{ "," if not loop.last }}
+                 {%- endfor %}
+          FROM sm_keyed
+          CROSS JOIN sm_chunks
+        ) AS sm_seeded
+      ) AS sm_mixed
+    ) AS sm_uniforms
+  ) AS sm_drawn
+  GROUP BY {{ sqlmetrics.cols(keyed) }}sm_key
+),
+sm_chunked AS (
+  SELECT {{ sqlmetrics.cols(keyed) }} CAST(COUNT(*) AS BIGINT) AS sm_keys,
+         {%- for i in range(width) %}
+         {{ sqlmetrics.fdiv('SUM(sm_anchor' ~ i ~ ' * (COALESCE(sm_below' ~ i ~ ', 0) + 0.5 * sm_other' ~ i ~ '))',
+                            'SUM(sm_anchor' ~ i ~ ') * SUM(sm_other' ~ i ~ ')') }} AS sm_wins{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM (
+    SELECT sm_key_sums.*,
+           {%- for i in range(width) %}
+           SUM(sm_other{{ i }}) OVER (PARTITION BY {{ sqlmetrics.col_list(by + ['sm_chunk']) }} ORDER BY sm_key
+                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_below{{ i }}{{ "," if not loop.last }}
+           {%- endfor %}
+    FROM sm_key_sums
+  ) AS sm_running
+  GROUP BY {{ sqlmetrics.col_list(keyed) }}
+)
+SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
+       CASE WHEN sm_anchor_positive = 1 THEN sm_wins ELSE 1 - sm_wins END AS auc, sm_rows, sm_keys
+FROM (
+  SELECT {{ sqlmetrics.cols(by) }} sm_anchor_positive, sm_rows, sm_keys, sm_chunk * {{ width }} + sm_column AS sm_replicate,
+         CASE sm_column {% for i in range(width) %}WHEN {{ i }} THEN sm_wins{{ i }} {% endfor %}END AS sm_wins
+  FROM sm_chunked
+  CROSS JOIN (SELECT sm_replicate AS sm_column FROM ({{ sqlmetrics.replicate_numbers(width - 1) }}) AS sm_column_numbers) AS sm_columns
+) AS sm_unpivoted
+WHERE sm_replicate BETWEEN {{ span[0] }} AND {{ span[1] }}
+{% endmacro %}
+
+{#- The interval of each slice's replicates, from `replicated` (a relation of by, sm_replicate and
+    the column `metric`, read once): bootstrap's outputs. -#}
+{% macro bootstrap_interval(replicated, metric, by, n_boot, confidence) %}
+{%- set tail = (1 - confidence) / 2 %}
+WITH sm_replicated AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} AS sm_value FROM {{ replicated }}
+),
 sm_estimated AS (
-  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.ident(metric) }} FROM sm_replicated WHERE sm_replicate = 0
+  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_replicated WHERE sm_replicate = 0
 ),
 sm_ordered AS (
-  SELECT {{ sqlmetrics.cols(by) }} {{ sqlmetrics.ident(metric) }} AS sm_value,
-         ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY {{ sqlmetrics.ident(metric) }}) AS sm_rank,
+  SELECT {{ sqlmetrics.cols(by) }} sm_value,
+         ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_value) AS sm_rank,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_n,
-         AVG({{ sqlmetrics.ident(metric) }}) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_mean
+         AVG(sm_value) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_mean
   FROM sm_replicated
-  WHERE sm_replicate > 0 AND {{ sqlmetrics.ident(metric) }} IS NOT NULL
+  WHERE sm_replicate > 0 AND sm_value IS NOT NULL
 ),
 sm_spread AS (
   SELECT {{ sqlmetrics.cols(by) }}
@@ -90,7 +252,7 @@ sm_spread AS (
   {{ sqlmetrics.group_by(by) }}
 )
 SELECT {{ sqlmetrics.qualified_cols(by, 'sm_estimated') }}
-       sm_estimated.{{ sqlmetrics.ident(metric) }} AS estimate,
+       sm_estimated.sm_estimate AS estimate,
        sm_spread.sm_se AS std_error, sm_spread.sm_low AS ci_low, sm_spread.sm_high AS ci_high,
        COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot,
        {{ n_boot }} - COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_undefined
@@ -111,37 +273,49 @@ LEFT JOIN sm_spread
       - MAX(CASE WHEN sm_rank = {{ floor_h }} + 1 THEN sm_value END)))
 {%- endmacro %}
 
-{#- One row per replicate, sm_replicate = 0 .. n: crossed tables of the ten digits (no series
+{#- One row per replicate, sm_replicate = first .. n: crossed tables of the ten digits (no series
     function is common to every engine). -#}
-{% macro replicate_numbers(n) %}
+{% macro replicate_numbers(n, first=0) %}
 {%- set places = (n | string) | length %}
 SELECT sm_replicate FROM (
   SELECT {% for i in range(places) %}sm_d{{ i }}.sm_digit * {{ 10 ** i }}{{ " + " if not loop.last }}{% endfor %} AS sm_replicate
   FROM {% for i in range(places) %}(SELECT 0 AS sm_digit{% for d in range(1, 10) %} UNION ALL SELECT {{ d }}{% endfor %}) AS sm_d{{ i }}
        {{- " CROSS JOIN " if not loop.last }}{% endfor %}
 ) AS sm_numbers
-WHERE sm_replicate <= {{ n }}
+WHERE sm_replicate <= {{ n }}{% if first %} AND sm_replicate >= {{ first }}{% endif %}
 {% endmacro %}
 
 {#- The rows of `units` (with sm_unit, the unit's hash: an integer in [0, M), M = 2^31 - 1) for each
     row of `replicates` (sm_replicate), with sm_uniform in [0, 1) drawn from the unit, the replicate
     and the seed: the three combined, then two rounds of squaring modulo M between multiplications
-    (Park & Miller's 48271 and 16807). Integer arithmetic below 2^63 on every engine, and no longer
-    linear in the replicate, so that a unit's draws in successive replicates are not shifted copies
-    of each other. -#}
+    (Park & Miller's 48271 and 16807). Integer arithmetic below 2^63 on
+    every engine, and no longer linear in the replicate, so that a unit's draws in successive
+    replicates are not shifted copies of each other. -#}
 {% macro unit_uniform(units, replicates, seed) -%}
-{%- set m = 2147483647 -%}
-SELECT sm_second.*, {{ sqlmetrics.as_double('MOD(MOD(sm_r3 * sm_r3 + 54321, ' ~ m ~ ') * 48271, ' ~ m ~ ')') }} / {{ m }} AS sm_uniform
+SELECT sm_second.*, {{ sqlmetrics.uniform_of('sm_r3') }} AS sm_uniform
 FROM (
-  SELECT sm_first.*, MOD(MOD(sm_r1 * sm_r1 + 12345, {{ m }}) * 16807 + sm_unit, {{ m }}) AS sm_r3
+  SELECT sm_first.*, {{ sqlmetrics.uniform_mixed('sm_r1', 'sm_unit') }} AS sm_r3
   FROM (
     SELECT {{ units }}.*, {{ replicates }}.sm_replicate,
-           MOD(MOD(sm_unit + CAST({{ replicates }}.sm_replicate AS BIGINT) * 1000003 + {{ (seed * 999983 + 1) % m }}, {{ m }})
-               * 48271, {{ m }}) AS sm_r1
+           {{ sqlmetrics.uniform_seeded('sm_unit', replicates ~ '.sm_replicate', seed) }} AS sm_r1
     FROM {{ units }}
     CROSS JOIN {{ replicates }}
   ) AS sm_first
 ) AS sm_second
+{%- endmacro %}
+
+{#- unit_uniform's three steps as expressions, each of a column holding the step before (which it
+    reads twice): of the unit's hash and the replicate; of that and the unit's hash; the uniform. -#}
+{% macro uniform_seeded(unit, replicate, seed) -%}
+MOD(MOD({{ unit }} + CAST({{ replicate }} AS BIGINT) * 1000003 + {{ (seed * 999983 + 1) % 2147483647 }}, 2147483647) * 48271, 2147483647)
+{%- endmacro %}
+
+{% macro uniform_mixed(r, unit) -%}
+MOD(MOD({{ r }} * {{ r }} + 12345, 2147483647) * 16807 + {{ unit }}, 2147483647)
+{%- endmacro %}
+
+{% macro uniform_of(r) -%}
+{{ sqlmetrics.as_double('MOD(MOD(' ~ r ~ ' * ' ~ r ~ ' + 54321, 2147483647) * 48271, 2147483647)') }} / 2147483647
 {%- endmacro %}
 
 {#- k ~ Poisson(1) from a uniform u in [0, 1): the smallest k whose distribution function

@@ -111,9 +111,9 @@ def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
 
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
-         per_query: bool = False) -> str:
+         per_query: bool = False, extra: dict | None = None) -> str:
     # the parameters the Python layer applies reach the SQL otherwise: by renaming, or as the target's literal
-    kwargs = {k: v for k, v in values.items() if m.param(k).in_template}
+    kwargs = {k: v for k, v in values.items() if m.param(k).in_template} | (extra or {})
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
         kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
@@ -168,8 +168,10 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
 
 
 def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
-            dropna: bool = False, per_query: bool = False, **params):
-    """Validate, check the sources, choose the plan, render, run on the engine and shape the result."""
+            dropna: bool = False, per_query: bool = False, run: Callable | None = None, **params):
+    """Validate, check the sources, choose the plan, render, run on the engine and shape the result.
+    `run(engine, sql)`: how to run it, where not as one statement: sql(**template arguments) renders
+    the statement (the metric's with further arguments), on the checked sources, in the call's snapshot."""
     values = validate(m, params)
     placement = _placement(m, values)
     renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
@@ -196,9 +198,14 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             texts = frozenset(col for c in checked.values() for col in c.texts)
             positive = labels.positive_literal(pos_label)
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
-            sql = _sql(m, values, sources, target, plan, per_query)
+            def sql(**extra) -> str:
+                return _sql(m, values, sources, target, plan, per_query, extra)
             single = _single_value(m, values, details, per_query)
-            result = engine.one_row(sql) if single else engine.execute(sql)
+            if run:  # the caller's way to run it (bootstrap's batches) gives a frame
+                frame = run(engine, sql)
+                result = (frame.iloc[0].to_dict() if len(frame) else {}) if single else frame
+            else:
+                result = engine.one_row(sql()) if single else engine.execute(sql())
         except EngineError:
             for c in checked.values():
                 c.explain()  # a guard failed: its checks say which value, and how often

@@ -81,6 +81,11 @@ class Capabilities:
     nested_with = True
     #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it
     call_settings: tuple[str, ...] = ()
+    #: a statement keeps its intermediate results in memory, up to most of the machine's: sm.bootstrap
+    #: runs the replicates that each read the rows in batches, a statement each, so that memory does
+    #: not grow with n_boot (other engines spill to disk past their memory settings, or spread a
+    #: statement over workers; on PostgreSQL a batch would also compile its long expressions anew)
+    in_memory = False
 
     @classmethod
     def prefixes(cls) -> tuple[str, ...]:
@@ -144,6 +149,7 @@ class DuckDB(Capabilities):
     # its SYSTEM sample (its default) differs between runs on several threads, seed or not
     system_sample_repeats = False
     plans_from_data = True
+    in_memory = True
 
     def is_nan(self, column_sql, decimal=False):
         # DuckDB folds isnan(col) to false where a Parquet file's min/max statistics (which leave NaN

@@ -304,8 +304,8 @@ MAX_POINTS = Param(
 CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, from 0.5 to 0.999999 (where its "
                    "normal and Student's t quantiles are within 1e-8 of the exact ones).", default=0.95, low=0.5,
                    high=0.999999)
-N_BOOT = Param("n_boot", "int", "number of bootstrap replicates, 2 to 100,000 (each reads every row once more).",
-               default=1000, low=2, high=100_000)
+N_BOOT = Param("n_boot", "int", "number of bootstrap replicates, 2 to 100,000 (each costs about a pass over the "
+               "rows, or over the queries or groups).", default=1000, low=2, high=100_000)
 SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, the same interval.", default=0, low=0)
 CLUSTER = Param("cluster", "column", "resample the rows of each value of this column together (the user, say, "
                 "so that correlated impressions stay together) instead of each row on its own.", default=None,

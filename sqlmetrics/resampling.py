@@ -9,33 +9,45 @@ import warnings
 import pandas as pd
 
 from .api import compute
+from .engine import own_connection
 from .errors import UndefinedMetricError
 from .registry import bootstrap_of
+from .sqltext import finish
+from .target import Target
+from .templates import render_macro
 
 #: the share of replicates that must give a value for an interval. A replicate without one (a resample
 #: without a positive label, say) is dropped, and the rest are resamples that kept what the metric
 #: needs: beyond a small loss they describe other data than the sample (1 positive in 10 rows: 37%
 #: of the replicates lose it, and those that keep it can put the interval at [1, 1])
 MIN_DEFINED = 0.9
-
+#: a statement of AUC replicates holds ~50 bytes per replicate and key of the rows' order (hash
+#: aggregation and running sums; sql/bootstrap.sql auc_replicates), next to ~160 bytes per row for
+#: that order: as many replicates as keep the former below KEYS_PER_ROW times the rows (1M rows of 5%
+#: positives have 94,000 keys: 40 replicates; balanced classes of distinct scores, a key per row: 8)
+KEYS_PER_ROW = 4
+#: replicates per statement of the other metrics over rows (one that sorts its rows sorts 32 copies)
+ROWS_BATCH = 32
 
 def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0, cluster=None,
               con=None, dialect=None, details: bool = False, dropna: bool = False, **params):
     """A confidence interval for `metric` on `data` by the Poisson bootstrap, computed by the engine.
 
     In replicate b each resampling unit weighs k ~ Poisson(1), drawn from the unit, b and `seed` by
-    arithmetic in the SQL (no random state: the same call gives the same interval on one engine);
-    the metric then runs over all replicates at once, each a slice of its own. The unit is the row,
-    or the `cluster` column's value (rows of one user resample together), for ``gauc`` its group,
-    and for a ranking metric the query (the metric runs once, and each replicate reweighs the
-    queries' values).
+    arithmetic in the SQL (no random state: the same call gives the same interval on one engine).
+    The unit is the row, or the `cluster` column's value (rows of one user resample together), for
+    ``gauc`` its group and for a ranking metric the query: the metric runs once, per group or
+    query, and each replicate reweighs their values. ``auc`` sorts the rows once for all
+    replicates; any other metric runs over each replicate's rows, as a slice of its own. On a
+    single machine the replicates over rows run in batches, so that memory does not grow with
+    n_boot.
 
     Parameters
         metric: the name of a ranking metric (``ndcg``, ``map``, ``recall_at_k``, ...) or of a metric
             of one value with a ``weight`` parameter (``auc``, ``gauc``, ``log_loss``, ``precision``,
             ``r2``, ...); its parameters follow as keywords.
         data, con, dialect, details, dropna: as for the metric.
-        n_boot: replicates (default 1000); every replicate reads every row once more.
+        n_boot: replicates (default 1000); each costs about a pass over the rows (the queries, groups).
         confidence: coverage of the percentile interval (default 0.95).
         seed: the replicate weights' seed (default 0).
         cluster: a column whose rows resample together (default: each row on its own; for ``gauc``,
@@ -57,9 +69,53 @@ def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95
     (0.7956, 200, True)
     """
     m, params = bootstrap_of(metric, dict(params, cluster=cluster))
+
+    def run(engine, sql):
+        return _in_batches(engine, sql, m.param("metric").default, params, n_boot, confidence)
     result = compute(m, data, con=con, dialect=dialect, details=details, dropna=dropna, n_boot=n_boot,
-                     confidence=confidence, seed=seed, **params)
+                     confidence=confidence, seed=seed, run=run, **params)
     return _honest(result, metric, m.undefined)
+
+
+def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence: float) -> pd.DataFrame:
+    """The bootstrap's result. On an engine that holds a statement in memory (Capabilities.in_memory),
+    where each replicate reads the rows (sql/bootstrap.sql bootstrap_path 'ranks' or 'rows'), one
+    statement of every replicate would need memory in proportion to n_boot: the replicates run in
+    batches, a statement each (in the call's one snapshot), and their values' interval (a few
+    thousand numbers) is taken in-process by the same SQL (bootstrap_interval). AUC's first batch is
+    one row of running sums (bootstrap_width replicates), the next ones as large as KEYS_PER_ROW
+    allows for the keys and rows it reports; the other metrics' batches ROWS_BATCH replicates.
+    Elsewhere one statement, as for the paths over queries or groups, which hold a few numbers per
+    replicate."""
+    target = Target(engine.dialect)
+    path = render_macro("bootstrap_path", target, metric=metric, cluster=params.get("cluster"), kwargs=params)
+    if not engine.capabilities.in_memory or path not in ("ranks", "rows"):
+        return engine.execute(sql())
+    width = int(render_macro("bootstrap_width", target))
+    batches, first, size = [], 0, width if path == "ranks" else ROWS_BATCH
+    while first <= n_boot:
+        batches.append(engine.execute(sql(replicates=[first, min(first + size - 1, n_boot)])))
+        first, size = first + size, _auc_batch(batches[-1], first, width) if path == "ranks" else size
+    values = pd.concat(batches, ignore_index=True)
+    values[metric] = values[metric].astype("Float64")  # NULL as NULL (pd.NA) for DuckDB, not NaN
+    by = [params["by"]] if isinstance(params.get("by"), str) else list(params.get("by") or [])
+    duckdb = Target("duckdb")
+    interval = finish(render_macro("bootstrap_interval", duckdb, replicated="sm_values", metric=metric, by=by,
+                                   n_boot=n_boot, confidence=confidence), {}, duckdb)
+    con = own_connection()
+    try:
+        con.register("sm_values", values)
+        return con.execute(interval).df()
+    finally:
+        con.close()
+
+
+def _auc_batch(batch: pd.DataFrame, first: int, width: int) -> int:
+    """AUC's replicates per statement: as many as KEYS_PER_ROW allows for the rows and keys of the
+    slices, which `batch` reports with each replicate (`first`: one of its replicates), in rows of
+    `width` replicates."""
+    counts = batch[batch["sm_replicate"] == first]  # a row per slice
+    return width * max(1, int(KEYS_PER_ROW * counts["sm_rows"].sum()) // (width * max(1, counts["sm_keys"].sum())))
 
 
 def _honest(result, metric: str, undefined: str):

@@ -80,6 +80,155 @@ def test_gauc_resamples_groups():
         sm.bootstrap("gauc", df, label="y", score="s", group="user", weighting="uniform")
 
 
+#: sql/bootstrap.sql's modulus (2^31 - 1) and Poisson(1) distribution function at 0 .. 12, summed as it sums them
+M = 2 ** 31 - 1
+
+
+def _cdf():
+    """The Poisson(1) distribution function at 0 .. 12, summed as sql/bootstrap.sql's poisson_one sums it."""
+    total, term, out = 0.0, math.exp(-1), []
+    for k in range(13):
+        total += term
+        out.append(total)
+        term /= k + 1
+    return np.array(out)
+
+
+def poisson_draws(units: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
+    """k[b, i]: the weight of unit units[i] (its hash) in replicate b, drawn by sql/bootstrap.sql's
+    arithmetic (every product below 2^63); replicate 0 weighs every unit 1."""
+    u = units.astype(np.int64)[None, :]
+    b = np.arange(n_boot + 1, dtype=np.int64)[:, None]
+    r1 = (u + b * 1000003 + (seed * 999983 + 1) % M) % M * 48271 % M
+    r3 = ((r1 * r1 + 12345) % M * 16807 + u) % M
+    uniform = ((r3 * r3 + 54321) % M * 48271 % M).astype(float) / M
+    k = np.searchsorted(_cdf(), uniform, side="right")  # the smallest k whose distribution function exceeds u
+    k[0] = 1
+    return k
+
+
+def sqlite_units(frame: pd.DataFrame, columns: list[str]) -> np.ndarray:
+    """SQLite's unit hash: the DENSE_RANK of the units' values."""
+    return frame.groupby(columns, sort=True).ngroup().to_numpy() + 1
+
+
+def row_units(frame: pd.DataFrame, carried: list[str]) -> np.ndarray:
+    """A row's unit: its columns and its place among the rows equal to it."""
+    return sqlite_units(frame.assign(sm_occurrence=frame.groupby(carried).cumcount() + 1), carried + ["sm_occurrence"])
+
+
+def interval(values: np.ndarray, n_boot: int, confidence: float = 0.95) -> dict:
+    """bootstrap's outputs from the metric on the data (values[0]) and its replicates (NaN: none)."""
+    v = values[1:][~np.isnan(values[1:])]
+    tail = (1 - confidence) / 2
+    refused = len(v) < 0.9 * n_boot  # resampling.MIN_DEFINED
+    return {"estimate": values[0], "std_error": math.nan if refused else np.std(v, ddof=1),
+            "ci_low": math.nan if refused else np.quantile(v, tail),
+            "ci_high": math.nan if refused else np.quantile(v, 1 - tail), "n_boot": len(v), "n_undefined": n_boot - len(v)}
+
+
+def weighted_auc(y, s, w) -> float:
+    return roc_auc_score(y, s, sample_weight=w) if w[y == 1].sum() > 0 and w[y == 0].sum() > 0 else math.nan
+
+
+def sliced_sample(seed=21, n=1500):
+    """Tied scores, weights and users in three slices: 'a' with few positives, 'b' with more positives
+    than negatives (the order is anchored on the negatives there), 'c' of 12 rows (some replicates lose
+    its one positive)."""
+    rng = np.random.default_rng(seed)
+    c = np.where(np.arange(n) < 12, "c", rng.choice(["a", "b"], n))
+    y = (rng.random(n) < np.where(c == "b", 0.7, 0.2)).astype(int)
+    y[:12] = [1] + [0] * 11
+    s = np.round(rng.normal(y * 0.8, 1.0), 1)
+    return pd.DataFrame({"c": c, "y": y, "s": s, "p": 1 / (1 + np.exp(-s)), "w": rng.integers(1, 4, n).astype(float),
+                         "user": rng.integers(0, n // 6, n)})
+
+
+@pytest.fixture(scope="module")
+def sqlite_sample():
+    import sqlite3
+    df = sliced_sample()
+    run = ranking_run(np.random.default_rng(22), 300).assign(m=lambda f: np.where(f["query"] % 3 == 0, "x", "y"))
+    con = sqlite3.connect(":memory:")
+    df.to_sql("preds", con, index=False)
+    run.to_sql("run", con, index=False)
+    yield con, df, run
+    con.close()
+
+
+def reference(frame: pd.DataFrame, by: str, statistic, units: np.ndarray, n_boot: int, seed: int) -> pd.DataFrame:
+    """bootstrap's outputs per slice, from `statistic(part, k)` (the metric of the slice's rows with the
+    draws k of their units) and the draws of sql/bootstrap.sql."""
+    k = poisson_draws(units, n_boot, seed)
+    rows = []
+    for value, part in frame.groupby(by):
+        at = part.index.to_numpy()
+        values = np.array([statistic(part, k[b, at]) for b in range(n_boot + 1)])
+        rows.append({by: value, **interval(values, n_boot)})
+    return pd.DataFrame(rows)
+
+
+def assert_same(got: pd.DataFrame, want: pd.DataFrame):
+    assert list(got.columns) == list(want.columns)
+    for column in want.columns[1:]:
+        np.testing.assert_allclose(got[column].astype(float), want[column].astype(float), rtol=1e-9, atol=1e-15,
+                                   err_msg=column)
+
+
+@pytest.mark.filterwarnings("ignore:bootstrap of")
+def test_the_draws_and_metrics_as_numpy_reproduces_them(sqlite_sample):
+    """On SQLite, whose unit hash is the rank of the unit's values, numpy reproduces the draws of every
+    replicate: each way of computing the replicates gives scikit-learn's metric of the rows weighted by
+    them, and the interval numpy's percentiles and standard deviation (ties, weights, slices, a slice
+    anchored on its negatives, one where replicates lose the only positive, clusters, GAUC's groups, the
+    queries of NDCG, a metric over rows)."""
+    con, df, run = sqlite_sample
+    n_boot = 90
+    auc = sm.bootstrap("auc", "preds", con=con, label="y", score="s", weight="w", by="c", n_boot=n_boot, seed=5)
+    assert_same(auc, reference(df, "c", lambda f, k: weighted_auc(f.y.to_numpy(), f.s.to_numpy(), f.w.to_numpy() * k),
+                               row_units(df, ["c", "w", "y", "s"]), n_boot, 5))
+    assert auc.set_index("c").loc["c", "n_undefined"] > 0
+
+    clustered = sm.bootstrap("auc", "preds", con=con, label="y", score="s", by="c", cluster="user", n_boot=n_boot)
+    assert_same(clustered, reference(df, "c", lambda f, k: weighted_auc(f.y.to_numpy(), f.s.to_numpy(), k),
+                                     sqlite_units(df, ["user"]), n_boot, 0))
+
+    # a group's AUC is the same whatever its weight k: it weighs k times its rows' weight in the mean
+    groups = {c: [(g.index[0], g.w.sum(), weighted_auc(g.y.to_numpy(), g.s.to_numpy(), g.w.to_numpy()))
+                  for _, g in part.groupby("user") if g.y.nunique() == 2] for c, part in df.groupby("c")}
+
+    def gauc(f, k):
+        first, v, a = np.array(groups[f.c.iloc[0]]).reshape(-1, 3).T
+        kg = pd.Series(k, index=f.index)[first.astype(int)].to_numpy()
+        return (kg * v * a).sum() / (kg * v).sum() if (kg * v).sum() > 0 else math.nan
+    grouped = sm.bootstrap("gauc", "preds", con=con, label="y", score="s", group="user", weight="w", by="c",
+                           n_boot=n_boot)
+    assert_same(grouped, reference(df, "c", gauc, sqlite_units(df, ["user"]), n_boot, 0))
+
+    loss = sm.bootstrap("log_loss", "preds", con=con, label="y", score="p", weight="w", by="c", n_boot=n_boot, seed=2)
+    assert_same(loss, reference(df, "c", lambda f, k: log_loss(f.y, f.p, sample_weight=f.w * k),
+                                row_units(df, ["c", "w", "y", "p"]), n_boot, 2))
+
+    per_query = sm.ndcg(run, k=5, by="m", per_query=True).reset_index(drop=True)
+    got = sm.bootstrap("ndcg", "run", con=con, k=5, by="m", n_boot=n_boot)
+    assert_same(got, reference(per_query, "m", lambda f, k: (k * f.ndcg).sum() / k.sum(),
+                               sqlite_units(per_query, ["m", "query"]), n_boot, 0))
+
+
+def test_batches_give_the_one_statement_interval():
+    """sm.bootstrap runs the replicates of a metric over rows in batches on a single machine and takes
+    their interval in-process; sm.render's one statement (dbt's) gives the same numbers."""
+    import duckdb
+    df = sliced_sample(23, 3000)[lambda f: f.c != "c"]
+    con = duckdb.connect()
+    con.register("preds", df)
+    for metric, params in (("auc", dict(label="y", score="s", weight="w")), ("log_loss", dict(label="y", score="p"))):
+        got = sm.bootstrap(metric, df, by="c", n_boot=150, **params)
+        want = con.sql(sm.render("bootstrap", "preds", metric=metric, by="c", n_boot=150, **params)).df().sort_values("c")
+        want.index = got.index
+        pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=1e-12)
+
+
 def test_same_seed_same_interval_other_seed_other_interval():
     df = frame(np.random.default_rng(1), 500)
     a = sm.bootstrap("auc", df, label="y", score="s", n_boot=200, seed=7)

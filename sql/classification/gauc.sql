@@ -10,14 +10,18 @@ SELECT {{ sqlmetrics.cols(by) }}
        CAST(COALESCE(SUM(sm_n), 0) AS BIGINT) AS n,
        CAST(COALESCE(SUM(sm_n_pos), 0) AS BIGINT) AS n_pos,
        CAST(COALESCE(SUM(sm_n - sm_n_pos), 0) AS BIGINT) AS n_neg
-FROM (
-  SELECT sm_parts.*,
-         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN 1 ELSE 0 END AS sm_used,
-         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN sm_wins / NULLIF(sm_w_pos, 0) END AS sm_auc,
-         CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(sqlmetrics.gauc_group_weight(weighting, weight, by)) }} END AS sm_v
-  FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by + [group], plan) }}) AS sm_parts
-) AS sm_groups
+FROM ({{ sqlmetrics.gauc_groups(relation, label, score, group, weight, weighting, by, plan) }}) AS sm_groups
 {{ sqlmetrics.group_by(by) }}
+{% endmacro %}
+
+{#- One row per slice and group: auc_parts' columns, sm_used (1 when the group has both classes),
+    its AUC sm_auc and GAUC weight sm_v (NULL when it has not). -#}
+{% macro gauc_groups(relation, label, score, group, weight=none, weighting='impressions', by=[], plan='aggregate') %}
+SELECT sm_parts.*,
+       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN 1 ELSE 0 END AS sm_used,
+       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN sm_wins / NULLIF(sm_w_pos, 0) END AS sm_auc,
+       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(sqlmetrics.gauc_group_weight(weighting, weight, by)) }} END AS sm_v
+FROM ({{ sqlmetrics.auc_parts(relation, label, score, weight, by + [group], plan) }}) AS sm_parts
 {% endmacro %}
 
 {#- A group's weight v_g in GAUC, from its class weights sm_w_pos and sm_w_neg (columns of a row per

@@ -203,7 +203,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             single = _single_value(m, values, details, per_query)
             if run:  # the caller's way to run it (bootstrap's batches) gives a frame
                 frame = run(engine, sql)
-                result = (frame.iloc[0].to_dict() if len(frame) else {}) if single else frame
+                result = ({c: frame[c].iloc[0] for c in frame.columns} if len(frame) else {}) if single else frame
             else:
                 result = engine.one_row(sql()) if single else engine.execute(sql())
         except EngineError:

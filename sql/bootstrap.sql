@@ -74,16 +74,18 @@ sm_resampled AS (
   SELECT {{ sqlmetrics.cols(carried) }} sm_replicate,
          {{ draw }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
+),
+sm_metric AS (
+  {{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=by + ['sm_replicate'], **kwargs) }}
 )
-SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }}
-FROM ({{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=by + ['sm_replicate'], **kwargs) }}) AS sm_metric
+SELECT * FROM sm_metric
 {%- endif %}
 {%- endif %}
 {%- endset %}
 {%- if replicates %}
 {{ replicated }}
 {%- else %}
-{{ sqlmetrics.bootstrap_interval('(' ~ replicated ~ ') AS sm_replicated', metric, by, n_boot, confidence) }}
+{{ sqlmetrics.bootstrap_interval(replicated, metric, by, n_boot, confidence) }}
 {%- endif %}
 {% endmacro %}
 
@@ -224,22 +226,26 @@ FROM (
 WHERE sm_replicate BETWEEN {{ span[0] }} AND {{ span[1] }}
 {% endmacro %}
 
-{#- The interval of each slice's replicates, from `replicated` (a relation of by, sm_replicate and
-    the column `metric`, read once): bootstrap's outputs. -#}
+{#- bootstrap's outputs: the interval of each slice's replicates, from `replicated`, a SELECT of
+    `by`, sm_replicate and the column `metric` (a CTE's: a WITH of its own goes to the top where the
+    engine needs it so, MariaDB). -#}
 {% macro bootstrap_interval(replicated, metric, by, n_boot, confidence) %}
 {%- set tail = (1 - confidence) / 2 %}
 WITH sm_replicated AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} AS sm_value FROM {{ replicated }}
+  {{ replicated }}
+),
+sm_values AS (
+  SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} AS sm_value FROM sm_replicated
 ),
 sm_estimated AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_replicated WHERE sm_replicate = 0
+  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_values WHERE sm_replicate = 0
 ),
 sm_ordered AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_value,
          ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_value) AS sm_rank,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_n,
          AVG(sm_value) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_mean
-  FROM sm_replicated
+  FROM sm_values
   WHERE sm_replicate > 0 AND sm_value IS NOT NULL
 ),
 sm_spread AS (

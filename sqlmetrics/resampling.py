@@ -100,11 +100,11 @@ def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence:
     values[metric] = values[metric].astype("Float64")  # NULL as NULL (pd.NA) for DuckDB, not NaN
     by = [params["by"]] if isinstance(params.get("by"), str) else list(params.get("by") or [])
     duckdb = Target("duckdb")
-    interval = finish(render_macro("bootstrap_interval", duckdb, replicated="sm_values", metric=metric, by=by,
-                                   n_boot=n_boot, confidence=confidence), {}, duckdb)
+    interval = finish(render_macro("bootstrap_interval", duckdb, replicated="SELECT * FROM sm_batches", metric=metric,
+                                   by=by, n_boot=n_boot, confidence=confidence), {}, duckdb)
     con = own_connection()
     try:
-        con.register("sm_values", values)
+        con.register("sm_batches", values)
         return con.execute(interval).df()
     finally:
         con.close()

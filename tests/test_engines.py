@@ -204,6 +204,9 @@ def test_bootstrap_on_the_engine(con):
     assert sm.bootstrap("auc", "preds", con=con, **params) == pytest.approx(got, rel=1e-12)
     sliced = sm.bootstrap("gauc", "preds", con=con, label="y", score="s", group="g", by="c", n_boot=100)
     assert list(sliced.columns) == ["c", "estimate", "std_error", "ci_low", "ci_high", "n_boot", "n_undefined"]
+    # a metric over each replicate's rows, whose SQL has a WITH of its own (MariaDB: hoisted)
+    curve = sm.bootstrap("average_precision", "preds", con=con, label="y", score="s", n_boot=40)
+    assert curve["estimate"] == pytest.approx(sm.average_precision(BINARY, label="y", score="s"), rel=1e-12)
     queries = sm.bootstrap("ndcg", "run", qrels="qrels", k=3, n_boot=300, con=con)
     want = sm.bootstrap("ndcg", RUN, qrels=QRELS, k=3, n_boot=300)
     assert queries["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and queries["n_boot"] == 300

@@ -698,94 +698,94 @@ WITH sm_units AS (
   SELECT
     `country`,
     sm_replicate,
-    `auc` AS sm_value
+    CASE WHEN sm_anchor_positive = 1 THEN sm_wins ELSE 1 - sm_wins END AS auc,
+    sm_rows,
+    sm_keys
   FROM (
     SELECT
       `country`,
-      sm_replicate,
-      CASE WHEN sm_anchor_positive = 1 THEN sm_wins ELSE 1 - sm_wins END AS auc,
+      sm_anchor_positive,
       sm_rows,
-      sm_keys
-    FROM (
+      sm_keys,
+      sm_chunk * 8 + sm_column AS sm_replicate,
+      CASE sm_column
+        WHEN 0
+        THEN sm_wins0
+        WHEN 1
+        THEN sm_wins1
+        WHEN 2
+        THEN sm_wins2
+        WHEN 3
+        THEN sm_wins3
+        WHEN 4
+        THEN sm_wins4
+        WHEN 5
+        THEN sm_wins5
+        WHEN 6
+        THEN sm_wins6
+        WHEN 7
+        THEN sm_wins7
+      END AS sm_wins
+    FROM sm_chunked
+    CROSS JOIN (
       SELECT
-        `country`,
-        sm_anchor_positive,
-        sm_rows,
-        sm_keys,
-        sm_chunk * 8 + sm_column AS sm_replicate,
-        CASE sm_column
-          WHEN 0
-          THEN sm_wins0
-          WHEN 1
-          THEN sm_wins1
-          WHEN 2
-          THEN sm_wins2
-          WHEN 3
-          THEN sm_wins3
-          WHEN 4
-          THEN sm_wins4
-          WHEN 5
-          THEN sm_wins5
-          WHEN 6
-          THEN sm_wins6
-          WHEN 7
-          THEN sm_wins7
-        END AS sm_wins
-      FROM sm_chunked
-      CROSS JOIN (
+        sm_replicate AS sm_column
+      FROM (
         SELECT
-          sm_replicate AS sm_column
+          sm_replicate
         FROM (
           SELECT
-            sm_replicate
+            sm_d0.sm_digit * 1 AS sm_replicate
           FROM (
             SELECT
-              sm_d0.sm_digit * 1 AS sm_replicate
-            FROM (
-              SELECT
-                0 AS sm_digit
-              UNION ALL
-              SELECT
-                1
-              UNION ALL
-              SELECT
-                2
-              UNION ALL
-              SELECT
-                3
-              UNION ALL
-              SELECT
-                4
-              UNION ALL
-              SELECT
-                5
-              UNION ALL
-              SELECT
-                6
-              UNION ALL
-              SELECT
-                7
-              UNION ALL
-              SELECT
-                8
-              UNION ALL
-              SELECT
-                9
-            ) AS sm_d0
-          ) AS sm_numbers
-          WHERE
-            sm_replicate <= 7
-        ) AS sm_column_numbers
-      ) AS sm_columns
-    ) AS sm_unpivoted
-    WHERE
-      sm_replicate BETWEEN 0 AND 200
-  ) AS sm_replicated
+              0 AS sm_digit
+            UNION ALL
+            SELECT
+              1
+            UNION ALL
+            SELECT
+              2
+            UNION ALL
+            SELECT
+              3
+            UNION ALL
+            SELECT
+              4
+            UNION ALL
+            SELECT
+              5
+            UNION ALL
+            SELECT
+              6
+            UNION ALL
+            SELECT
+              7
+            UNION ALL
+            SELECT
+              8
+            UNION ALL
+            SELECT
+              9
+          ) AS sm_d0
+        ) AS sm_numbers
+        WHERE
+          sm_replicate <= 7
+      ) AS sm_column_numbers
+    ) AS sm_columns
+  ) AS sm_unpivoted
+  WHERE
+    sm_replicate BETWEEN 0 AND 200
+), sm_values AS (
+  SELECT
+    `country`,
+    sm_replicate,
+    `auc` AS sm_value
+  FROM sm_replicated
 ), sm_estimated AS (
   SELECT
     `country`,
     sm_value AS sm_estimate
-  FROM sm_replicated
+  FROM sm_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -795,7 +795,7 @@ WITH sm_units AS (
     ROW_NUMBER() OVER (PARTITION BY `country` ORDER BY sm_value NULLS LAST) AS sm_rank,
     COUNT(*) OVER (PARTITION BY `country`) AS sm_n,
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
-  FROM sm_replicated
+  FROM sm_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

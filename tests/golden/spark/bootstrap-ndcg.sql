@@ -289,93 +289,93 @@ WITH sm_replicates AS (
   SELECT
     `country`,
     sm_replicate,
-    `ndcg` AS sm_value
+    CASE
+      WHEN MAX(sm_relevant_rule) = 0 OR SUM(sm_k * sm_n_relevant) > 0
+      THEN (
+        CAST(SUM(sm_k * sm_numerator) AS DOUBLE) / NULLIF(CAST(SUM(sm_k * sm_denominator) AS DOUBLE), 0)
+      )
+    END AS `ndcg`
   FROM (
     SELECT
-      `country`,
-      sm_replicate,
+      sm_drawn.*,
       CASE
-        WHEN MAX(sm_relevant_rule) = 0 OR SUM(sm_k * sm_n_relevant) > 0
-        THEN (
-          CAST(SUM(sm_k * sm_numerator) AS DOUBLE) / NULLIF(CAST(SUM(sm_k * sm_denominator) AS DOUBLE), 0)
-        )
-      END AS `ndcg`
+        WHEN sm_replicate = 0
+        THEN 1
+        ELSE CASE
+          WHEN sm_uniform < 0.36787944117144233
+          THEN 0
+          WHEN sm_uniform < 0.73575888234288467
+          THEN 1
+          WHEN sm_uniform < 0.91969860292860584
+          THEN 2
+          WHEN sm_uniform < 0.98101184312384626
+          THEN 3
+          WHEN sm_uniform < 0.99634015317265634
+          THEN 4
+          WHEN sm_uniform < 0.99940581518241833
+          THEN 5
+          WHEN sm_uniform < 0.99991675885071196
+          THEN 6
+          WHEN sm_uniform < 0.99998975080332531
+          THEN 7
+          WHEN sm_uniform < 0.99999887479740202
+          THEN 8
+          WHEN sm_uniform < 0.9999998885745216
+          THEN 9
+          WHEN sm_uniform < 0.9999999899522336
+          THEN 10
+          WHEN sm_uniform < 0.99999999916838922
+          THEN 11
+          WHEN sm_uniform < 0.99999999993640221
+          THEN 12
+          ELSE 13
+        END
+      END AS sm_k
     FROM (
       SELECT
-        sm_drawn.*,
-        CASE
-          WHEN sm_replicate = 0
-          THEN 1
-          ELSE CASE
-            WHEN sm_uniform < 0.36787944117144233
-            THEN 0
-            WHEN sm_uniform < 0.73575888234288467
-            THEN 1
-            WHEN sm_uniform < 0.91969860292860584
-            THEN 2
-            WHEN sm_uniform < 0.98101184312384626
-            THEN 3
-            WHEN sm_uniform < 0.99634015317265634
-            THEN 4
-            WHEN sm_uniform < 0.99940581518241833
-            THEN 5
-            WHEN sm_uniform < 0.99991675885071196
-            THEN 6
-            WHEN sm_uniform < 0.99998975080332531
-            THEN 7
-            WHEN sm_uniform < 0.99999887479740202
-            THEN 8
-            WHEN sm_uniform < 0.9999998885745216
-            THEN 9
-            WHEN sm_uniform < 0.9999999899522336
-            THEN 10
-            WHEN sm_uniform < 0.99999999916838922
-            THEN 11
-            WHEN sm_uniform < 0.99999999993640221
-            THEN 12
-            ELSE 13
-          END
-        END AS sm_k
+        sm_second.*,
+        CAST((
+          (
+            sm_r3 * sm_r3 + 54321
+          ) % 2147483647 * 48271
+        ) % 2147483647 AS DOUBLE) / 2147483647 AS sm_uniform
       FROM (
         SELECT
-          sm_second.*,
-          CAST((
+          sm_first.*,
+          (
             (
-              sm_r3 * sm_r3 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE) / 2147483647 AS sm_uniform
+              sm_r1 * sm_r1 + 12345
+            ) % 2147483647 * 16807 + sm_unit
+          ) % 2147483647 AS sm_r3
         FROM (
           SELECT
-            sm_first.*,
+            sm_units.*,
+            sm_replicates.sm_replicate,
             (
               (
-                sm_r1 * sm_r1 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_r3
-          FROM (
-            SELECT
-              sm_units.*,
-              sm_replicates.sm_replicate,
-              (
-                (
-                  sm_unit + CAST(sm_replicates.sm_replicate AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
-              ) % 2147483647 AS sm_r1
-            FROM sm_units
-            CROSS JOIN sm_replicates
-          ) AS sm_first
-        ) AS sm_second
-      ) AS sm_drawn
-    ) AS sm_weighted
-    GROUP BY
-      `country`,
-      `sm_replicate`
-  ) AS sm_replicated
+                sm_unit + CAST(sm_replicates.sm_replicate AS BIGINT) * 1000003 + 1
+              ) % 2147483647 * 48271
+            ) % 2147483647 AS sm_r1
+          FROM sm_units
+          CROSS JOIN sm_replicates
+        ) AS sm_first
+      ) AS sm_second
+    ) AS sm_drawn
+  ) AS sm_weighted
+  GROUP BY
+    `country`,
+    `sm_replicate`
+), sm_values AS (
+  SELECT
+    `country`,
+    sm_replicate,
+    `ndcg` AS sm_value
+  FROM sm_replicated
 ), sm_estimated AS (
   SELECT
     `country`,
     sm_value AS sm_estimate
-  FROM sm_replicated
+  FROM sm_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -385,7 +385,7 @@ WITH sm_replicates AS (
     ROW_NUMBER() OVER (PARTITION BY `country` ORDER BY sm_value NULLS LAST) AS sm_rank,
     COUNT(*) OVER (PARTITION BY `country`) AS sm_n,
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
-  FROM sm_replicated
+  FROM sm_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

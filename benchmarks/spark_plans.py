@@ -312,7 +312,7 @@ def main() -> None:
                             **({"by": by} if by else {}))
             reads = task_reads(spark, sql)
             rows = len(data[table])
-            most = max(read for _, _, read in reads.tasks)
+            most = max((read for _, _, read in reads.tasks), default=0)
             per_executor = collections.Counter()
             for _, executor, read in reads.tasks:
                 per_executor[executor] += read

@@ -234,18 +234,18 @@ WHERE sm_replicate BETWEEN {{ span[0] }} AND {{ span[1] }}
 WITH sm_replicated AS (
   {{ replicated }}
 ),
-sm_values AS (
+sm_replicate_values AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} AS sm_value FROM sm_replicated
 ),
 sm_estimated AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_values WHERE sm_replicate = 0
+  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_replicate_values WHERE sm_replicate = 0
 ),
 sm_ordered AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_value,
          ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_value) AS sm_rank,
          COUNT(*) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_n,
          AVG(sm_value) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_mean
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE sm_replicate > 0 AND sm_value IS NOT NULL
 ),
 sm_spread AS (

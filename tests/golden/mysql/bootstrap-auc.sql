@@ -784,7 +784,7 @@ WITH sm_units AS (
   ) AS sm_unpivoted
   WHERE
     sm_replicate BETWEEN 0 AND 200
-), sm_values AS (
+), sm_replicate_values AS (
   SELECT
     `country`,
     sm_replicate,
@@ -794,7 +794,7 @@ WITH sm_units AS (
   SELECT
     `country`,
     sm_value AS sm_estimate
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -807,7 +807,7 @@ WITH sm_units AS (
     ) AS sm_rank,
     COUNT(*) OVER (PARTITION BY `country`) AS sm_n,
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

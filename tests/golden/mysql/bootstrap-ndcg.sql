@@ -1,203 +1,160 @@
-WITH sm_replicated AS (
-  WITH sm_replicates AS (
+WITH sm_replicates AS (
+  SELECT
+    sm_replicate
+  FROM (
     SELECT
-      sm_replicate
+      sm_d0.sm_digit * 1 + sm_d1.sm_digit * 10 + sm_d2.sm_digit * 100 AS sm_replicate
     FROM (
       SELECT
-        sm_d0.sm_digit * 1 + sm_d1.sm_digit * 10 + sm_d2.sm_digit * 100 AS sm_replicate
-      FROM (
-        SELECT
-          0 AS sm_digit
-        UNION ALL
-        SELECT
-          1
-        UNION ALL
-        SELECT
-          2
-        UNION ALL
-        SELECT
-          3
-        UNION ALL
-        SELECT
-          4
-        UNION ALL
-        SELECT
-          5
-        UNION ALL
-        SELECT
-          6
-        UNION ALL
-        SELECT
-          7
-        UNION ALL
-        SELECT
-          8
-        UNION ALL
-        SELECT
-          9
-      ) AS sm_d0
-      CROSS JOIN (
-        SELECT
-          0 AS sm_digit
-        UNION ALL
-        SELECT
-          1
-        UNION ALL
-        SELECT
-          2
-        UNION ALL
-        SELECT
-          3
-        UNION ALL
-        SELECT
-          4
-        UNION ALL
-        SELECT
-          5
-        UNION ALL
-        SELECT
-          6
-        UNION ALL
-        SELECT
-          7
-        UNION ALL
-        SELECT
-          8
-        UNION ALL
-        SELECT
-          9
-      ) AS sm_d1
-      CROSS JOIN (
-        SELECT
-          0 AS sm_digit
-        UNION ALL
-        SELECT
-          1
-        UNION ALL
-        SELECT
-          2
-        UNION ALL
-        SELECT
-          3
-        UNION ALL
-        SELECT
-          4
-        UNION ALL
-        SELECT
-          5
-        UNION ALL
-        SELECT
-          6
-        UNION ALL
-        SELECT
-          7
-        UNION ALL
-        SELECT
-          8
-        UNION ALL
-        SELECT
-          9
-      ) AS sm_d2
-    ) AS sm_numbers
-    WHERE
-      sm_replicate <= 200
-  ), sm_parts AS (
-    WITH sm_judged AS (
+        0 AS sm_digit
+      UNION ALL
       SELECT
-        `country`,
-        `query_id`,
-        `doc_id` AS sm_item,
-        CASE
-          WHEN NOT `relevance` IS NULL
-          THEN CAST(`relevance` AS DOUBLE)
-          ELSE CAST(CASE
-            WHEN COALESCE(`relevance` IS NULL, TRUE)
-            THEN JSON_EXTRACT(
-              '{}',
-              CONCAT(
-                'sqlmetrics: a relevance must be a number; found ',
-                COALESCE(CAST(`relevance` AS CHAR), 'NULL')
-              )
-            )
-          END AS DOUBLE)
-        END AS sm_rel
-      FROM analytics.qrels
-    ), sm_grades AS (
+        1
+      UNION ALL
       SELECT
-        MAX(sm_rel) AS sm_top,
-        CASE WHEN (
-          -MAX(sm_rel)
-        ) > -1022 THEN POWER(2, -MAX(sm_rel)) ELSE 0 END AS sm_top_unit,
-        (
+        2
+      UNION ALL
+      SELECT
+        3
+      UNION ALL
+      SELECT
+        4
+      UNION ALL
+      SELECT
+        5
+      UNION ALL
+      SELECT
+        6
+      UNION ALL
+      SELECT
+        7
+      UNION ALL
+      SELECT
+        8
+      UNION ALL
+      SELECT
+        9
+    ) AS sm_d0
+    CROSS JOIN (
+      SELECT
+        0 AS sm_digit
+      UNION ALL
+      SELECT
+        1
+      UNION ALL
+      SELECT
+        2
+      UNION ALL
+      SELECT
+        3
+      UNION ALL
+      SELECT
+        4
+      UNION ALL
+      SELECT
+        5
+      UNION ALL
+      SELECT
+        6
+      UNION ALL
+      SELECT
+        7
+      UNION ALL
+      SELECT
+        8
+      UNION ALL
+      SELECT
+        9
+    ) AS sm_d1
+    CROSS JOIN (
+      SELECT
+        0 AS sm_digit
+      UNION ALL
+      SELECT
+        1
+      UNION ALL
+      SELECT
+        2
+      UNION ALL
+      SELECT
+        3
+      UNION ALL
+      SELECT
+        4
+      UNION ALL
+      SELECT
+        5
+      UNION ALL
+      SELECT
+        6
+      UNION ALL
+      SELECT
+        7
+      UNION ALL
+      SELECT
+        8
+      UNION ALL
+      SELECT
+        9
+    ) AS sm_d2
+  ) AS sm_numbers
+  WHERE
+    sm_replicate <= 200
+), sm_judged AS (
+  SELECT
+    `country`,
+    `query_id`,
+    `doc_id` AS sm_item,
+    CASE
+      WHEN NOT `relevance` IS NULL
+      THEN CAST(`relevance` AS DOUBLE)
+      ELSE CAST(CASE
+        WHEN COALESCE(`relevance` IS NULL, TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          CONCAT(
+            'sqlmetrics: a relevance must be a number; found ',
+            COALESCE(CAST(`relevance` AS CHAR), 'NULL')
+          )
+        )
+      END AS DOUBLE)
+    END AS sm_rel
+  FROM analytics.qrels
+), sm_grades AS (
+  SELECT
+    MAX(sm_rel) AS sm_top,
+    CASE WHEN (
+      -MAX(sm_rel)
+    ) > -1022 THEN POWER(2, -MAX(sm_rel)) ELSE 0 END AS sm_top_unit,
+    (
+      CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+    ) AS sm_shift,
+    CASE
+      WHEN (
+        -(
           CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
-        ) AS sm_shift,
-        CASE
-          WHEN (
-            -(
-              CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
-            )
-          ) > -1022
-          THEN POWER(2, -(
-            CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
-          ))
-          ELSE 0
-        END AS sm_unit
-      FROM (
-        SELECT
-          CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END AS sm_rel
-        FROM sm_judged
-      ) AS sm_gains
-    ), sm_queries AS (
-      SELECT
-        `country`,
-        `query_id`,
-        SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
-        SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-        SUM(
-          CASE
-            WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-            THEN (
-              CASE
-                WHEN (
-                  sm_rel - sm_grades.sm_shift
-                ) > -1022
-                THEN POWER(2, sm_rel - sm_grades.sm_shift)
-                ELSE 0
-              END - sm_grades.sm_unit
-            ) / (
-              LN(sm_ideal_pos + 1) / LN(2)
-            )
-            ELSE 0
-          END
-        ) AS sm_idcg
-      FROM (
-        SELECT
-          sm_judged.*,
-          ROW_NUMBER() OVER (PARTITION BY `country`, `query_id` ORDER BY sm_rel DESC) AS sm_ideal_pos
-        FROM sm_judged
-      ) AS sm_ideal
-      CROSS JOIN sm_grades
-      GROUP BY
-        `country`,
-        `query_id`
-    ), sm_rows AS (
-      SELECT
-        sm_run.`country` AS `country`,
-        sm_run.`query_id` AS `query_id`,
-        sm_run.`doc_id` AS sm_item,
-        CAST(sm_run.`score` AS DOUBLE) AS sm_score,
-        CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
-        ROW_NUMBER() OVER (PARTITION BY sm_run.`country`, sm_run.`query_id` ORDER BY sm_run.`score` DESC) AS sm_pos
-      FROM analytics.run AS sm_run
-      LEFT JOIN sm_judged
-        ON sm_run.`country` = sm_judged.`country`
-        AND sm_run.`query_id` = sm_judged.`query_id`
-        AND sm_run.`doc_id` = sm_judged.sm_item
-    ), sm_marked AS (
-      SELECT
-        sm_rows.*,
-        CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
-        (
+        )
+      ) > -1022
+      THEN POWER(2, -(
+        CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END
+      ))
+      ELSE 0
+    END AS sm_unit
+  FROM (
+    SELECT
+      CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END AS sm_rel
+    FROM sm_judged
+  ) AS sm_gains
+), sm_queries AS (
+  SELECT
+    `country`,
+    `query_id`,
+    SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
+    SUM(
+      CASE
+        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        THEN (
           CASE
             WHEN (
               sm_rel - sm_grades.sm_shift
@@ -205,97 +162,138 @@ WITH sm_replicated AS (
             THEN POWER(2, sm_rel - sm_grades.sm_shift)
             ELSE 0
           END - sm_grades.sm_unit
-        ) AS sm_gain,
-        1 / (
-          LN(sm_pos + 1) / LN(2)
-        ) AS sm_disc,
-        CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
-      FROM sm_rows
-      CROSS JOIN sm_grades
-    ), sm_ranked AS (
-      SELECT
-        sm_marked.*,
-        AVG(sm_gain) OVER (
-          PARTITION BY `country`, `query_id`
-          ORDER BY sm_score
-          RANGE BETWEEN CURRENT ROW AND CURRENT ROW
-        ) AS sm_eff_gain,
-        AVG(CAST(sm_relevant AS DOUBLE)) OVER (
-          PARTITION BY `country`, `query_id`
-          ORDER BY sm_score
-          RANGE BETWEEN CURRENT ROW AND CURRENT ROW
-        ) AS sm_eff_relevant
-      FROM sm_marked
-    ), sm_values AS (
-      SELECT
-        `country`,
-        `query_id`,
-        SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
-        1 AS sm_in_run
-      FROM sm_ranked
-      GROUP BY
-        `country`,
-        `query_id`
-    ), sm_per_query AS (
-      SELECT
-        sm_queries.`country` AS `country`,
-        sm_queries.`query_id` AS `query_id`,
-        sm_queries.sm_n_relevant,
-        sm_queries.sm_n_graded AS sm_nonempty,
-        CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-        CASE
-          WHEN sm_n_graded > 0 AND NOT (
-            sm_idcg > 1e-290
-          )
-          THEN CAST(CASE
-            WHEN COALESCE(sm_n_graded > 0 AND NOT (
-              sm_idcg > 1e-290
-            ), TRUE)
-            THEN JSON_EXTRACT(
-              '{}',
-              CONCAT(
-                'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ',
-                COALESCE(CAST(sm_queries.`query_id` AS CHAR), 'NULL')
-              )
-            )
-          END AS DOUBLE)
-          ELSE sm_dcg / NULLIF(sm_idcg, 0)
-        END AS sm_value
-      FROM sm_queries
-      LEFT JOIN sm_values
-        ON sm_queries.`country` = sm_values.`country`
-        AND sm_queries.`query_id` = sm_values.`query_id`
-    ), sm_scored AS (
-      SELECT
-        sm_per_query.*,
-        CASE
-          WHEN (
-            sm_in_run = 1 OR 1 = 1
-          ) AND (
-            sm_nonempty > 0 OR 1 = 1
-          )
-          THEN 1
-          ELSE 0
-        END AS sm_included,
-        CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN 0 ELSE sm_value END AS sm_score_value
-      FROM sm_per_query
-    )
+        ) / (
+          LN(sm_ideal_pos + 1) / LN(2)
+        )
+        ELSE 0
+      END
+    ) AS sm_idcg
+  FROM (
     SELECT
-      `country`,
-      `query_id`,
-      CAST(sm_score_value AS DOUBLE) AS sm_numerator,
-      1 AS sm_denominator,
-      sm_nonempty AS sm_n_relevant,
-      1 AS sm_relevant_rule
-    FROM sm_scored
-    WHERE
-      sm_included = 1
-  ), sm_units AS (
-    SELECT
-      sm_parts.*,
-      CRC32(CONCAT_WS(CHAR(  31), `country`, `query_id`)) % 2147483647 AS sm_unit
-    FROM sm_parts
-  )
+      sm_judged.*,
+      ROW_NUMBER() OVER (PARTITION BY `country`, `query_id` ORDER BY sm_rel DESC) AS sm_ideal_pos
+    FROM sm_judged
+  ) AS sm_ideal
+  CROSS JOIN sm_grades
+  GROUP BY
+    `country`,
+    `query_id`
+), sm_rows AS (
+  SELECT
+    sm_run.`country` AS `country`,
+    sm_run.`query_id` AS `query_id`,
+    sm_run.`doc_id` AS sm_item,
+    CAST(sm_run.`score` AS DOUBLE) AS sm_score,
+    CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
+    ROW_NUMBER() OVER (PARTITION BY sm_run.`country`, sm_run.`query_id` ORDER BY sm_run.`score` DESC) AS sm_pos
+  FROM analytics.run AS sm_run
+  LEFT JOIN sm_judged
+    ON sm_run.`country` = sm_judged.`country`
+    AND sm_run.`query_id` = sm_judged.`query_id`
+    AND sm_run.`doc_id` = sm_judged.sm_item
+), sm_marked AS (
+  SELECT
+    sm_rows.*,
+    CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
+    (
+      CASE
+        WHEN (
+          sm_rel - sm_grades.sm_shift
+        ) > -1022
+        THEN POWER(2, sm_rel - sm_grades.sm_shift)
+        ELSE 0
+      END - sm_grades.sm_unit
+    ) AS sm_gain,
+    1 / (
+      LN(sm_pos + 1) / LN(2)
+    ) AS sm_disc,
+    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+  FROM sm_rows
+  CROSS JOIN sm_grades
+), sm_ranked AS (
+  SELECT
+    sm_marked.*,
+    AVG(sm_gain) OVER (
+      PARTITION BY `country`, `query_id`
+      ORDER BY sm_score
+      RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+    ) AS sm_eff_gain,
+    AVG(CAST(sm_relevant AS DOUBLE)) OVER (
+      PARTITION BY `country`, `query_id`
+      ORDER BY sm_score
+      RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+    ) AS sm_eff_relevant
+  FROM sm_marked
+), sm_values AS (
+  SELECT
+    `country`,
+    `query_id`,
+    SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+    1 AS sm_in_run
+  FROM sm_ranked
+  GROUP BY
+    `country`,
+    `query_id`
+), sm_per_query AS (
+  SELECT
+    sm_queries.`country` AS `country`,
+    sm_queries.`query_id` AS `query_id`,
+    sm_queries.sm_n_relevant,
+    sm_queries.sm_n_graded AS sm_nonempty,
+    CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
+    CASE
+      WHEN sm_n_graded > 0 AND NOT (
+        sm_idcg > 1e-290
+      )
+      THEN CAST(CASE
+        WHEN COALESCE(sm_n_graded > 0 AND NOT (
+          sm_idcg > 1e-290
+        ), TRUE)
+        THEN JSON_EXTRACT(
+          '{}',
+          CONCAT(
+            'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ',
+            COALESCE(CAST(sm_queries.`query_id` AS CHAR), 'NULL')
+          )
+        )
+      END AS DOUBLE)
+      ELSE sm_dcg / NULLIF(sm_idcg, 0)
+    END AS sm_value
+  FROM sm_queries
+  LEFT JOIN sm_values
+    ON sm_queries.`country` = sm_values.`country`
+    AND sm_queries.`query_id` = sm_values.`query_id`
+), sm_scored AS (
+  SELECT
+    sm_per_query.*,
+    CASE
+      WHEN (
+        sm_in_run = 1 OR 1 = 1
+      ) AND (
+        sm_nonempty > 0 OR 1 = 1
+      )
+      THEN 1
+      ELSE 0
+    END AS sm_included,
+    CASE WHEN sm_in_run = 0 OR sm_nonempty = 0 THEN 0 ELSE sm_value END AS sm_score_value
+  FROM sm_per_query
+), sm_parts AS (
+  SELECT
+    `country`,
+    `query_id`,
+    CAST(sm_score_value AS DOUBLE) AS sm_numerator,
+    1 AS sm_denominator,
+    sm_nonempty AS sm_n_relevant,
+    1 AS sm_relevant_rule
+  FROM sm_scored
+  WHERE
+    sm_included = 1
+), sm_units AS (
+  SELECT
+    sm_parts.*,
+    CRC32(CONCAT_WS(CHAR(  31), `country`, `query_id`)) % 2147483647 AS sm_unit
+  FROM sm_parts
+), sm_replicated AS (
   SELECT
     `country`,
     sm_replicate,
@@ -375,7 +373,7 @@ WITH sm_replicated AS (
   GROUP BY
     `country`,
     `sm_replicate`
-), sm_values AS (
+), sm_replicate_values AS (
   SELECT
     `country`,
     sm_replicate,
@@ -385,7 +383,7 @@ WITH sm_replicated AS (
   SELECT
     `country`,
     sm_value AS sm_estimate
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -398,7 +396,7 @@ WITH sm_replicated AS (
     ) AS sm_rank,
     COUNT(*) OVER (PARTITION BY `country`) AS sm_n,
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

@@ -370,7 +370,7 @@ WITH sm_replicated AS (
   GROUP BY
     "country",
     "sm_replicate"
-), sm_values AS (
+), sm_replicate_values AS (
   SELECT
     "country",
     sm_replicate,
@@ -380,7 +380,7 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_value AS sm_estimate
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -390,7 +390,7 @@ WITH sm_replicated AS (
     ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "country") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "country") AS sm_mean
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

@@ -368,7 +368,7 @@ WITH sm_replicated AS (
   GROUP BY
     "COUNTRY",
     "SM_REPLICATE"
-), sm_values AS (
+), sm_replicate_values AS (
   SELECT
     "COUNTRY",
     sm_replicate,
@@ -378,7 +378,7 @@ WITH sm_replicated AS (
   SELECT
     "COUNTRY",
     sm_value AS sm_estimate
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate = 0
 ), sm_ordered AS (
@@ -388,7 +388,7 @@ WITH sm_replicated AS (
     ROW_NUMBER() OVER (PARTITION BY "COUNTRY" ORDER BY sm_value) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "COUNTRY") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "COUNTRY") AS sm_mean
-  FROM sm_values
+  FROM sm_replicate_values
   WHERE
     sm_replicate > 0 AND NOT sm_value IS NULL
 ), sm_spread AS (

@@ -105,6 +105,8 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     derived = _derived(m, "bootstrap", (), extra, outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot",
                                                             "n_undefined"),
                        defined_by=("estimate",), across_slices=())
+    if m.name == "gauc":  # its groups' AUCs come from one call of its SQL: its plan chosen as sm.gauc's
+        derived = replace(derived, plan=m.plan)
     return derived, params
 
 

@@ -178,7 +178,6 @@ NEVER_NULL = {
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),
-    "sm_a": ("auc_replicates' class of a row, a CASE of two numbers over a label validated 0 or 1", {"auc_replicates"}),
     "sm_key": ("auc_replicates' key of a row: twice a COALESCE(running MAX, 0) plus a CASE of 0 or 1; the GROUP BY "
                "of it", {"auc_replicates"}),
     "sm_pos": ("a ROW_NUMBER() of ranked_run; a row index or the position of a requested quantile "

@@ -149,6 +149,9 @@ def spark():
         unreachable("Spark", e)
     AUDIT.register(_planned(session), AUDIT.tables(AUDIT_ROWS))
     yield session
+    # stopped, as every module's session is: under xdist's work stealing the next test on this worker
+    # may be Spark Connect's, whose server must start a JVM session of its own
+    session.stop()
 
 
 def _planned(session):

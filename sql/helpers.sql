@@ -377,7 +377,11 @@ CASE WHEN {{ x }} < {{ lo }} THEN 0
      ELSE {{ cell }} END
 {%- endmacro %}
 
-{#- `JOIN right ON` the slice columns `by` of both, NULL-safe; CROSS JOIN without slices. -#}
-{% macro join_slices(left, right, by) -%}
-{%- if by %}JOIN {{ right }} ON {{ sqlmetrics.null_safe_join_on(by, left, right) }}{% else %}CROSS JOIN {{ right }}{% endif %}
+{#- `JOIN right ON` the slice columns `by` of both, NULL-safe; CROSS JOIN without slices. With
+    `key` (spread_key's), `right`_spread (spread_cte's) under the name `right`, on the key too. -#}
+{% macro join_slices(left, right, by, key=none) -%}
+{%- if by and key %}JOIN {{ right }}_spread AS {{ right }}
+    ON {{ sqlmetrics.join_on([key], left, right) }} AND {{ sqlmetrics.null_safe_join_on(by, left, right) }}
+{%- elif by %}JOIN {{ right }} ON {{ sqlmetrics.null_safe_join_on(by, left, right) }}
+{%- else %}CROSS JOIN {{ right }}{% endif %}
 {%- endmacro %}

@@ -87,6 +87,46 @@ FROM (
 ) AS sm_exponents
 {% endmacro %}
 
+{#- `rows` (a SELECT) with sm_part, a hash of its `columns` in 0 .. 1023: a key of many values for
+    rows that have no bucket of their own (spread_slices), which a distributed engine's hash
+    partitioning spreads over its workers; rows equal in `columns` share it. -#}
+{% macro with_part(rows, columns) %}
+SELECT sm_parted.*, MOD({{ sqlmetrics.unit_hash(columns) }}, 1024) AS sm_part
+FROM ({{ rows }}) AS sm_parted
+{% endmacro %}
+
+{#- A SELECT of one row per (slice, `key`) of `rows` (a FROM item with the slice columns `by` and
+    `key`: sm_bucket, sm_part) holding the columns of `per_slice` (a FROM item of one row per slice):
+    the per-slice values to join back to those rows by (slice, key). A distributed engine hashes that
+    join by (slice, key) and spreads a slice's rows over its workers; on the slice alone it sent all
+    the rows of a slice to one task. This table is small (a slice's keys), and so is its own join on
+    the slice alone. `per_slice` on the left: ClickHouse renames the right side's columns that the
+    left has too (the slice's). -#}
+{% macro spread_slices(per_slice, rows, by, key) %}
+SELECT sm_slices.*, sm_keys.{{ key }} AS {{ key }}
+FROM {{ per_slice }} AS sm_slices
+JOIN (SELECT DISTINCT {{ sqlmetrics.cols(by) }} {{ key }} FROM {{ rows }} AS sm_keyed) AS sm_keys
+  ON {{ sqlmetrics.null_safe_join_on(by, 'sm_slices', 'sm_keys') }}
+{% endmacro %}
+
+{#- With `key` (spread_key's), a CTE definition, after a comma: `per_slice`_spread, spread_slices'
+    table of `per_slice` (a CTE) over the keys of `rows`, which join_slices(..., key) joins as
+    `per_slice`. Without, nothing. -#}
+{% macro spread_cte(per_slice, rows, by, key) %}
+{%- if key %},
+{{ per_slice }}_spread AS (
+  {{ sqlmetrics.spread_slices(per_slice, rows, by, key) }}
+)
+{%- endif %}
+{%- endmacro %}
+
+{#- The key by which the parallel plan joins per-slice values back to a slice's rows (`key`: the
+    rows' column, sm_bucket or sm_part); none without slices or on another plan, where a slice's
+    values join on the slice. -#}
+{% macro spread_key(by, plan, key='sm_bucket') -%}
+{{ return(key if by and plan == 'parallel' else none) }}
+{%- endmacro %}
+
 {#- CTE definitions (to follow a WITH) ending in `name`: the rows of `rows` (a CTE of one row per
     slice `keys` and distinct `order` value) with, for each column c of `columns`, c_run = the sum of
     c over the rows up to this one in the order (`descending` or not) and c_all = its sum over the

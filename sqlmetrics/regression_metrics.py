@@ -60,7 +60,7 @@ REGRESSION = [
         "explains, ignoring a constant bias.",
         "1 - Var_w(y - p) / Var_w(y), weighted variances about weighted means; as sklearn (force_finite), "
         "1.0 when y - p is constant (one row included) and 0.0 for a constant target otherwise",
-        "explained_variance_score", "0.9572"),
+        "explained_variance_score", "0.9572", plan=_PARALLEL),
     _regression_metric(
         "max_error", "Largest absolute error.", "max_i |y_i - p_i| (unweighted, as sklearn)", "max_error", "1.0",
         undefined="the data has no rows", weighted=False),

@@ -106,6 +106,8 @@ def calls():
     out.append(("judged_at_k-by", "judged_at_k", "run", {"qrels": "qrels", "k": 3, "by": "c"}))
     out.append(("bpref-item-asc", "bpref", "run", {"qrels": "qrels", "ties": "item_asc", "relevance_threshold": 2.0}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
+    # sliced: the parallel plan joins each slice's score range to its rows by (slice, a hash of the row)
+    out.append(("auc-bins-by", "auc", "preds", {"label": "y", "score": "s", "weight": "w", "bins": 7, "by": "c"}))
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)
         out.append((f"{name}-quantile", name, "preds", quantile))

@@ -8,9 +8,11 @@ reads all the rows in one task on a distributed engine.
 2. The parallel plan gives the aggregate plan's value (itself checked against scikit-learn
    elsewhere) on ties, weights, slices, infinities and weights near the double's limits.
 3. Spark's task metrics: with 8 shuffle partitions no task reads more than its share of the rows,
-   and the single-window plan the parallel one replaces is caught reading them all. The statistics
-   with a `by` (auc_ci, auc_compare, compare) also on Parquet tables the optimizer takes for 4M
-   rows, where it broadcasts none of the tables a slice's rows meet in a join.
+   and the single-window plan the parallel one replaces is caught reading them all. The metrics
+   with a `by` that join per-slice values back to a slice's rows (auc_ci, auc_compare, compare,
+   det_curve, best_threshold, ks_statistic, auc with bins, d2_absolute_error, explained_variance)
+   also on Parquet tables the optimizer takes for 4M rows, where it broadcasts none of the tables a
+   slice's rows meet in a join.
 """
 from __future__ import annotations
 
@@ -167,6 +169,11 @@ SCALE = 200
 #: --statistics also measures compare's Wilcoxon test (the same rows' plan as its t test) and the bootstrap
 STATISTICS = [(label, table, params) for label, table, params in AUDIT.statistics()
               if label in ("auc_ci", "auc_compare", "compare gauc", "compare ndcg")]
+#: the metrics that join a per-slice value (a curve's ends, the best value, the score range of bins=,
+#: the median, the means) back to a slice's points or rows, and the sliced statistics
+SLICE_JOINS = STATISTICS + [(label, table, params) for label, table, params in AUDIT.calls()
+                            if label in ("det_curve", "best_threshold", "ks_statistic", "auc bins=1000",
+                                         "d2_absolute_error", "explained_variance")]
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +183,7 @@ def spark_parquet(spark, tmp_path_factory):
     DataFrames of pandas frames have exact small sizes, so it broadcasts any side of a join there,
     which hides a join that sends all the rows of a slice to one task."""
     session = _planned(spark.newSession())
-    AUDIT.register(session, AUDIT.read_by(STATISTICS, AUDIT.tables(AUDIT_ROWS)), str(tmp_path_factory.mktemp("parquet")),
+    AUDIT.register(session, AUDIT.read_by(SLICE_JOINS, AUDIT.tables(AUDIT_ROWS)), str(tmp_path_factory.mktemp("parquet")),
                    SCALE)
     yield session
 
@@ -207,13 +214,13 @@ def test_on_spark_no_task_reads_more_than_its_share_of_the_rows(spark, label, ta
 
 
 #: the largest table a join may broadcast: one row per (slice, score bucket), 2 slices of at most 1024
-#: buckets (the scores lie in one power-of-two range); the per-slice tables and the generated ones
-#: (Student's t terms: 1200 rows) are smaller
+#: buckets (the scores lie in one power-of-two range), or per (slice, sm_part: a row's hash in 0 .. 1023);
+#: the per-slice tables and the generated ones (Student's t terms: 1200 rows) are smaller
 SMALL_TABLE = 2 * 1024
 
 
-@pytest.mark.parametrize("label, table, params", STATISTICS, ids=[s[0] for s in STATISTICS])
-def test_on_parquet_tables_no_sliced_statistic_funnels_the_rows(spark_parquet, label, table, params):
+@pytest.mark.parametrize("label, table, params", SLICE_JOINS, ids=[s[0] for s in SLICE_JOINS])
+def test_on_parquet_tables_no_sliced_join_funnels_the_rows(spark_parquet, label, table, params):
     """Spark's task metrics on Parquet tables planned as 4M rows: no task reads more than 2/8 of the
     rows its stage reads (hash partitioning spreads about 1/8 to each; a join's task reads 1/8 of
     each side), and no join broadcasts more than a small table. Joined back to a slice's rows on the

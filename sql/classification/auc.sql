@@ -39,7 +39,8 @@ FROM ({{ parts }}) AS sm_parts
     score between the slice's smallest and largest finite score; -1 for -inf, bins for +inf. Only
     the columns the metric reads leave `relation` (another one could be named like ours). The range
     of a slice reaches its rows by a window over the slice, or with plan='parallel' by a join with
-    the table of slice ranges (a window would gather each slice in one task). -#}
+    the table of slice ranges (a window would gather each slice in one task), by (slice, sm_part of
+    the row): spread_slices. -#}
 {% macro score_buckets(relation, label, score, weight, by, bins, plan) %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 {%- set finite %}{{ s }} > -{{ sqlmetrics.infinity() }} AND {{ s }} < {{ sqlmetrics.infinity() }}{% endset %}
@@ -54,15 +55,18 @@ FROM (
          {{ s }} AS sm_score,
   {%- if by and plan == 'parallel' %}
          sm_ranges.sm_lo, sm_ranges.sm_hi
-  FROM {{ relation }} AS sm_input
-  JOIN (
+  {%- set read = (carried + [score]) | unique | list %}
+  {%- set parted = sqlmetrics.with_part('SELECT ' ~ sqlmetrics.col_list(read) ~ ' FROM ' ~ relation, read) %}
+  {%- set ranges %}
     SELECT {{ sqlmetrics.cols(by) }}
            MIN(CASE WHEN {{ finite }} THEN {{ s }} END) AS sm_lo,
            MAX(CASE WHEN {{ finite }} THEN {{ s }} END) AS sm_hi
     FROM {{ relation }}
     {{ sqlmetrics.group_by(by) }}
-  ) AS sm_ranges
-    ON {{ sqlmetrics.null_safe_join_on(by, 'sm_input', 'sm_ranges') }}
+  {%- endset %}
+  FROM ({{ parted }}) AS sm_input
+  JOIN ({{ sqlmetrics.spread_slices('(' ~ ranges ~ ')', '(' ~ parted ~ ')', by, 'sm_part') }}) AS sm_ranges
+    ON sm_input.sm_part = sm_ranges.sm_part AND {{ sqlmetrics.null_safe_join_on(by, 'sm_input', 'sm_ranges') }}
   {%- elif by %}
          MIN(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_lo,
          MAX(CASE WHEN {{ finite }} THEN {{ s }} END) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_hi

@@ -6,11 +6,13 @@
     sm_best has the slice columns, sm_top (the largest value), sm_threshold, sm_tp, sm_fp (the
     chosen point's), sm_w_pos, sm_w_neg, sm_n, sm_n_pos. Among tied points tp and fp grow as the
     threshold falls, so the highest threshold's tp and fp are the tied points' smallest: plain
-    aggregates, and no window beyond curve_points' (whose parallel plan serves as is). -#}
+    aggregates, and no window beyond curve_points' (whose parallel plan serves as is; the top value
+    joins the points back by (slice, bucket): spread_cte). -#}
 {% macro best_point(relation, label, score, weight, by, plan, value) %}
+{%- set key = sqlmetrics.spread_key(by, plan) %}
 {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan) }},
 sm_valued AS (
-  SELECT {{ sqlmetrics.cols(by) }} threshold, tp, fp, sm_pos, sm_neg, sm_n_at, sm_n_pos_at,
+  SELECT {{ sqlmetrics.cols(by + ([key] if key else [])) }} threshold, tp, fp, sm_pos, sm_neg, sm_n_at, sm_n_pos_at,
          CASE WHEN sm_point = 1 THEN {{ value }} END AS sm_value
   FROM sm_points
 ),
@@ -18,7 +20,8 @@ sm_top_values AS (
   SELECT {{ sqlmetrics.cols(by) }} MAX(sm_value) AS sm_top
   FROM sm_valued
   {{ sqlmetrics.group_by(by) }}
-),
+)
+{{- sqlmetrics.spread_cte('sm_top_values', 'sm_valued', by, key) }},
 sm_best AS (
   SELECT {{ sqlmetrics.qualified_cols(by, 'sm_valued') }}
          MAX(sm_top_values.sm_top) AS sm_top,
@@ -31,7 +34,7 @@ sm_best AS (
          MAX(sm_valued.sm_pos) AS sm_w_pos, MAX(sm_valued.sm_neg) AS sm_w_neg,
          CAST(SUM(sm_valued.sm_n_at) AS BIGINT) AS sm_n, CAST(SUM(sm_valued.sm_n_pos_at) AS BIGINT) AS sm_n_pos
   FROM sm_valued
-  {{ sqlmetrics.join_slices('sm_valued', 'sm_top_values', by) }}
+  {{ sqlmetrics.join_slices('sm_valued', 'sm_top_values', by, key) }}
   {% if by %}GROUP BY {{ sqlmetrics.col_list_of(by, 'sm_valued') }}{% endif %}
 )
 {% endmacro %}

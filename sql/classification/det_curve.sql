@@ -5,9 +5,12 @@
     score carries negative weight - down to the first point with fn = 0 (the lowest score carrying
     positive weight); in ascending threshold order (fpr falling, fnr rising). fn = 0 is found from
     the scores, not the running sums, which rounding may keep a hair from the total. In a slice
-    without negatives (positives), fpr (fnr) is NULL. -#}
+    without negatives (positives), fpr (fnr) is NULL. The parallel plan joins a slice's ends back to
+    its points by (slice, bucket) (spread_cte). -#}
 {% macro det_curve(relation, label, score, weight=none, by=[], plan=none) %}
-WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan or sqlmetrics.default_plan()) }},
+{%- set plan = plan or sqlmetrics.default_plan() %}
+{%- set key = sqlmetrics.spread_key(by, plan) %}
+WITH {{ sqlmetrics.curve_points(relation, label, score, weight, by, plan) }},
 sm_det_ends AS (
   SELECT {{ sqlmetrics.cols(by) }}
          MIN(CASE WHEN sm_point = 1 AND fp = 0 THEN threshold END) AS sm_first,
@@ -16,6 +19,7 @@ sm_det_ends AS (
   FROM sm_points
   {{ sqlmetrics.group_by(by) }}
 )
+{{- sqlmetrics.spread_cte('sm_det_ends', 'sm_points', by, key) }}
 SELECT {{ sqlmetrics.cols(by) }} threshold, fpr, fnr, fp, fn
 FROM (
   {#- +inf: no row predicted positive #}
@@ -30,7 +34,7 @@ FROM (
          {{ sqlmetrics.fdiv('sm_points.sm_pos - sm_points.tp', 'sm_points.sm_pos') }} AS fnr,
          {{ sqlmetrics.tally('sm_points.fp', weight) }} AS fp, {{ sqlmetrics.tally('sm_points.sm_pos - sm_points.tp', weight) }} AS fn
   FROM sm_points
-  {{ sqlmetrics.join_slices('sm_points', 'sm_det_ends', by) }}
+  {{ sqlmetrics.join_slices('sm_points', 'sm_det_ends', by, key) }}
   WHERE sm_points.sm_point = 1 AND sm_points.threshold >= sm_det_ends.sm_last
     AND (sm_det_ends.sm_first IS NULL OR sm_points.threshold <= sm_det_ends.sm_first)
 ) AS sm_det

@@ -7,6 +7,13 @@ SELECT {{ sqlmetrics.cols(by) }}
 FROM {{ relation }}
 {% endmacro %}
 
+{#- regression_rows' `rows` with sm_part (with_part: a hash of the target and the prediction) when
+    `key` (spread_key's) is given: a key to join a slice's values back to its rows by. The target's
+    bucket would not do: a common target (a count of 0) would put its rows in one task. -#}
+{% macro regression_parts(rows, key) %}
+{%- if key %}{{ sqlmetrics.with_part(rows, ['sm_t', 'sm_p']) }}{% else %}{{ rows }}{% endif %}
+{%- endmacro %}
+
 {#- Per slice: sm_loss = sum of w*(loss expression over sm_t and sm_p), sm_weight = sum of w, and n. -#}
 {% macro regression_sums(relation, target, prediction, weight, by, loss) %}
 SELECT {{ sqlmetrics.cols(by) }}

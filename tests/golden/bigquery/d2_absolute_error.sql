@@ -181,6 +181,35 @@ WITH sm_target_median_values AS (
   ) AS sm_slice_parts
   GROUP BY
     `country`
+), sm_target_median_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_target_median AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      `country`,
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        MOD(
+          ABS(MOD(FARM_FINGERPRINT(TO_JSON_STRING(STRUCT(`sm_t`, `sm_p`))), 2147483647)),
+          1024
+        ) AS sm_part
+      FROM (
+        SELECT
+          `country`,
+          CAST(`revenue` AS FLOAT64) AS sm_t,
+          CAST(`predicted_revenue` AS FLOAT64) AS sm_p,
+          CAST(`impressions` AS FLOAT64) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices.`country` IS NOT DISTINCT FROM sm_keys.`country`
+    )
 )
 SELECT
   `country`,
@@ -205,14 +234,23 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      `country`,
-      CAST(`revenue` AS FLOAT64) AS sm_t,
-      CAST(`predicted_revenue` AS FLOAT64) AS sm_p,
-      CAST(`impressions` AS FLOAT64) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      MOD(
+        ABS(MOD(FARM_FINGERPRINT(TO_JSON_STRING(STRUCT(`sm_t`, `sm_p`))), 2147483647)),
+        1024
+      ) AS sm_part
+    FROM (
+      SELECT
+        `country`,
+        CAST(`revenue` AS FLOAT64) AS sm_t,
+        CAST(`predicted_revenue` AS FLOAT64) AS sm_p,
+        CAST(`impressions` AS FLOAT64) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_target_median
-    ON (
+  JOIN sm_target_median_spread AS sm_target_median
+    ON sm_rows.`sm_part` = sm_target_median.`sm_part`
+    AND (
       sm_rows.`country` IS NOT DISTINCT FROM sm_target_median.`country`
     )
   GROUP BY

@@ -218,6 +218,7 @@ FROM (
   ), sm_valued AS (
     SELECT
       `country`,
+      `sm_bucket`,
       threshold,
       tp,
       fp,
@@ -241,6 +242,20 @@ FROM (
     FROM sm_valued
     GROUP BY
       `country`
+  ), sm_top_values_spread AS (
+    SELECT
+      sm_slices.*,
+      sm_keys.sm_bucket AS sm_bucket
+    FROM sm_top_values AS sm_slices
+    JOIN (
+      SELECT DISTINCT
+        `country`,
+        sm_bucket
+      FROM sm_valued AS sm_keyed
+    ) AS sm_keys
+      ON (
+        sm_slices.`country` IS NOT DISTINCT FROM sm_keys.`country`
+      )
   ), sm_best AS (
     SELECT
       sm_valued.`country` AS `country`,
@@ -268,8 +283,9 @@ FROM (
       CAST(SUM(sm_valued.sm_n_at) AS INT64) AS sm_n,
       CAST(SUM(sm_valued.sm_n_pos_at) AS INT64) AS sm_n_pos
     FROM sm_valued
-    JOIN sm_top_values
-      ON (
+    JOIN sm_top_values_spread AS sm_top_values
+      ON sm_valued.`sm_bucket` = sm_top_values.`sm_bucket`
+      AND (
         sm_valued.`country` IS NOT DISTINCT FROM sm_top_values.`country`
       )
     GROUP BY

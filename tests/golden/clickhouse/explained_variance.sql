@@ -19,6 +19,32 @@ WITH sm_means AS (
   ) AS sm_rows
   GROUP BY
     "country"
+), sm_means_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_means AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "country",
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        CAST(cityHash64(tuple("sm_t", "sm_p")) % 2147483647 AS Int64) % 1024 AS sm_part
+      FROM (
+        SELECT
+          "country",
+          CAST("revenue" AS Nullable(Float64)) AS sm_t,
+          CAST("predicted_revenue" AS Nullable(Float64)) AS sm_p,
+          CAST("impressions" AS Nullable(Float64)) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."country" IS NOT DISTINCT FROM sm_keys."country"
+    )
 )
 SELECT
   "country",
@@ -59,14 +85,20 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS Nullable(Float64)) AS sm_t,
-      CAST("predicted_revenue" AS Nullable(Float64)) AS sm_p,
-      CAST("impressions" AS Nullable(Float64)) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      CAST(cityHash64(tuple("sm_t", "sm_p")) % 2147483647 AS Int64) % 1024 AS sm_part
+    FROM (
+      SELECT
+        "country",
+        CAST("revenue" AS Nullable(Float64)) AS sm_t,
+        CAST("predicted_revenue" AS Nullable(Float64)) AS sm_p,
+        CAST("impressions" AS Nullable(Float64)) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_means
-    ON (
+  JOIN sm_means_spread AS sm_means
+    ON sm_rows."sm_part" = sm_means."sm_part"
+    AND (
       sm_rows."country" IS NOT DISTINCT FROM sm_means."country"
     )
   GROUP BY

@@ -184,6 +184,40 @@ WITH sm_target_median_values AS (
   ) AS sm_slice_parts
   GROUP BY
     "country"
+), sm_target_median_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_target_median AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "country",
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        ABS(
+          FNV_HASH(
+            COALESCE(CAST("sm_p" AS VARCHAR(MAX)), ''),
+            FNV_HASH(COALESCE(CAST("sm_t" AS VARCHAR(MAX)), ''))
+          ) % 2147483647
+        ) % 1024 AS sm_part
+      FROM (
+        SELECT
+          "country",
+          CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+          CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+          CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."country" = sm_keys."country"
+      OR (
+        sm_slices."country" IS NULL AND sm_keys."country" IS NULL
+      )
+    )
 )
 SELECT
   "country",
@@ -208,14 +242,25 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
-      CAST("impressions" AS DOUBLE PRECISION) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      ABS(
+        FNV_HASH(
+          COALESCE(CAST("sm_p" AS VARCHAR(MAX)), ''),
+          FNV_HASH(COALESCE(CAST("sm_t" AS VARCHAR(MAX)), ''))
+        ) % 2147483647
+      ) % 1024 AS sm_part
+    FROM (
+      SELECT
+        "country",
+        CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+        CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+        CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_target_median
-    ON (
+  JOIN sm_target_median_spread AS sm_target_median
+    ON sm_rows."sm_part" = sm_target_median."sm_part"
+    AND (
       sm_rows."country" = sm_target_median."country"
       OR (
         sm_rows."country" IS NULL AND sm_target_median."country" IS NULL

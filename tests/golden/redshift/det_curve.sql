@@ -217,6 +217,23 @@ WITH sm_at AS (
   FROM sm_points
   GROUP BY
     "country"
+), sm_det_ends_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_bucket AS sm_bucket
+  FROM sm_det_ends AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "country",
+      sm_bucket
+    FROM sm_points AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."country" = sm_keys."country"
+      OR (
+        sm_slices."country" IS NULL AND sm_keys."country" IS NULL
+      )
+    )
 )
 SELECT
   "country",
@@ -253,8 +270,9 @@ FROM (
     sm_points.fp AS fp,
     sm_points.sm_pos - sm_points.tp AS fn
   FROM sm_points
-  JOIN sm_det_ends
-    ON (
+  JOIN sm_det_ends_spread AS sm_det_ends
+    ON sm_points."sm_bucket" = sm_det_ends."sm_bucket"
+    AND (
       sm_points."country" = sm_det_ends."country"
       OR (
         sm_points."country" IS NULL AND sm_det_ends."country" IS NULL

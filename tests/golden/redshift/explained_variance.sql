@@ -19,6 +19,40 @@ WITH sm_means AS (
   ) AS sm_rows
   GROUP BY
     "country"
+), sm_means_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_means AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "country",
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        ABS(
+          FNV_HASH(
+            COALESCE(CAST("sm_p" AS VARCHAR(MAX)), ''),
+            FNV_HASH(COALESCE(CAST("sm_t" AS VARCHAR(MAX)), ''))
+          ) % 2147483647
+        ) % 1024 AS sm_part
+      FROM (
+        SELECT
+          "country",
+          CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+          CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+          CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."country" = sm_keys."country"
+      OR (
+        sm_slices."country" IS NULL AND sm_keys."country" IS NULL
+      )
+    )
 )
 SELECT
   "country",
@@ -59,14 +93,25 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
-      CAST("impressions" AS DOUBLE PRECISION) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      ABS(
+        FNV_HASH(
+          COALESCE(CAST("sm_p" AS VARCHAR(MAX)), ''),
+          FNV_HASH(COALESCE(CAST("sm_t" AS VARCHAR(MAX)), ''))
+        ) % 2147483647
+      ) % 1024 AS sm_part
+    FROM (
+      SELECT
+        "country",
+        CAST("revenue" AS DOUBLE PRECISION) AS sm_t,
+        CAST("predicted_revenue" AS DOUBLE PRECISION) AS sm_p,
+        CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_means
-    ON (
+  JOIN sm_means_spread AS sm_means
+    ON sm_rows."sm_part" = sm_means."sm_part"
+    AND (
       sm_rows."country" = sm_means."country"
       OR (
         sm_rows."country" IS NULL AND sm_means."country" IS NULL

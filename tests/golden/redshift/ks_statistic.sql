@@ -219,6 +219,7 @@ FROM (
   ), sm_valued AS (
     SELECT
       "country",
+      "sm_bucket",
       threshold,
       tp,
       fp,
@@ -242,6 +243,23 @@ FROM (
     FROM sm_valued
     GROUP BY
       "country"
+  ), sm_top_values_spread AS (
+    SELECT
+      sm_slices.*,
+      sm_keys.sm_bucket AS sm_bucket
+    FROM sm_top_values AS sm_slices
+    JOIN (
+      SELECT DISTINCT
+        "country",
+        sm_bucket
+      FROM sm_valued AS sm_keyed
+    ) AS sm_keys
+      ON (
+        sm_slices."country" = sm_keys."country"
+        OR (
+          sm_slices."country" IS NULL AND sm_keys."country" IS NULL
+        )
+      )
   ), sm_best AS (
     SELECT
       sm_valued."country" AS "country",
@@ -269,8 +287,9 @@ FROM (
       CAST(SUM(sm_valued.sm_n_at) AS BIGINT) AS sm_n,
       CAST(SUM(sm_valued.sm_n_pos_at) AS BIGINT) AS sm_n_pos
     FROM sm_valued
-    JOIN sm_top_values
-      ON (
+    JOIN sm_top_values_spread AS sm_top_values
+      ON sm_valued."sm_bucket" = sm_top_values."sm_bucket"
+      AND (
         sm_valued."country" = sm_top_values."country"
         OR (
           sm_valued."country" IS NULL AND sm_top_values."country" IS NULL

@@ -208,6 +208,7 @@ WITH sm_at AS (
 ), sm_valued AS (
   SELECT
     "COUNTRY",
+    "SM_BUCKET",
     threshold,
     tp,
     fp,
@@ -244,6 +245,20 @@ WITH sm_at AS (
   FROM sm_valued
   GROUP BY
     "COUNTRY"
+), sm_top_values_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_bucket AS sm_bucket
+  FROM sm_top_values AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "COUNTRY",
+      sm_bucket
+    FROM sm_valued AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."COUNTRY" IS NOT DISTINCT FROM sm_keys."COUNTRY"
+    )
 ), sm_best AS (
   SELECT
     sm_valued."COUNTRY" AS "COUNTRY",
@@ -271,8 +286,9 @@ WITH sm_at AS (
     CAST(SUM(sm_valued.sm_n_at) AS BIGINT) AS sm_n,
     CAST(SUM(sm_valued.sm_n_pos_at) AS BIGINT) AS sm_n_pos
   FROM sm_valued
-  JOIN sm_top_values
-    ON (
+  JOIN sm_top_values_spread AS sm_top_values
+    ON sm_valued."SM_BUCKET" = sm_top_values."SM_BUCKET"
+    AND (
       sm_valued."COUNTRY" IS NOT DISTINCT FROM sm_top_values."COUNTRY"
     )
   GROUP BY

@@ -215,6 +215,20 @@ WITH sm_at AS (
   FROM sm_points
   GROUP BY
     "COUNTRY"
+), sm_det_ends_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_bucket AS sm_bucket
+  FROM sm_det_ends AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "COUNTRY",
+      sm_bucket
+    FROM sm_points AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."COUNTRY" IS NOT DISTINCT FROM sm_keys."COUNTRY"
+    )
 )
 SELECT
   "COUNTRY",
@@ -251,8 +265,9 @@ FROM (
     sm_points.fp AS fp,
     sm_points.sm_pos - sm_points.tp AS fn
   FROM sm_points
-  JOIN sm_det_ends
-    ON (
+  JOIN sm_det_ends_spread AS sm_det_ends
+    ON sm_points."SM_BUCKET" = sm_det_ends."SM_BUCKET"
+    AND (
       sm_points."COUNTRY" IS NOT DISTINCT FROM sm_det_ends."COUNTRY"
     )
   WHERE

@@ -19,6 +19,32 @@ WITH sm_means AS (
   ) AS sm_rows
   GROUP BY
     "COUNTRY"
+), sm_means_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_means AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "COUNTRY",
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        ABS(HASH("SM_T", "SM_P") % 2147483647) % 1024 AS sm_part
+      FROM (
+        SELECT
+          "COUNTRY",
+          CAST("REVENUE" AS DOUBLE) AS sm_t,
+          CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+          CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."COUNTRY" IS NOT DISTINCT FROM sm_keys."COUNTRY"
+    )
 )
 SELECT
   "COUNTRY",
@@ -59,14 +85,20 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "COUNTRY",
-      CAST("REVENUE" AS DOUBLE) AS sm_t,
-      CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
-      CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      ABS(HASH("SM_T", "SM_P") % 2147483647) % 1024 AS sm_part
+    FROM (
+      SELECT
+        "COUNTRY",
+        CAST("REVENUE" AS DOUBLE) AS sm_t,
+        CAST("PREDICTED_REVENUE" AS DOUBLE) AS sm_p,
+        CAST("IMPRESSIONS" AS DOUBLE) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_means
-    ON (
+  JOIN sm_means_spread AS sm_means
+    ON sm_rows."SM_PART" = sm_means."SM_PART"
+    AND (
       sm_rows."COUNTRY" IS NOT DISTINCT FROM sm_means."COUNTRY"
     )
   GROUP BY

@@ -217,6 +217,7 @@ FROM (
   ), sm_valued AS (
     SELECT
       "COUNTRY",
+      "SM_BUCKET",
       threshold,
       tp,
       fp,
@@ -240,6 +241,20 @@ FROM (
     FROM sm_valued
     GROUP BY
       "COUNTRY"
+  ), sm_top_values_spread AS (
+    SELECT
+      sm_slices.*,
+      sm_keys.sm_bucket AS sm_bucket
+    FROM sm_top_values AS sm_slices
+    JOIN (
+      SELECT DISTINCT
+        "COUNTRY",
+        sm_bucket
+      FROM sm_valued AS sm_keyed
+    ) AS sm_keys
+      ON (
+        sm_slices."COUNTRY" IS NOT DISTINCT FROM sm_keys."COUNTRY"
+      )
   ), sm_best AS (
     SELECT
       sm_valued."COUNTRY" AS "COUNTRY",
@@ -267,8 +282,9 @@ FROM (
       CAST(SUM(sm_valued.sm_n_at) AS BIGINT) AS sm_n,
       CAST(SUM(sm_valued.sm_n_pos_at) AS BIGINT) AS sm_n_pos
     FROM sm_valued
-    JOIN sm_top_values
-      ON (
+    JOIN sm_top_values_spread AS sm_top_values
+      ON sm_valued."SM_BUCKET" = sm_top_values."SM_BUCKET"
+      AND (
         sm_valued."COUNTRY" IS NOT DISTINCT FROM sm_top_values."COUNTRY"
       )
     GROUP BY

@@ -216,6 +216,20 @@ WITH sm_at AS (
   FROM sm_points
   GROUP BY
     `country`
+), sm_det_ends_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_bucket AS sm_bucket
+  FROM sm_det_ends AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      `country`,
+      sm_bucket
+    FROM sm_points AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices.`country` IS NOT DISTINCT FROM sm_keys.`country`
+    )
 )
 SELECT
   `country`,
@@ -252,8 +266,9 @@ FROM (
     sm_points.fp AS fp,
     sm_points.sm_pos - sm_points.tp AS fn
   FROM sm_points
-  JOIN sm_det_ends
-    ON (
+  JOIN sm_det_ends_spread AS sm_det_ends
+    ON sm_points.`sm_bucket` = sm_det_ends.`sm_bucket`
+    AND (
       sm_points.`country` IS NOT DISTINCT FROM sm_det_ends.`country`
     )
   WHERE

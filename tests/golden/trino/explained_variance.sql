@@ -19,6 +19,36 @@ WITH sm_means AS (
   ) AS sm_rows
   GROUP BY
     "country"
+), sm_means_spread AS (
+  SELECT
+    sm_slices.*,
+    sm_keys.sm_part AS sm_part
+  FROM sm_means AS sm_slices
+  JOIN (
+    SELECT DISTINCT
+      "country",
+      sm_part
+    FROM (
+      SELECT
+        sm_parted.*,
+        ABS(
+          FROM_BIG_ENDIAN_64(
+            XXHASH64(TO_UTF8(CONCAT_WS(CHR(  31), CAST("sm_t" AS VARCHAR), CAST("sm_p" AS VARCHAR))))
+          ) % 2147483647
+        ) % 1024 AS sm_part
+      FROM (
+        SELECT
+          "country",
+          CAST("revenue" AS DOUBLE) AS sm_t,
+          CAST("predicted_revenue" AS DOUBLE) AS sm_p,
+          CAST("impressions" AS DOUBLE) AS sm_w
+        FROM analytics.preds
+      ) AS sm_parted
+    ) AS sm_keyed
+  ) AS sm_keys
+    ON (
+      sm_slices."country" IS NOT DISTINCT FROM sm_keys."country"
+    )
 )
 SELECT
   "country",
@@ -59,14 +89,24 @@ FROM (
     COUNT(*) AS n
   FROM (
     SELECT
-      "country",
-      CAST("revenue" AS DOUBLE) AS sm_t,
-      CAST("predicted_revenue" AS DOUBLE) AS sm_p,
-      CAST("impressions" AS DOUBLE) AS sm_w
-    FROM analytics.preds
+      sm_parted.*,
+      ABS(
+        FROM_BIG_ENDIAN_64(
+          XXHASH64(TO_UTF8(CONCAT_WS(CHR(  31), CAST("sm_t" AS VARCHAR), CAST("sm_p" AS VARCHAR))))
+        ) % 2147483647
+      ) % 1024 AS sm_part
+    FROM (
+      SELECT
+        "country",
+        CAST("revenue" AS DOUBLE) AS sm_t,
+        CAST("predicted_revenue" AS DOUBLE) AS sm_p,
+        CAST("impressions" AS DOUBLE) AS sm_w
+      FROM analytics.preds
+    ) AS sm_parted
   ) AS sm_rows
-  JOIN sm_means
-    ON (
+  JOIN sm_means_spread AS sm_means
+    ON sm_rows."sm_part" = sm_means."sm_part"
+    AND (
       sm_rows."country" IS NOT DISTINCT FROM sm_means."country"
     )
   GROUP BY

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, NoReturn
 
 from sqlglot import exp
 
-from . import checks, consistency, dialects, labels, plans
+from . import checks, consistency, dialects, labels
 from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ColumnError, EngineError, ParameterError, UndefinedMetricError
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, lookup
@@ -178,7 +178,6 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     # connected right before the call: a SQLAlchemy engine lends a connection until the call ends
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     with engine.call(), ExitStack() as stack:
-        measured = m.plan.columns_to_measure(values, engine.dialect) if m.plan else None
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
         checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
@@ -191,9 +190,8 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
             pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
                          if engine.typed_values else values.get("pos_label"))
             _check_across(engine, m, values, sources, pos_label)
-            share = (plans.distinct_share(engine.rows, _from_sql(opened["data"]), measured, checked["data"].n_rows)
-                     if measured else None)
-            plan = m.plan.choose(share, engine.dialect) if m.plan else None
+            plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
+                                       engine.dialect) if m.plan else None)
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
             positive = labels.positive_literal(pos_label)

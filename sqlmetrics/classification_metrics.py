@@ -9,7 +9,7 @@ from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_COL
                      CLASS_PROBABILITY, CLASS_SCORE, CONFIDENCE, EXAMPLE, EXAMPLE_WEIGHT, GROUP, LABEL, MAX_POINTS,
                      N_BINS, OPT_SCORE, PROBABILITY, Param, SCORE, STRATEGY, THRESHOLD, TRUE_CLASS, TRUE_CLASSES,
                      WEIGHT, WEIGHTING, ZERO_DIVISION)
-from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
+from .plans import PairsWhenGroupsSmall, ParallelWhenDistributed, RankWhenScoresDistinct
 
 _AUC_COUNTS = ("n", "n_pos", "n_neg")
 _RANK_WHEN_DISTINCT = RankWhenScoresDistinct()
@@ -132,7 +132,7 @@ CLASSIFICATION = [
         name="gauc", template="classification/gauc.sql", kind="scalar",
         params=(LABEL, SCORE, GROUP, WEIGHT, WEIGHTING, BY),
         outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS,
-        plan=RankWhenScoresDistinct(parallel=False),
+        plan=PairsWhenGroupsSmall(parallel=False),
         summary="Group AUC: AUC within each group (e.g. user), averaged over groups that have both classes.",
         formula="GAUC = sum_g v_g*AUC_g / sum_g v_g over groups with positives and negatives; v_g = rows "
                 "(or total weight) for 'impressions', positives for 'clicks', 1 for 'uniform'; 'pairs' "

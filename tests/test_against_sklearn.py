@@ -20,6 +20,7 @@ import sklearn.metrics as skm
 
 import sqlmetrics as sm
 import sqlmetrics.api as sm_api
+import sqlmetrics.plans as sm_plans
 
 REL, ABS = 1e-9, 1e-12
 NAN = float("nan")
@@ -650,9 +651,38 @@ def test_gauc_matches_groupby_sklearn(weighting, kind, weighted, plans):
     for col, value in want.items():
         assert_close(got[col].iloc[0], value, col)
     assert want["n_groups_excluded"] > 50  # the fixture has many one-class groups and singletons
-    # ranked when most (group, score) pairs are distinct: GAUC ranks the scores within each group
+    # ranked when most (group, score) pairs are distinct (GAUC ranks the scores within each group),
+    # or pair by pair when the groups are small: this frame's groups of about 6 rows are
     distinct_pairs = len(d[["g", "s"]].drop_duplicates()) / len(d)
-    assert set(plans) == {"rank" if distinct_pairs >= 0.5 and not weighted else "aggregate"}
+    pairs_per_row = (d.groupby("g").size() ** 2).sum() / 4 / len(d)
+    ranked = "pairs" if pairs_per_row <= sm_plans.PAIRS_PER_ROW else "rank"
+    assert set(plans) == {ranked if distinct_pairs >= 0.5 and not weighted else "aggregate"}
+
+
+@pytest.mark.parametrize("by", [(), ("a", "b")], ids=["all", "by"])
+@pytest.mark.parametrize("kind", ["continuous", "round1"])
+@pytest.mark.parametrize("plan", ["aggregate", "rank", "pairs"])
+def test_gauc_every_plan_matches_groupby_sklearn(plan, kind, by, monkeypatch):
+    """Each of GAUC's plans, whichever the data would get: ties within groups, one-class groups and
+    singletons, slices."""
+    monkeypatch.setattr(sm_plans.PairsWhenGroupsSmall, "choose_from", lambda self, *args: plan)
+    got = sm.gauc(gauc_frame(kind), label="y", score="s", group="g", details=True, **({"by": list(by)} if by else {}))
+    table = group_table(kind, False, by)
+    slices = list(table.groupby(list(by))) if by else [((), table)]
+    assert len(got) == len(slices)
+    for row, (key, sub) in zip(got.itertuples(index=False), slices):
+        for col, value in combine_gauc(sub, "impressions").items():
+            assert_close(getattr(row, col), value, f"{plan} {key} {col}")
+
+
+def test_gauc_ranks_large_groups(plans):
+    """Groups of 400 rows: 'rank' (the pairs plan would compare 40,000 pairs per group)."""
+    rng = np.random.default_rng(5)
+    d = pd.DataFrame({"g": np.repeat(np.arange(10), 400), "y": (rng.random(4000) < 0.5).astype(int),
+                      "s": rng.random(4000)})
+    want = np.average([skm.roc_auc_score(sub.y, sub.s) for _, sub in d.groupby("g")])
+    assert_close(sm.gauc(d, label="y", score="s", group="g"), want, "gauc")
+    assert plans == ["rank"]
 
 
 def test_gauc_pairs_equals_pooled_numerators():

@@ -122,3 +122,22 @@ def test_the_plan_measure_estimates_the_share_of_distinct_scores(repeats, low, h
     # in groups of two rows, whose scores differ: a score repeated across groups only is as good as distinct
     if repeats == 2000:
         assert plans.distinct_share(lambda sql: con.execute(sql).fetchall(), "t", ["g", "s"], n) >= 0.5
+
+
+@pytest.mark.parametrize("stored", ["shuffled", "clustered"])
+@pytest.mark.parametrize("size", [2, 10, 100])
+def test_the_plan_measure_estimates_the_pairs_within_groups(size, stored):
+    """GAUC's pair plan is chosen from sum over groups of n_g^2 / 4 per row, estimated from a sample of
+    whole vectors: near the exact value when a group's rows are spread over the table, and above it
+    when they are stored together (the rank plan then: the safe direction)."""
+    con = duckdb.connect()
+    n = 2_000_000
+    g = f"hash(i) % {n // size}" if stored == "shuffled" else f"i // {size}"
+    con.execute(f"CREATE TABLE t AS SELECT {g} AS g FROM range({n}) AS r(i)")
+    exact = con.execute("SELECT SUM(c * c) / 4 / SUM(c) FROM (SELECT COUNT(*) AS c FROM t GROUP BY g)").fetchone()[0]
+    assert exact == pytest.approx(size / 4, rel=0.5)
+    estimate = plans.pairs_per_row(lambda sql: con.execute(sql).fetchall(), "t", ["g"], n)
+    if stored == "shuffled":
+        assert estimate == pytest.approx(exact, rel=0.1)
+    else:
+        assert estimate >= exact

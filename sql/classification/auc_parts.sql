@@ -13,7 +13,12 @@
       number unless a neighbour in the sort shares its score (sm_tie): such rows are then grouped
       by score, each group's ranks being consecutive (min rank = its smallest row number, max rank =
       that + size - 1). Cheaper than a peer-aware window frame (RANGE/GROUPS) when ties are rare, and
-      exact whatever the ties: integer sums. -#}
+      exact whatever the ties: integer sums.
+    plan='pairs' (unweighted, with `keys`: GAUC's groups): U counted pair by pair, each positive
+      against each negative of its partition (a hash join on the keys), the counts from one
+      aggregate: no sort, so cheaper than 'rank' when partitions are small (a million users'
+      impressions: 0.8 s against 1.5 s on 10M rows), and quadratic in a partition's size: chosen
+      only where the pairs are few (plans.PairsWhenGroupsSmall). -#}
 {#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
     to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
@@ -42,6 +47,27 @@ FROM (
   GROUP BY {{ sqlmetrics.cols(keys) }}sm_tie
 ) AS sm_rank_sums
 {{ sqlmetrics.group_by(keys) }}
+{%- elif plan == 'pairs' and not weight and keys %}
+{%- set y = sqlmetrics.is_positive(label) %}
+{%- set class_scores %}SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.ident(score) }} AS sm_s FROM {{ relation }} WHERE {{ y }} = {% endset %}
+SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_counts') }}
+       sm_counts.sm_n AS sm_n,
+       sm_counts.sm_n_pos AS sm_n_pos,
+       {{ sqlmetrics.as_double('sm_counts.sm_n_pos') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('sm_counts.sm_n - sm_counts.sm_n_pos') }} AS sm_w_neg,
+       {{ sqlmetrics.fdiv('COALESCE(sm_pairs.sm_u2, 0)', '2 * (sm_counts.sm_n - sm_counts.sm_n_pos)') }} AS sm_wins
+FROM (
+  SELECT {{ sqlmetrics.cols(keys) }} CAST(COUNT(*) AS BIGINT) AS sm_n, CAST(SUM({{ y }}) AS BIGINT) AS sm_n_pos
+  FROM {{ relation }}
+  {{ sqlmetrics.group_by(keys) }}
+) AS sm_counts
+LEFT JOIN (
+  SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_p') }}
+         SUM(CASE WHEN sm_p.sm_s > sm_q.sm_s THEN 2 WHEN sm_p.sm_s = sm_q.sm_s THEN 1 ELSE 0 END) AS sm_u2
+  FROM ({{ class_scores }}1) AS sm_p
+  JOIN ({{ class_scores }}0) AS sm_q ON {{ sqlmetrics.null_safe_join_on(keys, 'sm_p', 'sm_q') }}
+  GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_p') }}
+) AS sm_pairs ON {{ sqlmetrics.null_safe_join_on(keys, 'sm_counts', 'sm_pairs') }}
 {%- else %}
 {%- set weight_sum %}{% if weight %}SUM({{ sqlmetrics.row_weight(weight) }}){% else %}COUNT(*){% endif %}{% endset %}
 {%- set sums %}

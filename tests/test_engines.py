@@ -133,6 +133,14 @@ def con(request):
     yield request.getfixturevalue(f"{request.param}_con")
 
 
+#: the statistics (bootstrap, compare) run PostgreSQL's SQL once, through psycopg: psycopg2 sends the
+#: same statements (its values' conversion is checked by each metric's own call), and they took
+#: 100 s of the suite through it
+@pytest.fixture(scope="module", params=[e for e in ENGINES if e != "psycopg2"])
+def statistics_con(request):
+    yield request.getfixturevalue(f"{request.param}_con")
+
+
 #: without ANSI SQL mode (Spark 3's default, and many clusters'), x/0 and invalid casts give NULL and
 #: integer overflow wraps instead of failing: every metric's own call once (its slices, ties and
 #: options run with ANSI on below; the SQL rules of tests/test_golden.py keep the templates free of
@@ -193,39 +201,39 @@ def test_scalars_come_back_as_python_types(con):
     assert {type(v) for v in counts.values()} == {int}
 
 
-def test_bootstrap_on_the_engine(con):
+def test_bootstrap_on_the_engine(statistics_con):
     """The engine's own hash draws the replicate weights, so its interval differs from DuckDB's by
     Monte-Carlo error only; the estimate is the metric's, and a second call gives the same numbers."""
     params = dict(label="y", score="s", weight="w", n_boot=300, seed=3)
-    got = sm.bootstrap("auc", "preds", con=con, **params)
+    got = sm.bootstrap("auc", "preds", con=statistics_con, **params)
     want = sm.bootstrap("auc", BINARY, **params)
     assert got["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and got["n_boot"] == 300
     assert got["std_error"] == pytest.approx(want["std_error"], rel=0.2)
-    assert sm.bootstrap("auc", "preds", con=con, **params) == pytest.approx(got, rel=1e-12)
-    sliced = sm.bootstrap("gauc", "preds", con=con, label="y", score="s", group="g", by="c", n_boot=100)
+    assert sm.bootstrap("auc", "preds", con=statistics_con, **params) == pytest.approx(got, rel=1e-12)
+    sliced = sm.bootstrap("gauc", "preds", con=statistics_con, label="y", score="s", group="g", by="c", n_boot=100)
     assert list(sliced.columns) == ["c", "estimate", "std_error", "ci_low", "ci_high", "n_boot", "n_undefined"]
     # a metric over each replicate's rows, whose SQL has a WITH of its own (MariaDB: hoisted)
-    curve = sm.bootstrap("average_precision", "preds", con=con, label="y", score="s", n_boot=40)
+    curve = sm.bootstrap("average_precision", "preds", con=statistics_con, label="y", score="s", n_boot=40)
     assert curve["estimate"] == pytest.approx(sm.average_precision(BINARY, label="y", score="s"), rel=1e-12)
-    queries = sm.bootstrap("ndcg", "run", qrels="qrels", k=3, n_boot=300, con=con)
+    queries = sm.bootstrap("ndcg", "run", qrels="qrels", k=3, n_boot=300, con=statistics_con)
     want = sm.bootstrap("ndcg", RUN, qrels=QRELS, k=3, n_boot=300)
     assert queries["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and queries["n_boot"] == 300
     assert queries["std_error"] == pytest.approx(want["std_error"], rel=0.2)
 
 
-def test_compare_on_the_engine(con):
+def test_compare_on_the_engine(statistics_con):
     """Paired t and Wilcoxon are the same computation on every engine; the sign flips of the
     randomization test come from the engine's own hash, so its p-value differs from DuckDB's by
     Monte-Carlo error only (sd below 0.008 at 4000 flips)."""
     for test in ("paired_t", "wilcoxon"):
-        got = sm.compare("ndcg", "run", "baseline", "qrels", k=5, test=test, by="c", con=con)
+        got = sm.compare("ndcg", "run", "baseline", "qrels", k=5, test=test, by="c", con=statistics_con)
         want = sm.compare("ndcg", RUN, BASELINE, QRELS, k=5, test=test, by="c")
         assert_same(got, want, f"compare test={test}")
-    flips = sm.compare("mrr", "run", "baseline", "qrels", test="randomization", n_resamples=4000, con=con)
+    flips = sm.compare("mrr", "run", "baseline", "qrels", test="randomization", n_resamples=4000, con=statistics_con)
     want = sm.compare("mrr", RUN, BASELINE, QRELS, test="randomization", n_resamples=4000)
     assert flips["difference"] == pytest.approx(want["difference"], rel=1e-12)
     assert abs(flips["p_value"] - want["p_value"]) < 0.04
-    groups = sm.compare("gauc", "preds", "s2", label="y", score="s", group="g", weight="w", con=con)
+    groups = sm.compare("gauc", "preds", "s2", label="y", score="s", group="g", weight="w", con=statistics_con)
     assert groups == pytest.approx(sm.compare("gauc", BINARY, "s2", label="y", score="s", group="g", weight="w"),
                                    rel=1e-9)
 

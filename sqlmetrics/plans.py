@@ -16,10 +16,10 @@ RANK_PLAN_DISTINCT_SHARE = 0.5
 EXACT_ROWS = 100_000
 #: GAUC compares each positive with each negative of its group instead of ranking when the groups
 #: are small: at most this many pairs of rows per row, over 4 (a bound on its positive-negative
-#: pairs: n_pos * n_neg <= n^2 / 4). On 10M rows DuckDB's pair join costs about 0.7 s plus 0.26 s
-#: per positive-negative pair per row, its rank plan 1.3-1.5 s: a million users' impressions
-#: (a bound of 2.75, 0.47 pairs per row at 5% positives) take 0.8 s instead of 1.5 s, and the
-#: worst case this bound lets through, balanced labels, about 1.2x the rank plan's time.
+#: pairs: n_pos * n_neg <= n^2 / 4). On 10M rows (benchmarks/formulations.py) a million users'
+#: impressions (a bound of 2.75, 0.47 pairs per row at 5% positives) take 1.1 s by pairs against
+#: 1.6 s by rank; a hundred thousand users' (4.75 pairs per row) 1.6 s against 1.2 s, about what
+#: the worst case this bound lets through, balanced labels, would cost.
 PAIRS_PER_ROW = 4.0
 
 

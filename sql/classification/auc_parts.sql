@@ -17,7 +17,7 @@
     plan='pairs' (unweighted, with `keys`: GAUC's groups): U counted pair by pair, each positive
       against each negative of its partition (a hash join on the keys), the counts from one
       aggregate: no sort, so cheaper than 'rank' when partitions are small (a million users'
-      impressions: 0.8 s against 1.5 s on 10M rows), and quadratic in a partition's size: chosen
+      impressions on 10M rows: 1.1 s against 1.6 s, benchmarks/formulations.py), and quadratic in a partition's size: chosen
       only where the pairs are few (plans.PairsWhenGroupsSmall). -#}
 {#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
     to the alias of the same SELECT. -#}

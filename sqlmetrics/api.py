@@ -12,7 +12,7 @@ from sqlglot import exp
 from . import checks, consistency, dialects, labels
 from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ColumnError, EngineError, ParameterError, UndefinedMetricError
-from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, lookup
+from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .imports import instance_of
@@ -153,7 +153,7 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
             raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")
         m, params = DERIVED[metric_name](params.pop("metric"), params)
     else:
-        m = lookup(metric_name)
+        m, params = named(metric_name, params)
     dialect = check_dialect(dialect)
     per_query = bool(params.pop("per_query", False)) if m.per_query else False
     values = validate(m, params)

@@ -55,6 +55,32 @@ def lookup(name: str) -> Metric:
         raise UnknownMetricError(name, near[0] if near else None, tuple(METRICS)) from None
 
 
+def named(name: str, params: dict) -> tuple[Metric, dict]:
+    """The metric `name` names, and the call's parameters with those its name fixes: a metric's name
+    or alias (its own defaults: ``ndcg`` has exponential gain), or a measure string as sm.evaluate
+    reads it (``ndcg@10`` is ndcg with k=10 and linear gain, as ranx and trec_eval compute it). A
+    parameter the string fixes may not be given again; the call's gain, ties and relevance_threshold
+    must be ones the string's readings allow (sqlmetrics.measures.resolve)."""
+    if not isinstance(name, str) or name in METRICS or name in ALIASES:
+        return lookup(name), dict(params)
+    if measure_strings.unknown_name(name, CATALOGUE) is not None:
+        lookup(name)  # neither a metric nor a measure: the metric's error, with the nearest name
+    measure = read_measures([name])[0]
+    params = dict(params)
+    if "k" in params:
+        raise ParameterError(f"measure {name!r} writes its cut-off in its name (ndcg@10, P_5): drop k={params['k']!r}")
+    given = {key: params.pop(key, None) for key in ("gain", "ties", "relevance_threshold")}
+    (measure,), ties, threshold = measure_strings.resolve(
+        (measure,), GAIN.validate(given["gain"]) if given["gain"] is not None else None,
+        TIES.validate(given["ties"]) if given["ties"] is not None else None,
+        RELEVANCE_THRESHOLD.validate(given["relevance_threshold"]) if given["relevance_threshold"] is not None else None,
+        CATALOGUE)
+    m = lookup(measure.metric)
+    fixed = {"ties": ties, "relevance_threshold": threshold} | ({"gain": measure.gain} if measure.gain else {})
+    fixed["k"] = measure.k
+    return m, params | {key: value for key, value in fixed.items() if any(p.name == key for p in m.params)}
+
+
 #: ranking metrics that are not a mean of per-query values (the parts bootstrap and compare recombine)
 _NOT_A_MEAN_OVER_QUERIES = {
     "gm_map": "their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision is "
@@ -77,9 +103,8 @@ _GAUC_BOOTSTRAP_WEIGHTINGS = ("impressions", "clicks")
 def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     """The bootstrap of metric `name` (sql/bootstrap.sql), as a record metric of its own, and the call's
     parameters: over rows (or clusters) for a metric of one value with frequency weights, over queries
-    for a ranking metric, over groups for gauc."""
-    m = lookup(name)
-    params = dict(params)
+    for a ranking metric, over groups for gauc. `name` may be a measure string (ndcg@10)."""
+    m, params = named(name, params)
     if any(p.name == "example" for p in m.params):
         raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
                              "example (all its rows together), which its replicates do not do")
@@ -129,8 +154,8 @@ COMPARE_OUTPUTS = ("estimate", "other_estimate", "difference", "std_error", "sta
 def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     """The paired comparison of two systems by metric `name` (sql/compare.sql), as a record metric of
     its own: per query for a ranking metric (`other` a second run), per group for gauc (`other` a
-    second score column)."""
-    m = lookup(name)
+    second score column). `name` may be a measure string (ndcg@10)."""
+    m, params = named(name, params)
     if m.per_query:
         _require_mean_over_queries(m, "compare")
         if m.name == "recall_at_k" and params.get("average") == "micro":
@@ -155,7 +180,7 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
                              "sqlmetrics.bootstrap gives an interval for any metric")
     derived = _derived(m, "compare", (other,), (TEST, N_RESAMPLES, SEED, CONFIDENCE), outputs=COMPARE_OUTPUTS,
                        defined_by=("difference",), across_slices=("p_value_holm",), undefined=undefined)
-    return derived, dict(params)
+    return derived, params
 
 
 #: metrics made from another metric, by the name sm.render knows them by

@@ -414,13 +414,15 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
                               "n_empty": int((judged["n_relevant"] == 0).sum())}])
 
     # RBP (p = 0.9) and its residual, from Moffat & Zobel's definition (no installed library has them):
-    # trec_eval's order, score then item id descending
+    # trec_eval's order, score then item id descending; graded as trec_eval 10's m_rbp.c (the grades
+    # over the query's top grade when it is above 1)
     rbp, residual = {}, {}
     for q in judged.index:
         ranked = sorted(trec_run.get(str(q), {}).items(), key=lambda t: (t[1], t[0]), reverse=True)
         weights = [0.1 * 0.9 ** r for r in range(len(ranked))]
         grades = trec_qrels[str(q)]
-        rbp[q] = sum(w for w, (d, _) in zip(weights, ranked) if grades.get(d, 0) >= 1)
+        top = max([1, *grades.values()])
+        rbp[q] = sum(w * max(grades.get(d, 0), 0) / top for w, (d, _) in zip(weights, ranked))
         residual[q] = sum(w for w, (d, _) in zip(weights, ranked) if d not in grades) + 0.9 ** len(ranked)
     # ir_measures Judged@5 (it breaks score ties by item id ascending; a judged query absent from the run: 0)
     judged_at_5 = {int(m.query_id): m.value for m in ir_measures.iter_calc(

@@ -102,7 +102,7 @@
 {%- endmacro %}
 
 {#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
-    with measure names in the registry. -#}
+    the registry marks one_pass. -#}
 {% macro ranking_parts(metric, v, in_k, within, k, options) -%}
 {%- if metric == 'dcg' %}{{ return(sqlmetrics.dcg_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'ndcg' %}{{ return(sqlmetrics.ndcg_parts(v, in_k, within, k, options)) }}
@@ -112,6 +112,7 @@
 {%- elif metric == 'recall_at_k' %}{{ return(sqlmetrics.recall_at_k_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'hit_rate' %}{{ return(sqlmetrics.hit_rate_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'r_precision' %}{{ return(sqlmetrics.r_precision_parts(v, in_k, within, k, options)) }}
-{%- else %}{{ sqlmetrics.fail('evaluate computes the metrics that have measure names; not ' ~ metric ~ ' (given measure names after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}
+{%- elif metric == 'rbp' %}{{ return(sqlmetrics.rbp_parts(v, in_k, within, k, options)) }}
+{%- else %}{{ sqlmetrics.fail('evaluate computes in one pass the metrics the registry marks one_pass; not ' ~ metric ~ ' (marked after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}
 {%- endif %}
 {%- endmacro %}

@@ -38,7 +38,7 @@ def metric_sql() -> str:
     per_query = ", ".join(f"'{name}'" for name, m in METRICS.items() if m.per_query)
     parts = "\n".join(f"{{%- {'if' if i == 0 else 'elif'} metric == '{name}' %}}"
                       f"{{{{ return(sqlmetrics.{name}_parts(v, in_k, within, k, options)) }}}}"
-                      for i, name in enumerate(n for n, m in METRICS.items() if m.measure_names))
+                      for i, name in enumerate(n for n, m in METRICS.items() if m.one_pass))
     return f"""{{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
     fails while it is stale). Any metric by name: {{{{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
     k=10) }}}} is {{{{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }}}} (as sm.render(name, data, ...) in
@@ -64,10 +64,10 @@ def metric_sql() -> str:
 {{%- endmacro %}}
 
 {{#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
-    with measure names in the registry. -#}}
+    the registry marks one_pass. -#}}
 {{% macro ranking_parts(metric, v, in_k, within, k, options) -%}}
 {parts}
-{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes the metrics that have measure names; not ' ~ metric ~ ' (given measure names after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}}}
+{{%- else %}}{{{{ sqlmetrics.fail('evaluate computes in one pass the metrics the registry marks one_pass; not ' ~ metric ~ ' (marked after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}}}
 {{%- endif %}}
 {{%- endmacro %}}
 """

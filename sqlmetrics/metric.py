@@ -50,6 +50,9 @@ class Metric:
     #: the names other tools give it (sqlmetrics.measures: trec_eval(), ir_measures(), ranx(), sqlmetrics()):
     #: sm.evaluate and report --metrics compute it from any of them, as that tool defines it
     measure_names: tuple = ()
+    #: ranking: its template defines <name>_parts, its per-query aggregates, so that sm.evaluate computes it
+    #: in its one pass with the other such measures (the rest of the measures each run their own query)
+    one_pass: bool = False
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)

@@ -22,12 +22,12 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
                     outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False,
-                    section="ranking", measure_names=()):
+                    section="ranking", measure_names=(), one_pass=False):
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
         undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
-        checks=checks, count=count, section=section, measure_names=measure_names)
+        checks=checks, count=count, section=section, measure_names=measure_names, one_pass=one_pass)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -74,7 +74,7 @@ RANKING = [
         "Discounted cumulative gain of each query's ranked list, averaged over queries.",
         "Jarvelin & Kekalainen 2002 (exponential gain: Burges et al. 2005); sklearn.metrics.dcg_score (linear gain, ties='average')",
         _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n",
-        measure_names=(ranx("dcg", "linear"), sqlmetrics("dcg"), ranx("dcg_burges", "exponential"))),
+        measure_names=(ranx("dcg", "linear"), sqlmetrics("dcg"), ranx("dcg_burges", "exponential")), one_pass=True),
     _ranking_metric(
         "ndcg", RUN + (K, TIES, GAIN) + POLICIES,
         "NDCG@k = DCG@k / IDCG@k, IDCG from all judged items of the query sorted by relevance (retrieved or "
@@ -86,7 +86,7 @@ RANKING = [
         _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n",
         measure_names=(trec_eval("ndcg", gain="linear"), ranx("ndcg", "linear"), sqlmetrics("ndcg"),
                        trec_eval("ndcg_cut", "named", "linear"), ir_measures("nDCG", "optional", "linear"),
-                       ranx("ndcg_burges", "exponential"))),
+                       ranx("ndcg_burges", "exponential")), one_pass=True),
     _ranking_metric(
         "mean_average_precision", RUN + (K, TIES_ORDER, Param(
             "denominator", "choice", "'r': the query's relevant judged items R (trec_eval); 'min_k_r': "
@@ -97,7 +97,7 @@ RANKING = [
         _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
                        "[0.7556, 0.5]\n", aliases=("map",),
         measure_names=(trec_eval("map"), ranx("map"), sqlmetrics("map"), sqlmetrics("mean_average_precision"),
-                       trec_eval("map_cut", "named"), ir_measures("AP", "optional"))),
+                       trec_eval("map_cut", "named"), ir_measures("AP", "optional")), one_pass=True),
     _ranking_metric(
         "mrr", RUN + (K, TIES_ORDER) + POLICIES,
         "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
@@ -105,7 +105,7 @@ RANKING = [
         _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n",
         # ir_measures' RR@k is its MS MARCO provider's, which sorts tied scores by document id ascending
         measure_names=(trec_eval("recip_rank"), ranx("mrr"), sqlmetrics("mrr"), ir_measures("RR", "whole"),
-                       ir_measures("RR", "required", ties="item_asc"))),
+                       ir_measures("RR", "required", ties="item_asc")), one_pass=True),
     _ranking_metric(
         "precision_at_k", RUN + (K_REQUIRED, TIES) + POLICIES,
         "P@k = relevant items in the top k / k (k, even when the list is shorter); k=None: relevant items "
@@ -115,7 +115,7 @@ RANKING = [
                        ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n",
         measure_names=(trec_eval("P", "named"), trec_eval("set_P"), ranx("precision"), ir_measures("P", "required"),
                        ir_measures("SetP", "whole"), sqlmetrics("precision_at_k"),
-                       sqlmetrics("set_precision", "whole"))),
+                       sqlmetrics("set_precision", "whole")), one_pass=True),
     _ranking_metric(
         "recall_at_k", RUN + (K_REQUIRED, TIES, Param(
             "average", "choice", "'macro': mean of per-query recall (trec_eval); 'micro': all hits over all "
@@ -127,21 +127,21 @@ RANKING = [
         _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n",
         measure_names=(trec_eval("recall", "named"), trec_eval("set_recall"), sqlmetrics("set_recall", "whole"),
                        ranx("recall"), ir_measures("R", "required"), ir_measures("SetR", "whole"),
-                       sqlmetrics("recall_at_k"))),
+                       sqlmetrics("recall_at_k")), one_pass=True),
     _ranking_metric(
         "hit_rate", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
         "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
         "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
         _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n",
         measure_names=(trec_eval("success", "named"), ranx("hit_rate"), sqlmetrics("hit_rate", "required"),
-                       ir_measures("Success", "required"))),
+                       ir_measures("Success", "required")), one_pass=True),
     _ranking_metric(
         "r_precision", RUN + (TIES_ORDER,) + POLICIES,
         "R-precision = relevant items in the top R / R, R = relevant judged items.",
         "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
         _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n",
         measure_names=(trec_eval("Rprec"), ir_measures("Rprec", "whole"), ranx("r-precision", cutoff="whole"),
-                       sqlmetrics("r_precision", "whole"))),
+                       sqlmetrics("r_precision", "whole")), one_pass=True),
     Metric(
         name="interpolated_precision", section="ranking", template="ranking/interpolated_precision.sql", kind="curve",
         params=RUN + (RECALL_LEVELS, TIES_ORDER) + POLICIES,
@@ -199,18 +199,22 @@ RANKING = [
         "rbp", RUN + (K, TIES_ORDER, Param(
             "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
             "trec_eval 10's rbp (ir_measures RBP defaults to 0.8).", default=0.9, low=0.0, low_open=True,
-            high=1.0, high_open=True)) + POLICIES,
-        "RBP = (1 - p) * sum over ranks r <= k of p^(r - 1) * [rel_r >= relevance_threshold]; residual "
-        "(details=True, per_query=True) = (1 - p) * sum over unjudged ranks r <= k of p^(r - 1) + p^d, d the "
-        "list length (k when shorter): the most RBP could still gain if every unjudged and unseen item were "
-        "relevant (1 for a query absent from the run). Weights below 1e-307 count as 0.",
+            high=1.0, high_open=True), Param(
+            "graded", "bool", "True: the gain of a grade is the grade over the query's top grade where that is "
+            "above 1, as trec_eval 10's rbp (relevance_threshold does not apply); False: 1 for relevance >= "
+            "relevance_threshold, else 0 (ranx, ir_measures' RBP(rel=...)).", default=True)) + POLICIES,
+        "RBP = (1 - p) * sum over ranks r <= k of p^(r - 1) * g_r; graded (default), g_r = rel_r / max(1, the "
+        "query's top grade), and a query without a positive grade is empty (as ndcg); graded=False, g_r = "
+        "[rel_r >= relevance_threshold]. residual (details=True, per_query=True) = (1 - p) * sum over unjudged "
+        "ranks r <= k of p^(r - 1) + p^d, d the list length (k when shorter): the most RBP could still gain if "
+        "every unjudged and unseen item were relevant (1 for a query absent from the run). Weights below 1e-307 "
+        "count as 0.",
         "Rank-biased precision (Moffat & Zobel 2008): the expected rate of relevant items seen by a user who "
         "goes from each rank to the next with probability p, and its residual.",
-        "trec_eval 10 rbp and rbp_resid (binary judgments: trec_eval scales grades above 1 to grade / top "
-        "grade, sqlmetrics counts relevance >= relevance_threshold; trec_eval's rbp_resid is 0 when no "
-        "retrieved item is unjudged, without the weight p^d beyond the list); ir_measures RBP(p=..., rel=1)",
+        "trec_eval 10 rbp and rbp_resid (trec_eval's rbp_resid is 0 when no retrieved item is unjudged, "
+        "without the weight p^d beyond the list); graded=False: ranx rbp.95-lN, ir_measures RBP(p=..., rel=N)",
         _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
-        outputs=("residual",) + QUERY_COUNTS),
+        outputs=("residual",) + QUERY_COUNTS, one_pass=True),
     _ranking_metric(
         "set_precision", RUN + POLICIES,
         "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "

@@ -13,6 +13,7 @@ queries absent from the run, run queries nobody judged, queries without relevant
 """
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -32,12 +33,18 @@ DATA = Path(__file__).parent / "data" / "trec_eval"
 CASES = [(11, 1), (22, 1), (33, 2)]
 
 
-def rbp_oracle(items, judgments, p, k=None, level=1):
+def rbp_oracle(items, judgments, p, k=None, level=1, graded=False):
     """(RBP, residual) of one ranked list, from Moffat & Zobel's definition: weights (1 - p) p^(r-1);
-    the residual adds the weights of the unjudged ranks and p^d beyond the depth d seen."""
+    the residual adds the weights of the unjudged ranks and p^d beyond the depth d seen. Graded, as
+    trec_eval 10's m_rbp.c: gains are the grades (negative ones 0), divided by the query's top grade
+    when it is above 1."""
     seen = items[:k] if k else items
     weights = [(1 - p) * p ** r for r in range(len(seen))]
-    value = sum(w for w, d in zip(weights, seen) if judgments.get(d, 0) >= level)
+    if graded:
+        top = max([1.0] + list(judgments.values()))
+        value = sum(w * max(judgments.get(d, 0), 0) / top for w, d in zip(weights, seen))
+    else:
+        value = sum(w for w, d in zip(weights, seen) if judgments.get(d, 0) >= level)
     residual = sum(w for w, d in zip(weights, seen) if d not in judgments) + p ** len(seen)
     return value, residual
 
@@ -100,13 +107,14 @@ def test_against_pytrec_eval_ir_measures_and_the_oracles():
                 assert abs(zero - np.mean(values)) <= ABS, what
 
         # rbp and its residual against the oracle, at two depths and persistences
-        for p, k in [(0.9, None), (0.5, 5), (0.95, 20)]:
-            want = {q: rbp_oracle(lists.get(q, []), judgments[q], p, k, level) for q in judged}
-            got = sm.rbp(run, qrels, persistence=p, k=k, relevance_threshold=level, per_query=True)
-            what = f"seed {seed} level {level}: rbp(p={p}, k={k})"
+        for (p, k), graded in itertools.product([(0.9, None), (0.5, 5), (0.95, 20)], (False, True)):
+            want = {q: rbp_oracle(lists.get(q, []), judgments[q], p, k, level, graded) for q in judged}
+            args = dict(persistence=p, k=k, relevance_threshold=level, graded=graded)
+            got = sm.rbp(run, qrels, per_query=True, **args)
+            what = f"seed {seed} level {level}: rbp(p={p}, k={k}, graded={graded})"
             assert_close_maps(per_query(got, "rbp"), {q: v[0] for q, v in want.items()}, what=what)
             assert_close_maps(per_query(got, "residual"), {q: v[1] for q, v in want.items()}, what=what + " residual")
-            summary = sm.rbp(run, qrels, persistence=p, k=k, relevance_threshold=level, missing="skip", details=True)
+            summary = sm.rbp(run, qrels, missing="skip", details=True, **args)
             kept = [q for q in judged if q in lists]
             assert abs(summary["rbp"][0] - np.mean([want[q][0] for q in kept])) <= ABS, what
             assert abs(summary["residual"][0] - np.mean([want[q][1] for q in kept])) <= ABS, what
@@ -203,12 +211,14 @@ def test_trec_eval_graded_test_file(threshold):
     """trec_eval -q -l2 on its graded judgments (qrels.rel_level: query 303's grades are 2, 0 and -1).
     trec_eval's ndcg takes its gains from the grades and ignores the relevance level, so at level 3,
     where query 303 has no relevant item, it keeps its nDCG of 0.3669 (sqlmetrics' empty rule of the
-    gain-based metrics); map and P at level 2. The -1 grades are read as trec_eval does (in the pool,
+    gain-based metrics), as does its rbp (trec_eval 10 divides the grades by the query's top one: query
+    301 gives 0.0465); map and P at level 2. The -1 grades are read as trec_eval does (in the pool,
     unjudged: gain 0, not relevant, not judged)."""
     assert (read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])["relevance"] < 0).any()
     qrels, run = sm.TrecQrels(DATA / "qrels.rel_level"), sm.TrecRun(DATA / "results.test")
     want = expected("out.test.aql")
-    calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10})]
+    calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10}),
+             ("rbp", "rbp", {})]  # trec_eval 10's graded rbp: the grades over the query's top one, whatever -l
     if threshold == 2:
         calls += [("map", "mean_average_precision", {}), ("P_10", "precision_at_k", {"k": 10}), ("bpref", "bpref", {})]
     for measure, name, kwargs in calls:
@@ -218,6 +228,9 @@ def test_trec_eval_graded_test_file(threshold):
         for q in ("301", "302", "303", "all"):
             assert abs(got[q] - float(want[measure, q])) <= 5e-5 + 1e-12, (measure, q, got[q], want[measure, q])
     assert want["ndcg", "303"] == "0.3669"
+    residual = per_query(sm.rbp(run, qrels, per_query=True), "residual")  # every retrieved list has unjudged items
+    for q in ("301", "302", "303"):
+        assert abs(residual[q] - float(want["rbp_resid", q])) <= 5e-5 + 1e-12, (q, residual[q])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,11 +9,13 @@
                   query's ideal gain is 0 without one, whatever the threshold), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
                   judgments sorted by relevance, cut at k; `cuts`, a list of (suffix, k, gain), adds
                   one such IDCG per item as sm_idcg<suffix> (several cut-offs and gains in one pass;
-                  grades=true joins sm_grades for an 'exponential_scaled' gain among them).
+                  grades=true joins sm_grades for an 'exponential_scaled' gain among them); with
+                  top_grade=true, sm_top_grade: the largest grade of the query's judgments (0
+                  without a positive one), by which trec_eval's rbp scales its gains.
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
     ignored (TREC's convention). -#}
 {% macro query_judgments(relation, qrels, query, item, relevance, by, k, relevance_threshold, gain='linear',
-                         grades=false, cuts=[]) %}
+                         grades=false, cuts=[], top_grade=false) %}
 {%- set keys = by + [query] %}
 {%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
 {%- set minus_shift %}-{{ shift }}{% endset -%}
@@ -35,6 +37,9 @@ sm_queries AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END) AS sm_n_relevant,
          SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded
+         {%- if top_grade %},
+         MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade
+         {%- endif %}
          {%- for suffix, cut, cut_gain in [('', k, gain)] + cuts %},
          SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
                   THEN {{ sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}

@@ -21,6 +21,7 @@ WITH sm_judged AS (
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS REAL) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
+    MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade,
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
@@ -94,7 +95,7 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_relevant * sm_weight) AS sm_rbp,
+    SUM(sm_in_k * sm_rel * sm_weight) AS sm_rbp,
     SUM(sm_in_k * (
       1 - sm_is_judged
     ) * sm_weight) AS sm_unjudged_weight,
@@ -109,9 +110,11 @@ WITH sm_judged AS (
     sm_queries."country" AS "country",
     sm_queries."query_id" AS "query_id",
     sm_queries.sm_n_relevant,
-    sm_queries.sm_n_relevant AS sm_nonempty,
+    sm_queries.sm_n_graded AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    sm_rbp AS sm_value,
+    (
+      CAST(sm_rbp AS REAL) / NULLIF(CAST(CASE WHEN sm_top_grade > 1 THEN sm_top_grade ELSE 1 END AS REAL), 0)
+    ) AS sm_value,
     sm_unjudged_weight + CASE
       WHEN sm_depth * LN(CAST(0.9 AS REAL)) > -707
       THEN POWER(CAST(0.9 AS REAL), sm_depth)

@@ -147,7 +147,11 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     ...
     """
     if metric_name == "evaluate":  # sm.render("evaluate", run, qrels=..., measures=[...]): sm.evaluate's SQL
-        m, params = evaluate_of(params)
+        m, params, own = evaluate_of(params)
+        if own:
+            raise ParameterError(f"render('evaluate') gives the SQL of evaluate's one pass; "
+                                 f"{', '.join(x.name for x, _ in own)} run their own queries: render "
+                                 f"{'them' if len(own) > 1 else 'it'} by name, as render({own[0][0].name!r}, ...)")
     elif metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL, and compare's
         if "metric" not in params:
             raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")

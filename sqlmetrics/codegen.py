@@ -18,6 +18,7 @@ import re
 import sys
 from pathlib import Path
 
+from . import measures as measure_strings
 from .metric import Metric
 from .params import REQUIRED
 from .registry import ALIASES, METRICS
@@ -115,11 +116,9 @@ def metrics_md() -> str:
 
 def _measure_names(m: Metric) -> dict[str, list[str]]:
     """tool -> the spellings of `m` it uses, written as a user writes them (P_K, P@K, ndcg[@K])."""
-    forms = {"named": "{}_K", "required": "{}@K", "optional": "{}[@K]", "whole": "{}"}
     out: dict[str, list[str]] = {}
     for spelling in m.measure_names:
-        reading = spelling.reading
-        out.setdefault(reading.tool, []).append("`" + forms[reading.cutoff].format(spelling.text) + "`")
+        out.setdefault(spelling.reading.tool, []).append(f"`{measure_strings.shown(spelling)}`")
     return out
 
 

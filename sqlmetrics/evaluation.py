@@ -8,7 +8,9 @@ import pandas as pd
 from .api import compute
 from .errors import ParameterError
 from .measures import spellings_by_tool
-from .registry import CATALOGUE, evaluate_of
+from .measures import Measure
+from .ranking_metrics import QUERY_COUNTS
+from .registry import CATALOGUE, METRICS, evaluate_of, read_measures
 
 
 def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str = "item", score: str = "score",
@@ -88,8 +90,35 @@ Example
                   ties=ties, gain=gain, missing=missing, empty=empty, by=by or None)
     if relevance_threshold is not None:
         params["relevance_threshold"] = relevance_threshold
-    m, params = evaluate_of(params)
-    return compute(m, run, con=con, dialect=dialect, details=True, dropna=dropna, per_query=per_query, **params)
+    m, params, own = evaluate_of(params)
+    options = dict(con=con, dialect=dialect, details=True, dropna=dropna, per_query=per_query)
+    frames = [compute(m, run, **options, **params)] if params["measures"] else []
+    frames += [_own_query(x, fixed, run, params, options) for x, fixed in own]
+    order = [x.name for x in read_measures(measures)]
+    keys = list(by if isinstance(by, (list, tuple)) else [by] if by else []) + ([query] if per_query else [])
+    return _joined(frames, order, keys, ["n_relevant"] if per_query else list(QUERY_COUNTS))
+
+
+def _own_query(measure: Measure, fixed: dict, run, params: dict, options: dict) -> pd.DataFrame:
+    """A measure outside the one pass, by its own metric's query with the parameters its spelling fixes:
+    its value column named as the measure."""
+    metric = METRICS[measure.metric]
+    call = {name: value for name, value in params.items() if name != "measures" and metric.takes(name)} | fixed
+    frame = compute(metric, run, **options, **call)
+    return frame.drop(columns=["recall_level"], errors="ignore").rename(columns={metric.name: measure.name})
+
+
+def _joined(frames: list[pd.DataFrame], order: list[str], keys: list[str], counts: list[str]) -> pd.DataFrame:
+    """The measures' columns side by side, by slice (or query), in the order written, with the counts of
+    the first measure's frame."""
+    def frame_of(name):
+        return next(f for f in frames if name in f.columns)
+    joined = frame_of(order[0])[keys + [c for c in counts if c in frame_of(order[0])]]
+    for name in order:
+        part = frame_of(name)[keys + [name]]
+        joined = joined.merge(part, on=keys, how="outer") if keys else joined.assign(**{name: part[name].to_numpy()})
+    joined = joined[keys + order + [c for c in counts if c in joined]]
+    return joined.sort_values(keys, ignore_index=True) if keys else joined
 
 
 def _doc(doc: str) -> str:

@@ -19,6 +19,7 @@ functions here read.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, replace
 
@@ -32,10 +33,15 @@ class Reading:
     """One tool's measure of a spelling. None for gain, ties or level: the tool leaves it to its caller."""
     tool: str
     metric: str
-    cutoff: str  # "optional" @k, "required" @k, "whole" (no @k), or "named" (in the name: P_5)
+    # "optional" @k, "required" @k, "whole" (no @k), "named" (in the name: P_5); "level" and
+    # "named_level": a recall level in place of k (IPrec@0.5, iprec_at_recall_0.50)
+    cutoff: str
     gain: str | None = None  # ndcg and dcg: the gain
     ties: str | None = "item_desc"  # the order of tied scores
     level: float | None = None  # the relevance level: ir_measures' rel=, ranx's -lN (default 1)
+    params: tuple = ()  # (parameter, value) of the metric the tool fixes: ir_measures' RBP has p = 0.8
+    options: tuple = ()  # (option, parameter): the string's own parameters, RBP(p=0.9), SetF(beta=2)
+    dotted: str | None = None  # what NAME.X says: "pairs" (rbp.p=0.8), "beta_squared" (set_F.0.25), "fraction" (rbp.95)
 
 
 @dataclass(frozen=True)
@@ -45,21 +51,26 @@ class Spelling:
     reading: Reading
 
 
-def trec_eval(name: str, cutoff: str = "whole", gain: str | None = None) -> Spelling:
-    """trec_eval's measure `name` (cutoff "named": its NAME_K form, such as P_5): trec_eval's order of
-    tied scores; its relevance level is -l, the call's."""
-    return Spelling(name, Reading(TREC_EVAL, "", cutoff, gain))
+def trec_eval(name: str, cutoff: str = "whole", gain: str | None = None, params: dict | None = None,
+              dotted: str | None = None) -> Spelling:
+    """trec_eval's measure `name` (cutoff "named": its NAME_K form, such as P_5; dotted: what its
+    NAME.X parameter form says): trec_eval's order of tied scores; its relevance level is -l, the call's."""
+    return Spelling(name, Reading(TREC_EVAL, "", cutoff, gain, params=tuple((params or {}).items()), dotted=dotted))
 
 
-def ir_measures(name: str, cutoff: str, gain: str | None = None, ties: str = "item_desc") -> Spelling:
-    """ir_measures' measure `name`: its relevance level is the measure's rel= (default 1)."""
-    return Spelling(name, Reading(IR_MEASURES, "", cutoff, gain, ties, 1.0))
+def ir_measures(name: str, cutoff: str, gain: str | None = None, ties: str = "item_desc", params: dict | None = None,
+                options: dict | None = None) -> Spelling:
+    """ir_measures' measure `name`: its relevance level is the measure's rel= (default 1); `options`,
+    its other parameters (p=, beta=) and the metric parameter each sets."""
+    return Spelling(name, Reading(IR_MEASURES, "", cutoff, gain, ties, 1.0, tuple((params or {}).items()),
+                                  tuple((options or {}).items())))
 
 
-def ranx(name: str, gain: str | None = None, cutoff: str = "optional") -> Spelling:
+def ranx(name: str, gain: str | None = None, cutoff: str = "optional", params: dict | None = None,
+         dotted: str | None = None) -> Spelling:
     """ranx's metric `name`: its relevance level is the measure's -lN (default 1); the order of tied
     scores it leaves to numba's sort, so to the call."""
-    return Spelling(name, Reading(RANX, "", cutoff, gain, None, 1.0))
+    return Spelling(name, Reading(RANX, "", cutoff, gain, None, 1.0, tuple((params or {}).items()), dotted=dotted))
 
 
 def sqlmetrics(name: str, cutoff: str = "optional") -> Spelling:
@@ -75,6 +86,8 @@ class Measure:
     readings: tuple[Reading, ...] = ()  # the tools' readings of the spelling (after resolve: the one used)
     gain: str | None = None  # a gain-based metric's, once resolved
     gain_based: bool = False  # its value scores the grades (ndcg, dcg): the relevance level does not change it
+    params: tuple = ()  # (parameter, value) of the metric the spelling sets: persistence, beta, recall_levels
+    level_free: bool = False  # the relevance level does not change its value (ndcg, graded rbp, Judged@k)
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,7 @@ class Catalogue:
     spellings: dict  # exact spelling -> its readings
     cut_names: dict  # NAME of trec_eval's NAME_K -> its reading
     gain_based: frozenset  # metrics whose value scores the grades (those with a gain parameter)
+    level_free: frozenset  # metrics whose value the relevance level does not change (gain-based ones too)
     own_names: dict  # metric -> sqlmetrics' own name of it, for the advice of an error
 
     @property
@@ -91,21 +105,22 @@ class Catalogue:
         return tuple(dict.fromkeys(r.metric for readings in self.spellings.values() for r in readings))
 
 
-def catalogue(names: dict, gain_based) -> Catalogue:
-    """The Catalogue of `names`, metric -> its Spellings; `gain_based`, the metrics that score grades."""
+def catalogue(names: dict, gain_based, level_free) -> Catalogue:
+    """The Catalogue of `names`, metric -> its Spellings; `gain_based`, the metrics that score grades;
+    `level_free`, those without a relevance level."""
     spellings: dict[str, tuple[Reading, ...]] = {}
     cut_names: dict[str, Reading] = {}
     own: dict[str, str] = {}
     for metric, metric_spellings in names.items():
         for spelling in metric_spellings:
             reading = replace(spelling.reading, metric=metric)
-            if reading.cutoff == "named":
+            if reading.cutoff in ("named", "named_level"):
                 cut_names[spelling.text] = reading
             else:
                 spellings[spelling.text] = spellings.get(spelling.text, ()) + (reading,)
             if reading.tool == SQLMETRICS and reading.cutoff != "whole" and own.get(metric) != metric:
                 own[metric] = spelling.text  # the metric's own name where it is one, else its first
-    return Catalogue(spellings, cut_names, frozenset(gain_based), own)
+    return Catalogue(spellings, cut_names, frozenset(gain_based), frozenset(level_free) | frozenset(gain_based), own)
 
 
 #: ir_measures' nDCG(dcg=...) parameter: its gain (log2: pytrec_eval's ndcg_cut; exp-log2: gdeval.pl)
@@ -115,7 +130,7 @@ _ELSEWHERE = {
     "hits": "ranx's hits (relevant items in the top k, averaged over queries) is P@k times k",
     "f1": "ranx's f1 is not a sqlmetrics measure: use P@k and R@k",
 }
-_FORM = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*?))?"
+_FORM = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*?))?"
                    r"(?:-l(?P<level>[^@-]*))?")
 _DIGITS = re.compile(r"[0-9]+")  # not str.isdigit, which takes '²' and other digits int() refuses
 
@@ -128,13 +143,23 @@ def parse(text, cat: Catalogue) -> Measure:
     cut = _cut_name(written, cat)
     if cut:
         reading, k = cut
-        return Measure(text, reading.metric, _cutoff(text, k), (reading,), gain_based=reading.metric in cat.gain_based)
+        if reading.cutoff == "named_level":
+            return _measure(text, None, (reading,), cat, (("recall_levels", (_recall_level(text, k),)),))
+        return _measure(text, _cutoff(text, k), (reading,), cat)
+    dotted = _dotted(text, written, cat)
+    if dotted:
+        return dotted
     form = _FORM.fullmatch(written)
     readings = _readings(form["name"], cat) if form else ()
     if not readings:
         raise _unknown(text, form["name"] if form else written, cat)
+    if form["k"] is not None and readings[0].cutoff == "level":  # IPrec@0.5: a recall level
+        fitting = _with_parameters(text, readings, form["params"], form["level"], False)
+        return _measure(text, None, fitting, cat,
+                        fitting[0].params + (("recall_levels", (_recall_level(text, form["k"]),)),))
     k = None if form["k"] is None else _cutoff(text, form["k"])
-    fitting = tuple(r for r in readings if {"optional": True, "required": k is not None, "whole": k is None}[r.cutoff])
+    fitting = tuple(r for r in readings if {"optional": True, "required": k is not None, "whole": k is None,
+                                            "level": False}[r.cutoff] and r.dotted != "fraction")
     if not fitting:
         if k is not None:
             raise ParameterError(f"measure {text!r}: {form['name']} takes no @k (it is computed over the whole list)")
@@ -143,7 +168,64 @@ def parse(text, cat: Catalogue) -> Measure:
                              + (f" ({whole} for the whole list)" if whole else ""))
     gain_based = fitting[0].metric in cat.gain_based
     fitting = _with_parameters(text, fitting, form["params"], form["level"], gain_based)
-    return Measure(text, fitting[0].metric, k, fitting, gain_based=gain_based)
+    return _measure(text, k, fitting, cat, fitting[0].params)
+
+
+def _measure(text: str, k: int | None, readings: tuple[Reading, ...], cat: Catalogue, params: tuple = ()) -> Measure:
+    metric = readings[0].metric
+    return Measure(text, metric, k, readings, gain_based=metric in cat.gain_based, params=params,
+                   level_free=metric in cat.level_free or dict(params).get("graded") is True)
+
+
+def _dotted(text: str, written: str, cat: Catalogue) -> Measure | None:
+    """trec_eval's NAME.PARAMETERS (rbp.p=0.8, set_F.0.25: its x, beta squared) and ranx's rbp.95 (p =
+    0.95, with ranx's -lN), else None: read as the first tool whose form it has."""
+    name, dot, rest = written.partition(".")
+    readings = tuple(r for r in _readings(name, cat) if r.dotted) if dot else ()
+    for reading in readings:
+        value, level = _dotted_value(rest, reading)
+        if value is None:
+            continue
+        if not (0 < value[1] < float("inf")) or (value[0] == "persistence" and value[1] >= 1):
+            raise ParameterError(f"measure {text!r}: {value[0]} must be > 0"
+                                 + (" and < 1" if value[0] == "persistence" else ""))
+        reading = replace(reading, params=reading.params + (value,))
+        if level:
+            reading = replace(reading, level=_level(text, level, "-l"))
+        return _measure(text, None, (reading,), cat, reading.params)
+    if readings:
+        forms = {"pairs": f"{name}.p=0.8", "beta_squared": f"{name}.0.25 (x, beta squared)", "fraction": f"{name}.95"}
+        raise ParameterError(f"measure {text!r}: write its parameter as "
+                             + " or ".join(f"{_possessive(r.tool)} {forms[r.dotted]}" for r in readings))
+    return None
+
+
+def _dotted_value(rest: str, reading: Reading) -> tuple[tuple | None, str | None]:
+    """The metric parameter of NAME.`rest` as `reading`'s tool writes it, and ranx's -lN; (None, None)
+    when `rest` is not in its form."""
+    level = None
+    if reading.tool == RANX:
+        rest, _, level = rest.partition("-l")
+    try:
+        if reading.dotted == "pairs":
+            name, equals, value = rest.partition("=")
+            return (("persistence", float(value)) if name.strip() == "p" and equals else None), level
+        if reading.dotted == "beta_squared":
+            return ("beta", math.sqrt(float(rest))), level
+        return (("persistence", float(f"0.{rest}")) if _DIGITS.fullmatch(rest) else None), level
+    except ValueError:
+        return None, None
+
+
+def _recall_level(text: str, value: str) -> float:
+    try:
+        level = float(value)
+    except ValueError:
+        level = -1.0
+    if not 0 <= level <= 1:
+        raise ParameterError(f"measure {text!r}: the recall level is a number from 0 to 1, as in IPrec@0.5 or "
+                             "iprec_at_recall_0.50")
+    return level
 
 
 def _cut_name(written: str, cat: Catalogue) -> tuple[Reading, str] | None:
@@ -173,6 +255,11 @@ def _with_parameters(text: str, readings: tuple[Reading, ...], params: str | Non
             readings = tuple(replace(r, gain=_IR_MEASURES_DCG[value]) for r in readings
                              if r.tool == IR_MEASURES and gain_based)
             what = "dcg=log2 or dcg=exp-log2 (ir_measures' nDCG)"
+        elif any(option == name for r in readings for option, _ in r.options):
+            number = _level(text, value, f"{name}=")
+            readings = tuple(replace(r, params=tuple(p for p in r.params if p[0] != parameter) + ((parameter, number),))
+                             for r in readings for option, parameter in r.options if option == name)
+            what = None
         else:
             readings, what = (), None
         if not readings:
@@ -236,12 +323,12 @@ def resolve(measures: tuple[Measure, ...], gain: str | None, ties: str | None, t
                                      f"{gain} gain")
         measures = tuple(replace(m, readings=tuple(r for r in m.readings if r.gain in (None, gain))) for m in measures)
     ties = _one_per_call(measures, "ties", ties, "item_desc", "order of tied scores", cat)
-    binary = tuple(m for m in measures if not m.gain_based)  # the level does not change a gain-based value
+    binary = tuple(m for m in measures if not m.level_free)  # the level does not change a graded value
     threshold = _one_per_call(binary, "level", threshold, 1.0, "relevance level", cat)
     resolved = []
     for m in measures:
         readings = tuple(r for r in m.readings if r.ties in (None, ties)
-                         and (m.gain_based or r.level in (None, threshold)))
+                         and (m.level_free or r.level in (None, threshold)))
         chosen = (gain or next((r.gain for r in readings if r.gain), "linear")) if m.gain_based else None
         resolved.append(replace(m, readings=readings, gain=chosen))
     return tuple(resolved), ties, threshold
@@ -328,10 +415,26 @@ def spellings_by_tool(cat: Catalogue) -> dict[str, list[str]]:
     by_tool: dict[str, dict[str, None]] = {tool: {} for tool in (TREC_EVAL, IR_MEASURES, RANX, SQLMETRICS)}
     for text, readings in cat.spellings.items():
         for r in readings:
-            by_tool[r.tool][text + ("@K" if r.cutoff == "required" else "[@K]" if r.cutoff == "optional" else "")] = None
+            by_tool[r.tool][shown(Spelling(text, r))] = None
     for text, r in cat.cut_names.items():
-        by_tool[r.tool][f"{text}_K"] = None
-    return {tool: list(shown) for tool, shown in by_tool.items() if shown}
+        by_tool[r.tool][shown(Spelling(text, r))] = None
+    return {tool: list(forms) for tool, forms in by_tool.items() if forms}
+
+
+#: how a user writes a spelling, by its cut-off (K: the cut-off, L: a recall level)
+_SHOWN = {"named": "{}_K", "named_level": "{}_L", "required": "{}@K", "optional": "{}[@K]", "whole": "{}",
+          "level": "{}@L"}
+#: and by its parameters after a dot
+_DOTTED_SHOWN = {"pairs": "{}[.p=P]", "beta_squared": "{}[.X]", "fraction": "{}.PP"}
+
+
+def shown(spelling: Spelling) -> str:
+    """A spelling as a user writes it: P_K, P@K, ndcg[@K], IPrec@L, rbp[.p=P], RBP(p=P)[@K]."""
+    r = spelling.reading
+    text = _DOTTED_SHOWN[r.dotted].format(spelling.text) if r.dotted else spelling.text
+    if r.options:
+        text += "(" + ",".join(f"{option}=X" for option, _ in r.options) + ")"
+    return _SHOWN[r.cutoff].format(text)
 
 
 def accepted(cat: Catalogue) -> str:

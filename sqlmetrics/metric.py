@@ -68,3 +68,7 @@ class Metric:
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
 
+    def takes(self, name: str) -> bool:
+        """Whether it has the parameter `name`."""
+        return any(p.name == name for p in self.params)
+

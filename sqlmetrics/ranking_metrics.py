@@ -158,6 +158,7 @@ RANKING = [
         example=_BINARY_DEMO + ">>> c = sm.interpolated_precision(run, recall_levels=[0, 0.5, 1])\n"
                                ">>> c[['recall_level', 'interpolated_precision']].round(4).values.tolist()\n"
                                "[[0.0, 0.75], [0.5, 0.5833], [1.0, 0.55]]\n",
+        measure_names=(trec_eval("iprec_at_recall", "named_level"), ir_measures("IPrec", "level")),
         undefined=_NO_RELEVANT, per_query=True, unique=("query", "item")),
     _ranking_metric(
         "precision_11pt", RUN + (TIES_ORDER,) + POLICIES,
@@ -166,7 +167,8 @@ RANKING = [
         "11-point interpolated average precision, averaged over queries.",
         "trec_eval 10 11pt_avg (pytrec_eval 11pt_avg, from trec_eval 9: the same where its level-to-count "
         "rule floor(L * R + 0.9) agrees with lround(L * R))",
-        _BINARY_DEMO + ">>> round(sm.precision_11pt(run), 4)\n0.653\n"),
+        _BINARY_DEMO + ">>> round(sm.precision_11pt(run), 4)\n0.653\n",
+        measure_names=(trec_eval("11pt_avg"), sqlmetrics("precision_11pt", "whole"))),
     _ranking_metric(
         "gm_map", RUN + (TIES_ORDER,) + POLICIES,
         "GM_MAP = exp((1/n) * sum over queries of ln(max(AP, 1e-5))), AP as mean_average_precision (whole "
@@ -175,7 +177,8 @@ RANKING = [
         "Geometric mean average precision: rewards systems that do well on every query.",
         "trec_eval gm_map (1e-5: its MIN_GEO_MEAN); pytrec_eval gm_map (per query ln(max(AP, 1e-5)), "
         "aggregated by compute_aggregated_measure)",
-        _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n"),
+        _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n",
+        measure_names=(trec_eval("gm_map"), sqlmetrics("gm_map", "whole"))),
     _ranking_metric(
         "err", RUN + (K, TIES_ORDER, Param(
             "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
@@ -194,7 +197,9 @@ RANKING = [
         "Binary preference (Buckley & Voorhees 2004): how often the relevant items retrieved rank above the "
         "judged non-relevant ones, robust to incomplete judgments.",
         "trec_eval m_bpref.c; pytrec_eval bpref",
-        _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n"),
+        _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n",
+        measure_names=(trec_eval("bpref"), ranx("bpref", cutoff="whole"), ir_measures("Bpref", "whole"),
+                       ir_measures("BPref", "whole"), sqlmetrics("bpref", "whole"))),
     _ranking_metric(
         "rbp", RUN + (K, TIES_ORDER, Param(
             "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
@@ -214,7 +219,12 @@ RANKING = [
         "trec_eval 10 rbp and rbp_resid (trec_eval's rbp_resid is 0 when no retrieved item is unjudged, "
         "without the weight p^d beyond the list); graded=False: ranx rbp.95-lN, ir_measures RBP(p=..., rel=N)",
         _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
-        outputs=("residual",) + QUERY_COUNTS, one_pass=True),
+        outputs=("residual",) + QUERY_COUNTS, one_pass=True,
+        # trec_eval's rbp is graded; ranx's rbp.95 and ir_measures' RBP(rel=N) count relevance >= N
+        measure_names=(trec_eval("rbp", params={"graded": True}, dotted="pairs"), sqlmetrics("rbp"),
+                       ranx("rbp", cutoff="whole", params={"graded": False}, dotted="fraction"),
+                       ir_measures("RBP", "optional", params={"graded": False, "persistence": 0.8},
+                                   options={"p": "persistence"}))),
     _ranking_metric(
         "set_precision", RUN + POLICIES,
         "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "
@@ -233,14 +243,17 @@ RANKING = [
         "query; 0 when nothing relevant is retrieved; mean over queries.",
         "F-measure of the whole retrieved set of each query, averaged over queries.",
         "pytrec_eval set_F (trec_eval's set_F parameter x is beta^2: the default set_F.1 is beta=1)",
-        _BINARY_DEMO + ">>> round(sm.set_f(run), 4)\n0.5833\n"),
+        _BINARY_DEMO + ">>> round(sm.set_f(run), 4)\n0.5833\n",
+        measure_names=(trec_eval("set_F", dotted="beta_squared"), ir_measures("SetF", "whole", options={"beta": "beta"}),
+                       sqlmetrics("set_f", "whole"))),
     _ranking_metric(
         "num_rel_ret", RUN + POLICIES,
         "relevant items retrieved, per query, summed over the counted queries (a count, not a mean: a query "
         "absent from the run or without relevant items adds 0; missing and empty only decide which queries "
         "are counted).",
         "Number of relevant items retrieved, over all queries (per query with per_query=True).",
-        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True),
+        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True,
+        measure_names=(trec_eval("num_rel_ret"), ir_measures("NumRelRet", "whole"), sqlmetrics("num_rel_ret", "whole"))),
     _ranking_metric(
         "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
                               "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
@@ -255,7 +268,7 @@ RANKING = [
         ">>> run = pd.DataFrame({'query': 1, 'item': list('abcd'), 'score': [4, 3, 2, 1]})\n"
         ">>> qrels = pd.DataFrame({'query': 1, 'item': ['a', 'c'], 'relevance': [0, 1]})\n"
         ">>> sm.judged_at_k(run, qrels, k=2)\n0.5\n",
-        undefined="no judged query is evaluated"),
+        undefined="no judged query is evaluated", measure_names=(ir_measures("Judged", "required", ties="item_asc"), sqlmetrics("judged_at_k"))),
     _ranking_metric(
         "rank_correlation", RUN + (K, TIES_ORDER, RANKING_BY),
         "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "

@@ -75,10 +75,16 @@ def named(name: str, params: dict) -> tuple[Metric, dict]:
         TIES.validate(given["ties"]) if given["ties"] is not None else None,
         RELEVANCE_THRESHOLD.validate(given["relevance_threshold"]) if given["relevance_threshold"] is not None else None,
         CATALOGUE)
-    m = lookup(measure.metric)
-    fixed = {"ties": ties, "relevance_threshold": threshold} | ({"gain": measure.gain} if measure.gain else {})
-    fixed["k"] = measure.k
-    return m, params | {key: value for key, value in fixed.items() if any(p.name == key for p in m.params)}
+    return METRICS[measure.metric], params | measure_parameters(measure, ties, threshold)
+
+
+def measure_parameters(measure: measure_strings.Measure, ties: str, threshold: float) -> dict:
+    """The parameters of a resolved measure's metric that its spelling and the call fix: k, gain, the
+    order of ties, the relevance level, and the spelling's own (rbp's persistence), those it takes."""
+    m = METRICS[measure.metric]
+    fixed = {"ties": ties, "relevance_threshold": threshold, "k": measure.k} | dict(measure.params) | (
+        {"gain": measure.gain} if measure.gain else {})
+    return {key: value for key, value in fixed.items() if m.takes(key)}
 
 
 #: ranking metrics that are not a mean of per-query values (the parts bootstrap and compare recombine)
@@ -203,37 +209,47 @@ EVALUATE = Metric(
 #: and report --metrics read
 CATALOGUE = measure_strings.catalogue(
     {name: m.measure_names for name, m in METRICS.items() if m.measure_names},
-    gain_based={name for name, m in METRICS.items() if any(p.name == "gain" for p in m.params)})
+    gain_based={name for name, m in METRICS.items() if any(p.name == "gain" for p in m.params)},
+    level_free={name for name, m in METRICS.items() if all(p.name != "relevance_threshold" for p in m.params)})
 
 
 def read_measures(texts) -> tuple[measure_strings.Measure, ...]:
-    """Measure strings read (sqlmetrics.measures); a ranking metric of the catalogue outside evaluate's one
-    pass is refused with the function that computes it."""
+    """Measure strings read (sqlmetrics.measures); a ranking metric without measure names is refused with
+    the function that computes it."""
     for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else []:
         name = measure_strings.unknown_name(text, CATALOGUE)
         metric = ALIASES.get(name, name)
         if metric in METRICS and METRICS[metric].per_query and metric not in CATALOGUE.metrics:
-            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(CATALOGUE.metrics)} in one "
-                                 f"pass; {metric} is computed by its own function: sqlmetrics.{metric}(...) "
-                                 f"(sqlmetrics compute {metric})")
+            raise ParameterError(f"measure {text!r}: evaluate computes {', '.join(CATALOGUE.metrics)}; {metric} "
+                                 f"is computed by its own function: sqlmetrics.{metric}(...) (sqlmetrics compute "
+                                 f"{metric})")
     return measure_strings.parse_all(texts, CATALOGUE)
 
 
-def evaluate_of(params: dict) -> tuple[Metric, dict]:
-    """sm.evaluate as a metric of its own, the columns of the call's measures, and the call's parameters:
-    the measures read, each with its gain, and the call's one order of ties and one relevance level,
-    as the measures' spellings define them (sqlmetrics.measures.resolve)."""
+def evaluate_of(params: dict) -> tuple[Metric, dict, tuple[tuple[measure_strings.Measure, dict], ...]]:
+    """sm.evaluate's one pass as a metric of its own, with the columns of its measures; the call's
+    parameters: the measures read, each with its gain, and the call's one order of ties and one
+    relevance level, as the measures' spellings define them (sqlmetrics.measures.resolve); and the
+    measures outside the one pass (their metrics not one_pass), each with its metric's parameters:
+    resolved one by one, each takes its own tool's order of ties and relevance level where the call
+    gives none."""
     params = dict(params)
     if params.get("measures") is None:
         raise ParameterError("evaluate needs measures, e.g. ['ndcg@10', 'P@5', 'map']")
-    gain, ties, threshold = (params.pop(k, None) for k in ("gain", "ties", "relevance_threshold"))
+    options = [params.pop(k, None) for k in ("gain", "ties", "relevance_threshold")]
+    options = [None if value is None else param.validate(value)
+               for param, value in zip((GAIN, TIES, RELEVANCE_THRESHOLD), options)]
     measures = read_measures(params["measures"])
-    measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(
-        measures, GAIN.validate(gain) if gain is not None else None, TIES.validate(ties) if ties is not None else None,
-        RELEVANCE_THRESHOLD.validate(threshold) if threshold is not None else None, CATALOGUE)
+    one_pass = tuple(m for m in measures if METRICS[m.metric].one_pass)
+    own = []
+    for m in (m for m in measures if not METRICS[m.metric].one_pass):
+        (m,), ties, threshold = measure_strings.resolve((m,), *options, CATALOGUE)
+        own.append((m, measure_parameters(m, ties, threshold)))
+    measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(one_pass, *options, CATALOGUE)
     params["measures"] = measures
     if params["ties"] == "average":
-        averaging = [name for name in CATALOGUE.metrics if "average" in METRICS[name].param("ties").choices]
+        averaging = [name for name in CATALOGUE.metrics
+                     if any(p.name == "ties" and "average" in p.choices for p in METRICS[name].params)]
         other = [m.name for m in measures if m.metric not in averaging]
         if other:
             raise ParameterError(f"ties='average' applies to {', '.join(averaging)}; {', '.join(other)} "
@@ -246,4 +262,4 @@ def evaluate_of(params: dict) -> tuple[Metric, dict]:
     if clash:
         raise ParameterError(f"measure {clash[0]!r} is also the name of a query or by column (or a count): rename "
                              "the column")
-    return replace(EVALUATE, outputs=tuple(m.name for m in measures) + QUERY_COUNTS), params
+    return replace(EVALUATE, outputs=tuple(m.name for m in measures) + QUERY_COUNTS), params, tuple(own)

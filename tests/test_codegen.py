@@ -22,10 +22,17 @@ def test_every_metric_is_in_the_generated_files(name):
     sql, docs, readme = (read.get(f, "") for f in ("metric.sql", "metrics.md", "README.md"))
     missing = [where for where, found in [
         ("sql/metric.sql's metric()", f"sqlmetrics.{name}(relation, **kwargs)" in sql),
-        ("sql/metric.sql's ranking_parts", not METRICS[name].measure_names or f"sqlmetrics.{name}_parts(" in sql),
+        ("sql/metric.sql's ranking_parts", not METRICS[name].one_pass or f"sqlmetrics.{name}_parts(" in sql),
         ("docs/metrics.md", f"### {name}\n" in docs),
         ("README.md's table", f"[`{name}`](docs/metrics.md#{name})" in readme)] if not found]
     assert not missing, f"{name} is not in {', '.join(missing)}: run `python -m sqlmetrics.codegen`"
+
+
+@pytest.mark.parametrize("name", [n for n, m in METRICS.items() if m.per_query])
+def test_one_pass_marks_the_metrics_whose_template_defines_their_parts(name):
+    """evaluate's one pass calls <name>_parts for the metrics marked one_pass: exactly those define it."""
+    template = (codegen.SQL_DIR / METRICS[name].template).read_text(encoding="utf-8")
+    assert METRICS[name].one_pass == (f"macro {name}_parts(" in template), name
 
 
 def test_every_section_has_its_table_in_the_readme():

@@ -284,7 +284,7 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["P"], {}, "measure 'P' needs a cut-off, e.g. P@10 (set_P for the whole list)"),
     (["Rprec@5"], {}, "Rprec takes no @k"),
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
-    (["bpref"], {}, "bpref is computed by its own function: sqlmetrics.bpref(...)"),
+    (["err@10"], {}, "err is computed by its own function: sqlmetrics.err(...)"),
     (["hits@10"], {}, "ranx's hits"),
     (["f1@10"], {}, "ranx's f1 is not a sqlmetrics measure"),
     (["map", "MAP"], {}, "the same measure twice"),

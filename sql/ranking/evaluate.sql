@@ -8,12 +8,14 @@
               the parts its own macro computes (AP's denominator R; recall macro);
       k       the cut-off, or none: the whole list (precision and recall: trec_eval's set_P and
               set_recall; r_precision has none);
-      gain    ndcg and dcg: 'exponential' or 'linear', or none for the call's `gain`.
+      gain    ndcg and dcg: 'exponential' or 'linear', or none for the call's `gain`;
+      params  (parameter, value) pairs of the metric the measure sets (rbp's persistence), passed
+              to its parts among their options.
     A measure's metric defines its parts once, in <metric>_parts(v, in_k, within, k, options) (called
     through the generated ranking_parts): a dict of its per-query `aggregates` (each `... AS <v>`),
     the query's `value` from them, `nonempty` (the column that says a query has something to find)
     and `needs` (what the ranked rows must carry besides: retrieved, cumulative_relevant,
-    n_relevant); `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a
+    n_relevant; top_grade, the queries' top grades); `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a
     condition or none for the whole list, `options` the call's (gain, idcg, query...).
     n_queries and n_empty are those of the first measure (its rule for a query without relevant
     items: no positive grade for ndcg and dcg, no grade >= relevance_threshold for the others). -#}
@@ -31,9 +33,9 @@
 {%- set i = loop.index %}
 {%- set in_k %}{% if m.k %}CASE WHEN sm_pos <= {{ m.k }} THEN 1 ELSE 0 END{% else %}1{% endif %}{% endset %}
 {#- each measure as its metric's parts define it (<metric>_parts), its columns numbered -#}
-{%- set parts = sqlmetrics.ranking_parts(m.metric, 'sm_v_' ~ i, in_k, ('sm_pos <= ' ~ m.k) if m.k else none, m.k,
-                                         {'gain': m.gain or gain, 'gain_variants': true,
-                                          'idcg': 'sm_idcg_' ~ i, 'query': query}) %}
+{%- set options = {'gain': m.gain or gain, 'gain_variants': true, 'idcg': 'sm_idcg_' ~ i, 'query': query} %}
+{%- set _ = options.update(m.params or []) %}
+{%- set parts = sqlmetrics.ranking_parts(m.metric, 'sm_v_' ~ i, in_k, ('sm_pos <= ' ~ m.k) if m.k else none, m.k, options) %}
 {%- if parts.gain is defined %}
   {%- if parts.gain not in gains %}{% set _ = gains.append(parts.gain) %}{% endif %}
   {%- if parts.ideal %}{% set _ = cuts.append(('_' ~ i, m.k, parts.gain)) %}{% endif %}
@@ -59,7 +61,8 @@
   {%- set _ = window_columns.append(cumulative_relevant) %}
 {%- endif %}
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
-                                   relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts) }},
+                                   relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts,
+                                   top_grade=('top_grade' in needs)) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties=ties, relevance_threshold=relevance_threshold, grades=scaled,
                           with_n_relevant=('n_relevant' in needs), row_columns=row_columns | join(',\n         '),

@@ -627,7 +627,7 @@ def named_runs(values: list[str]) -> dict:
     for value in values:
         given = re.match(r"([\w.@+-]+)=(.+)\Z", value)
         name, path = given.groups() if given else (None, value)
-        name = name or Path(path[len(TREC_PREFIX):] if path.startswith(TREC_PREFIX) else path).stem
+        name = name or Path(path.removeprefix(TREC_PREFIX)).stem
         if name in runs:
             raise UsageError(f"two runs are named {name!r}: name them, --run NAME=PATH")
         runs[name] = trec_or(path, TrecRun)

@@ -247,7 +247,7 @@ def cli(*args, ok=None):
 def trec_runs(tmp_path):
     """trec_eval's two test runs and a third: results.test's scores reversed."""
     reversed_run = tmp_path / "reversed.txt"
-    lines = [line.split() for line in open(f"{DATA}/results.test")]
+    lines = [line.split() for line in (DATA / "results.test").read_text().splitlines()]
     reversed_run.write_text("".join(f"{q} Q0 {d} {r} {-float(s)} rev\n" for q, _, d, r, s, *_ in lines))
     return [f"trec:{DATA}/results.test", f"trunc=trec:{DATA}/results.trunc", f"trec:{reversed_run}"]
 

@@ -22,6 +22,9 @@
                          (unit, replicate, seed) as the bootstrap draws; p = (1 + replicates as
                          far from 0 as the data) / (1 + n_resamples); statistic = difference
       n_units                   n, the paired units
+      n_wins, n_ties, n_losses  the units where a > b, a = b and a < b (unweighted counts, as ranx's
+                                win/tie/loss); a and b are equal when |d| < 0.5e-12, the rounding of
+                                their sums (as the Wilcoxon test's zeros below)
     std_error, t and p_value are NULL for one unit, t and p_value when std_error is 0 and the
     difference is not (0 and 1 when both are 0). With `by`, p_value_holm: Holm's adjustment over
     the slices. The other keywords are the metric's own. -#}
@@ -40,7 +43,9 @@ sm_cmp_summary AS (
          CAST(COUNT(*) AS BIGINT) AS sm_n, SUM(sm_v) AS sm_sv,
          {{ sqlmetrics.fdiv('SUM(sm_v * sm_a)', 'SUM(sm_v)') }} AS sm_estimate,
          {{ sqlmetrics.fdiv('SUM(sm_v * sm_b)', 'SUM(sm_v)') }} AS sm_other_estimate,
-         {{ sqlmetrics.fdiv('SUM(sm_v * (sm_a - sm_b))', 'SUM(sm_v)') }} AS sm_difference
+         {{ sqlmetrics.fdiv('SUM(sm_v * (sm_a - sm_b))', 'SUM(sm_v)') }} AS sm_difference,
+         CAST(SUM(CASE WHEN sm_a - sm_b >= 0.5e-12 THEN 1 ELSE 0 END) AS BIGINT) AS sm_wins,
+         CAST(SUM(CASE WHEN sm_b - sm_a >= 0.5e-12 THEN 1 ELSE 0 END) AS BIGINT) AS sm_losses
   FROM sm_cmp_units
   {{ sqlmetrics.group_by(by) }}
 ),
@@ -83,13 +88,14 @@ sm_cmp_result AS (
          sm_estimate AS estimate, sm_other_estimate AS other_estimate, sm_difference AS difference,
          sm_se AS std_error, sm_statistic AS statistic, CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
          sm_difference - sm_t_q * sm_se AS ci_low, sm_difference + sm_t_q * sm_se AS ci_high,
-         sm_n AS n_units
+         sm_n AS n_units, sm_wins AS n_wins, sm_n - sm_wins - sm_losses AS n_ties, sm_losses AS n_losses
   FROM (
     SELECT sm_cmp_tested.*, {{ sqlmetrics.student_t_quantile((1 - confidence) / 2, 'sm_df') }} AS sm_t_q
     FROM sm_cmp_tested
   ) AS sm_cmp_interval
 )
-SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error, statistic, p_value, ci_low, ci_high, n_units
+SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error, statistic, p_value, ci_low, ci_high, n_units,
+       n_wins, n_ties, n_losses
        {%- if by %}, p_value_holm{% endif %}
 FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_adjusted{% else %}sm_cmp_result{% endif %}
 {% endmacro %}
@@ -285,7 +291,7 @@ sm_cmp_tested AS (
              AS sm_abs_z
     FROM (
       SELECT {{ sqlmetrics.qualified_cols(by + ['sm_n', 'sm_estimate', 'sm_other_estimate', 'sm_difference', 'sm_se',
-                                               'sm_t', 'sm_df'], 'sm_cmp_t') }}
+                                               'sm_t', 'sm_df', 'sm_wins', 'sm_losses'], 'sm_cmp_t') }}
              COALESCE(sm_sums.sm_n_nonzero_all, 0) AS sm_n_nonzero, COALESCE(sm_sums.sm_exact_all, 0) AS sm_exact,
              COALESCE(sm_sums.sm_plus2_all, 0) AS sm_plus2, COALESCE(sm_sums.sm_tie_terms_all, 0) AS sm_tie_terms,
              sm_exact_p.sm_p_low, sm_exact_p.sm_p_high

@@ -37,6 +37,7 @@ from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
+from .systems import CORRECTIONS, paper_table
 from .report import REPORT_COLUMNS, ReportSpec, build_report, check, n_steps, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
@@ -49,6 +50,8 @@ EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max chec
           "Output: +inf/-inf as Infinity/-Infinity (JSON: the strings \"Infinity\", \"-Infinity\"), "
           "NaN as NaN (JSON: null).")
 FORMATS = ("table", "json", "csv")
+#: compare --run's formats besides those: the table a paper prints (sqlmetrics.paper_table)
+PAPER_FORMATS = ("latex", "markdown")
 #: how the command line writes the choice None (average=None: one row per class)
 NONE = "none"
 
@@ -91,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
     sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, a TREC run file as "
                      "trec:PATH, or a table with --database")
+    sub.add_argument("--run", action="append", metavar="[NAME=]RUN",
+                     help="instead of SOURCE, runs side by side (ranking): repeat it for each, a file or trec:PATH, "
+                          "named by the file without extension, or NAME")
     _source_options(sub)
     group = sub.add_argument_group("classification columns")
     group.add_argument("--label", help="0/1 or boolean label column")
@@ -365,6 +371,8 @@ def _keys(rows: list[dict], m: Metric) -> list[str]:
 
 
 def cmd_compare(argv) -> int:
+    if any(a == "--run" or a.startswith("--run=") for a in argv):
+        return cmd_compare_runs(argv)
     m, args, params = metric_call("compare", argv)
     if params.get("other") is None:
         raise UsageError(f"compare needs --other: the baseline ({'a second score column' if m.name == 'gauc' else 'a second run'})")
@@ -512,6 +520,8 @@ def open_database(path: str):
 
 
 def cmd_report(args) -> int:
+    if args.run:
+        return report_runs(args)
     scores = args.score or [None]
     if len(set(scores)) < len(scores):
         raise UsageError("--score names a column twice")
@@ -548,11 +558,106 @@ def cmd_report(args) -> int:
     return 0
 
 
+def report_runs(args) -> int:
+    """report --run A --run B: the ranking measures of each run (of its files, on DuckDB), side by side."""
+    given = [f"--{name.replace('_', '-')}" for name in ("source", "database", "url", "table", "where", "na_values",
+                                                         "label", "group", "weight", "plot", "n_bins", "strategy")
+             if getattr(args, name)]
+    if given or (args.score and len(args.score) > 1):
+        raise UsageError(f"--run evaluates the ranking measures of each run file: drop {', '.join(given) or '--score'}")
+    runs = named_runs(args.run)
+    spec = ReportSpec(source="", score=(args.score or ["score"])[0], query=args.query or "query", item=args.item,
+                      relevance=args.relevance, qrels=args.qrels, k=args.k, metrics=_measure_list(args.metrics))
+    check(spec)
+    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels))
+    steps = Steps(len(runs) * n_steps(spec))
+    con = own_connection()
+    try:
+        reports = {name: build_report(run_data, con, replace(spec, source=str(getattr(run_data, "path", run_data))),
+                                      steps) for name, run_data in runs.items()}
+    finally:
+        con.close()
+    rows, document = side_by_side(reports, "run")
+    emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
+    return 0
+
+
 def _measure_list(values: list[str] | None) -> tuple[str, ...] | None:
     """--metrics ndcg@10,P@5 --metrics map: the measures, split at commas outside parentheses (P(rel=2)@5)."""
     if values is None:
         return None
     return tuple(m.strip() for value in values for m in re.split(r",(?![^()]*\))", value) if m.strip())
+
+
+# -- several runs: compare --run ... ---------------------------------------------------------------
+
+def runs_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="sqlmetrics compare", epilog=EPILOG, description=(
+        "Several runs compared on several measures: each system against --baseline (or every pair), a paired "
+        "test per measure and pair, the p-values of a measure adjusted together."))
+    parser.add_argument("metrics", metavar="METRICS", help="the measures, comma-separated, e.g. ndcg@10,P@5,map "
+                        "(as report --metrics reads them)")
+    parser.add_argument("--run", action="append", required=True, metavar="[NAME=]RUN",
+                        help="a run: a Parquet/CSV/JSON file, or a TREC run file as trec:PATH; repeat it for each "
+                             "system (two or more). Its name is the file's without extension, or NAME")
+    parser.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")
+    parser.add_argument("--baseline", metavar="NAME", help="the run every other is compared with (default: every pair)")
+    parser.add_argument("--test", choices=("paired_t", "wilcoxon", "randomization"), default="paired_t",
+                        help="the paired test (default: paired_t)")
+    parser.add_argument("--correction", choices=[NONE if c is None else c for c in CORRECTIONS], default="holm",
+                        help="adjustment of the p-values of each measure, over its comparisons (default: holm)")
+    parser.add_argument("--alpha", type=_bound(low=0, high=1, open_low=True), default=0.05, metavar="A",
+                        help="significant: an adjusted p-value below A (default: 0.05)")
+    parser.add_argument("--n-resamples", type=int, default=10000, metavar="N",
+                        help="sign flips of the randomization test (default: 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the randomization test's draws (default: 0)")
+    for column in ("query", "item", "score", "relevance"):
+        parser.add_argument(f"--{column}", default=column, metavar="COLUMN",
+                            help=f"the runs' {column} column (default: {column})")
+    parser.add_argument("--format", choices=FORMATS + PAPER_FORMATS, default="table",
+                        help="output format (default: table); latex and markdown: a table of systems x measures, "
+                             "the best in bold, significant differences marked")
+    return parser
+
+
+def named_runs(values: list[str]) -> dict:
+    """--run [NAME=]PATH, repeated: name -> run (a TREC file as TrecRun), named by the file without its
+    extension where no NAME is given."""
+    runs = {}
+    for value in values:
+        given = re.match(r"([\w.@+-]+)=(.+)\Z", value)
+        name, path = given.groups() if given else (None, value)
+        name = name or Path(path.removeprefix(TREC_PREFIX)).stem
+        if name in runs:
+            raise UsageError(f"two runs are named {name!r}: name them, --run NAME=PATH")
+        runs[name] = trec_or(path, TrecRun)
+    return runs
+
+
+def cmd_compare_runs(argv) -> int:
+    args = runs_parser().parse_args(argv)
+    if len(args.run) < 2:
+        raise UsageError("compare --run needs two runs or more (--run A --run B); one run against another run "
+                         "is also: sqlmetrics compare METRIC RUN --other BASELINE")
+    runs = named_runs(args.run)
+    metrics = _measure_list([args.metrics])
+    options = dict(baseline=args.baseline, test=args.test, correction=None if args.correction == NONE else args.correction,
+                   alpha=args.alpha, n_resamples=args.n_resamples, seed=args.seed, query=args.query, item=args.item,
+                   score=args.score, relevance=args.relevance)
+    con = own_connection()
+    try:
+        result = run(f"comparing {len(runs)} runs", lambda: compare(
+            metrics=list(metrics), runs=runs, qrels=trec_or(args.qrels, TrecQrels), con=con, **options),
+            interrupt=interrupter(con))
+    finally:
+        con.close()
+    if args.format in PAPER_FORMATS:
+        write(paper_table(result, args.format), end="")
+        return 0
+    rows = records(result)
+    emit(rows, args.format, {"metrics": list(metrics)} | result.attrs | {"rows": rows},
+         keys=["system", "baseline", "metric"])
+    return 0
 
 
 def cmd_demo(args) -> int:

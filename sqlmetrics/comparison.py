@@ -1,16 +1,20 @@
 """``sm.compare``: two systems compared on the same queries (or groups) by a paired test, run by the
 engine (sql/compare.sql). The metric's own checks and engines apply: the comparison is a metric
-of its own (registry.compare_of)."""
+of its own (registry.compare_of). With ``runs=``, several systems on several measures
+(sqlmetrics.systems)."""
 from __future__ import annotations
 
 from .api import compute
+from .errors import ParameterError
 from .registry import compare_of
+from .systems import compare_runs
 
 
-def compare(metric: str, data, other, qrels=None, *, test: str = "paired_t", n_resamples: int = 10000,
-            seed: int = 0, confidence: float = 0.95, con=None, dialect=None, details: bool = False,
-            dropna: bool = False, **params):
+def compare(metric=None, data=None, other=None, qrels=None, *, runs: dict | None = None, test: str = "paired_t",
+            n_resamples: int = 10000, seed: int = 0, confidence: float = 0.95, con=None, dialect=None,
+            details: bool = False, dropna: bool = False, **params):
     """Is `data` better than `other` by `metric`? A paired test over the queries (or groups).
+    With `runs`, several systems on several measures at once (below).
 
     For a ranking metric, `data` and `other` are two runs of the same queries, judged by the same
     `qrels` (or each carrying the relevance): each query's value under both runs, over the queries
@@ -34,7 +38,20 @@ def compare(metric: str, data, other, qrels=None, *, test: str = "paired_t", n_r
         dict of estimate and other_estimate (the metric of each, on the paired units), difference,
         std_error, statistic (t; min(R+, R-) for wilcoxon; the difference for randomization),
         p_value (two-sided), ci_low, ci_high and n_units; with ``by=`` a DataFrame with a row per
-        slice and p_value_holm (Holm's adjustment across the slices).
+        slice and p_value_holm (Holm's adjustment across the slices); n_wins, n_ties and n_losses
+        count the units where `data` is above, equal to (within 1e-12) and below `other`.
+
+    Several systems: ``compare(metrics, runs={"bm25": r1, "dense": r2, "hybrid": r3}, qrels=...,
+    baseline=None, test="paired_t", correction="holm", alpha=0.05)`` (`metrics` also as the first
+    argument; a measure string or a list of them, ``["ndcg@10", "map"]``, read as sm.evaluate reads
+    them). Each system is compared with `baseline` (a name of `runs`), or with baseline=None every
+    pair (the later of `runs` as the system, the earlier as its baseline); each comparison is the
+    two-run test above. The p-values of a measure are adjusted together, over its comparisons:
+    ``"holm"`` (Holm 1979), ``"bonferroni"`` or None; significant when the adjusted p-value is below
+    `alpha`. Returns a DataFrame with a row per comparison and measure: system, baseline, metric,
+    estimate, baseline_estimate, difference, statistic, p_value, p_value_adjusted, significant,
+    ci_low, ci_high, n_units, n_wins, n_ties, n_losses; sqlmetrics.paper_table writes it as a
+    LaTeX or Markdown table.
 
     >>> import pandas as pd, sqlmetrics as sm
     >>> qrels = pd.DataFrame({'query': [q for q in range(8) for _ in range(2)], 'item': ['a', 'b'] * 8,
@@ -45,8 +62,20 @@ def compare(metric: str, data, other, qrels=None, *, test: str = "paired_t", n_r
     >>> r['difference'], r['n_units'], round(r['p_value'], 4)
     (0.3125, 8, 0.0112)
     """
+    if runs is not None:
+        if data is not None or other is not None or details:
+            raise ParameterError("compare with runs= compares the runs it names: pass no data, other or details")
+        measures = params.pop("metrics", None)
+        if measures is not None and metric is not None:
+            raise ParameterError("give the measures once: as metrics= or as the first argument")
+        return compare_runs(metric if measures is None else measures, runs, qrels, test=test, n_resamples=n_resamples,
+                            seed=seed, confidence=confidence, con=con, dialect=dialect, dropna=dropna, **params)
+    if metric is None or data is None or other is None:
+        raise ParameterError("compare needs a metric, data and other (two systems), or runs={name: run, ...} "
+                             "(several)")
     m, params = compare_of(metric, dict(params, test=test))
     if qrels is not None:
         params["qrels"] = qrels
     return compute(m, data, other=other, con=con, dialect=dialect, details=details, dropna=dropna,
                    n_resamples=n_resamples, seed=seed, confidence=confidence, **params)
+

@@ -154,7 +154,7 @@ def _derived(m: Metric, name: str, leading: tuple, trailing: tuple, **fields) ->
 
 #: what compare returns, per slice
 COMPARE_OUTPUTS = ("estimate", "other_estimate", "difference", "std_error", "statistic", "p_value", "ci_low",
-                   "ci_high", "n_units")
+                   "ci_high", "n_units", "n_wins", "n_ties", "n_losses")
 
 
 def compare_of(name: str, params: dict) -> tuple[Metric, dict]:

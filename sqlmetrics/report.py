@@ -87,25 +87,27 @@ class Report:
         return out
 
 
-def side_by_side(reports: dict[str, Report]) -> tuple[list[dict], dict]:
-    """The reports of several scores (score column -> its report) as one table, a value column per
-    score, and as JSON: the source and a report per score. based_on is said once when every score's
-    is the same, else per score."""
+def side_by_side(reports: dict[str, Report], what: str = "score") -> tuple[list[dict], dict]:
+    """The reports of several scores of one source (score column -> its report; `what` "score") or of
+    several runs (name -> its report; `what` "run") as one table, a value column per score or run,
+    and as JSON: a report per score (under the one source) or per run (each with its source).
+    based_on is said once when every report's is the same, else per report."""
     values: dict[str, dict] = {}
     based_on: dict[str, dict] = {}
-    for score, report in reports.items():
+    for name, report in reports.items():
         for row in report.table():
-            values.setdefault(row["metric"], {})[score] = row["value"]
-            based_on.setdefault(row["metric"], {})[score] = row["based_on"]
+            values.setdefault(row["metric"], {})[name] = row["value"]
+            based_on.setdefault(row["metric"], {})[name] = row["based_on"]
     rows = []
-    for metric, by_score in values.items():
+    for metric, by_name in values.items():
         said = based_on[metric]
         shared = len(set(said.values())) == 1 and len(said) == len(reports)
-        rows.append({"metric": metric, **{score: by_score.get(score) for score in reports},
+        rows.append({"metric": metric, **{name: by_name.get(name) for name in reports},
                      "based_on": next(iter(said.values())) if shared else
-                     "; ".join(f"{score}: {text}" for score, text in said.items())})
-    document = {"source": next(iter(reports.values())).source, "scores": [
-        {"score": score} | {k: v for k, v in report.as_json().items() if k != "source"} for score, report in reports.items()]}
+                     "; ".join(f"{name}: {text}" for name, text in said.items())})
+    entries = [{what: name} | {k: v for k, v in report.as_json().items() if what == "run" or k != "source"}
+               for name, report in reports.items()]
+    document = ({"source": next(iter(reports.values())).source} if what == "score" else {}) | {f"{what}s": entries}
     return rows, document
 
 

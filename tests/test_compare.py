@@ -72,6 +72,20 @@ def test_paired_t_matches_scipy(seed, measure, name, params):
     assert close(narrow["ci_low"], want.confidence_interval(0.5).low)
 
 
+
+@pytest.mark.parametrize("test", ["paired_t", "wilcoxon", "randomization"])
+def test_wins_ties_losses_count_the_queries(test):
+    """n_wins, n_ties, n_losses: the queries where the candidate's pytrec_eval value is above, equal
+    to (up to rounding, 1e-12) and below the baseline's, as ranx counts win/tie/loss; every test."""
+    run, other, qrels = two_runs(2)
+    a, b = paired_values(run, other, qrels, "ndcg_cut_10")
+    tied = np.isclose(a, b, rtol=0, atol=1e-12)
+    got = sm.compare("ndcg@10", run, other, qrels, test=test, n_resamples=100)
+    assert (got["n_wins"], got["n_ties"], got["n_losses"]) == (((a > b) & ~tied).sum(), tied.sum(), ((a < b) & ~tied).sum())
+    assert 0 < got["n_ties"] < got["n_units"] and got["n_wins"] > 0 and got["n_losses"] > 0
+    same = sm.compare("ndcg@10", run, run, qrels, test=test, n_resamples=100)
+    assert (same["n_wins"], same["n_ties"], same["n_losses"]) == (0, same["n_units"], 0)
+
 def test_student_distribution_over_degrees_of_freedom():
     """p-values and intervals across the exact (df < 300) and Hill (df >= 300) regimes: one-item
     runs carrying their own relevance, so that a query's DCG (linear gain) is that relevance."""

@@ -144,7 +144,9 @@ WITH sm_cmp_scores AS (
       CAST(SUM(sm_v * (
         sm_a - sm_b
       )) AS Nullable(Float64)) / nullIf(CAST(SUM(sm_v) AS Nullable(Float64)), 0)
-    ) AS sm_difference
+    ) AS sm_difference,
+    CAST(SUM(CASE WHEN sm_a - sm_b >= 0.5e-12 THEN 1 ELSE 0 END) AS Nullable(Int64)) AS sm_wins,
+    CAST(SUM(CASE WHEN sm_b - sm_a >= 0.5e-12 THEN 1 ELSE 0 END) AS Nullable(Int64)) AS sm_losses
   FROM sm_cmp_units
   GROUP BY
     "country"
@@ -431,7 +433,10 @@ WITH sm_cmp_scores AS (
     CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
     sm_difference - sm_t_q * sm_se AS ci_low,
     sm_difference + sm_t_q * sm_se AS ci_high,
-    sm_n AS n_units
+    sm_n AS n_units,
+    sm_wins AS n_wins,
+    sm_n - sm_wins - sm_losses AS n_ties,
+    sm_losses AS n_losses
   FROM (
     SELECT
       sm_cmp_tested.*,
@@ -660,6 +665,9 @@ SELECT
   ci_low,
   ci_high,
   n_units,
+  n_wins,
+  n_ties,
+  n_losses,
   p_value_holm
 FROM (
   SELECT

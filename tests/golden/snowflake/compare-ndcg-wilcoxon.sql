@@ -261,7 +261,9 @@ WITH sm_cmp_systems AS (
       CAST(SUM(sm_v * (
         sm_a - sm_b
       )) AS DOUBLE) / NULLIF(CAST(SUM(sm_v) AS DOUBLE), 0)
-    ) AS sm_difference
+    ) AS sm_difference,
+    CAST(SUM(CASE WHEN sm_a - sm_b >= 0.5e-12 THEN 1 ELSE 0 END) AS BIGINT) AS sm_wins,
+    CAST(SUM(CASE WHEN sm_b - sm_a >= 0.5e-12 THEN 1 ELSE 0 END) AS BIGINT) AS sm_losses
   FROM sm_cmp_units
   GROUP BY
     "COUNTRY"
@@ -1240,6 +1242,8 @@ WITH sm_cmp_systems AS (
         sm_cmp_t."SM_SE" AS "SM_SE",
         sm_cmp_t."SM_T" AS "SM_T",
         sm_cmp_t."SM_DF" AS "SM_DF",
+        sm_cmp_t."SM_WINS" AS "SM_WINS",
+        sm_cmp_t."SM_LOSSES" AS "SM_LOSSES",
         COALESCE(sm_sums.sm_n_nonzero_all, 0) AS sm_n_nonzero,
         COALESCE(sm_sums.sm_exact_all, 0) AS sm_exact,
         COALESCE(sm_sums.sm_plus2_all, 0) AS sm_plus2,
@@ -1268,7 +1272,10 @@ WITH sm_cmp_systems AS (
     CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
     sm_difference - sm_t_q * sm_se AS ci_low,
     sm_difference + sm_t_q * sm_se AS ci_high,
-    sm_n AS n_units
+    sm_n AS n_units,
+    sm_wins AS n_wins,
+    sm_n - sm_wins - sm_losses AS n_ties,
+    sm_losses AS n_losses
   FROM (
     SELECT
       sm_cmp_tested.*,
@@ -1497,6 +1504,9 @@ SELECT
   ci_low,
   ci_high,
   n_units,
+  n_wins,
+  n_ties,
+  n_losses,
   p_value_holm
 FROM (
   SELECT

@@ -41,7 +41,7 @@ class Reading:
     level: float | None = None  # the relevance level: ir_measures' rel=, ranx's -lN (default 1)
     params: tuple = ()  # (parameter, value) of the metric the tool fixes: ir_measures' RBP has p = 0.8
     options: tuple = ()  # (option, parameter): the string's own parameters, RBP(p=0.9), SetF(beta=2)
-    dotted: str | None = None  # what NAME.X says: "pairs" (rbp.p=0.8), "beta_squared" (set_F.0.25), "fraction" (rbp.95)
+    dotted: str | None = None  # what NAME.X says: "pairs" (rbp.p=0.8), "beta_squared" (set_F.0.25: x = beta^2)
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,10 @@ def ir_measures(name: str, cutoff: str, gain: str | None = None, ties: str = "it
                                   tuple((options or {}).items())))
 
 
-def ranx(name: str, gain: str | None = None, cutoff: str = "optional", params: dict | None = None,
-         dotted: str | None = None) -> Spelling:
+def ranx(name: str, gain: str | None = None, cutoff: str = "optional") -> Spelling:
     """ranx's metric `name`: its relevance level is the measure's -lN (default 1); the order of tied
     scores it leaves to numba's sort, so to the call."""
-    return Spelling(name, Reading(RANX, "", cutoff, gain, None, 1.0, tuple((params or {}).items()), dotted=dotted))
+    return Spelling(name, Reading(RANX, "", cutoff, gain, None, 1.0))
 
 
 def sqlmetrics(name: str, cutoff: str = "optional") -> Spelling:
@@ -159,7 +158,7 @@ def parse(text, cat: Catalogue) -> Measure:
                         fitting[0].params + (("recall_levels", (_recall_level(text, form["k"]),)),))
     k = None if form["k"] is None else _cutoff(text, form["k"])
     fitting = tuple(r for r in readings if {"optional": True, "required": k is not None, "whole": k is None,
-                                            "level": False}[r.cutoff] and r.dotted != "fraction")
+                                            "level": False}[r.cutoff])
     if not fitting:
         if k is not None:
             raise ParameterError(f"measure {text!r}: {form['name']} takes no @k (it is computed over the whole list)")
@@ -178,43 +177,34 @@ def _measure(text: str, k: int | None, readings: tuple[Reading, ...], cat: Catal
 
 
 def _dotted(text: str, written: str, cat: Catalogue) -> Measure | None:
-    """trec_eval's NAME.PARAMETERS (rbp.p=0.8, set_F.0.25: its x, beta squared) and ranx's rbp.95 (p =
-    0.95, with ranx's -lN), else None: read as the first tool whose form it has."""
+    """trec_eval's NAME.PARAMETERS (rbp.p=0.8, set_F.0.25: its x, beta squared), else None."""
     name, dot, rest = written.partition(".")
     readings = tuple(r for r in _readings(name, cat) if r.dotted) if dot else ()
     for reading in readings:
-        value, level = _dotted_value(rest, reading)
+        value = _dotted_value(rest, reading)
         if value is None:
             continue
         if not (0 < value[1] < float("inf")) or (value[0] == "persistence" and value[1] >= 1):
             raise ParameterError(f"measure {text!r}: {value[0]} must be > 0"
                                  + (" and < 1" if value[0] == "persistence" else ""))
         reading = replace(reading, params=reading.params + (value,))
-        if level:
-            reading = replace(reading, level=_level(text, level, "-l"))
         return _measure(text, None, (reading,), cat, reading.params)
     if readings:
-        forms = {"pairs": f"{name}.p=0.8", "beta_squared": f"{name}.0.25 (x, beta squared)", "fraction": f"{name}.95"}
+        forms = {"pairs": f"{name}.p=0.8", "beta_squared": f"{name}.0.25 (x, beta squared)"}
         raise ParameterError(f"measure {text!r}: write its parameter as "
                              + " or ".join(f"{_possessive(r.tool)} {forms[r.dotted]}" for r in readings))
     return None
 
 
-def _dotted_value(rest: str, reading: Reading) -> tuple[tuple | None, str | None]:
-    """The metric parameter of NAME.`rest` as `reading`'s tool writes it, and ranx's -lN; (None, None)
-    when `rest` is not in its form."""
-    level = None
-    if reading.tool == RANX:
-        rest, _, level = rest.partition("-l")
+def _dotted_value(rest: str, reading: Reading) -> tuple | None:
+    """The metric parameter of NAME.`rest` as `reading`'s tool writes it; None when `rest` is not in its form."""
     try:
         if reading.dotted == "pairs":
             name, equals, value = rest.partition("=")
-            return (("persistence", float(value)) if name.strip() == "p" and equals else None), level
-        if reading.dotted == "beta_squared":
-            return ("beta", math.sqrt(float(rest))), level
-        return (("persistence", float(f"0.{rest}")) if _DIGITS.fullmatch(rest) else None), level
+            return ("persistence", float(value)) if name.strip() == "p" and equals else None
+        return ("beta", math.sqrt(float(rest))) if float(rest) >= 0 else None
     except ValueError:
-        return None, None
+        return None
 
 
 def _recall_level(text: str, value: str) -> float:
@@ -425,7 +415,7 @@ def spellings_by_tool(cat: Catalogue) -> dict[str, list[str]]:
 _SHOWN = {"named": "{}_K", "named_level": "{}_L", "required": "{}@K", "optional": "{}[@K]", "whole": "{}",
           "level": "{}@L"}
 #: and by its parameters after a dot
-_DOTTED_SHOWN = {"pairs": "{}[.p=P]", "beta_squared": "{}[.X]", "fraction": "{}.PP"}
+_DOTTED_SHOWN = {"pairs": "{}[.p=P]", "beta_squared": "{}[.X]"}
 
 
 def shown(spelling: Spelling) -> str:

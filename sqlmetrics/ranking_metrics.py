@@ -198,8 +198,9 @@ RANKING = [
         "judged non-relevant ones, robust to incomplete judgments.",
         "trec_eval m_bpref.c; pytrec_eval bpref",
         _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n",
-        measure_names=(trec_eval("bpref"), ranx("bpref", cutoff="whole"), ir_measures("Bpref", "whole"),
-                       ir_measures("BPref", "whole"), sqlmetrics("bpref", "whole"))),
+        # ranx's bpref is another formula (its values differ from trec_eval's): not read as this one
+        measure_names=(trec_eval("bpref"), ir_measures("Bpref", "whole"), ir_measures("BPref", "whole"),
+                       sqlmetrics("bpref", "whole"))),
     _ranking_metric(
         "rbp", RUN + (K, TIES_ORDER, Param(
             "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
@@ -207,7 +208,7 @@ RANKING = [
             high=1.0, high_open=True), Param(
             "graded", "bool", "True: the gain of a grade is the grade over the query's top grade where that is "
             "above 1, as trec_eval 10's rbp (relevance_threshold does not apply); False: 1 for relevance >= "
-            "relevance_threshold, else 0 (ranx, ir_measures' RBP(rel=...)).", default=True)) + POLICIES,
+            "relevance_threshold, else 0 (ir_measures' RBP(rel=...)).", default=True)) + POLICIES,
         "RBP = (1 - p) * sum over ranks r <= k of p^(r - 1) * g_r; graded (default), g_r = rel_r / max(1, the "
         "query's top grade), and a query without a positive grade is empty (as ndcg); graded=False, g_r = "
         "[rel_r >= relevance_threshold]. residual (details=True, per_query=True) = (1 - p) * sum over unjudged "
@@ -217,12 +218,12 @@ RANKING = [
         "Rank-biased precision (Moffat & Zobel 2008): the expected rate of relevant items seen by a user who "
         "goes from each rank to the next with probability p, and its residual.",
         "trec_eval 10 rbp and rbp_resid (trec_eval's rbp_resid is 0 when no retrieved item is unjudged, "
-        "without the weight p^d beyond the list); graded=False: ranx rbp.95-lN, ir_measures RBP(p=..., rel=N)",
+        "without the weight p^d beyond the list); graded=False: ir_measures RBP(p=..., rel=N)",
         _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
         outputs=("residual",) + QUERY_COUNTS, one_pass=True,
-        # trec_eval's rbp is graded; ranx's rbp.95 and ir_measures' RBP(rel=N) count relevance >= N
+        # trec_eval's rbp is graded; ir_measures' RBP(rel=N) counts relevance >= N (ranx's rbp.95 gives other
+        # values than either: not read as this one)
         measure_names=(trec_eval("rbp", params={"graded": True}, dotted="pairs"), sqlmetrics("rbp"),
-                       ranx("rbp", cutoff="whole", params={"graded": False}, dotted="fraction"),
                        ir_measures("RBP", "optional", params={"graded": False, "persistence": 0.8},
                                    options={"p": "persistence"}))),
     _ranking_metric(

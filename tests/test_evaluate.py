@@ -329,3 +329,67 @@ def test_render_gives_the_sql_of_the_call():
     sql = sm.render("evaluate", "run", qrels="qrels", measures=["ndcg@10", "P@5"], by=["c"])
     assert sql.count("ROW_NUMBER()") == 2  # the ideal ranking and the run's, once each
     assert '"ndcg@10"' in sql and '"P@5"' in sql
+
+
+#: trec_eval 10's test files: (run, its -q output, judgments, the relevance level -l)
+TREC_EVAL_FILES = [("results.test", "out.test.aq", "qrels.test", 1), ("results.trunc", "out.test.aqc", "qrels.test", 1),
+                   ("results.test", "out.test.aql", "qrels.rel_level", 2)]
+
+
+@pytest.mark.parametrize("results, output, judgments, level", TREC_EVAL_FILES, ids=lambda v: str(v))
+def test_every_trec_eval_measure_of_its_own_files_in_one_call(results, output, judgments, level):
+    """Every measure of trec_eval 10's -q output that sqlmetrics names, all in one evaluate call, gives
+    trec_eval's number for each query and over all of them (-c for results.trunc: a judged query
+    absent from the run scores 0): the one-pass measures and those that run their own query alike,
+    graded rbp included (trec_eval 10 divides the grades by the query's top grade)."""
+    from test_trec_measures import DATA, expected
+    want = expected(output)
+    names = sorted({m for m, _ in want if _names(m)})
+    assert {"bpref", "rbp", "11pt_avg", "iprec_at_recall_0.50", "set_P", "set_F", "gm_map", "num_rel_ret", "P_5",
+            "ndcg_cut_10"} <= set(names)
+    run, qrels = sm.TrecRun(DATA / results), sm.TrecQrels(DATA / judgments)
+    summary = sm.evaluate(run, qrels, names, relevance_threshold=level)
+    per_query = sm.evaluate(run, qrels, names, relevance_threshold=level, per_query=True).set_index("query")
+    compared = 0
+    for (measure, q), text in want.items():
+        if measure not in names or (q != "all" and measure == "gm_map"):  # -q prints gm_map's ln(AP) per query
+            continue
+        value = summary[measure].iloc[0] if q == "all" else per_query.loc[q, measure]
+        assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
+        compared += 1
+    assert compared >= 4 * len(names) - 10
+
+
+def _names(measure: str) -> bool:
+    """Whether sqlmetrics reads trec_eval's measure name."""
+    try:
+        parse(measure, CATALOGUE)
+    except sm.ParameterError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_the_other_measures_match_ir_measures(level):
+    """ir_measures' Bpref, IPrec@L, SetF, NumRelRet and Judged@k (its pytrec_eval provider), in one
+    evaluate call with one-pass measures. ranx's bpref and rbp.95 give other values than trec_eval's
+    (ranx's own formulas), and are refused rather than read as trec_eval's."""
+    import ir_measures
+    run, qrels = graded(5, distinct=True)
+    qrels = qrels.assign(relevance=qrels["relevance"].clip(lower=0))  # ir_measures' Judged counts a -1 as judged
+    suffix = f"(rel={level})" if level > 1 else ""
+    names = [f"Bpref{suffix}", f"IPrec{suffix}@0.5", f"SetF{suffix}", "Judged@10", "nDCG@10", f"P{suffix}@5"]
+    measures = [ir_measures.parse_measure(n) for n in names]
+    run_ir = run.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "score"]]
+    qrels_ir = qrels.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "relevance"]]
+    want = ir_measures.calc_aggregate(measures, qrels_ir, run_ir)
+    got = sm.evaluate(run, qrels, names)
+    for name, measure in zip(names, measures):
+        assert got[name].iloc[0] == pytest.approx(want[measure], abs=1e-12), name
+    counted = sm.evaluate(run, qrels, ["NumRelRet" + suffix, "ndcg@5"])
+    measure = ir_measures.parse_measure("NumRelRet" + suffix)
+    assert counted["NumRelRet" + suffix].iloc[0] == ir_measures.calc_aggregate([measure], qrels_ir, run_ir)[measure]
+
+    for name in ("bpref", "rbp.95"):  # ranx's: other formulas than trec_eval's, not read as them
+        with pytest.raises(sm.ParameterError):
+            sm.evaluate(run, qrels, [f"{name}-l{level}"])

@@ -113,12 +113,11 @@ _AVERAGES = "average='macro', average='micro', average='weighted' or average=Non
 
 
 def values_query(column: str, fractions: bool, from_sql: str) -> str:
-    """Up to three values of `column`; where it may hold `fractions`, a fraction first (are_classes
+    """The first three values of `column`; where it may hold `fractions`, a fraction first (are_classes
     then sees one if there is one)."""
     q = quote(column)
-    if not fractions:
-        return f"SELECT DISTINCT {q} FROM {from_sql} WHERE {q} IS NOT NULL LIMIT 3"
-    return f"SELECT {q} FROM {from_sql} WHERE {q} IS NOT NULL GROUP BY {q} ORDER BY {q} = FLOOR({q}), {q} LIMIT 3"
+    first = f"{q} = FLOOR({q}), " if fractions else ""
+    return f"SELECT {q} FROM {from_sql} WHERE {q} IS NOT NULL GROUP BY {q} ORDER BY {first}{q} LIMIT 3"
 
 
 def are_classes(found: list) -> bool:
@@ -139,13 +138,13 @@ def not_binary(m: Metric, values: dict, error: NotBinaryError, found: list) -> C
     (values_query's): two values (yes/no, '0'/'1', 1/2) are a positive and a negative label, pos_label
     says which; more are classes, which a metric with `average` takes (as scikit-learn's
     precision_score asks for another average on multi-class labels). Values that are no classes (a
-    fraction), and classes for a metric without `average`, keep the sentence of `error`."""
-    if not found or not are_classes(found):
+    fraction), a single value, and classes for a metric without `average` keep the sentence of `error`."""
+    if len(found) < 2 or not are_classes(found):  # one value not 0/1 (2, 'yes'): a mistake, not a choice
         return ColumnError(str(error))
     found = sorted((v if isinstance(v, str) else int(float(v)) for v in found), key=lambda v: (isinstance(v, str), v))
     shown = ", ".join(repr(v) for v in found)
     column = f"{error.param} must be 0/1 (or boolean); column {error.column!r} ({error.param})"
-    if len(found) <= 2:
+    if len(found) == 2:
         return ColumnError(f"{column} holds {shown} ({error.type_name}): say which label is positive: "
                            + " or ".join(f"pos_label={v!r}" for v in found))
     if not m.averaged:

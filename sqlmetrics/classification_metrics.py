@@ -21,10 +21,11 @@ _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
 _ONE_CLASS = "it needs both positive and negative labels"
 
 
-def _confusion_metric(name, formula, summary, example, undefined, extra=(), reference=None, **fields):
+def _confusion_metric(name, formula, summary, example, undefined, extra=(), reference=None, columns=_CONFUSION_PARAMS,
+                      **fields):
     return Metric(
         name=name, template=f"classification/{name}.sql", kind="scalar",
-        params=_CONFUSION_PARAMS + tuple(extra), outputs=(name,) + _CONFUSION,
+        params=tuple(columns) + tuple(extra), outputs=(name,) + _CONFUSION,
         summary=summary, formula=formula,
         reference=reference or "sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
         example=example, undefined=undefined, one_of=("score", "prediction"),
@@ -40,7 +41,12 @@ _AVERAGES = ("; with average='macro' | 'micro' | 'weighted' (label and predictio
              "(class, the metric, support).")
 _PRF_REFERENCE = ("sklearn.metrics ({}_score; with average: precision_recall_fscore_support(y, y_pred, "
                   "average=..., zero_division=..., sample_weight=w))")
-#: accuracy's average: its default takes classes too, as sklearn's accuracy_score (Metric.micro_unless_binary)
+#: accuracy's label, prediction and average: its default takes classes too, as sklearn's accuracy_score
+#: (Metric.micro_unless_binary)
+_ACCURACY_COLUMNS = (replace(LABEL, doc="0/1 (or boolean) column, 1 = positive; or, with a prediction column, the "
+                             "true class, of any type (text, integers)."), OPT_SCORE, THRESHOLD,
+                     replace(BINARY_PREDICTION, doc="0/1 (or boolean) predicted class, instead of score+threshold; "
+                             "or the predicted class, of the label's type."), WEIGHT, BY)
 _ACCURACY_AVERAGE = replace(AVERAGE, doc=(
     "'binary' (the default): 0/1 (or boolean) labels, with the counts tp, fp, tn, fn; from a prediction column "
     "(without pos_label), labels or predictions of other values (text, other integers; not fractions) are "
@@ -282,7 +288,8 @@ CLASSIFICATION = [
         + ">>> round(sm.accuracy(df, label='y', prediction='p'), 4)\n0.6667\n",
         "the data has no rows (or zero total weight)", (_ACCURACY_AVERAGE,),
         "sklearn.metrics.accuracy_score(y, y_pred, sample_weight=w); average='macro': balanced_accuracy_score; "
-        "'weighted', None: recall_score(average='weighted' | None)", micro_unless_binary=True),
+        "'weighted', None: recall_score(average='weighted' | None)", columns=_ACCURACY_COLUMNS,
+        micro_unless_binary=True),
     _confusion_metric("error_rate", "(fp + fn) / n", "Share of rows predicted wrongly (1 - accuracy).",
                       _DEMO + ">>> sm.error_rate(df, label='y', score='s', threshold=0.3)\n0.25\n",
                       "the data has no rows (or zero total weight)"),

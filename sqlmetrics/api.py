@@ -309,7 +309,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
         if null_rows:
             query = query.where(checks.null_filter(nullable), dialect="duckdb")
             warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
-                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=5)
+                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=6)
     elif not guards:
         n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),
                                                        engine.dialect))

@@ -87,14 +87,11 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     if kind == "other" or (kind == "boolean" and not binary):
         message = f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; {desc} has type {type_name}"
         raise NotBinaryError(message, param, col, type_name) if binary else ColumnError(message)
-    # a label not 0/1 (NotBinaryError): its values may be classes, or two labels, as a text column's
-    not_binary = lambda message: NotBinaryError(message, param, col, type_name)
     text = caps.not_a_number(q)
     if text:
         checks.append(Check(text, col, lambda n, ex: (
             f"{param} must be {'0/1' if binary else 'a number'}; {desc} has {n} value{_s(n)} that "
-            f"{'is' if n == 1 else 'are'} not a number (text or bytes), e.g. {ex!r}"),
-            error=not_binary if binary else ColumnError))
+            f"{'is' if n == 1 else 'are'} not a number (text or bytes), e.g. {ex!r}")))
     decimal = kind != "float"
     # floats, and an exact numeric type where it has them (PostgreSQL's numeric), can hold NaN and
     # infinities; the other exact types cannot
@@ -115,7 +112,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
                 f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
                 screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END",
-                error=not_binary))
+                error=lambda message: NotBinaryError(message, param, col, type_name)))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (

@@ -268,9 +268,12 @@ def test_errors_name_the_problem(con):
     with pytest.raises(sm.ColumnError, match=r"column 'g' \(label\) holds more than two values, e\.g\. 0, 1, 2 "
                                              r"\(.+\): for classes pass average='macro', average='micro'"):
         sm.precision("preds", label="g", prediction="d", con=con)
-    with pytest.raises(sm.ColumnError, match=r"column 'c' \(label\) holds 'a', 'b' \(.+\): say which label is "
-                                             r"positive: pos_label='a' or pos_label='b'$"):
-        sm.recall(sm.Query("SELECT * FROM preds WHERE c <> 'c'"), label="c", prediction="c", con=con)
+    with pytest.raises(sm.ColumnError, match=r"column 'c' \(label\) holds more than two values, e\.g\. 'a', 'b', "
+                                             r"'c' \(.+\): for classes pass average='macro'"):
+        sm.f1("preds", label="c", prediction="c", con=con)
+    with pytest.raises(sm.ColumnError, match=r"column 'g' \(label\) holds 3, 4 \(.+\): say which label is positive: "
+                                             r"pos_label=3 or pos_label=4$"):
+        sm.recall(sm.Query("SELECT * FROM preds WHERE g IN (3, 4)"), label="g", prediction="g", con=con)
     with pytest.raises(sm.ColumnError, match=r"column 's' \(prediction\) holds fractions, e\.g\. 0\.1: a score"):
         sm.accuracy("preds", label="g", prediction="s", con=con)
     subset = sm.auc(sm.Query("SELECT * FROM preds WHERE c = 'a'"), label="y", score="s", con=con)

@@ -234,18 +234,18 @@ def _label_advice(m: Metric, values: dict, engine, source: Source):
     except NotBinaryError as e:
         schema = engine.schema(source)
 
+        def fractions(col: str) -> bool:
+            return checks.may_hold_fractions(engine.type_class(schema[col]), schema[col], engine.dialect)
+
         def first_values(col: str) -> list:  # up to three, a fraction first where the column may hold one
-            fractions = checks.may_hold_fractions(engine.type_class(schema[col]), schema[col], engine.dialect)
-            sql = labels.values_query(col, fractions, _from_sql(source))
+            sql = labels.values_query(col, fractions(col), _from_sql(source))
             return [v for (v,) in engine.rows(transpile(sql, engine.dialect))]
         if labels.micro_when_not_binary(m, values) is None:
             raise labels.not_binary(m, values, e, first_values(e.column)) from None
-        for param in ("label", "prediction"):
-            col = values[param]
-            if checks.may_hold_fractions(engine.type_class(schema[col]), schema[col], engine.dialect):
-                found = first_values(col)
-                if not labels.are_classes(found):
-                    raise labels.not_classes(param, col, found[0]) from None
+        for param in ("label", "prediction"):  # classes, unless one holds a fraction (a probability?)
+            found = first_values(values[param]) if fractions(values[param]) else []
+            if not labels.are_classes(found):
+                raise labels.not_classes(param, values[param], found[0]) from None
         raise  # classes: compute takes them
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, NoReturn
 
@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from . import checks, consistency, dialects, labels
 from .engine import ENGINE_DIALECTS, as_from, connect
-from .errors import ColumnError, EngineError, ParameterError, UndefinedMetricError
+from .errors import ColumnError, EngineError, NotBinaryError, ParameterError, UndefinedMetricError
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
@@ -177,6 +177,18 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     `run(engine, sql)`: how to run it, where not as one statement: sql(**template arguments) renders
     the statement (the metric's with further arguments), on the checked sources, in the call's snapshot."""
     values = validate(m, params)
+    options = dict(con=con, dialect=dialect, details=details, dropna=dropna, per_query=per_query, run=run)
+    try:
+        return _compute(m, values, data, **options)
+    except NotBinaryError:  # classes, which the metric takes (_label_advice lets no other through)
+        pass
+    # the call over classes (accuracy). Only a failed check tells (a text column at once, other numbers
+    # from their values), so 0/1 labels cost nothing more
+    return _compute(m, labels.micro_when_not_binary(m, values), data, **options)
+
+
+def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details: bool, dropna: bool, per_query: bool,
+             run: Callable | None):
     placement = _placement(m, values)
     renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     # connected right before the call: a SQLAlchemy engine lends a connection until the call ends
@@ -184,6 +196,7 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
+        stack.enter_context(_label_advice(m, values, engine, opened["data"]))
         checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
                                        renames if slot == "qrels" else {}, given[slot])
                    for slot, source in opened.items()}
@@ -213,6 +226,31 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
                 c.explain()  # a guard failed: its checks say which value, and how often
             raise
     return _value(m, result) if single else _shape(m, result, values, details, per_query)
+
+
+@contextmanager
+def _label_advice(m: Metric, values: dict, engine, source: Source):
+    """A label or prediction column that is not 0/1 (NotBinaryError) said with what to pass instead,
+    from its values in `source` (labels.not_binary); where the metric takes classes instead
+    (labels.micro_when_not_binary), as it is for compute to take them, unless one holds a fraction."""
+    try:
+        yield
+    except NotBinaryError as e:
+        schema = engine.schema(source)
+
+        def fractions(col: str) -> bool:
+            return checks.may_hold_fractions(engine.type_class(schema[col]), schema[col], engine.dialect)
+
+        def first_values(col: str) -> list:  # up to three, a fraction first where the column may hold one
+            sql = labels.values_query(col, fractions(col), _from_sql(source))
+            return [v for (v,) in engine.rows(transpile(sql, engine.dialect))]
+        if labels.micro_when_not_binary(m, values) is None:
+            raise labels.not_binary(m, values, e, first_values(e.column)) from None
+        for param in ("label", "prediction"):  # classes, unless one holds a fraction (a probability?)
+            found = first_values(values[param]) if fractions(values[param]) else []
+            if not labels.are_classes(found):
+                raise labels.not_classes(param, values[param], found[0]) from None
+        raise  # classes: compute takes them
 
 
 @dataclass(frozen=True)
@@ -275,7 +313,7 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
         if null_rows:
             query = query.where(checks.null_filter(nullable), dialect="duckdb")
             warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
-                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=5)
+                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=6)
     elif not guards:
         n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),
                                                        engine.dialect))

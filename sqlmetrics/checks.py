@@ -17,7 +17,7 @@ from typing import Callable
 from sqlglot import exp
 
 from . import dialects
-from .errors import ColumnError, MissingColumnError
+from .errors import ColumnError, MissingColumnError, NotBinaryError
 from .target import Target
 from .templates import render_macro
 
@@ -30,6 +30,7 @@ class Check:
     is_null_check: bool = False
     count: str | None = None  # SQL aggregate counting the offending rows, if cheaper than SUM(CASE ...)
     screen: str | None = None  # SQL aggregate, nonzero whenever the check may fail, if cheaper than the count
+    error: Callable[[str], ColumnError] = ColumnError  # what a failure raises, from the sentence
 
     def count_sql(self) -> str:
         return self.count or f"SUM(CASE WHEN {self.condition} THEN 1 ELSE 0 END)"
@@ -84,8 +85,8 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a class: remove or replace them"))] if nan else [])
     binary = role in ("label", "binary")
     if kind == "other" or (kind == "boolean" and not binary):
-        raise ColumnError(f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; "
-                          f"{desc} has type {type_name}")
+        message = f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; {desc} has type {type_name}"
+        raise NotBinaryError(message, param, col, type_name) if binary else ColumnError(message)
     text = caps.not_a_number(q)
     if text:
         checks.append(Check(text, col, lambda n, ex: (
@@ -110,7 +111,8 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             fraction = "" if _INTEGER.match(type_name) else f" OR SUM({q} * (1 - {q})) <> 0"
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
                 f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
-                screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END"))
+                screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END",
+                error=lambda message: NotBinaryError(message, param, col, type_name)))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
@@ -138,6 +140,12 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             checks.append(Check(infinite, None,
                                 lambda n, _: f"{values} must be finite; {desc} has {n} infinite value{_s(n)}"))
     return checks
+
+
+def may_hold_fractions(kind: str, type_name: str, dialect: str) -> bool:
+    """Whether a column (`kind`: its type class) may hold a fraction: a number not of an integer type,
+    or any number where a column's type does not bind its values (SQLite)."""
+    return kind in ("numeric", "float") and (dialects.of(dialect).loose_types or not _INTEGER.match(type_name))
 
 
 def screen_query(checks: list[Check], source_sql: str) -> str:
@@ -170,7 +178,7 @@ def interpret(checks: list[Check], row: tuple, dropna: bool) -> tuple[int, int]:
     for i, c in enumerate(checks):
         count, example = row[2 + 2 * i] or 0, row[3 + 2 * i]
         if count and not (c.is_null_check and dropna):
-            raise ColumnError(c.message(int(count), example))
+            raise c.error(c.message(int(count), example))
     return int(row[0]), int(row[1] or 0)
 
 

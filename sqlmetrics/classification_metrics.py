@@ -3,6 +3,8 @@ measures), multi-class from labels and from a long table of class scores. regist
 the catalogue from this list, ranking_metrics.py and regression_metrics.py."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import consistency
 from .metric import Metric
 from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_COLUMN, CLASS_LABEL, CLASS_PREDICTION,
@@ -19,13 +21,15 @@ _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
 _ONE_CLASS = "it needs both positive and negative labels"
 
 
-def _confusion_metric(name, formula, summary, example, undefined, extra=(), reference=None):
+def _confusion_metric(name, formula, summary, example, undefined, extra=(), reference=None, columns=_CONFUSION_PARAMS,
+                      **fields):
     return Metric(
         name=name, template=f"classification/{name}.sql", kind="scalar",
-        params=_CONFUSION_PARAMS + tuple(extra), outputs=(name,) + _CONFUSION,
+        params=tuple(columns) + tuple(extra), outputs=(name,) + _CONFUSION,
         summary=summary, formula=formula,
         reference=reference or "sklearn.metrics (precision_score, recall_score, fbeta_score, accuracy_score)",
-        example=example, undefined=undefined, one_of=("score", "prediction"), averaged=AVERAGE in extra)
+        example=example, undefined=undefined, one_of=("score", "prediction"),
+        averaged=any(p.name == "average" for p in extra), **fields)
 
 
 # Multi-class from labels: averages over the classes (sklearn.metrics.precision_recall_fscore_support)
@@ -37,6 +41,18 @@ _AVERAGES = ("; with average='macro' | 'micro' | 'weighted' (label and predictio
              "(class, the metric, support).")
 _PRF_REFERENCE = ("sklearn.metrics ({}_score; with average: precision_recall_fscore_support(y, y_pred, "
                   "average=..., zero_division=..., sample_weight=w))")
+#: accuracy's label, prediction and average: its default takes classes too, as sklearn's accuracy_score
+#: (Metric.micro_unless_binary)
+_ACCURACY_COLUMNS = (replace(LABEL, doc="0/1 (or boolean) column, 1 = positive; or, with a prediction column, the "
+                             "true class, of any type (text, integers)."), OPT_SCORE, THRESHOLD,
+                     replace(BINARY_PREDICTION, doc="0/1 (or boolean) predicted class, instead of score+threshold; "
+                             "or the predicted class, of the label's type."), WEIGHT, BY)
+_ACCURACY_AVERAGE = replace(AVERAGE, doc=(
+    "'binary' (the default): 0/1 (or boolean) labels, with the counts tp, fp, tn, fn; from a prediction column "
+    "(without pos_label), labels or predictions of other values (text, other integers; not fractions) are "
+    "classes, and accuracy is sklearn's accuracy_score, computed as with 'micro'. 'macro', 'micro', "
+    "'weighted': label and prediction are classes of any type, averaged as the formula says; None: one row "
+    "per class (class, accuracy, support)."))
 #: classes in a frame (after _DEMO's import, or in _CLASS_DEMO)
 _CLASS_ROWS = (">>> df = pd.DataFrame({'y': ['ant', 'ant', 'bee', 'bee', 'cat', 'cat'],\n"
                "...                    'p': ['ant', 'bee', 'bee', 'bee', 'cat', 'ant']})\n")
@@ -257,18 +273,23 @@ CLASSIFICATION = [
     _confusion_metric("specificity", "tn / (tn + fp)", "Share of negatives predicted negative (TNR).",
                       _DEMO + ">>> sm.specificity(df, label='y', score='s', threshold=0.3)\n0.5\n",
                       "there are no negative labels (tn + fp = 0)"),
-    _confusion_metric("accuracy", "(tp + tn) / n; with classes (average other than 'binary'), each class's "
-                      "accuracy is its recall tp / (tp + fn), as torchmetrics' multi-class accuracy: 'micro' = "
-                      "correct rows / rows, 'macro' = the mean recall of the classes that have true rows (balanced "
-                      "accuracy), 'weighted' = the support-weighted mean recall (= micro), None = one row per class "
-                      "(class, accuracy = its recall, support; NaN for a class never true).",
-                      "Share of rows predicted correctly.",
-                      _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n"
-                      + _CLASS_ROWS
-                      + ">>> round(sm.accuracy(df, label='y', prediction='p', average='micro'), 4)\n0.6667\n",
-                      "the data has no rows (or zero total weight)", (AVERAGE,),
-                      "sklearn.metrics.accuracy_score; average='macro': balanced_accuracy_score; 'weighted', "
-                      "None: recall_score(average='weighted' | None)"),
+    _confusion_metric(
+        "accuracy", "(tp + tn) / n from 0/1 labels (and a 0/1 prediction, or a score at a threshold). From a "
+        "prediction column whose labels or predictions are not all 0/1 (text, other integers): classes, and "
+        "sum(w*[prediction = label]) / sum(w), sklearn's accuracy_score; tp is then the weight predicted right, "
+        "fp = fn that predicted wrong (the pooled counts of average='micro', which gives the same). With average "
+        "'macro', 'weighted' or None, each class's accuracy is its recall tp / (tp + fn), as torchmetrics' "
+        "multi-class accuracy: 'macro' = the mean recall of the classes that have true rows (balanced accuracy), "
+        "'weighted' = the support-weighted mean recall (= micro), None = one row per class (class, accuracy = "
+        "its recall, support; NaN for a class never true).",
+        "Share of rows predicted correctly.",
+        _DEMO + ">>> sm.accuracy(df, label='y', score='s', threshold=0.3)\n0.75\n"
+        + _CLASS_ROWS
+        + ">>> round(sm.accuracy(df, label='y', prediction='p'), 4)\n0.6667\n",
+        "the data has no rows (or zero total weight)", (_ACCURACY_AVERAGE,),
+        "sklearn.metrics.accuracy_score(y, y_pred, sample_weight=w); average='macro': balanced_accuracy_score; "
+        "'weighted', None: recall_score(average='weighted' | None)", columns=_ACCURACY_COLUMNS,
+        micro_unless_binary=True),
     _confusion_metric("error_rate", "(fp + fn) / n", "Share of rows predicted wrongly (1 - accuracy).",
                       _DEMO + ">>> sm.error_rate(df, label='y', score='s', threshold=0.3)\n0.25\n",
                       "the data has no rows (or zero total weight)"),

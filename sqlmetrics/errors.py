@@ -43,6 +43,16 @@ class MissingColumnError(ColumnError):
     """A column named by a parameter is not in the data."""
 
 
+class NotBinaryError(ColumnError):
+    """A label or prediction column a metric reads as 0/1 holds other values (or is of another type):
+    the call takes them as classes where the metric can (accuracy), or says what to pass instead
+    (labels.not_binary). ``param`` and ``column`` name it, ``type_name`` is the engine's type."""
+
+    def __init__(self, message: str, param: str, column: str, type_name: str):
+        super().__init__(message)
+        self.param, self.column, self.type_name = param, column, type_name
+
+
 class UndefinedMetricError(MetricError):
     """The metric has no value on this data (e.g. AUC when every label is 1)."""
 

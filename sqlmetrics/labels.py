@@ -3,14 +3,15 @@
 The templates compare a label with pos_label as a SQL literal (templates.positive_value answers
 is_positive's question, as column_type answers the column's type); here the value is checked
 against the label column's type, read from the command line's text, and the column is checked
-to hold two values at most.
+to hold two values at most. A label that is not 0/1 without pos_label is read as classes where
+the metric takes them (Metric.micro_unless_binary), or refused saying what to pass (not_binary).
 """
 from __future__ import annotations
 
 from sqlglot import exp
 
 from .checks import quote
-from .errors import ColumnError, ParameterError
+from .errors import ColumnError, NotBinaryError, ParameterError
 from .params import LabelText
 from .registry import Metric
 
@@ -95,3 +96,69 @@ def require_two_values(m: Metric, values: dict, pos_label, from_sql: str, rows) 
 def _same(value, pos_label) -> bool:
     """A label equal to pos_label as a value of its type: the text '1' is not the number 1."""
     return isinstance(value, str) == isinstance(pos_label, str) and value == pos_label
+
+
+def micro_when_not_binary(m: Metric, values: dict) -> dict | None:
+    """The call's parameters as average='micro', where a label or prediction that is not 0/1 makes the
+    call one over classes (Metric.micro_unless_binary: accuracy from a prediction column, without
+    pos_label, as sklearn's accuracy_score takes classes of any type); None where it does not."""
+    if (m.micro_unless_binary and values["average"] == "binary" and values.get("prediction") is not None
+            and values.get("pos_label") is None):
+        return values | {"average": "micro"}
+    return None
+
+
+#: the averages over classes, as the Python call writes them (the command line: --average macro, ...)
+_AVERAGES = "average='macro', average='micro', average='weighted' or average=None"
+
+
+def values_query(column: str, fractions: bool, from_sql: str) -> str:
+    """The first three values of `column`; where it may hold `fractions`, a fraction first (are_classes
+    then sees one if there is one)."""
+    q = quote(column)
+    first = f"{q} = FLOOR({q}), " if fractions else ""
+    return f"SELECT {q} FROM {from_sql} WHERE {q} IS NOT NULL GROUP BY {q} ORDER BY {first}{q} LIMIT 3"
+
+
+def are_classes(found: list) -> bool:
+    """Whether values (values_query's) are classes: text or whole numbers, not a fraction (a
+    probability given as a label or prediction, where a score with a threshold was meant)."""
+    return all(isinstance(v, str) or _whole(v) for v in found)
+
+
+def _whole(value) -> bool:
+    try:
+        return float(value).is_integer()
+    except (TypeError, ValueError, OverflowError):  # bytes, or a value no number
+        return False
+
+
+def not_binary(m: Metric, values: dict, error: NotBinaryError, found: list) -> ColumnError:
+    """`error` (a label or prediction column that is not 0/1) with what to pass instead, from `found`
+    (values_query's): two values (yes/no, '0'/'1', 1/2) are a positive and a negative label, pos_label
+    says which; more are classes, which a metric with `average` takes (as scikit-learn's
+    precision_score asks for another average on multi-class labels). Values that are no classes (a
+    fraction), a single value, and classes for a metric without `average` keep the sentence of `error`."""
+    if len(found) < 2 or not are_classes(found):  # one value not 0/1 (2, 'yes'): a mistake, not a choice
+        return ColumnError(str(error))
+    found = sorted((v if isinstance(v, str) else int(float(v)) for v in found), key=lambda v: (isinstance(v, str), v))
+    shown = ", ".join(repr(v) for v in found)
+    column = f"{error.param} must be 0/1 (or boolean); column {error.column!r} ({error.param})"
+    if len(found) == 2:
+        return ColumnError(f"{column} holds {shown} ({error.type_name}): say which label is positive: "
+                           + " or ".join(f"pos_label={v!r}" for v in found))
+    if not m.averaged:
+        return ColumnError(str(error))
+    instead = "the predicted class as prediction= instead of score="
+    if m.micro_unless_binary:  # it takes classes from a prediction column already: a score led here
+        advice = f"for classes, pass {instead}"
+    else:
+        advice = f"for classes pass {_AVERAGES}" + (f", with {instead}" if values.get("score") is not None else "")
+    return ColumnError(f"{column} holds more than two values, e.g. {shown} ({error.type_name}): {advice}")
+
+
+def not_classes(param: str, column: str, fraction) -> ColumnError:
+    """A label or prediction column holding a fraction, where 0/1 or classes were wanted (accuracy)."""
+    hint = ": a score is given as score= with a threshold" if param == "prediction" else ""
+    return ColumnError(f"{param} must be 0/1 (or boolean), or classes (text, whole numbers); column {column!r} "
+                       f"({param}) holds fractions, e.g. {fraction!r}{hint}")

@@ -42,6 +42,9 @@ class Metric:
     #: takes `average`: other than 'binary', its label and prediction are classes of any type (role
     #: 'class'), and average=None returns one row per class (class, the metric, support)
     averaged: bool = False
+    #: with average='binary' (its default) and a prediction column, a label or prediction that is not
+    #: 0/1 makes the call its average='micro': classes of any type (accuracy, as sklearn's accuracy_score)
+    micro_unless_binary: bool = False
     #: checks across the parameters and relations, run before the metric (sqlmetrics.consistency)
     checks: tuple[Callable[[dict, dict], list], ...] = ()
     #: a scalar that is a count: returned as an int (its columns are BIGINT)

@@ -142,15 +142,19 @@ def csv_with_nulls(path, nulls: list[str]) -> Query:
 
 
 def text_values_hint(data, column: str, rows) -> str:
-    """For a numeric column a CSV reader took as text: the first values that are not numbers, and how
-    to read them as NULL (or '' where none is found)."""
+    """For a numeric column a CSV reader took as text (numbers and some text): the first values that are
+    not numbers, and how to read them as NULL (or '' where none is found, or no value is a number: text
+    classes, such as 'cat' and 'dog', are no numbers read as text)."""
     q = exp.column(column, quoted=True)
     source = file_source(data).relation if is_file_path(data) else None
     if source is None or not re.search(r"\.(csv|tsv)", os.fspath(data), re.I):
         return ""
+    number = exp.TryCast(this=q.copy(), to=exp.DataType.build("DOUBLE"))
+    if not rows(exp.select(exp.func("COUNT", number)).from_(source.subquery("sm_file")).sql("duckdb"))[0][0]:
+        return ""
     sql = (exp.select(exp.cast(q, "VARCHAR").as_("sm_value")).distinct().from_(source.subquery("sm_file"))
-           .where(exp.and_(q.is_(exp.null()).not_(), exp.TryCast(this=q.copy(), to=exp.DataType.build("DOUBLE"))
-                           .is_(exp.null()))).order_by("sm_value").limit(5).sql("duckdb"))
+           .where(exp.and_(q.is_(exp.null()).not_(), number.copy().is_(exp.null()))).order_by("sm_value").limit(5)
+           .sql("duckdb"))
     values = [v for (v,) in rows(sql)]
     if not values:
         return ""

@@ -131,6 +131,9 @@ def calls():
                         ("accuracy", dict(average="macro", weight="w"))]:
         out.append((f"{name}-classes-{extra['average']}", name, "preds", dict(classes, **extra)))
     numbers = {"label": "g", "prediction": "d"}
+    # without average: classes, as they are not 0/1 (a text label at once, integer ones by their values)
+    out.append(("accuracy-classes", "accuracy", "preds", dict(classes, weight="w", by="c")))
+    out.append(("accuracy-integer-classes", "accuracy", "preds", dict(numbers, by="c")))
     for name, extra in [("cohen_kappa", dict(weights="linear", by="c")), ("cohen_kappa", dict(weights="quadratic")),
                         ("mcc", dict(weight="w", by="c")), ("balanced_accuracy", dict(adjusted=True)),
                         ("classification_report", dict(zero_division=1, by="c")),

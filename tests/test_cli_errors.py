@@ -386,6 +386,31 @@ def test_errors_give_advice_in_flags_not_python(tmp_path):
         assert not any(word in line for word in ("sqlmetrics.Query", "=True", "zero_division", "n_bins")), line
 
 
+def test_labels_that_are_not_0_1_name_average_and_pos_label_as_flags(tmp_path, capsys):
+    """Classes given to a metric of 0/1 labels name --average and its choices; two text labels
+    --pos-label with each; accuracy takes classes as they are (sklearn's accuracy_score). A CSV's text
+    classes are no numbers read as text (no --na-values advice)."""
+    classes = tmp_path / "classes.csv"
+    pd.DataFrame({"y": ["ant", "bee", "cat", "ant"], "p": ["ant", "bee", "bee", "ant"]}).to_csv(classes, index=False)
+    yes = tmp_path / "yes.parquet"  # a CSV reader makes a yes/no column boolean, Parquet keeps the text
+    pd.DataFrame({"y": ["yes", "no", "yes", "no"], "p": ["yes", "no", "no", "no"]}).to_parquet(yes)
+    columns = ["--label", "y", "--prediction", "p"]
+    assert main(["compute", "f1", str(classes), *columns]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --label must be 0/1 (or boolean); column 'y' (label) holds more than two values, e.g. "
+        "'ant', 'bee', 'cat' (VARCHAR): for classes pass --average macro, --average micro, --average weighted or "
+        "--average none\n")
+    assert main(["compute", "recall", str(yes), *columns]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --label must be 0/1 (or boolean); column 'y' (label) holds 'no', 'yes' (VARCHAR): say "
+        "which label is positive: --pos-label no or --pos-label yes\n")
+    assert main(["compute", "recall", str(yes), *columns, "--pos-label", "yes", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == 0.5
+    for path in (classes, yes):
+        assert main(["compute", "accuracy", str(path), *columns, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["value"] == 0.75
+
+
 # -- plots -------------------------------------------------------------------------------------------
 
 def test_plot_destinations_that_cannot_be_written(tmp_path):

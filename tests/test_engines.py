@@ -264,6 +264,18 @@ def test_errors_name_the_problem(con):
         sm.auc("bad", label="y", score="s", con=con, dropna=True)
     with pytest.raises(sm.ColumnError, match="must be numeric"):
         sm.auc("preds", label="y", score="c", con=con)
+    # labels that are not 0/1, by their first values: classes (average=), two labels (pos_label=), fractions
+    with pytest.raises(sm.ColumnError, match=r"column 'g' \(label\) holds more than two values, e\.g\. 0, 1, 2 "
+                                             r"\(.+\): for classes pass average='macro', average='micro'"):
+        sm.precision("preds", label="g", prediction="d", con=con)
+    with pytest.raises(sm.ColumnError, match=r"column 'c' \(label\) holds more than two values, e\.g\. 'a', 'b', "
+                                             r"'c' \(.+\): for classes pass average='macro'"):
+        sm.f1("preds", label="c", prediction="c", con=con)
+    with pytest.raises(sm.ColumnError, match=r"column 'g' \(label\) holds 3, 4 \(.+\): say which label is positive: "
+                                             r"pos_label=3 or pos_label=4$"):
+        sm.recall(sm.Query("SELECT * FROM preds WHERE g IN (3, 4)"), label="g", prediction="g", con=con)
+    with pytest.raises(sm.ColumnError, match=r"column 's' \(prediction\) holds fractions, e\.g\. 0\.1: a score"):
+        sm.accuracy("preds", label="g", prediction="s", con=con)
     subset = sm.auc(sm.Query("SELECT * FROM preds WHERE c = 'a'"), label="y", score="s", con=con)
     assert subset == pytest.approx(sm.auc(BINARY[BINARY.c == "a"], label="y", score="s"), rel=1e-12)
 

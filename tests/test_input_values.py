@@ -564,6 +564,23 @@ def test_pos_label_as_scikit_learn():
     assert "`y` = 'it\\'s'" in sm.render("auc", "t", label="y", score="s", pos_label="it's", dialect="bigquery")
 
 
+def test_two_labels_other_than_0_1_say_to_pass_pos_label():
+    """Labels of two values that are not 0/1 ('yes'/'no', '0'/'1' as text, 1/2) name both as pos_label, for
+    every metric of a 0/1 label; accuracy takes them as classes (sklearn's accuracy_score)."""
+    for y, shown, type_name in [(["yes", "no", "yes", "no"], "'no', 'yes'", "VARCHAR"),
+                                (["1", "0", "1", "0"], "'0', '1'", "VARCHAR"), ([2, 1, 2, 1], "1, 2", "BIGINT")]:
+        df = pd.DataFrame({"y": y, "s": [0.9, 0.2, 0.4, 0.5]})
+        positive = shown.split(", ")
+        want = (f"label must be 0/1 (or boolean); column 'y' (label) holds {shown} ({type_name}): say which label is "
+                f"positive: pos_label={positive[0]} or pos_label={positive[1]}")
+        for name, params in [("auc", dict(score="s")), ("precision", dict(prediction="y")),
+                             ("log_loss", dict(score="s")), ("accuracy", dict(score="s"))]:
+            with pytest.raises(sm.ColumnError) as e:
+                getattr(sm, name)(df, label="y", **params)
+            assert str(e.value) == want, name
+        assert sm.accuracy(df.assign(p=df["y"][::-1].to_numpy()), label="y", prediction="p") == 0.0
+
+
 def test_pos_label_of_another_type_is_no_label_on_sqlite():
     """SQLite converts a text literal compared with a column of numeric affinity ('1' = 1): pos_label='1'
     must still not be the INTEGER label 1 (nor 1 the TEXT label '1'), as on the engines with types."""

@@ -183,6 +183,72 @@ def test_each_slice_is_the_metric_of_its_rows(name, extra):
                                       rtol=REL)
 
 
+@pytest.mark.parametrize("k, text", CASES, ids=IDS)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+def test_accuracy_without_average_takes_classes_as_sklearn(k, text, weighted):
+    """sklearn's accuracy_score takes classes of any type (here never 0/1: negative integers, text), and
+    so does accuracy without average: the weight predicted right over the total, in each slice too; the
+    details are average='micro''s (tp the weight predicted right, fp = fn the rest)."""
+    df = frame(k, text)
+    w, wcol = weights(df, weighted)
+    got = sm.accuracy(df, label="y", prediction="p", details=True, **wcol)
+    assert_close(got["accuracy"].iloc[0], skm.accuracy_score(df["y"], df["p"], sample_weight=w), "accuracy")
+    pd.testing.assert_frame_equal(got, sm.accuracy(df, label="y", prediction="p", average="micro", details=True, **wcol))
+    weight = np.ones(len(df)) if w is None else w
+    right = weight[(df["y"] == df["p"]).to_numpy()].sum()
+    assert got["tp"].iloc[0] == pytest.approx(right, rel=REL) and got["n"].iloc[0] == len(df)
+    assert got["fp"].iloc[0] == pytest.approx(weight.sum() - right, rel=REL) == got["fn"].iloc[0]
+    sliced = sm.accuracy(df, label="y", prediction="p", by="s", **wcol)
+    for (s, part), value in zip(df.groupby("s"), sliced["accuracy"]):
+        assert_close(value, skm.accuracy_score(part["y"], part["p"], sample_weight=part["w"] if weighted else None), s)
+
+
+def test_accuracy_of_0_1_labels_keeps_its_counts_and_a_third_class_makes_classes():
+    """0/1 (or boolean) labels give the binary counts, as before; a prediction of a class never true
+    (2) makes label and prediction classes, as for sklearn's accuracy_score."""
+    rng = np.random.default_rng(5)
+    n = 300
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < 0.7, y, rng.integers(0, 2, n))
+    w = np.where(rng.random(n) < 0.1, 0.0, rng.random(n) * 2)
+    df = pd.DataFrame({"y": y, "p": p, "w": w, "yb": y == 1, "pb": p == 1, "p3": np.where(rng.random(n) < 0.1, 2, p)})
+    tn, fp, fn, tp = skm.confusion_matrix(y, p, sample_weight=w).ravel()
+    for label, prediction in [("y", "p"), ("yb", "pb")]:
+        got = sm.accuracy(df, label=label, prediction=prediction, weight="w", details=True)
+        assert got.columns.tolist() == ["accuracy", "tp", "fp", "tn", "fn", "n"]
+        np.testing.assert_allclose(got.iloc[0].to_numpy(float), [skm.accuracy_score(y, p, sample_weight=w),
+                                                                  tp, fp, tn, fn, n], rtol=REL)
+    got = sm.accuracy(df, label="y", prediction="p3", weight="w", details=True)
+    assert_close(got["accuracy"].iloc[0], skm.accuracy_score(y, df["p3"], sample_weight=w), "a third class")
+    assert got["tp"].iloc[0] == pytest.approx(w[y == df["p3"]].sum(), rel=REL)
+
+
+def test_binary_only_metrics_given_classes_say_to_pass_average():
+    """As sklearn's precision_score on multi-class labels asks for another average: the averages by
+    name; a score (two classes at a threshold) also needs the predicted class instead."""
+    ints, text = frame(4, False), frame(4, True)  # three classes true
+    averages = "for classes pass average='macro', average='micro', average='weighted' or average=None"
+    for name in ("precision", "recall", "f1", "f_beta"):
+        for df, shown, type_name in [(ints, "-5, -2, 1", "BIGINT"), (text, "'B', 'Z', 'a'", "VARCHAR")]:
+            with pytest.raises(sm.ColumnError) as e:
+                getattr(sm, name)(df, label="y", prediction="p")
+            assert str(e.value) == (f"label must be 0/1 (or boolean); column 'y' (label) holds more than two values, "
+                                    f"e.g. {shown} ({type_name}): {averages}"), name
+    with pytest.raises(sm.ColumnError) as e:
+        sm.recall(ints.assign(s=0.5), label="y", score="s")
+    assert str(e.value).endswith(f"{averages}, with the predicted class as prediction= instead of score=")
+    with pytest.raises(sm.ColumnError) as e:
+        sm.accuracy(ints.assign(s=0.5), label="y", score="s")
+    assert str(e.value).endswith("(BIGINT): for classes, pass the predicted class as prediction= instead of score=")
+    # a prediction of probabilities is no class: accuracy refuses it (sklearn: 'continuous' targets)
+    for df in (ints, ints.assign(y=ints["y"] > 0)):
+        with pytest.raises(sm.ColumnError) as e:
+            sm.accuracy(df.assign(p=np.linspace(0, 1, len(df))), label="y", prediction="p")
+        assert str(e.value).startswith("prediction must be 0/1 (or boolean), or classes (text, whole numbers); column "
+                                       "'p' (prediction) holds fractions, e.g. 0.0025")
+        assert str(e.value).endswith(": a score is given as score= with a threshold")
+
+
 def test_integer_classes_sort_by_value_and_text_byte_by_byte():
     ints = pd.DataFrame({"y": [10, 9, -1, 10], "p": [9, 9, 10, -1]})
     assert sm.recall(ints, label="y", prediction="p", average=None)["class"].tolist() == [-1, 9, 10]
@@ -301,6 +367,17 @@ def test_worked_example_accuracy_precision_recall_f1():
     assert by_class("precision")["A"] == pytest.approx(9 / (9 + 6), rel=1e-12)
     assert by_class("recall")["A"] == pytest.approx(9 / (9 + 1), rel=1e-12)
     assert by_class("f1")["A"] == pytest.approx(2 * 0.6 * 0.9 / (0.6 + 0.9), rel=1e-12)
+
+
+def test_worked_example_accuracy_of_four_classes_without_average():
+    """The source's accuracy of 4 classes, (9 + 15 + 24 + 15) / 80, as accuracy_score: no average needed,
+    with the classes as text and as integers 0..3."""
+    df = seed_rows()
+    codes = df.replace({"A": 0, "B": 1, "C": 2, "D": 3}).astype(int)
+    for rows in (df, codes):
+        assert sm.accuracy(rows, label="y", prediction="p") == 63 / 80 == skm.accuracy_score(rows["y"], rows["p"])
+        got = sm.accuracy(rows, label="y", prediction="p", details=True)
+        assert (got["tp"][0], got["fp"][0], got["fn"][0], got["n"][0]) == (63, 17, 17, 80)
 
 
 def test_averages_as_the_source_defines_them():

@@ -37,7 +37,7 @@ from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, named
-from .report import REPORT_COLUMNS, ReportSpec, build_report, check, n_steps, side_by_side
+from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
@@ -573,11 +573,13 @@ def cmd_report(args) -> int:
         kinds = {kind for kind, _ in prepare_plots(args.plot)}
         if not (args.label and args.score):
             raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
-    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels))
+    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels), compared=len(scores) > 1)
     specs = {score: replace(spec, score=score) for score in scores}
-    steps = Steps(sum(n_steps(s) for s in specs.values()) + len(kinds) * len(specs))
+    others = scores[1:] if args.label else []  # DeLong's test of the first score's AUC against each
+    steps = Steps(sum(n_steps(s) for s in specs.values()) + len(kinds) * len(specs) + len(others))
     with data_source(args) as (data, con):
         reports = {score: build_report(data, con, s, steps) for score, s in specs.items()}
+        compared = compare_aucs(data, con, specs[scores[0]], others, steps)
         curves: dict = {kind: {} for kind in kinds}
         for score, report in reports.items():
             for kind, curve in report.curves(kinds, data, con).items():
@@ -587,7 +589,7 @@ def cmd_report(args) -> int:
     if len(reports) == 1:
         emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), columns=REPORT_COLUMNS)
     else:
-        rows, document = side_by_side(reports)
+        rows, document = side_by_side(reports, compared)
         emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
     return 0
 

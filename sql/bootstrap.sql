@@ -93,8 +93,8 @@ sm_metric AS (
   {{ sqlmetrics.metric(metric, 'sm_systems', weight='sm_boot_weight', by=by + ['sm_replicate', 'sm_cmp_system'], **kwargs) }}
 )
 SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
-       MAX(CASE WHEN sm_cmp_system = 0 THEN {{ sqlmetrics.ident(metric) }} END) AS {{ sqlmetrics.ident(metric) }},
-       MAX(CASE WHEN sm_cmp_system = 1 THEN {{ sqlmetrics.ident(metric) }} END) AS sm_other_value
+       MAX(CASE WHEN sm_cmp_system = 0 THEN sm_metric.{{ sqlmetrics.ident(metric) }} END) AS {{ sqlmetrics.ident(metric) }},
+       MAX(CASE WHEN sm_cmp_system = 1 THEN sm_metric.{{ sqlmetrics.ident(metric) }} END) AS sm_other_value
 FROM sm_metric
 {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
 {%- else %}

@@ -298,8 +298,8 @@ WITH sm_replicated AS (
   SELECT
     "COUNTRY",
     sm_replicate,
-    MAX(CASE WHEN sm_cmp_system = 0 THEN "LOG_LOSS" END) AS "LOG_LOSS",
-    MAX(CASE WHEN sm_cmp_system = 1 THEN "LOG_LOSS" END) AS sm_other_value
+    MAX(CASE WHEN sm_cmp_system = 0 THEN sm_metric."LOG_LOSS" END) AS "LOG_LOSS",
+    MAX(CASE WHEN sm_cmp_system = 1 THEN sm_metric."LOG_LOSS" END) AS sm_other_value
   FROM sm_metric
   GROUP BY
     "COUNTRY",

@@ -318,8 +318,8 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_replicate,
-    MAX(CASE WHEN sm_cmp_system = 0 THEN "log_loss" END) AS "log_loss",
-    MAX(CASE WHEN sm_cmp_system = 1 THEN "log_loss" END) AS sm_other_value
+    MAX(CASE WHEN sm_cmp_system = 0 THEN sm_metric."log_loss" END) AS "log_loss",
+    MAX(CASE WHEN sm_cmp_system = 1 THEN sm_metric."log_loss" END) AS sm_other_value
   FROM sm_metric
   GROUP BY
     "country",

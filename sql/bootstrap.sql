@@ -13,12 +13,17 @@
     With replicates=[first, last], the values of those replicates only (`by`, sm_replicate and the
     metric's column), for a caller that runs them in batches and takes the interval of all of them
     (bootstrap_interval): the Python layer on DuckDB, which holds a statement in memory, where one
-    statement of every replicate would need memory in proportion to n_boot. The other keywords are
+    statement of every replicate would need memory in proportion to n_boot. With `other`, a second
+    column of the rows in place of the metric's `score` (or `prediction`, where it takes no score),
+    the paired bootstrap of compare's test='bootstrap': each replicate computes the metric under
+    both columns with the same weights (the rows of both, a slice sm_cmp_system each) and gives
+    their difference; its outputs are bootstrap_interval's with paired=true. The other keywords are
     the metric's own. -#}
-{% macro bootstrap(metric, relation, n_boot=1000, confidence=0.95, seed=0, cluster=none, weight=none, by=[], replicates=none) %}
+{% macro bootstrap(metric, relation, n_boot=1000, confidence=0.95, seed=0, cluster=none, weight=none, by=[], replicates=none, other=none) %}
 {%- set span = replicates or [0, n_boot] %}
-{%- set path = sqlmetrics.bootstrap_path(metric, cluster, kwargs) %}
-{%- set read = namespace(columns=by + ([weight] if weight else []) + ([cluster] if cluster else [])) %}
+{%- set path = sqlmetrics.bootstrap_path(metric, cluster, kwargs, other) %}
+{%- if other and path != 'rows' %}{{ sqlmetrics.fail('the paired bootstrap (other=) resamples rows: a metric of one value over rows') }}{% endif %}
+{%- set read = namespace(columns=by + ([weight] if weight else []) + ([cluster] if cluster else []) + ([other] if other else [])) %}
 {%- for p in ('label', 'score', 'prediction', 'target', 'group', 'base_score', 'other_score') %}
 {%- if kwargs.get(p) %}{% set read.columns = read.columns + [kwargs[p]] %}{% endif %}
 {%- endfor %}
@@ -75,17 +80,36 @@ sm_resampled AS (
          {{ draw }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
 ),
+{%- if other %}
+{%- set compared = kwargs['score'] if kwargs.get('score') else kwargs['prediction'] %}
+sm_systems AS (
+  SELECT {{ sqlmetrics.cols(carried) }} sm_replicate, sm_boot_weight, 0 AS sm_cmp_system FROM sm_resampled
+  UNION ALL
+  SELECT {% for c in carried %}{{ sqlmetrics.ident(other if c == compared else c) }} AS {{ sqlmetrics.ident(c) }}, {% endfor -%}
+         sm_replicate, sm_boot_weight, 1 AS sm_cmp_system
+  FROM sm_resampled
+),
+sm_metric AS (
+  {{ sqlmetrics.metric(metric, 'sm_systems', weight='sm_boot_weight', by=by + ['sm_replicate', 'sm_cmp_system'], **kwargs) }}
+)
+SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
+       MAX(CASE WHEN sm_cmp_system = 0 THEN sm_metric.{{ sqlmetrics.ident(metric) }} END) AS {{ sqlmetrics.ident(metric) }},
+       MAX(CASE WHEN sm_cmp_system = 1 THEN sm_metric.{{ sqlmetrics.ident(metric) }} END) AS sm_other_value
+FROM sm_metric
+{{ sqlmetrics.group_by(by + ['sm_replicate']) }}
+{%- else %}
 sm_metric AS (
   {{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=by + ['sm_replicate'], **kwargs) }}
 )
 SELECT * FROM sm_metric
 {%- endif %}
 {%- endif %}
+{%- endif %}
 {%- endset %}
 {%- if replicates %}
 {{ replicated }}
 {%- else %}
-{{ sqlmetrics.bootstrap_interval(replicated, metric, by, n_boot, confidence) }}
+{{ sqlmetrics.bootstrap_interval(replicated, metric, by, n_boot, confidence, paired=other is not none) }}
 {%- endif %}
 {% endmacro %}
 
@@ -98,12 +122,13 @@ SELECT * FROM sm_metric
                each replicate reweighs them;
     'ranks'    auc (exact, of the whole curve): one order of the rows serves every replicate
                (auc_replicates);
-    'rows'     any other metric: it runs over every replicate's rows, as a slice of its own each
-               (`by` + sm_replicate), with the row weights times k: n_boot times its work. -#}
-{% macro bootstrap_path(metric, cluster, kwargs) -%}
+    'rows'     any other metric, and the paired bootstrap (`other`) of one over rows: it runs over
+               every replicate's rows, as a slice of its own each (`by` + sm_replicate), with the
+               row weights times k: n_boot times its work. -#}
+{% macro bootstrap_path(metric, cluster, kwargs, other=none) -%}
 {%- if sqlmetrics.per_query_metric(metric) %}{{ return('queries') }}
 {%- elif metric == 'gauc' and cluster == kwargs.get('group') %}{{ return('groups') }}
-{%- elif metric == 'auc' and not kwargs.get('bins') and (kwargs.get('max_fpr') is none or kwargs.get('max_fpr') >= 1) %}{{ return('ranks') }}
+{%- elif metric == 'auc' and not other and not kwargs.get('bins') and (kwargs.get('max_fpr') is none or kwargs.get('max_fpr') >= 1) %}{{ return('ranks') }}
 {%- else %}{{ return('rows') }}
 {%- endif %}
 {%- endmacro %}
@@ -228,17 +253,31 @@ WHERE sm_replicate BETWEEN {{ span[0] }} AND {{ span[1] }}
 
 {#- bootstrap's outputs: the interval of each slice's replicates, from `replicated`, a SELECT of
     `by`, sm_replicate and the column `metric` (a CTE's: a WITH of its own goes to the top where the
-    engine needs it so, MariaDB). -#}
-{% macro bootstrap_interval(replicated, metric, by, n_boot, confidence) %}
+    engine needs it so, MariaDB).
+    paired: `replicated` also holds sm_other_value, the metric under the other column, and the
+    replicates' values are the differences d = metric - sm_other_value (NULL where either is); the
+    outputs are compare's: estimate and other_estimate (replicate 0's two values), difference (their
+    difference), std_error and the percentile interval of the B replicates' d that have one,
+    statistic = difference / std_error (0 when both are 0), and the two-sided p-value of the
+    percentile bootstrap, p = min(1, 2 min(1 + #{d <= 0}, 1 + #{d >= 0}) / (1 + B)): the largest
+    level whose percentile interval holds 0, kept at least 2 / (1 + B) as a resampling test's
+    p-value is (the data count as one of the replicates), and 1 when every d is 0. -#}
+{% macro bootstrap_interval(replicated, metric, by, n_boot, confidence, paired=false) %}
 {%- set tail = (1 - confidence) / 2 %}
 WITH sm_replicated AS (
   {{ replicated }}
 ),
 sm_replicate_values AS (
+  {%- if paired %}
+  SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} - sm_other_value AS sm_value,
+         {{ sqlmetrics.ident(metric) }} AS sm_a, sm_other_value AS sm_b
+  FROM sm_replicated
+  {%- else %}
   SELECT {{ sqlmetrics.cols(by) }} sm_replicate, {{ sqlmetrics.ident(metric) }} AS sm_value FROM sm_replicated
+  {%- endif %}
 ),
 sm_estimated AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate FROM sm_replicate_values WHERE sm_replicate = 0
+  SELECT {{ sqlmetrics.cols(by) }} sm_value AS sm_estimate{% if paired %}, sm_a, sm_b{% endif %} FROM sm_replicate_values WHERE sm_replicate = 0
 ),
 sm_ordered AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_value,
@@ -254,12 +293,28 @@ sm_spread AS (
          SQRT({{ sqlmetrics.fdiv('SUM((sm_value - sm_mean) * (sm_value - sm_mean))', 'MAX(sm_n) - 1') }}) AS sm_se,
          {{ sqlmetrics.order_statistic(tail) }} AS sm_low,
          {{ sqlmetrics.order_statistic(1 - tail) }} AS sm_high
+         {%- if paired %},
+         CASE WHEN SUM(CASE WHEN sm_value <= 0 THEN 1 ELSE 0 END) < SUM(CASE WHEN sm_value >= 0 THEN 1 ELSE 0 END)
+              THEN SUM(CASE WHEN sm_value <= 0 THEN 1 ELSE 0 END) ELSE SUM(CASE WHEN sm_value >= 0 THEN 1 ELSE 0 END)
+         END AS sm_fewer_side
+         {%- endif %}
   FROM sm_ordered
   {{ sqlmetrics.group_by(by) }}
 )
 SELECT {{ sqlmetrics.qualified_cols(by, 'sm_estimated') }}
+       {%- if paired %}
+       sm_estimated.sm_a AS estimate, sm_estimated.sm_b AS other_estimate, sm_estimated.sm_estimate AS difference,
+       sm_spread.sm_se AS std_error,
+       CASE WHEN sm_spread.sm_se > 0 THEN {{ sqlmetrics.fdiv('sm_estimated.sm_estimate', 'sm_spread.sm_se') }}
+            WHEN sm_spread.sm_se = 0 AND sm_estimated.sm_estimate = 0 THEN 0 END AS statistic,
+       CASE WHEN 2 * (1 + sm_spread.sm_fewer_side) < 1 + sm_spread.sm_replicates_with_value
+            THEN {{ sqlmetrics.fdiv('2 * (1 + sm_spread.sm_fewer_side)', '1 + sm_spread.sm_replicates_with_value') }}
+            WHEN sm_spread.sm_replicates_with_value > 0 THEN 1 END AS p_value,
+       {%- else %}
        sm_estimated.sm_estimate AS estimate,
-       sm_spread.sm_se AS std_error, sm_spread.sm_low AS ci_low, sm_spread.sm_high AS ci_high,
+       sm_spread.sm_se AS std_error,
+       {%- endif %}
+       sm_spread.sm_low AS ci_low, sm_spread.sm_high AS ci_high,
        COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_boot,
        {{ n_boot }} - COALESCE(sm_spread.sm_replicates_with_value, 0) AS n_undefined
 FROM sm_estimated

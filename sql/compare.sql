@@ -27,10 +27,20 @@
                                 their sums (as the Wilcoxon test's zeros below)
     std_error, t and p_value are NULL for one unit, t and p_value when std_error is 0 and the
     difference is not (0 and 1 when both are 0). With `by`, p_value_holm: Holm's adjustment over
-    the slices. The other keywords are the metric's own. -#}
+    the slices. The other keywords are the metric's own.
+    A metric of one value over rows compares `score` (or `prediction`) with `other`, a second column
+    of the same rows, by the test:
+        'delong'     auc: DeLong's paired test (compare_delong), n_pos and n_neg for n_units
+        'bootstrap'  the paired bootstrap (sql/bootstrap.sql with `other`), n_resamples replicates
+                     drawn from `seed` (and `cluster`), n_boot and n_undefined for n_units. -#}
 {% macro compare(metric, relation, other, test='paired_t', n_resamples=10000, seed=0, confidence=0.95, by=[]) %}
 {%- set metric = sqlmetrics.metric_name(metric) %}
-{%- if test not in ('paired_t', 'wilcoxon', 'randomization') %}{{ sqlmetrics.fail('test is paired_t, wilcoxon or randomization') }}{% endif %}
+{%- if test == 'delong' %}
+{{ sqlmetrics.compare_delong(metric, relation, other, confidence, by, **kwargs) }}
+{%- elif test == 'bootstrap' %}
+{{ sqlmetrics.bootstrap(metric, relation, n_boot=n_resamples, confidence=confidence, seed=seed, by=by, other=other, **kwargs) }}
+{%- else %}
+{%- if test not in ('paired_t', 'wilcoxon', 'randomization') %}{{ sqlmetrics.fail('test is paired_t, wilcoxon, randomization, delong or bootstrap') }}{% endif %}
 {%- set unit = kwargs.get('group') if metric == 'gauc' else kwargs.get('query', 'query') %}
 {%- set keys = by + [unit] %}
 WITH {% if metric == 'gauc' -%}
@@ -98,6 +108,17 @@ SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error
        n_wins, n_ties, n_losses
        {%- if by %}, p_value_holm{% endif %}
 FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_adjusted{% else %}sm_cmp_result{% endif %}
+{%- endif %}
+{% endmacro %}
+
+{#- compare's test='delong': auc_compare's paired DeLong test of `score` against the column
+    `other`, in compare's columns (its z the statistic). -#}
+{% macro compare_delong(metric, relation, other, confidence, by) %}
+{%- if metric != 'auc' %}{{ sqlmetrics.fail("test='delong' compares AUCs: metric='auc'") }}{% endif %}
+SELECT {{ sqlmetrics.cols(by) }} auc AS estimate, other_auc AS other_estimate, difference, std_error, z AS statistic,
+       p_value, ci_low, ci_high, n_pos, n_neg{% if by %}, p_value_holm{% endif %}
+FROM ({{ sqlmetrics.auc_compare(relation, kwargs['label'], kwargs['score'], other, weight=kwargs.get('weight'),
+                                 confidence=confidence, by=by, plan=kwargs.get('plan')) }}) AS sm_delong
 {% endmacro %}
 
 {#- CTEs ending in sm_cmp_units (by, query, sm_a, sm_b, sm_v): the per-query values of a ranking

@@ -75,7 +75,7 @@ def _class_scores_metric(name, extra, summary, formula, reference, example,
         params=(EXAMPLE, CLASS_COLUMN, score, TRUE_CLASS, TRUE_CLASSES, EXAMPLE_WEIGHT) + extra + (BY,),
         outputs=(name, "n", "n_classes"), summary=summary, formula=formula, reference=reference,
         example=_SCORES_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
-        one_of=("label", "labels"), section="multiclass",
+        one_of=("label", "labels"), section="multiclass", better="lower" if probabilities else "higher",
         checks=(consistency.class_probabilities if probabilities else consistency.class_scores,))
 
 
@@ -233,7 +233,7 @@ CLASSIFICATION = [
                 "eps = 2.220446049250313e-16 (float64 machine epsilon).",
         reference="sklearn.metrics.log_loss(y, p, sample_weight=w, labels=[0, 1])",
         example=_DEMO + ">>> round(sm.log_loss(df, label='y', score='s'), 4)\n0.4723\n",
-        undefined="the data has no rows (or zero total weight)"),
+        undefined="the data has no rows (or zero total weight)", better="lower"),
     Metric(
         name="brier_score", template="classification/brier_score.sql", kind="scalar",
         params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("brier_score",) + _AUC_COUNTS,
@@ -241,7 +241,7 @@ CLASSIFICATION = [
         formula="(1/W) * sum_i w_i*(p_i - y_i)^2",
         reference="sklearn.metrics.brier_score_loss(y, p, sample_weight=w)",
         example=_DEMO + ">>> round(sm.brier_score(df, label='y', score='s'), 4)\n0.1581\n",
-        undefined="the data has no rows (or zero total weight)"),
+        undefined="the data has no rows (or zero total weight)", better="lower"),
     Metric(
         name="calibration", template="classification/calibration.sql", kind="scalar",
         params=(LABEL, PROBABILITY, WEIGHT, BY), outputs=("calibration",) + _AUC_COUNTS,
@@ -249,7 +249,7 @@ CLASSIFICATION = [
         formula="sum_i w_i*p_i / sum_i w_i*y_i",
         reference="plain definition (checked against numpy)",
         example=_DEMO + ">>> round(sm.calibration(df, label='y', score='s'), 4)\n0.825\n",
-        undefined="it needs at least one positive label"),
+        undefined="it needs at least one positive label", better="neither"),
     Metric(
         name="confusion_matrix", template="classification/confusion_matrix.sql", kind="record",
         params=_CONFUSION_PARAMS, outputs=_CONFUSION, one_of=("score", "prediction"),
@@ -292,7 +292,7 @@ CLASSIFICATION = [
         micro_unless_binary=True),
     _confusion_metric("error_rate", "(fp + fn) / n", "Share of rows predicted wrongly (1 - accuracy).",
                       _DEMO + ">>> sm.error_rate(df, label='y', score='s', threshold=0.3)\n0.25\n",
-                      "the data has no rows (or zero total weight)"),
+                      "the data has no rows (or zero total weight)", better="lower"),
     _confusion_metric("f_beta", "(1 + beta^2)*tp / ((1 + beta^2)*tp + beta^2*fn + fp)" + _AVERAGES,
                       "F-beta score: weighted harmonic mean of precision and recall.",
                       _DEMO + ">>> sm.f_beta(df, label='y', score='s', threshold=0.3, beta=2)\n"
@@ -354,7 +354,7 @@ CLASSIFICATION = [
                 "n = rows, n_bins_used = non-empty bins.",
         reference="numpy on the bins of sklearn.calibration.calibration_curve(y, p, n_bins, strategy)",
         example=_DEMO + ">>> round(sm.ece(df, label='y', score='s'), 4)\n0.1375\n",
-        undefined="the data has no rows (or zero total weight)"),
+        undefined="the data has no rows (or zero total weight)", better="lower"),
 
     # -- multi-class from labels: classes of any type ------------------------------------------------
     Metric(
@@ -489,7 +489,7 @@ CLASSIFICATION = [
         reference="sklearn.metrics.log_loss(y, p, sample_weight=w) / H(p) (He et al. 2014, Practical lessons "
                   "from predicting clicks on ads at Facebook)",
         example=_DEMO + ">>> round(sm.normalized_entropy(df, label='y', score='s'), 4)\n0.6814\n",
-        undefined=_ONE_CLASS + " (a base rate strictly between 0 and 1)"),
+        undefined=_ONE_CLASS + " (a base rate strictly between 0 and 1)", better="lower"),
     Metric(
         name="relative_information_gain", template="classification/relative_information_gain.sql", kind="scalar",
         params=(LABEL, PROBABILITY, WEIGHT, BY),
@@ -508,7 +508,7 @@ CLASSIFICATION = [
         formula="sum_i w_i*y_i / sum_i w_i*p_i",
         reference="plain definition (checked against numpy)",
         example=_DEMO + ">>> round(sm.copc(df, label='y', score='s'), 4)\n1.2121\n",
-        undefined="the predicted probabilities sum to 0"),
+        undefined="the predicted probabilities sum to 0", better="neither"),
     Metric(
         name="ks_statistic", template="classification/ks_statistic.sql", kind="record",
         params=(LABEL, SCORE, WEIGHT, BY), outputs=("ks_statistic", "threshold", "tpr", "fpr", "n_pos", "n_neg"),

@@ -36,9 +36,9 @@ from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, interrupter, run
-from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, lookup
+from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, named
 from .systems import CORRECTIONS, paper_table
-from .report import REPORT_COLUMNS, ReportSpec, build_report, check, n_steps, side_by_side
+from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
@@ -89,7 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser(
         "compare", help="is a candidate better than a baseline? a paired test; exit 1 on a regression",
         add_help=False, epilog=EPILOG,
-        usage="sqlmetrics compare METRIC SOURCE --other BASELINE [options] (see: sqlmetrics compare METRIC --help)")
+        usage="sqlmetrics compare METRIC SOURCE (--other-score COLUMN | --other-run FILE) [options] (see: sqlmetrics "
+              "compare METRIC --help)")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
     sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
     sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, a TREC run file as "
@@ -161,7 +162,9 @@ def trec_or(value, kind):
 
 
 def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
-    """The options of one metric, from its registry entry."""
+    """The options of one metric, from its registry entry. An option not given is absent from the
+    parsed arguments (argparse.SUPPRESS): the metric's own default applies, and a measure string's
+    (ndcg@10: linear gain) is not overridden by the option's."""
     parser = Parser(prog=f"sqlmetrics {command} {m.name}", description=_flags(f"{m.summary} {m.formula}"),
                                      epilog=EPILOG)
     parser.add_argument("source", nargs="?", metavar="SOURCE",
@@ -169,33 +172,33 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
                         "item, score; --qrels trec:PATH: query, item, relevance), or a table name (with "
                         "--database, or for render)")
     for p in m.params:
-        flag = _flag(p.name)
+        flags = _param_flags(p)
         required = p.required and p.kind != "relation"
-        kwargs = dict(help=_flags(p.doc) + ("" if p.required else f" (default: {p.default})"), required=required,
-                      dest=p.name)
+        also = f" (also {', '.join(flags[1:])})" if len(flags) > 1 else ""
+        kwargs = dict(help=_flags(p.doc) + ("" if p.required else f" (default: {p.default})") + also,
+                      required=required, dest=p.name, default=argparse.SUPPRESS)
         if p.kind == "columns":
-            parser.add_argument(flag, action="append", metavar="COLUMN", **kwargs)
+            parser.add_argument(*flags, action="append", metavar="COLUMN", **kwargs)
         elif p.kind == "choice":  # None, a choice of its own, is written `none`
-            parser.add_argument(flag, choices=[NONE if c is None else str(c) for c in p.choices], default=p.default,
-                                **kwargs)
+            parser.add_argument(*flags, choices=[NONE if c is None else str(c) for c in p.choices], **kwargs)
         elif p.kind == "bool":
-            parser.add_argument(flag, action="store_true", help=p.doc)
+            parser.add_argument(*flags, action="store_true", **(kwargs | {"help": p.doc}))
         elif p.kind == "floats":  # --recall-levels 0 0.5 1
-            parser.add_argument(flag, type=float, nargs="+", default=p.default, metavar="X", **kwargs)
+            parser.add_argument(*flags, type=float, nargs="+", metavar="X", **kwargs)
         elif p.kind == "label_value":  # read as the label column's type (params.LabelText)
-            parser.add_argument(flag, type=LabelText, metavar="VALUE", **kwargs)
+            parser.add_argument(*flags, type=LabelText, metavar="VALUE", **kwargs)
         elif p.kind in ("float", "int"):
             number = float if p.kind == "float" else int
-            parser.add_argument(flag, type=_or_none(number) if p.none_ok else number, default=p.default,
+            parser.add_argument(*flags, type=_or_none(number) if p.none_ok else number,
                                 metavar="N" + ("|none" if p.none_ok else ""), **kwargs)
         else:
-            parser.add_argument(flag, default=None if p.required else p.default,
-                                metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
+            parser.add_argument(*flags, metavar="FILE_OR_TABLE" if p.kind == "relation" else "COLUMN", **kwargs)
     if command == "compare":
         _source_options(parser, "the rows of both runs" if _other_is_a_run(m) else "SOURCE's rows")
         parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
         parser.add_argument("--max-drop", type=_bound(low=0), metavar="X",
-                            help="exit 1 when the candidate (SOURCE) is worse than the baseline by more than X")
+                            help="exit 1 when the candidate (SOURCE, --score) is worse than the baseline by more "
+                                 "than X (worse: lower, or higher for a loss or an error)")
         parser.add_argument("--alpha", type=_bound(low=0, high=1, open_low=True), metavar="A",
                             help="exit 1 when the candidate is worse and the p-value is below A")
         _format(parser)
@@ -225,11 +228,20 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
     return parser
 
 
+def _param_flags(p) -> list[str]:
+    """A parameter's flags: its own; compare's `other` is --other-score (a second column of SOURCE, as
+    auc_compare's --other-score) or --other-run (a second run), --other kept for both."""
+    if p.name != "other":
+        return [_flag(p.name)]
+    return ["--other-run" if p.kind == "relation" else "--other-score", "--other"]
+
+
 # -- commands --------------------------------------------------------------------------------------
 
 def find_metric(name: str) -> Metric:
+    """The metric `name` names: a metric, an alias or a measure string (ndcg@10 names ndcg)."""
     try:
-        return lookup(name)
+        return named(name, {})[0]
     except UnknownMetricError as e:
         hint = f"; did you mean {e.suggestion!r}?" if e.suggestion else ""
         raise UsageError(f"unknown metric {e.name!r}{hint} (sqlmetrics list shows them all)") from None
@@ -243,13 +255,16 @@ def cmd_list(args) -> int:
 
 def cmd_show(args) -> int:
     m = find_metric(args.metric)
+    fixed = named(args.metric, {})[1]  # what a measure string (ndcg@10) sets: its defaults instead
     params = [{"name": p.name, "kind": p.kind, "required": p.required,
-               "default": None if p.required else p.default, "description": p.doc} for p in m.params]
+               "default": fixed.get(p.name, None if p.required else p.default), "description": p.doc} for p in m.params]
     info = {"metric": m.name, "kind": m.kind, "summary": m.summary, "formula": m.formula,
             "undefined_when": m.undefined or None, "reference": m.reference, "outputs": list(m.outputs),
-            "parameters": params}
+            "parameters": params} | ({"measure": args.metric, "measure_sets": fixed} if fixed else {})
     if args.format == "table":
         lines = [f"{m.name} ({m.kind}): {m.summary}", "", f"  {m.formula}", ""]
+        if fixed:
+            lines += [f"{args.metric} is {m.name} with " + ", ".join(f"{_flag(k)} {v}" for k, v in fixed.items()), ""]
         if m.undefined:
             lines += [f"Undefined when {m.undefined}.", ""]
         lines += ["Parameters:"] + [
@@ -301,8 +316,10 @@ def _value(p, value):
 
 
 def metric_call(command: str, argv: list[str]):
+    """The metric METRIC names (a metric, or a measure string such as ndcg@10), the parsed arguments
+    and the metric's parameters: the options given, with those the measure string fixes."""
     if not argv or argv[0] in ("-h", "--help"):
-        names = [n for n, m in METRICS.items() if command != "compare" or m.per_query or n == "gauc"]
+        names = [n for n in METRICS if command != "compare" or _comparable(n)]
         usage = (f"usage: sqlmetrics {command} METRIC SOURCE [options]; metrics: {', '.join(names)} "
                  f"(each one's options: sqlmetrics {command} METRIC --help)")
         if not argv:
@@ -310,15 +327,31 @@ def metric_call(command: str, argv: list[str]):
         write(f"{usage}\n\n{EPILOG}")
         raise SystemExit(0)
     m = find_metric(argv[0])
-    if command == "compare":  # the comparison's parameters but `metric`, which METRIC names
-        derived = compare_of(m.name, {})[0]
-        m = replace(derived, name=m.name, params=tuple(p for p in derived.params if p.name != "metric"))
+    if command == "compare":
+        m = _compared(m.name, {})
+    fixed = named(argv[0], {})[1]  # what a measure string sets: not required, and its value the default shown
+    m = replace(m, params=tuple(replace(p, default=fixed[p.name]) if p.name in fixed else p for p in m.params))
     args = metric_parser(command, m).parse_args(argv[1:])
-    params = {p.name: _value(p, getattr(args, p.name)) for p in m.params if getattr(args, p.name) is not None}
+    params = {p.name: _value(p, getattr(args, p.name)) for p in m.params if hasattr(args, p.name)}
     for name, kind in (("qrels", TrecQrels), ("other", TrecRun)):
         if name in params and m.param(name).kind == "relation":
             params[name] = trec_or(params[name], kind)
-    return m, args, params
+    metric, params = named(argv[0], params)  # a measure string's own k, gain, ...
+    return (_compared(metric.name, params) if command == "compare" else metric), args, params
+
+
+def _compared(name: str, params: dict) -> Metric:
+    """compare's metric for METRIC with `params` (its parameters but `metric`, which METRIC names)."""
+    derived = compare_of(name, dict(params))[0]
+    return replace(derived, name=name, params=tuple(p for p in derived.params if p.name != "metric"))
+
+
+def _comparable(name: str) -> bool:
+    try:
+        compare_of(name, {})
+    except ParameterError:
+        return False
+    return True
 
 
 def cmd_render(argv) -> int:
@@ -375,7 +408,14 @@ def cmd_compare(argv) -> int:
         return cmd_compare_runs(argv)
     m, args, params = metric_call("compare", argv)
     if params.get("other") is None:
-        raise UsageError(f"compare needs --other: the baseline ({'a second score column' if m.name == 'gauc' else 'a second run'})")
+        if _other_is_a_run(m):
+            raise UsageError("compare needs --other-run: the baseline, a second run of the same queries")
+        raise UsageError("compare needs --other-score: the baseline, a second column of SOURCE compared with the "
+                         "candidate's")
+    better = METRICS[m.name].better
+    if better == "neither" and (args.max_drop is not None or args.alpha is not None):
+        raise UsageError(f"--max-drop and --alpha gate a metric that is better higher or lower; {m.name} is best at "
+                         "1: compare shows the difference, or gate each with compute --min/--max")
     with data_source(args) as (data, con):
         other = params.pop("other")
         if args.where and _other_is_a_run(m):
@@ -384,7 +424,7 @@ def cmd_compare(argv) -> int:
                      interrupt=interrupter(con))
     rows = records(result, m)
     emit(rows, args.format, {"metric": m.name, "rows": rows}, keys=_keys(rows, m))
-    return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha)
+    return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha, better)
 
 
 def _other_is_a_run(m: Metric) -> bool:
@@ -392,16 +432,20 @@ def _other_is_a_run(m: Metric) -> bool:
     return next(p for p in m.params if p.name == "other").kind == "relation"
 
 
-def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha) -> int:
+def check_regression(name: str, rows: list[dict], by: list[str], max_drop, alpha, better: str = "higher") -> int:
     """0 unless a row (slice) shows the candidate worse than the baseline by more than max_drop, or
-    worse with a p-value below alpha: then 1, with a line on stderr naming the slices."""
+    worse with a p-value below alpha: then 1, with a line on stderr naming the slices. Worse is a
+    lower value, or a higher one where lower is `better` (a loss, an error)."""
+    lower = better == "lower"
     failing = []
     for row in rows:
         difference, p = row["difference"], row["p_value"]
+        worse = None if difference is None else difference if lower else -difference  # > 0: the candidate is worse
         reasons = []
-        if max_drop is not None and (difference is None or difference < -max_drop):
-            reasons.append(f"difference {text(difference)} < -{max_drop:g}")
-        if alpha is not None and difference is not None and difference < 0 and p is not None and p < alpha:
+        if max_drop is not None and (worse is None or worse > max_drop):
+            reasons.append(f"difference {text(difference)} " + (f"> {max_drop:g} (lower is better)" if lower
+                                                                 else f"< -{max_drop:g}"))
+        if alpha is not None and worse is not None and worse > 0 and p is not None and p < alpha:
             reasons.append(f"p = {p:.3g} < {alpha:g}")
         if reasons:
             where = ", ".join(f"{c}={row[c]!r}" for c in by)
@@ -539,11 +583,13 @@ def cmd_report(args) -> int:
         kinds = {kind for kind, _ in prepare_plots(args.plot)}
         if not (args.label and args.score):
             raise UsageError(f"--plot {', '.join(sorted(kinds))} needs --label and --score")
-    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels))
+    spec = replace(spec, qrels=trec_or(spec.qrels, TrecQrels), compared=len(scores) > 1)
     specs = {score: replace(spec, score=score) for score in scores}
-    steps = Steps(sum(n_steps(s) for s in specs.values()) + len(kinds) * len(specs))
+    others = scores[1:] if args.label else []  # DeLong's test of the first score's AUC against each
+    steps = Steps(sum(n_steps(s) for s in specs.values()) + len(kinds) * len(specs) + len(others))
     with data_source(args) as (data, con):
         reports = {score: build_report(data, con, s, steps) for score, s in specs.items()}
+        compared = compare_aucs(data, con, specs[scores[0]], others, steps)
         curves: dict = {kind: {} for kind in kinds}
         for score, report in reports.items():
             for kind, curve in report.curves(kinds, data, con).items():
@@ -553,7 +599,7 @@ def cmd_report(args) -> int:
     if len(reports) == 1:
         emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), columns=REPORT_COLUMNS)
     else:
-        rows, document = side_by_side(reports)
+        rows, document = side_by_side(reports, compared=compared)
         emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
     return 0
 
@@ -757,7 +803,8 @@ def _warning(message, category, filename, lineno, file=None, line=None) -> None:
 #: the options of the Python API a message may name as `name=value`; names that are also output
 #: columns (n, threshold) are options only with a value that is no count (None, True, 'text'); a
 #: function's argument (a reference: _weighted_percentile(average=True)) is none
-_OPTIONS = {p.name for m in METRICS.values() for p in m.params} | {"dropna", "details", "per_query"}
+_OPTIONS = {p.name for m in METRICS.values() for p in m.params} | {"dropna", "details", "per_query"} | {
+    "test", "n_resamples", "seed", "cluster", "other"}  # compare's own
 _COUNTS = _OPTIONS & RESERVED_COLUMNS
 _ASSIGNMENT = re.compile(r"(?<!\w\()\b([a-z][a-z_]*)=(None|True|float\('\w+'\)|'[^']*'|[\w.+-]+)?")
 #: advice in the Python API's terms (a sqlmetrics.Query) -> what the command line offers instead

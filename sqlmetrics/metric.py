@@ -13,6 +13,9 @@ from .plans import ParallelWhenDistributed
 Kind = Literal["scalar", "record", "curve"]
 #: the plots the command line draws (sqlmetrics.plots), each of one curve metric
 Plot = Literal["roc", "pr", "calibration"]
+#: which way a metric's value is better: a loss or an error is better lower; a ratio that is best at
+#: 1 (calibration) neither way, so no difference of two says which is better
+Better = Literal["higher", "lower", "neither"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy"]
 
@@ -56,10 +59,13 @@ class Metric:
     #: ranking: its template defines <name>_parts, its per-query aggregates, so that sm.evaluate computes it
     #: in its one pass with the other such measures (the rest of the measures each run their own query)
     one_pass: bool = False
+    #: which way its value is better: where compare's gates (--max-drop, --alpha) see a regression
+    better: Better = "higher"
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
         require_word(f"metric {self.name!r}", "section", self.section, Section)
+        require_word(f"metric {self.name!r}", "better", self.better, Better)
         if self.plot is not None:
             require_word(f"metric {self.name!r}", "plot", self.plot, Plot)
 

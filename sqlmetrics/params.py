@@ -315,6 +315,14 @@ TEST = Param("test", "choice", "the paired test: 'paired_t' (Student's t on the 
              choices=("paired_t", "wilcoxon", "randomization"))
 N_RESAMPLES = Param("n_resamples", "int", "sign-flip replicates of test='randomization', 1 to 1,000,000 (each "
                     "reads every unit).", default=10000, low=1, high=1_000_000)
+#: compare's tests of a metric of one value over rows (`other` a second column of the rows)
+AUC_TEST = Param("test", "choice", "'delong' (DeLong's paired test of the two AUCs) or 'bootstrap' (the paired "
+                 "bootstrap; the only test of auc with bins or max_fpr).", default="delong",
+                 choices=("delong", "bootstrap"))
+BOOTSTRAP_TEST = Param("test", "choice", "'bootstrap': the paired bootstrap (both columns on the same replicate "
+                       "weights; a percentile p-value).", default="bootstrap", choices=("bootstrap",))
+N_PAIRED_BOOT = Param("n_resamples", "int", "replicates of the paired bootstrap (test='bootstrap'), 2 to 100,000 (each "
+                      "costs about two passes over the rows).", default=1000, low=2, high=100_000)
 N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",

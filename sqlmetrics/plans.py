@@ -66,12 +66,13 @@ class RankWhenScoresDistinct(ParallelWhenDistributed):
     def columns_to_measure(values: dict, dialect: str) -> list[str] | None:
         """The slice and group (or class) columns with the score: GAUC ranks within each group, so a score
         repeated across groups but not within one is as good as distinct. A paired test's
-        other_score too: its aggregate plan joins each row to the placements of either score, slow
-        when either is mostly distinct, and the pair is at least as distinct as each."""
+        other_score too (compare's `other`, auc_compare's under compare): its aggregate plan joins each
+        row to the placements of either score, slow when either is mostly distinct, and the pair is at
+        least as distinct as each."""
         if all(values.get(p) is None for p in ("weight", "bins", "max_points", "max_fpr")) \
                 and dialects.of(dialect).plans_from_data:
             keys = list(values.get("by") or []) + [values[k] for k in ("group", "class_") if values.get(k)]
-            others = [values["other_score"]] if values.get("other_score") else []
+            others = [values[p] for p in ("other_score", "other") if values.get(p)]
             return list(dict.fromkeys(keys + [values["score"]] + others))
         return None
 

@@ -12,8 +12,8 @@ from . import measures as measure_strings
 from .classification_metrics import CLASSIFICATION
 from .errors import ParameterError, UnknownMetricError
 from .metric import Kind, Metric, Plot  # noqa: F401 (the catalogue's types, re-exported)
-from .params import (CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_RESAMPLES, POS_LABEL, RELEVANCE_THRESHOLD, SEED, TEST, TIES,
-                     Param)
+from .params import (AUC_TEST, BOOTSTRAP_TEST, CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_PAIRED_BOOT, N_RESAMPLES, POS_LABEL,
+                     RELEVANCE_THRESHOLD, SEED, TEST, TIES, Param)
 from .plans import ParallelWhenDistributed
 from .ranking_metrics import QUERY_COUNTS, RUN, POLICIES, RANKING
 from .regression_metrics import REGRESSION
@@ -111,15 +111,12 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     parameters: over rows (or clusters) for a metric of one value with frequency weights, over queries
     for a ranking metric, over groups for gauc. `name` may be a measure string (ndcg@10)."""
     m, params = named(name, params)
-    if any(p.name == "example" for p in m.params):
-        raise ParameterError(f"bootstrap does not take {m.name} yet: a long table of class scores resamples by "
-                             "example (all its rows together), which its replicates do not do")
     if m.per_query:
         _require_mean_over_queries(m, "bootstrap")
         extra = (N_BOOT, CONFIDENCE, SEED)
         if params.get("cluster") is not None:
             raise ParameterError(f"bootstrap of {m.name} resamples queries: it takes no cluster")
-    elif m.kind == "scalar" and any(p.name == "weight" for p in m.params):
+    elif _reweighable(m, "bootstrap"):
         extra = (N_BOOT, CONFIDENCE, SEED, CLUSTER)
     else:
         raise ParameterError(f"bootstrap needs a ranking metric or a metric of one value that takes a weight "
@@ -141,6 +138,15 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     return derived, params
 
 
+def _reweighable(m: Metric, what: str) -> bool:
+    """Whether replicate weights resample the rows of `m`: a metric of one value with frequency weights
+    (`weight`). A long table of class scores is refused: it resamples by example (`what`: the caller)."""
+    if any(p.name == "example" for p in m.params):
+        raise ParameterError(f"{what} does not take {m.name} yet: a long table of class scores resamples by "
+                             "example (all its rows together), which its replicates do not do")
+    return m.kind == "scalar" and any(p.name == "weight" for p in m.params)
+
+
 def _derived(m: Metric, name: str, leading: tuple, trailing: tuple, **fields) -> Metric:
     """A record metric `name` (template sql/<name>.sql) made from metric `m`: its parameters are
     `metric` (m's name), `leading`, m's own and `trailing`; its plan is m's choice between the
@@ -160,8 +166,11 @@ COMPARE_OUTPUTS = ("estimate", "other_estimate", "difference", "std_error", "sta
 def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     """The paired comparison of two systems by metric `name` (sql/compare.sql), as a record metric of
     its own: per query for a ranking metric (`other` a second run), per group for gauc (`other` a
-    second score column). `name` may be a measure string (ndcg@10)."""
+    second score column), and for a metric of one value over rows `other` a second column of the same
+    rows (_compare_columns). `name` may be a measure string (ndcg@10)."""
     m, params = named(name, params)
+    if params.get("test") is None:
+        params.pop("test", None)
     if m.per_query:
         _require_mean_over_queries(m, "compare")
         if m.name == "recall_at_k" and params.get("average") == "micro":
@@ -179,13 +188,47 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
             raise ParameterError("test='wilcoxon' ranks the groups' differences without weights: pass "
                                  "weighting='uniform', or use test='paired_t' or 'randomization', which weigh "
                                  "each group as the GAUC does")
+    elif _reweighable(m, "compare"):
+        return _compare_columns(m, params)
     else:
-        hint = " (for auc, auc_compare is DeLong's paired test)" if m.name == "auc" else ""
-        raise ParameterError(f"compare needs paired units: a ranking metric (two runs of the same queries) or "
-                             f"gauc (two score columns, group by group); {m.name} is neither{hint}; "
-                             "sqlmetrics.bootstrap gives an interval for any metric")
+        raise ParameterError(f"compare needs a ranking metric (two runs of the same queries), gauc (two score "
+                             f"columns, group by group) or a metric of one value with a weight parameter (two "
+                             f"columns of the same rows, by the paired bootstrap); {m.name} is none of them")
     derived = _derived(m, "compare", (other,), (TEST, N_RESAMPLES, SEED, CONFIDENCE), outputs=COMPARE_OUTPUTS,
                        defined_by=("difference",), across_slices=("p_value_holm",), undefined=undefined)
+    return derived, params
+
+
+def _compare_columns(m: Metric, params: dict) -> tuple[Metric, dict]:
+    """compare of a metric of one value over rows: its `score` (or `prediction`, where the call gives
+    that) against `other`, a second column of the same rows, by DeLong's paired test (auc, the
+    default there) or the paired bootstrap (sql/bootstrap.sql with `other`; every such metric)."""
+    whole_auc = m.name == "auc" and params.get("bins") is None and params.get("max_fpr") is None
+    test = params.setdefault("test", "delong" if whole_auc else "bootstrap")
+    if test in TEST.choices:
+        raise ParameterError(f"test={test!r} tests paired units (queries, groups); {m.name} over rows is compared by "
+                             "test='bootstrap'" + (" or 'delong'" if m.name == "auc" else ""))
+    if test == "delong" and not whole_auc:
+        raise ParameterError("test='delong' is DeLong's test of the exact AUC: " + (
+            "without bins or max_fpr; pass test='bootstrap'" if m.name == "auc" else
+            f"metric auc; {m.name} is compared by test='bootstrap'"))
+    resampling = [k for k in ("n_resamples", "seed", "cluster") if params.get(k) is not None]
+    if test == "delong" and resampling:
+        raise ParameterError(f"test='delong' takes no {resampling[0]}: its variance is DeLong's, not resampled "
+                             "(test='bootstrap' resamples)")
+    compared = "prediction" if params.get("score") is None and params.get("prediction") is not None else "score"
+    compared = compared if any(p.name == compared for p in m.params) else "prediction"
+    other = Param("other", "column", f"the second {compared} column, compared with `{compared}` on the same rows.",
+                  role=m.param(compared).role)
+    counts = ("n_pos", "n_neg") if test == "delong" else ("n_boot", "n_undefined")
+    derived = _derived(m, "compare", (other,), (AUC_TEST if m.name == "auc" else BOOTSTRAP_TEST, N_PAIRED_BOOT, SEED,
+                                                CONFIDENCE, CLUSTER),
+                       outputs=COMPARE_OUTPUTS[:-1] + counts, defined_by=("difference",),
+                       across_slices=("p_value_holm",) if test == "delong" else ())
+    if test == "delong":  # auc_compare's SQL, its plan chosen as sm.auc_compare's
+        derived = replace(derived, plan=METRICS["auc_compare"].plan)
+    if params.get("cluster") is None:
+        params.pop("cluster", None)
     return derived, params
 
 

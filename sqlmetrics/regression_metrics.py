@@ -11,9 +11,10 @@ _PARALLEL = ParallelWhenDistributed()
 
 
 def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT, plan=None,
-                       columns=(TARGET, PREDICTION), weighted=True):
+                       columns=(TARGET, PREDICTION), weighted=True, better="lower"):
     """A metric of a target and a prediction column, with its sklearn function `ref` (which takes
-    sample_weight where the metric is `weighted`) and an example on sklearn's documented data."""
+    sample_weight where the metric is `weighted`) and an example on sklearn's documented data: an
+    error, better lower, but for the shares of variance or deviation explained (`better`)."""
     return Metric(
         name=name, template=f"regression/{name}.sql", kind="scalar",
         params=columns + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan, section="regression",
@@ -22,7 +23,7 @@ def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT,
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
                  ">>> df = pd.DataFrame({'y': [3.0, -0.5, 2.0, 7.0], 'p': [2.5, 0.0, 2.0, 8.0]})\n"
                  f">>> round(sm.{name}(df, target='y', prediction='p'), 4)\n{value}\n"),
-        undefined=undefined)
+        undefined=undefined, better=better)
 
 
 
@@ -32,11 +33,12 @@ REGRESSION = [
         ("mae", "Mean absolute error.", "(1/W) * sum_i w_i*|y_i - p_i|", "mean_absolute_error", "0.5"),
         ("mse", "Mean squared error.", "(1/W) * sum_i w_i*(y_i - p_i)^2", "mean_squared_error", "0.375"),
         ("rmse", "Root mean squared error.", "sqrt(MSE)", "root_mean_squared_error", "0.6124"),
-        ("r2", "Coefficient of determination.",
-         "1 - sum w*(y - p)^2 / sum w*(y - mean_w(y))^2; as sklearn, a constant target gives 1.0 for a "
-         "perfect prediction and 0.0 otherwise", "r2_score", "0.9486",
-         "it needs at least two rows", _PARALLEL),
     ]],
+    _regression_metric(
+        "r2", "Coefficient of determination.",
+        "1 - sum w*(y - p)^2 / sum w*(y - mean_w(y))^2; as sklearn, a constant target gives 1.0 for a "
+        "perfect prediction and 0.0 otherwise", "r2_score", "0.9486",
+        "it needs at least two rows", _PARALLEL, better="higher"),
     # -- regression extras -----------------------------------------------------------------------------
     _regression_metric(
         "mape", "Mean absolute percentage error (a ratio: 0.1 is 10%).",
@@ -60,7 +62,7 @@ REGRESSION = [
         "explains, ignoring a constant bias.",
         "1 - Var_w(y - p) / Var_w(y), weighted variances about weighted means; as sklearn (force_finite), "
         "1.0 when y - p is constant (one row included) and 0.0 for a constant target otherwise",
-        "explained_variance_score", "0.9572", plan=_PARALLEL),
+        "explained_variance_score", "0.9572", plan=_PARALLEL, better="higher"),
     _regression_metric(
         "max_error", "Largest absolute error.", "max_i |y_i - p_i| (unweighted, as sklearn)", "max_error", "1.0",
         undefined="the data has no rows", weighted=False),
@@ -69,6 +71,6 @@ REGRESSION = [
         "target's median that the prediction removes.",
         "1 - sum w*|y - p| / sum w*|y - median_w(y)|, median_w the weighted median of median_absolute_error; "
         "as sklearn (force_finite), 1.0 for a perfect prediction, else 0.0 for a constant target",
-        "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL),
+        "d2_absolute_error_score", "0.7647", "it needs at least two rows", plan=_PARALLEL, better="higher"),
 
 ]

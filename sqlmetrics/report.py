@@ -44,6 +44,9 @@ class ReportSpec:
     metrics: tuple[str, ...] | None = None
     n_bins: int = N_BINS.default  # of ece and the calibration plot, as the metrics' own default
     strategy: str = STRATEGY.default
+    #: one of several scores side by side: adds the normalized entropy, whose ratio of two scores' log
+    #: losses does not depend on the base rate (compare_aucs tests their AUCs)
+    compared: bool = False
 
 
 def ranking_measures(k: int) -> tuple[str, ...]:
@@ -87,11 +90,14 @@ class Report:
         return out
 
 
-def side_by_side(reports: dict[str, Report], what: str = "score") -> tuple[list[dict], dict]:
+def side_by_side(reports: dict[str, Report], what: str = "score",
+                 compared: dict[str, dict] | None = None) -> tuple[list[dict], dict]:
     """The reports of several scores of one source (score column -> its report; `what` "score") or of
     several runs (name -> its report; `what` "run") as one table, a value column per score or run,
     and as JSON: a report per score (under the one source) or per run (each with its source).
-    based_on is said once when every report's is the same, else per report."""
+    based_on is said once when every report's is the same, else per report. `compared`
+    (compare_aucs: another score -> DeLong's test of the first score's AUC against it) adds two rows,
+    the difference and the p-value in that score's column, and "auc_compare" to the JSON."""
     values: dict[str, dict] = {}
     based_on: dict[str, dict] = {}
     for name, report in reports.items():
@@ -108,7 +114,35 @@ def side_by_side(reports: dict[str, Report], what: str = "score") -> tuple[list[
     entries = [{what: name} | {k: v for k, v in report.as_json().items() if what == "run" or k != "source"}
                for name, report in reports.items()]
     document = ({"source": next(iter(reports.values())).source} if what == "score" else {}) | {f"{what}s": entries}
+    if compared:
+        first = next(iter(reports))
+        for said_what, column in (("difference", "difference"), ("p_value", "p_value")):
+            rows.append({"metric": f"auc_compare: {said_what}", **{score: plain(compared[score][column])
+                                                                    if score in compared else None for score in reports},
+                         "based_on": "; ".join(_delong_said(first, other, test, said_what)
+                                               for other, test in compared.items())})
+        document["auc_compare"] = [{"score": first, "other_score": other} | {k: plain(v) for k, v in test.items()}
+                                   for other, test in compared.items()]
     return rows, document
+
+
+def _delong_said(first: str, other: str, test: dict, what: str) -> str:
+    if what == "difference":
+        return (f"AUC {first} - {other}: 95% CI {_signed(test['ci_low'])} to {_signed(test['ci_high'])} "
+                f"(DeLong's paired test)")
+    return f"{first} against {other}: z = {_signed(test['z'])}, two-sided (DeLong's paired test)"
+
+
+def _signed(value) -> str:
+    return "NaN" if plain(value) is None else f"{value:+.4f}"
+
+
+def compare_aucs(data, con, spec: ReportSpec, others: list[str], steps: Steps) -> dict[str, dict]:
+    """DeLong's paired test of the AUC of `spec`'s score against each of the `others` (sm.auc_compare,
+    as sqlmetrics demo shows it): other score -> its record."""
+    cols = dict(label=spec.label, score=spec.score) | ({"weight": spec.weight} if spec.weight else {})
+    return {other: steps.run(f"auc_compare against {other}", lambda o=other: sm.auc_compare(
+        data, other_score=o, con=con, **cols), interrupt=interrupter(con)) for other in others}
 
 
 def _counts(row: dict, keys: tuple[str, ...]) -> str:
@@ -143,7 +177,7 @@ def n_steps(spec: ReportSpec) -> int:
     """The computations `build_report` plans for `spec` (the progress shown counts them)."""
     n = 0
     if spec.label and spec.score:
-        n += len(_RANKED) + bool(spec.group) + len(_PROBABILITY) + len(_AT_THRESHOLD)
+        n += len(_RANKED) + bool(spec.group) + len(_probability(spec)) + len(_AT_THRESHOLD)
     if spec.query:
         n += 1  # the ranking metrics: one evaluate call
     return n
@@ -194,10 +228,13 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
     except ColumnError as e:
         # AUC accepted these columns above: what log loss checks beyond them is that the scores are
         # probabilities in [0, 1]. Raw scores (logits, ranks): the probability metrics do not apply.
-        for name in _PROBABILITY:
+        for name in _probability(spec):
             report.skipped.append({"metric": name, "reason": str(e)})
-        report.steps.skip(len(_PROBABILITY) - 1)
+        report.steps.skip(len(_probability(spec)) - 1)
     else:
+        if spec.compared:
+            _run(report, "normalized_entropy", data, con, lambda r: f"base rate {plain(r['base_rate']):.4g}, "
+                 + _counts(r, ("n", "n_pos", "n_neg")), **cols)
         _run(report, "brier_score", data, con, rows, **cols)
         _run(report, "calibration", data, con, rows, **cols)
         bins = dict(n_bins=spec.n_bins, strategy=spec.strategy)
@@ -207,6 +244,11 @@ def _classification(report: Report, data, con, spec: ReportSpec) -> None:
     at = lambda r: f"score >= {spec.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
     for name in _AT_THRESHOLD:
         _run(report, name, data, con, at, threshold=spec.threshold, **cols)
+
+
+def _probability(spec: ReportSpec) -> tuple[str, ...]:
+    """The metrics of probabilities `spec` reports, in order."""
+    return _PROBABILITY[:1] + (("normalized_entropy",) if spec.compared else ()) + _PROBABILITY[1:]
 
 
 def _ranking(report: Report, data, con, spec: ReportSpec) -> None:

@@ -28,6 +28,8 @@ MIN_DEFINED = 0.9
 KEYS_PER_ROW = 4
 #: replicates per statement of the other metrics over rows (one that sorts its rows sorts 32 copies)
 ROWS_BATCH = 32
+#: the outputs that the replicates give (the rest are the metric on the data, and counts)
+_RESAMPLED = ("std_error", "statistic", "p_value", "ci_low", "ci_high")
 
 def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95, seed: int = 0, cluster=None,
               con=None, dialect=None, details: bool = False, dropna: bool = False, **params):
@@ -69,12 +71,24 @@ def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95
     (0.7956, 200, True)
     """
     m, params = bootstrap_of(metric, dict(params, cluster=cluster))
+    return replicated(m, data, n_boot=n_boot, confidence=confidence, seed=seed, con=con, dialect=dialect,
+                      details=details, dropna=dropna, **params)
+
+
+def replicated(m, data, *, confidence: float, con, dialect, details: bool, dropna: bool, **params):
+    """The result of `m`, a metric whose SQL is sql/bootstrap.sql's: sm.bootstrap's (n_boot
+    replicates), or compare's paired bootstrap (n_resamples of them, `other` the second column), with
+    its replicates in batches where the engine needs them (_in_batches) and those without a value
+    said (_honest)."""
+    count = "n_boot" if any(p.name == "n_boot" for p in m.params) else "n_resamples"
+    n_boot = params.get(count, m.param(count).default)
+    metric = m.param("metric").default
 
     def run(engine, sql):
-        return _in_batches(engine, sql, m.param("metric").default, params, n_boot, confidence)
-    result = compute(m, data, con=con, dialect=dialect, details=details, dropna=dropna, n_boot=n_boot,
-                     confidence=confidence, seed=seed, run=run, **params)
-    return _honest(result, metric, m.undefined)
+        return _in_batches(engine, sql, metric, params, n_boot, confidence)
+    result = compute(m, data, con=con, dialect=dialect, details=details, dropna=dropna, confidence=confidence,
+                     run=run, **params)
+    return _honest(result, m, metric)
 
 
 def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence: float) -> pd.DataFrame:
@@ -88,7 +102,8 @@ def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence:
     Elsewhere one statement, as for the paths over queries or groups, which hold a few numbers per
     replicate."""
     target = Target(engine.dialect)
-    path = render_macro("bootstrap_path", target, metric=metric, cluster=params.get("cluster"), kwargs=params)
+    path = render_macro("bootstrap_path", target, metric=metric, cluster=params.get("cluster"), kwargs=params,
+                        other=params.get("other"))
     if not engine.capabilities.in_memory or path not in ("ranks", "rows"):
         return engine.execute(sql())
     width = int(render_macro("bootstrap_width", target))
@@ -97,11 +112,13 @@ def _in_batches(engine, sql, metric: str, params: dict, n_boot: int, confidence:
         batches.append(engine.execute(sql(replicates=[first, min(first + size - 1, n_boot)])))
         first, size = first + size, _auc_batch(batches[-1], first, width) if path == "ranks" else size
     values = pd.concat(batches, ignore_index=True)
-    values[metric] = values[metric].astype("Float64")  # NULL as NULL (pd.NA) for DuckDB, not NaN
+    paired = params.get("other") is not None
+    for column in [metric] + (["sm_other_value"] if paired else []):
+        values[column] = values[column].astype("Float64")  # NULL as NULL (pd.NA) for DuckDB, not NaN
     by = [params["by"]] if isinstance(params.get("by"), str) else list(params.get("by") or [])
     duckdb = Target("duckdb")
     interval = finish(render_macro("bootstrap_interval", duckdb, replicated="SELECT * FROM sm_batches", metric=metric,
-                                   by=by, n_boot=n_boot, confidence=confidence), {}, duckdb)
+                                   by=by, n_boot=n_boot, confidence=confidence, paired=paired), {}, duckdb)
     con = own_connection()
     try:
         con.register("sm_batches", values)
@@ -118,12 +135,13 @@ def _auc_batch(batch: pd.DataFrame, first: int, width: int) -> int:
     return width * max(1, int(KEYS_PER_ROW * counts["sm_rows"].sum()) // (width * max(1, counts["sm_keys"].sum())))
 
 
-def _honest(result, metric: str, undefined: str):
-    """The interval where enough replicates gave a value (MIN_DEFINED), said when some did not."""
+def _honest(result, m, metric: str):
+    """The interval (and test) of `m`'s result where enough replicates gave a value (MIN_DEFINED), said
+    when some did not."""
     frame = result if isinstance(result, pd.DataFrame) else pd.DataFrame([result])
     requested = frame["n_boot"] + frame["n_undefined"]
     refused = frame["n_undefined"] > (1 - MIN_DEFINED) * requested
-    why = f"a resample can lose what {metric} needs ({undefined})"
+    why = f"a resample can lose what {metric} needs ({m.undefined})"
     if not isinstance(result, pd.DataFrame) and refused.iloc[0]:
         raise UndefinedMetricError(f"bootstrap of {metric}: {result['n_undefined']} of {int(requested.iloc[0])} replicates "
                                    f"gave no value, as {why}; the others describe other data than the sample, so no "
@@ -131,8 +149,7 @@ def _honest(result, metric: str, undefined: str):
                                    "or a cluster column whose units each hold less of the data")
     missing = frame["n_undefined"] > 0
     if missing.any():
-        keys = [c for c in frame.columns if c not in ("estimate", "std_error", "ci_low", "ci_high", "n_boot",
-                                                      "n_undefined")]
+        keys = [c for c in frame.columns if c not in m.outputs]
         counts = [(", ".join(f"{k}={row[k]!r}" for k in keys) + ": " if keys else "")
                   + f"{int(row.n_undefined)} of {int(row.n_boot + row.n_undefined)}" for _, row in frame[missing].iterrows()]
         shown = "; ".join(counts[:5]) + ("; ..." if len(counts) > 5 else "")
@@ -140,5 +157,5 @@ def _honest(result, metric: str, undefined: str):
         warnings.warn(f"bootstrap of {metric}: replicates without a value left out ({shown}), as {why}{dropped}",
                       stacklevel=3)
     if isinstance(result, pd.DataFrame):
-        result.loc[refused, ["std_error", "ci_low", "ci_high"]] = math.nan
+        result.loc[refused, [c for c in m.outputs if c in _RESAMPLED]] = math.nan
     return result

@@ -27,7 +27,9 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   are not registry metrics: ``bootstrap-auc`` (replicates over rows) and ``bootstrap-ndcg`` (over
   queries), the canonical calls of those two metrics with ``n_boot=200``; ``compare-ndcg`` (the
   paired t test of two runs) and ``compare-ndcg-wilcoxon``, against ``analytics.run_baseline``, and
-  ``compare-gauc-randomization`` (two score columns, 1000 sign flips);
+  ``compare-gauc-randomization`` (two score columns, 1000 sign flips), ``compare-auc-delong`` (DeLong's
+  paired test of two score columns) and ``compare-log_loss-bootstrap`` (the paired bootstrap, 200
+  replicates);
 - ``sm.evaluate``'s SQL (``sm.render("evaluate", ...)``): ``evaluate``, the ranking columns and
   judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass.
 
@@ -75,6 +77,8 @@ DERIVED = {
     "compare-ndcg-wilcoxon": ("compare", "ndcg", {"other": "analytics.run_baseline", "test": "wilcoxon"}),
     "compare-gauc-randomization": ("compare", "gauc", {"other": "pctr_baseline", "test": "randomization",
                                                        "n_resamples": 1000}),
+    "compare-auc-delong": ("compare", "auc", {"other": "pctr_baseline"}),
+    "compare-log_loss-bootstrap": ("compare", "log_loss", {"other": "pctr_baseline", "n_resamples": 200}),
 }
 #: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
 EVALUATE_MEASURES = ["ndcg@10", "ndcg_burges@10", "dcg@10", "dcg_burges@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",

@@ -383,7 +383,6 @@ def test_compare_gates_a_regression(tmp_path):
     cli("compare", "ndcg", files["best"], "--other", files["worse"], "--qrels", files["qrels"], "--alpha", 0.05, ok=0)
     assert "--other" in cli("compare", "ndcg", files["run"], "--qrels", files["qrels"], ok=2).stderr
     assert "--max-drop" in cli("compare", "ndcg", "--help", ok=0).stdout
-    assert "auc_compare" in cli("compare", "auc", "x.parquet", "--other", "y", ok=2).stderr
     # a gate that could never fail is a usage error: NaN crosses no bound; a drop is >= 0, alpha in (0, 1)
     for flag, value, rule in (("--max-drop", "nan", ">= 0"), ("--max-drop", "-1", ">= 0"), ("--max-drop", "inf", ">= 0"),
                               ("--alpha", "nan", "> 0 and < 1"), ("--alpha", "2", "> 0 and < 1"),
@@ -417,3 +416,68 @@ def test_table_separates_thousands_in_counts_not_in_keys(tmp_path):
     rows = [line.split() for line in out.strip().splitlines()[1:]]
     assert [r[0] for r in rows] == ["2024", "202411"]
     assert all(r[2] == "1,500" for r in rows), out  # n
+
+
+def test_compare_gates_auc_and_a_loss():
+    """compare auc is DeLong's paired test (sm.auc_compare's numbers); a loss regresses upwards, by the
+    paired bootstrap; --other-score and --other name the second column alike."""
+    delong = sm.auc_compare(pd.read_csv(SAMPLE), label="clicked", score="pctr", other_score="pctr_base")
+    done = cli("compare", "auc", SAMPLE, *COLS, "--other-score", "pctr_base", "--max-drop", 0.002, "--alpha", 0.05,
+               "--format", "json", ok=0)
+    got = json.loads(done.stdout)["rows"][0]
+    assert (got["estimate"], got["difference"], got["p_value"]) == (delong["auc"], delong["difference"], delong["p_value"])
+    worse = cli("compare", "auc", SAMPLE, "--label", "clicked", "--score", "pctr_base", "--other", "pctr", "--alpha",
+                0.05, ok=1)
+    assert "regression in auc" in worse.stderr
+    cli("compare", "auc", SAMPLE, *COLS, "--other-score", "pctr_base", "--max-drop", 0.2, ok=0)
+    loss = ("compare", "log_loss", SAMPLE, "--label", "clicked", "--n-resamples", 200)
+    cli(*loss, "--score", "pctr", "--other-score", "pctr_base", "--alpha", 0.05, "--max-drop", 0, ok=0)
+    failed = cli(*loss, "--score", "pctr_base", "--other-score", "pctr", "--alpha", 0.05, ok=1).stderr
+    assert "regression in log_loss: p = 0.00995 < 0.05" in failed  # 2 / 201: every replicate's loss is higher
+    assert "(lower is better)" in cli(*loss, "--score", "pctr_base", "--other-score", "pctr", "--max-drop", 0.01,
+                                      ok=1).stderr
+    assert "--other-score" in cli("compare", "log_loss", SAMPLE, *COLS, ok=2).stderr
+    assert "calibration is best at 1" in cli("compare", "calibration", SAMPLE, *COLS, "--other-score", "pctr_base",
+                                             "--max-drop", 0.1, ok=2).stderr
+    assert "--test bootstrap" in cli("compare", "auc", SAMPLE, *COLS, "--other-score", "pctr_base", "--seed", 1,
+                                     ok=2).stderr
+
+
+def test_measure_strings_name_metrics(tmp_path):
+    """compute, compare and render take a measure string where they take METRIC: ndcg@10 is ndcg with
+    --k 10 --gain linear; an option that contradicts the string is refused by its flag."""
+    from test_compare import two_runs
+    run, other, qrels = two_runs(1)
+    paths = {name: tmp_path / f"{name}.parquet" for name in ("run", "other", "qrels")}
+    for name, frame in (("run", run), ("other", other), ("qrels", qrels)):
+        frame.to_parquet(paths[name])
+    judged = ("--qrels", paths["qrels"], "--format", "json")
+    string = json.loads(cli("compute", "ndcg@10", paths["run"], *judged, ok=0).stdout)["rows"]
+    flags = json.loads(cli("compute", "ndcg", paths["run"], "--k", 10, "--gain", "linear", *judged, ok=0).stdout)["rows"]
+    assert string == flags and flags[0]["ndcg"] == sm.ndcg(run, qrels, k=10, gain="linear")
+    compared = [json.loads(cli("compare", *metric, paths["run"], "--other-run", paths["other"], *judged, ok=0).stdout)
+                for metric in (("ndcg@10",), ("ndcg", "--k", 10, "--gain", "linear"))]
+    assert compared[0]["rows"][0] == pytest.approx(compared[1]["rows"][0], rel=1e-12)  # sums in any order
+    assert json.loads(cli("compute", "P@5", paths["run"], *judged, ok=0).stdout)["rows"][0]["precision_at_k"] == \
+        sm.precision_at_k(run, qrels, k=5)
+    assert "drop --k 5" in cli("compute", "ndcg@10", paths["run"], "--k", 5, ok=2).stderr
+    assert "--gain exponential would not give its number" in cli("compute", "ndcg_cut_10", paths["run"], "--gain",
+                                                                 "exponential", ok=2).stderr
+    assert cli("render", "ndcg@10", "t", ok=0).stdout == cli("render", "ndcg", "t", "--k", 10, "--gain", "linear",
+                                                             ok=0).stdout
+    assert "ndcg@10 is ndcg with" in cli("show", "ndcg@10", ok=0).stdout
+
+
+def test_report_of_two_scores_adds_normalized_entropy_and_delong():
+    done = cli("report", SAMPLE, *COLS, "--score", "pctr_base", "--format", "json", ok=0)
+    document = json.loads(done.stdout)
+    df = pd.read_csv(SAMPLE)
+    for entry in document["scores"]:
+        ne = next(m for m in entry["metrics"] if m["metric"] == "normalized_entropy")
+        assert ne["value"] == sm.normalized_entropy(df, label="clicked", score=entry["score"])
+    delong = document["auc_compare"][0]
+    assert (delong["score"], delong["other_score"]) == ("pctr", "pctr_base")
+    assert delong["p_value"] == sm.auc_compare(df, label="clicked", score="pctr", other_score="pctr_base")["p_value"]
+    table = cli("report", SAMPLE, *COLS, "--score", "pctr_base", ok=0).stdout
+    assert "auc_compare: p_value" in table and "DeLong's paired test" in table
+    assert "normalized_entropy" not in cli("report", SAMPLE, *COLS, ok=0).stdout  # one score: as before

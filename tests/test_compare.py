@@ -265,8 +265,8 @@ def test_degenerate_cases():
 def test_errors_say_what_to_do():
     run, other, qrels = two_runs(1)
     df = groups_frame(1)
-    with pytest.raises(ParameterError, match="auc_compare is DeLong's paired test"):
-        sm.compare("auc", df, "s2", label="y", score="s")
+    with pytest.raises(ParameterError, match="or a metric of one value with a weight parameter"):
+        sm.compare("ks_statistic", df, "s2", label="y", score="s")
     with pytest.raises(ParameterError, match="average='micro' is not a mean over queries"):
         sm.compare("recall_at_k", run, other, qrels, k=5, average="micro")
     with pytest.raises(ParameterError, match="weighting='uniform'"):

@@ -1,0 +1,849 @@
+SELECT
+  "country",
+  auc AS estimate,
+  other_auc AS other_estimate,
+  difference,
+  std_error,
+  z AS statistic,
+  p_value,
+  ci_low,
+  ci_high,
+  n_pos,
+  n_neg,
+  p_value_holm
+FROM (
+  WITH sm_a_at AS (
+    SELECT
+      sm_sums.*
+    FROM (
+      SELECT
+        "country",
+        threshold,
+        SUM(sm_rows) AS sm_n_at,
+        SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+        SUM(sm_pos * sm_weight) AS sm_tp_at,
+        SUM((
+          1 - sm_pos
+        ) * sm_weight) AS sm_fp_at
+      FROM (
+        SELECT
+          "country",
+          threshold,
+          sm_rows,
+          sm_weight,
+          CASE
+            WHEN "clicked" = 1
+            THEN 1
+            WHEN "clicked" = 0
+            THEN 0
+            ELSE CAST(CASE
+              WHEN COALESCE(NOT (
+                "clicked" = 1 OR "clicked" = 0
+              ), TRUE)
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL')
+              ELSE '0'
+            END AS BIGINT)
+          END AS sm_pos
+        FROM (
+          SELECT
+            "country",
+            "clicked",
+            "pctr" AS threshold,
+            1 AS sm_rows,
+            CAST("impressions" AS DOUBLE PRECISION) AS sm_weight
+          FROM analytics.preds
+        ) AS sm_labelled
+      ) AS sm_by_label
+      GROUP BY
+        "country",
+        threshold
+    ) AS sm_sums
+  ), sm_a_running_bucketed AS (
+    SELECT
+      sm_exponents.*,
+      CAST(CASE
+        WHEN sm_x = 0
+        THEN 0
+        WHEN NOT (
+          ABS(sm_x) < CAST('Infinity' AS DOUBLE PRECISION)
+        )
+        THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+        WHEN sm_e IS NULL
+        THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+        WHEN sm_x > 0
+        THEN (
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+        ELSE -(
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+      END AS BIGINT) AS sm_bucket
+    FROM (
+      SELECT
+        sm_valued.*,
+        CAST(threshold AS DOUBLE PRECISION) AS sm_x,
+        CAST(CASE
+          WHEN NOT (
+            ABS(CAST(threshold AS DOUBLE PRECISION)) >= 2.2250738585072014e-308
+            AND ABS(CAST(threshold AS DOUBLE PRECISION)) < CAST('Infinity' AS DOUBLE PRECISION)
+          )
+          THEN NULL
+          WHEN ABS(CAST(threshold AS DOUBLE PRECISION)) >= 8.98846567431158e307
+          THEN 1023
+          ELSE FLOOR(
+            (
+              CAST(LN(ABS(CAST(threshold AS DOUBLE PRECISION))) AS DOUBLE PRECISION) / LN(2)
+            )
+          )
+        END AS DOUBLE PRECISION) AS sm_e
+      FROM (
+        SELECT
+          *
+        FROM sm_a_at
+      ) AS sm_valued
+    ) AS sm_exponents
+  ), sm_a_running_offsets AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_bucket_sm_tp_at) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_bucket DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_tp_at,
+      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+      SUM(sm_bucket_sm_fp_at) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_bucket DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_fp_at,
+      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
+        SUM(sm_fp_at) AS sm_bucket_sm_fp_at
+      FROM sm_a_running_bucketed
+      GROUP BY
+        "country",
+        "sm_bucket"
+    ) AS sm_per_bucket
+  ), sm_a_running AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_tp_at,
+      sm_tp_at_run,
+      sm_tp_at_all,
+      sm_fp_at,
+      sm_fp_at_run,
+      sm_fp_at_all
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        sm_kind,
+        threshold,
+        sm_n_at,
+        sm_n_pos_at,
+        sm_tp_at,
+        SUM(sm_add_sm_tp_at) OVER (
+          PARTITION BY "country", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_tp_at_run,
+        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+        sm_fp_at,
+        SUM(sm_add_sm_fp_at) OVER (
+          PARTITION BY "country", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_fp_at_run,
+        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+      FROM (
+        SELECT
+          "country",
+          "sm_bucket",
+          0 AS sm_kind,
+          threshold,
+          sm_n_at,
+          sm_n_pos_at,
+          sm_tp_at,
+          sm_tp_at AS sm_add_sm_tp_at,
+          NULL AS sm_slice_sm_tp_at,
+          sm_fp_at,
+          sm_fp_at AS sm_add_sm_fp_at,
+          NULL AS sm_slice_sm_fp_at
+        FROM sm_a_running_bucketed
+        UNION ALL
+        SELECT
+          "country",
+          "sm_bucket",
+          1 AS sm_kind,
+          NULL AS threshold,
+          NULL AS sm_n_at,
+          NULL AS sm_n_pos_at,
+          NULL AS sm_tp_at,
+          sm_before_sm_tp_at AS sm_add_sm_tp_at,
+          sm_total_sm_tp_at AS sm_slice_sm_tp_at,
+          NULL AS sm_fp_at,
+          sm_before_sm_fp_at AS sm_add_sm_fp_at,
+          sm_total_sm_fp_at AS sm_slice_sm_fp_at
+        FROM sm_a_running_offsets
+      ) AS sm_with_offsets
+    ) AS sm_running
+    WHERE
+      sm_kind = 0
+  ), sm_a_points AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_tp_at,
+      sm_fp_at,
+      sm_tp_at_run AS tp,
+      sm_fp_at_run AS fp,
+      sm_tp_at_all AS sm_pos,
+      sm_fp_at_all AS sm_neg,
+      CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
+    FROM sm_a_running
+  ), sm_b_at AS (
+    SELECT
+      sm_sums.*
+    FROM (
+      SELECT
+        "country",
+        threshold,
+        SUM(sm_rows) AS sm_n_at,
+        SUM(sm_pos * sm_rows) AS sm_n_pos_at,
+        SUM(sm_pos * sm_weight) AS sm_tp_at,
+        SUM((
+          1 - sm_pos
+        ) * sm_weight) AS sm_fp_at
+      FROM (
+        SELECT
+          "country",
+          threshold,
+          sm_rows,
+          sm_weight,
+          CASE
+            WHEN "clicked" = 1
+            THEN 1
+            WHEN "clicked" = 0
+            THEN 0
+            ELSE CAST(CASE
+              WHEN COALESCE(NOT (
+                "clicked" = 1 OR "clicked" = 0
+              ), TRUE)
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL')
+              ELSE '0'
+            END AS BIGINT)
+          END AS sm_pos
+        FROM (
+          SELECT
+            "country",
+            "clicked",
+            "pctr_baseline" AS threshold,
+            1 AS sm_rows,
+            CAST("impressions" AS DOUBLE PRECISION) AS sm_weight
+          FROM analytics.preds
+        ) AS sm_labelled
+      ) AS sm_by_label
+      GROUP BY
+        "country",
+        threshold
+    ) AS sm_sums
+  ), sm_b_running_bucketed AS (
+    SELECT
+      sm_exponents.*,
+      CAST(CASE
+        WHEN sm_x = 0
+        THEN 0
+        WHEN NOT (
+          ABS(sm_x) < CAST('Infinity' AS DOUBLE PRECISION)
+        )
+        THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+        WHEN sm_e IS NULL
+        THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+        WHEN sm_x > 0
+        THEN (
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+        ELSE -(
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+      END AS BIGINT) AS sm_bucket
+    FROM (
+      SELECT
+        sm_valued.*,
+        CAST(threshold AS DOUBLE PRECISION) AS sm_x,
+        CAST(CASE
+          WHEN NOT (
+            ABS(CAST(threshold AS DOUBLE PRECISION)) >= 2.2250738585072014e-308
+            AND ABS(CAST(threshold AS DOUBLE PRECISION)) < CAST('Infinity' AS DOUBLE PRECISION)
+          )
+          THEN NULL
+          WHEN ABS(CAST(threshold AS DOUBLE PRECISION)) >= 8.98846567431158e307
+          THEN 1023
+          ELSE FLOOR(
+            (
+              CAST(LN(ABS(CAST(threshold AS DOUBLE PRECISION))) AS DOUBLE PRECISION) / LN(2)
+            )
+          )
+        END AS DOUBLE PRECISION) AS sm_e
+      FROM (
+        SELECT
+          *
+        FROM sm_b_at
+      ) AS sm_valued
+    ) AS sm_exponents
+  ), sm_b_running_offsets AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_bucket_sm_tp_at) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_bucket DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_tp_at,
+      SUM(sm_bucket_sm_tp_at) OVER (PARTITION BY "country") AS sm_total_sm_tp_at,
+      SUM(sm_bucket_sm_fp_at) OVER (
+        PARTITION BY "country"
+        ORDER BY sm_bucket DESC NULLS LAST
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_fp_at,
+      SUM(sm_bucket_sm_fp_at) OVER (PARTITION BY "country") AS sm_total_sm_fp_at
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        SUM(sm_tp_at) AS sm_bucket_sm_tp_at,
+        SUM(sm_fp_at) AS sm_bucket_sm_fp_at
+      FROM sm_b_running_bucketed
+      GROUP BY
+        "country",
+        "sm_bucket"
+    ) AS sm_per_bucket
+  ), sm_b_running AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_tp_at,
+      sm_tp_at_run,
+      sm_tp_at_all,
+      sm_fp_at,
+      sm_fp_at_run,
+      sm_fp_at_all
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        sm_kind,
+        threshold,
+        sm_n_at,
+        sm_n_pos_at,
+        sm_tp_at,
+        SUM(sm_add_sm_tp_at) OVER (
+          PARTITION BY "country", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_tp_at_run,
+        MAX(sm_slice_sm_tp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_tp_at_all,
+        sm_fp_at,
+        SUM(sm_add_sm_fp_at) OVER (
+          PARTITION BY "country", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, threshold DESC NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_fp_at_run,
+        MAX(sm_slice_sm_fp_at) OVER (PARTITION BY "country", "sm_bucket") AS sm_fp_at_all
+      FROM (
+        SELECT
+          "country",
+          "sm_bucket",
+          0 AS sm_kind,
+          threshold,
+          sm_n_at,
+          sm_n_pos_at,
+          sm_tp_at,
+          sm_tp_at AS sm_add_sm_tp_at,
+          NULL AS sm_slice_sm_tp_at,
+          sm_fp_at,
+          sm_fp_at AS sm_add_sm_fp_at,
+          NULL AS sm_slice_sm_fp_at
+        FROM sm_b_running_bucketed
+        UNION ALL
+        SELECT
+          "country",
+          "sm_bucket",
+          1 AS sm_kind,
+          NULL AS threshold,
+          NULL AS sm_n_at,
+          NULL AS sm_n_pos_at,
+          NULL AS sm_tp_at,
+          sm_before_sm_tp_at AS sm_add_sm_tp_at,
+          sm_total_sm_tp_at AS sm_slice_sm_tp_at,
+          NULL AS sm_fp_at,
+          sm_before_sm_fp_at AS sm_add_sm_fp_at,
+          sm_total_sm_fp_at AS sm_slice_sm_fp_at
+        FROM sm_b_running_offsets
+      ) AS sm_with_offsets
+    ) AS sm_running
+    WHERE
+      sm_kind = 0
+  ), sm_b_points AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_tp_at,
+      sm_fp_at,
+      sm_tp_at_run AS tp,
+      sm_fp_at_run AS fp,
+      sm_tp_at_all AS sm_pos,
+      sm_fp_at_all AS sm_neg,
+      CASE WHEN sm_tp_at + sm_fp_at > 0 THEN 1 ELSE 0 END AS sm_point
+    FROM sm_b_running
+  ), sm_a_placements AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_pos,
+      sm_neg,
+      (
+        CAST(sm_tp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_pos AS DOUBLE PRECISION), 0)
+      ) AS sm_share10,
+      (
+        CAST(sm_fp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_neg AS DOUBLE PRECISION), 0)
+      ) AS sm_share01,
+      (
+        CAST(sm_neg - fp + 0.5 * sm_fp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_neg AS DOUBLE PRECISION), 0)
+      ) AS sm_v10,
+      (
+        CAST(tp - 0.5 * sm_tp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_pos AS DOUBLE PRECISION), 0)
+      ) AS sm_v01
+    FROM sm_a_points
+  ), sm_a_slice_auc AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+      CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_pos,
+      CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_neg
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        SUM(sm_share10 * sm_v10) AS sm_auc_part,
+        SUM(sm_n_pos_at) AS sm_n_pos_part,
+        SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+      FROM sm_a_placements
+      GROUP BY
+        "country",
+        "sm_bucket"
+    ) AS sm_a_parts
+  ), sm_a_placed AS (
+    SELECT
+      sm_a_placements.*,
+      sm_a_slice_auc.sm_auc,
+      sm_a_slice_auc.sm_n_pos,
+      sm_a_slice_auc.sm_n_neg
+    FROM sm_a_placements
+    JOIN sm_a_slice_auc
+      ON (
+        sm_a_placements."country" = sm_a_slice_auc."country"
+        OR (
+          sm_a_placements."country" IS NULL AND sm_a_slice_auc."country" IS NULL
+        )
+      )
+      AND (
+        sm_a_placements."sm_bucket" = sm_a_slice_auc."sm_bucket"
+        OR (
+          sm_a_placements."sm_bucket" IS NULL AND sm_a_slice_auc."sm_bucket" IS NULL
+        )
+      )
+  ), sm_b_placements AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      threshold,
+      sm_n_at,
+      sm_n_pos_at,
+      sm_pos,
+      sm_neg,
+      (
+        CAST(sm_tp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_pos AS DOUBLE PRECISION), 0)
+      ) AS sm_share10,
+      (
+        CAST(sm_fp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_neg AS DOUBLE PRECISION), 0)
+      ) AS sm_share01,
+      (
+        CAST(sm_neg - fp + 0.5 * sm_fp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_neg AS DOUBLE PRECISION), 0)
+      ) AS sm_v10,
+      (
+        CAST(tp - 0.5 * sm_tp_at AS DOUBLE PRECISION) / NULLIF(CAST(sm_pos AS DOUBLE PRECISION), 0)
+      ) AS sm_v01
+    FROM sm_b_points
+  ), sm_b_slice_auc AS (
+    SELECT
+      "country",
+      "sm_bucket",
+      SUM(sm_auc_part) OVER (PARTITION BY "country") AS sm_auc,
+      CAST(SUM(sm_n_pos_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_pos,
+      CAST(SUM(sm_n_neg_part) OVER (PARTITION BY "country") AS BIGINT) AS sm_n_neg
+    FROM (
+      SELECT
+        "country",
+        "sm_bucket",
+        SUM(sm_share10 * sm_v10) AS sm_auc_part,
+        SUM(sm_n_pos_at) AS sm_n_pos_part,
+        SUM(sm_n_at - sm_n_pos_at) AS sm_n_neg_part
+      FROM sm_b_placements
+      GROUP BY
+        "country",
+        "sm_bucket"
+    ) AS sm_b_parts
+  ), sm_b_placed AS (
+    SELECT
+      sm_b_placements.*,
+      sm_b_slice_auc.sm_auc,
+      sm_b_slice_auc.sm_n_pos,
+      sm_b_slice_auc.sm_n_neg
+    FROM sm_b_placements
+    JOIN sm_b_slice_auc
+      ON (
+        sm_b_placements."country" = sm_b_slice_auc."country"
+        OR (
+          sm_b_placements."country" IS NULL AND sm_b_slice_auc."country" IS NULL
+        )
+      )
+      AND (
+        sm_b_placements."sm_bucket" = sm_b_slice_auc."sm_bucket"
+        OR (
+          sm_b_placements."sm_bucket" IS NULL AND sm_b_slice_auc."sm_bucket" IS NULL
+        )
+      )
+  ), sm_paired AS (
+    SELECT
+      sm_input."country" AS "country",
+      sm_input.sm_y AS sm_y,
+      sm_input.sm_w AS sm_w,
+      sm_a_placed.sm_v10 - sm_b_placed.sm_v10 AS sm_d10,
+      sm_a_placed.sm_v01 - sm_b_placed.sm_v01 AS sm_d01,
+      sm_a_placed.sm_auc AS sm_auc,
+      sm_b_placed.sm_auc AS sm_other_auc,
+      sm_a_placed.sm_pos AS sm_pos,
+      sm_a_placed.sm_neg AS sm_neg,
+      sm_a_placed.sm_n_pos AS sm_n_pos,
+      sm_a_placed.sm_n_neg AS sm_n_neg
+    FROM (
+      SELECT
+        "country",
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL')
+            ELSE '0'
+          END AS BIGINT)
+        END AS sm_y,
+        CAST("impressions" AS DOUBLE PRECISION) AS sm_w,
+        "pctr" AS sm_score,
+        "pctr_baseline" AS sm_other_score
+      FROM analytics.preds
+    ) AS sm_input
+    JOIN sm_a_placed
+      ON sm_input.sm_score = sm_a_placed.threshold
+      AND (
+        sm_input."country" = sm_a_placed."country"
+        OR (
+          sm_input."country" IS NULL AND sm_a_placed."country" IS NULL
+        )
+      )
+    JOIN sm_b_placed
+      ON sm_input.sm_other_score = sm_b_placed.threshold
+      AND (
+        sm_input."country" = sm_b_placed."country"
+        OR (
+          sm_input."country" IS NULL AND sm_b_placed."country" IS NULL
+        )
+      )
+  ), sm_spread AS (
+    SELECT
+      "country",
+      MAX(sm_auc) AS sm_estimate,
+      MAX(sm_other_auc) AS sm_other_estimate,
+      MAX(sm_pos) AS sm_w_pos,
+      MAX(sm_neg) AS sm_w_neg,
+      MAX(sm_n_pos) AS sm_positives,
+      MAX(sm_n_neg) AS sm_negatives,
+      SUM(CASE WHEN sm_y = 1 THEN sm_share * sm_d10 END) AS sm_mean10,
+      SUM(CASE WHEN sm_y = 0 THEN sm_share * sm_d01 END) AS sm_mean01,
+      SUM(
+        CASE
+          WHEN sm_y = 1
+          THEN sm_share * (
+            sm_d10 - sm_centre
+          ) * (
+            sm_d10 - sm_centre
+          )
+          ELSE 0
+        END
+      ) AS sm_ss10,
+      SUM(
+        CASE
+          WHEN sm_y = 0
+          THEN sm_share * (
+            sm_d01 - sm_centre
+          ) * (
+            sm_d01 - sm_centre
+          )
+          ELSE 0
+        END
+      ) AS sm_ss01,
+      MAX(sm_centre) AS sm_shift
+    FROM (
+      SELECT
+        sm_paired.*,
+        sm_auc - sm_other_auc AS sm_centre,
+        CASE
+          WHEN sm_y = 1
+          THEN (
+            CAST(sm_w AS DOUBLE PRECISION) / NULLIF(CAST(sm_pos AS DOUBLE PRECISION), 0)
+          )
+          ELSE (
+            CAST(sm_w AS DOUBLE PRECISION) / NULLIF(CAST(sm_neg AS DOUBLE PRECISION), 0)
+          )
+        END AS sm_share
+      FROM sm_paired
+    ) AS sm_shared
+    GROUP BY
+      "country"
+  ), sm_error AS (
+    SELECT
+      "country",
+      sm_estimate,
+      sm_other_estimate,
+      sm_positives,
+      sm_negatives,
+      sm_mean10 AS sm_difference,
+      CASE
+        WHEN sm_w_pos > 1 AND sm_w_neg > 1
+        THEN SQRT(
+          (
+            CAST(CASE
+              WHEN sm_ss10 - (
+                sm_mean10 - sm_shift
+              ) * (
+                sm_mean10 - sm_shift
+              ) > 0
+              THEN sm_ss10 - (
+                sm_mean10 - sm_shift
+              ) * (
+                sm_mean10 - sm_shift
+              )
+              ELSE 0
+            END AS DOUBLE PRECISION) / NULLIF(CAST(sm_w_pos - 1 AS DOUBLE PRECISION), 0)
+          ) + (
+            CAST(CASE
+              WHEN sm_ss01 - (
+                sm_mean01 - sm_shift
+              ) * (
+                sm_mean01 - sm_shift
+              ) > 0
+              THEN sm_ss01 - (
+                sm_mean01 - sm_shift
+              ) * (
+                sm_mean01 - sm_shift
+              )
+              ELSE 0
+            END AS DOUBLE PRECISION) / NULLIF(CAST(sm_w_neg - 1 AS DOUBLE PRECISION), 0)
+          )
+        )
+      END AS sm_se
+    FROM sm_spread
+  ), sm_tested AS (
+    SELECT
+      sm_error.*,
+      CASE
+        WHEN sm_se > 0
+        THEN (
+          CAST(sm_difference AS DOUBLE PRECISION) / NULLIF(CAST(sm_se AS DOUBLE PRECISION), 0)
+        )
+        WHEN sm_se = 0 AND sm_difference = 0
+        THEN 0
+      END AS sm_z
+    FROM sm_error
+  ), sm_result AS (
+    SELECT
+      sm_with_abs.*,
+      CASE
+        WHEN NOT sm_abs_z IS NULL
+        THEN 2 * CASE
+          WHEN sm_abs_z > 37
+          THEN 0
+          WHEN sm_abs_z < 7.07106781186547
+          THEN EXP(CAST(-sm_abs_z * sm_abs_z AS DOUBLE PRECISION) / 2) * (
+            CAST((
+              (
+                (
+                  (
+                    (
+                      (
+                        0.03526249659989109 * sm_abs_z + 0.7003830644436881
+                      ) * sm_abs_z + 6.373962203531650
+                    ) * sm_abs_z + 33.91286607838300
+                  ) * sm_abs_z + 112.0792914978709
+                ) * sm_abs_z + 221.2135961699311
+              ) * sm_abs_z + 220.2068679123761
+            ) AS DOUBLE PRECISION) / NULLIF(
+              CAST((
+                (
+                  (
+                    (
+                      (
+                        (
+                          (
+                            0.08838834764831844 * sm_abs_z + 1.755667163182642
+                          ) * sm_abs_z + 16.06417757920695
+                        ) * sm_abs_z + 86.78073220294608
+                      ) * sm_abs_z + 296.5642487796737
+                    ) * sm_abs_z + 637.3336333788311
+                  ) * sm_abs_z + 793.8265125199484
+                ) * sm_abs_z + 440.4137358247522
+              ) AS DOUBLE PRECISION),
+              0
+            )
+          )
+          ELSE (
+            CAST(EXP(CAST(-sm_abs_z * sm_abs_z AS DOUBLE PRECISION) / 2) AS DOUBLE PRECISION) / NULLIF(
+              CAST((
+                sm_abs_z + (
+                  CAST(1 AS DOUBLE PRECISION) / NULLIF(
+                    CAST(sm_abs_z + (
+                      CAST(2 AS DOUBLE PRECISION) / NULLIF(
+                        CAST(sm_abs_z + (
+                          CAST(3 AS DOUBLE PRECISION) / NULLIF(
+                            CAST(sm_abs_z + (
+                              CAST(4 AS DOUBLE PRECISION) / NULLIF(CAST(sm_abs_z + 0.65 AS DOUBLE PRECISION), 0)
+                            ) AS DOUBLE PRECISION),
+                            0
+                          )
+                        ) AS DOUBLE PRECISION),
+                        0
+                      )
+                    ) AS DOUBLE PRECISION),
+                    0
+                  )
+                )
+              ) * 2.506628274631001 AS DOUBLE PRECISION),
+              0
+            )
+          )
+        END
+      END AS sm_p
+    FROM (
+      SELECT
+        sm_tested.*,
+        ABS(sm_z) AS sm_abs_z
+      FROM sm_tested
+    ) AS sm_with_abs
+  ), sm_compared AS (
+    SELECT
+      "country",
+      sm_estimate AS auc,
+      sm_other_estimate AS other_auc,
+      sm_difference AS difference,
+      sm_se AS std_error,
+      sm_z AS z,
+      CASE WHEN sm_p > 1 THEN 1 ELSE sm_p END AS p_value,
+      CASE
+        WHEN sm_difference - CAST(1.95996398454005405e+00 AS DOUBLE PRECISION) * sm_se < -1
+        THEN -1
+        ELSE sm_difference - CAST(1.95996398454005405e+00 AS DOUBLE PRECISION) * sm_se
+      END AS ci_low,
+      CASE
+        WHEN sm_difference + CAST(1.95996398454005405e+00 AS DOUBLE PRECISION) * sm_se > 1
+        THEN 1
+        ELSE sm_difference + CAST(1.95996398454005405e+00 AS DOUBLE PRECISION) * sm_se
+      END AS ci_high,
+      sm_positives AS n_pos,
+      sm_negatives AS n_neg
+    FROM sm_result
+  )
+  SELECT
+    "country",
+    auc,
+    other_auc,
+    difference,
+    std_error,
+    z,
+    p_value,
+    ci_low,
+    ci_high,
+    n_pos,
+    n_neg,
+    p_value_holm
+  FROM (
+    SELECT
+      sm_holm_terms.*,
+      CASE
+        WHEN p_value IS NULL
+        THEN NULL
+        WHEN MAX(sm_holm_term) OVER (
+          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) > 1
+        THEN 1
+        ELSE MAX(sm_holm_term) OVER (
+          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        )
+      END AS p_value_holm
+    FROM (
+      SELECT
+        sm_compared.*,
+        CASE
+          WHEN NOT p_value IS NULL
+          THEN (
+            COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+          ) * p_value
+        END AS sm_holm_term
+      FROM sm_compared
+    ) AS sm_holm_terms
+  ) AS sm_adjusted
+) AS sm_delong

@@ -159,8 +159,9 @@ def _derived(m: Metric, name: str, leading: tuple, trailing: tuple, **fields) ->
 
 
 #: what compare returns, per slice
-COMPARE_OUTPUTS = ("estimate", "other_estimate", "difference", "std_error", "statistic", "p_value", "ci_low",
-                   "ci_high", "n_units", "n_wins", "n_ties", "n_losses")
+COMPARE_STATISTICS = ("estimate", "other_estimate", "difference", "std_error", "statistic", "p_value", "ci_low",
+                      "ci_high")
+COMPARE_OUTPUTS = COMPARE_STATISTICS + ("n_units", "n_wins", "n_ties", "n_losses")
 
 
 def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
@@ -223,7 +224,7 @@ def _compare_columns(m: Metric, params: dict) -> tuple[Metric, dict]:
     counts = ("n_pos", "n_neg") if test == "delong" else ("n_boot", "n_undefined")
     derived = _derived(m, "compare", (other,), (AUC_TEST if m.name == "auc" else BOOTSTRAP_TEST, N_PAIRED_BOOT, SEED,
                                                 CONFIDENCE, CLUSTER),
-                       outputs=COMPARE_OUTPUTS[:-1] + counts, defined_by=("difference",),
+                       outputs=COMPARE_STATISTICS + counts, defined_by=("difference",),
                        across_slices=("p_value_holm",) if test == "delong" else ())
     if test == "delong":  # auc_compare's SQL, its plan chosen as sm.auc_compare's
         derived = replace(derived, plan=METRICS["auc_compare"].plan)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import difflib
 import math
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .errors import ParameterError
 from .params import TEST
 from .registry import compare_of, named
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CORRECTIONS = ("holm", "bonferroni", None)
 #: the long table's columns
@@ -26,6 +28,7 @@ def compare_runs(metrics, runs: dict, qrels=None, *, baseline: str | None = None
                  correction: str | None = "holm", alpha: float = 0.05, n_resamples: int = 10000, seed: int = 0,
                  confidence: float = 0.95, con=None, dialect=None, dropna: bool = False, **params) -> pd.DataFrame:
     """The long table of sm.compare(metrics, runs=...): a row per comparison and measure (see sm.compare)."""
+    import pandas as pd  # on the call: `import sqlmetrics` stays light
     measures = [metrics] if isinstance(metrics, str) else list(metrics or [])
     if not measures or not all(isinstance(m, str) for m in measures):
         raise ParameterError(f"metrics must be measure strings such as ['ndcg@10', 'map']; got {metrics!r}")
@@ -76,6 +79,7 @@ def compare_runs(metrics, runs: dict, qrels=None, *, baseline: str | None = None
 def adjusted(p: pd.Series, correction: str | None) -> pd.Series:
     """The p-values of one family adjusted: Bonferroni's m p; Holm's (1979) step-down, the i-th smallest
     max over j <= i of (m - j + 1) p_(j); both at most 1. m counts the p-values there are (NaN: none)."""
+    import pandas as pd
     present = p.dropna()
     m = len(present)
     if correction is None or m == 0:

@@ -7,8 +7,7 @@ import pandas as pd
 
 from .api import compute
 from .errors import ParameterError
-from .measures import spellings_by_tool
-from .measures import Measure
+from .measures import Measure, spellings_by_tool
 from .ranking_metrics import QUERY_COUNTS
 from .registry import CATALOGUE, METRICS, evaluate_of, read_measures
 
@@ -21,11 +20,14 @@ def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str 
 
     Each measure is the value of its sqlmetrics function with the parameters its spelling defines
     (``"P@5"`` is ``sm.precision_at_k(run, qrels, k=5)``, ``"ndcg@10"`` is ``sm.ndcg(run, qrels, k=10,
-    gain="linear")``), all computed by one SQL query: the judgments, the ranking and one aggregation
-    per query are shared. The metrics one pass covers:
+    gain="linear")``, ``"rbp.p=0.8"`` is ``sm.rbp(run, qrels, persistence=0.8)``). The metrics
+    measured:
         {metrics}.
-    The other ranking metrics (bpref, err, rbp, ...) are refused here with the function that
-    computes them.
+    One SQL query computes the measures of
+        {one_pass}:
+    the judgments, the ranking and one aggregation per query are shared. Each of the others runs
+    its own metric's query, with its own tool's order of ties and relevance level where the call
+    gives none.
 
 Measure strings: each means what the tool that spells it so computes
     {spellings}
@@ -127,7 +129,9 @@ def _doc(doc: str) -> str:
         return textwrap.fill(text, 100, initial_indent="    ", subsequent_indent="        ").strip()
     spellings = "\n    ".join(wrapped(f"{tool}: {', '.join(shown)}")
                               for tool, shown in spellings_by_tool(CATALOGUE).items())
-    return doc.replace("{metrics}", wrapped(", ".join(CATALOGUE.metrics))).replace("{spellings}", spellings)
+    one_pass = ", ".join(name for name in CATALOGUE.metrics if METRICS[name].one_pass)
+    return (doc.replace("{metrics}", wrapped(", ".join(CATALOGUE.metrics))).replace("{one_pass}", wrapped(one_pass))
+            .replace("{spellings}", spellings))
 
 
 evaluate.__doc__ = _doc(evaluate.__doc__)

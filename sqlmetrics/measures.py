@@ -189,6 +189,12 @@ def _dotted(text: str, written: str, cat: Catalogue) -> Measure | None:
                                  + (" and < 1" if value[0] == "persistence" else ""))
         reading = replace(reading, params=reading.params + (value,))
         return _measure(text, None, (reading,), cat, reading.params)
+    if readings and _DIGITS.fullmatch(rest.partition("-l")[0]):
+        raise ParameterError(f"measure {text!r}: ranx's {name}.NN weighs each item at or above its level by its raw "
+                             f"grade, which its documentation and other tools do not; write trec_eval's "
+                             f"{name}.p=0.{rest.partition('-l')[0]} (grades over the query's top grade) or ir_measures' "
+                             f"RBP(p=0.{rest.partition('-l')[0]},rel=N) (relevance >= N counts 1): on 0/1 judgments the "
+                             "three agree")
     if readings:
         forms = {"pairs": f"{name}.p=0.8", "beta_squared": f"{name}.0.25 (x, beta squared)"}
         raise ParameterError(f"measure {text!r}: write its parameter as "

@@ -395,7 +395,7 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     for q, item, relevance, _ in qrels.itertuples(index=False):
         trec_qrels.setdefault(str(q), {})[item] = int(relevance)
     measures = {"ndcg_cut.10", "map", "map_cut.5", "recip_rank", "P.5", "recall.10", "success.3", "Rprec", "gm_map",
-                "bpref", "set_P", "set_recall", "set_F", "num_rel_ret"}
+                "relative_P.5", "bpref", "set_P", "set_recall", "set_F", "num_rel_ret"}
     results = pytrec_eval.RelevanceEvaluator(trec_qrels, measures).evaluate(trec_run)  # judged and in the run
     judged = qrels.groupby("query_id").agg(country=("country", "first"), top=("relevance", "max"))
     judged["n_relevant"] = qrels[qrels["relevance"] >= 1].groupby("query_id").size()
@@ -466,6 +466,7 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "precision_at_5": mean("P_5", "precision_at_k"),
         "recall_at_10": mean("recall_10", "recall_at_k"),
         "hit_rate_at_3": mean("success_3", "hit_rate"),
+        "relative_precision_at_5": mean("relative_P_5", "relative_precision"),
         "r_precision": mean("Rprec", "r_precision"),
     }
 

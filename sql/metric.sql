@@ -63,6 +63,7 @@
 {%- elif name == 'mrr' %}{{ sqlmetrics.mrr(relation, **kwargs) }}
 {%- elif name == 'precision_at_k' %}{{ sqlmetrics.precision_at_k(relation, **kwargs) }}
 {%- elif name == 'recall_at_k' %}{{ sqlmetrics.recall_at_k(relation, **kwargs) }}
+{%- elif name == 'relative_precision' %}{{ sqlmetrics.relative_precision(relation, **kwargs) }}
 {%- elif name == 'hit_rate' %}{{ sqlmetrics.hit_rate(relation, **kwargs) }}
 {%- elif name == 'r_precision' %}{{ sqlmetrics.r_precision(relation, **kwargs) }}
 {%- elif name == 'interpolated_precision' %}{{ sqlmetrics.interpolated_precision(relation, **kwargs) }}
@@ -98,7 +99,7 @@
 {#- Whether a metric is evaluated per query (the registry's per_query: a ranking metric), so that
     bootstrap and compare resample and pair queries, recombining the metric's per-query parts. -#}
 {% macro per_query_metric(name) -%}
-{{ return(name in ['dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'hit_rate', 'r_precision', 'interpolated_precision', 'precision_11pt', 'gm_map', 'err', 'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'num_rel_ret', 'judged_at_k', 'rank_correlation', 'kendall_tau', 'ils', 'serendipity', 'average_popularity', 'tail_share']) }}
+{{ return(name in ['dcg', 'ndcg', 'mean_average_precision', 'mrr', 'precision_at_k', 'recall_at_k', 'relative_precision', 'hit_rate', 'r_precision', 'interpolated_precision', 'precision_11pt', 'gm_map', 'err', 'bpref', 'rbp', 'set_precision', 'set_recall', 'set_f', 'num_rel_ret', 'judged_at_k', 'rank_correlation', 'kendall_tau', 'ils', 'serendipity', 'average_popularity', 'tail_share']) }}
 {%- endmacro %}
 
 {#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
@@ -110,6 +111,7 @@
 {%- elif metric == 'mrr' %}{{ return(sqlmetrics.mrr_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'precision_at_k' %}{{ return(sqlmetrics.precision_at_k_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'recall_at_k' %}{{ return(sqlmetrics.recall_at_k_parts(v, in_k, within, k, options)) }}
+{%- elif metric == 'relative_precision' %}{{ return(sqlmetrics.relative_precision_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'hit_rate' %}{{ return(sqlmetrics.hit_rate_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'r_precision' %}{{ return(sqlmetrics.r_precision_parts(v, in_k, within, k, options)) }}
 {%- elif metric == 'rbp' %}{{ return(sqlmetrics.rbp_parts(v, in_k, within, k, options)) }}

@@ -129,6 +129,16 @@ RANKING = [
                        ranx("recall"), ir_measures("R", "required"), ir_measures("SetR", "whole"),
                        sqlmetrics("recall_at_k")), one_pass=True),
     _ranking_metric(
+        "relative_precision", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
+        "relative P@k = relevant items in the top k / min(k, R), R = relevant judged items (retrieved or not): "
+        "precision up to rank R, recall beyond it; k=None: relevant items retrieved / min(items retrieved, R). "
+        "Mean over queries.",
+        "Relative precision at k: precision relative to the best a list could reach at k.",
+        "trec_eval relative_P_k (k=None: set_relative_P); pytrec_eval relative_P",
+        _BINARY_DEMO + ">>> round(sm.relative_precision(run, k=2), 4)\n0.75\n", one_pass=True,
+        measure_names=(trec_eval("relative_P", "named"), trec_eval("set_relative_P"), ir_measures("SetRelP", "whole"),
+                       sqlmetrics("relative_precision"))),
+    _ranking_metric(
         "hit_rate", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
         "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
         "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",

@@ -101,6 +101,7 @@ def calls():
     out.append(("gm_map-per-query", "gm_map", "run", {"qrels": "qrels", "per_query": True}))
     out.append(("precision_11pt-by-skip", "precision_11pt", "run", {"qrels": "qrels", "by": "c", "empty": "skip"}))
     out.append(("precision_at_k-whole-list", "precision_at_k", "run", {"qrels": "qrels", "k": None}))  # / list length
+    out.append(("relative_precision-whole-list", "relative_precision", "run", {"qrels": "qrels", "k": None}))
     out.append(("rbp-per-query", "rbp", "run", {"qrels": "qrels", "k": 4, "persistence": 0.5, "per_query": True}))
     out.append(("num_rel_ret-per-query", "num_rel_ret", "run", {"qrels": "qrels", "per_query": True}))
     out.append(("judged_at_k-by", "judged_at_k", "run", {"qrels": "qrels", "k": 3, "by": "c"}))

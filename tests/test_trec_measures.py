@@ -144,6 +144,22 @@ def run_for_ir(run):
                          "score": run["score"].astype(float)})
 
 
+def test_relative_precision_against_pytrec_eval():
+    """trec_eval's relative_P_k and set_relative_P, per query and averaged (missing='skip', as
+    pytrec_eval evaluates the run's queries), with ties and unjudged items, at two relevance levels."""
+    for seed, level in CASES:
+        run, qrels = make_frames(seed)
+        names = {"relative_P.1,3,10", "set_relative_P"}
+        want = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels), names, relevance_level=level).evaluate(run_dict(run))
+        for measure, k in [("relative_P_1", 1), ("relative_P_3", 3), ("relative_P_10", 10), ("set_relative_P", None)]:
+            what = f"seed {seed} level {level}: {measure}"
+            got = sm.relative_precision(run, qrels, k=k, relevance_threshold=level, per_query=True, missing="skip")
+            values = {q: v[measure] for q, v in want.items()}
+            assert_close_maps(per_query(got, "relative_precision"), values, what=what)
+            mean = sm.relative_precision(run, qrels, k=k, relevance_threshold=level, missing="skip")
+            assert abs(mean - np.mean(list(values.values()))) <= ABS, what
+
+
 # ---------------------------------------------------------------------------------------------
 # trec_eval 10's test files
 

@@ -86,8 +86,8 @@ def compare(metric=None, data=None, other=None, qrels=None, *, runs: dict | None
         if measures is not None and metric is not None:
             raise ParameterError("give the measures once: as metrics= or as the first argument")
         given = {k: v for k, v in (("test", test), ("n_resamples", n_resamples), ("seed", seed)) if v is not None}
-        return compare_runs(metric if measures is None else measures, runs, qrels, confidence=confidence, con=con,
-                            dialect=dialect, dropna=dropna, **given, **params)
+        return compare_runs(compare, metric if measures is None else measures, runs, qrels, confidence=confidence,
+                            con=con, dialect=dialect, dropna=dropna, **given, **params)
     if metric is None or data is None or other is None:
         raise ParameterError("compare needs a metric, data and other (two systems), or runs={name: run, ...} "
                              "(several)")

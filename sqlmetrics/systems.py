@@ -24,10 +24,11 @@ COLUMNS = ("system", "baseline", "metric", "estimate", "baseline_estimate", "dif
            "p_value_adjusted", "significant", "ci_low", "ci_high", "n_units", "n_wins", "n_ties", "n_losses")
 
 
-def compare_runs(metrics, runs: dict, qrels=None, *, baseline: str | None = None, test: str = "paired_t",
+def compare_runs(pair, metrics, runs: dict, qrels=None, *, baseline: str | None = None, test: str = "paired_t",
                  correction: str | None = "holm", alpha: float = 0.05, n_resamples: int = 10000, seed: int = 0,
                  confidence: float = 0.95, con=None, dialect=None, dropna: bool = False, **params) -> pd.DataFrame:
-    """The long table of sm.compare(metrics, runs=...): a row per comparison and measure (see sm.compare)."""
+    """The long table of sm.compare(metrics, runs=...): a row per comparison and measure (see sm.compare),
+    each comparison made by `pair`, sm.compare of two runs (which dispatches here: passed, not imported)."""
     import pandas as pd  # on the call: `import sqlmetrics` stays light
     measures = [metrics] if isinstance(metrics, str) else list(metrics or [])
     if not measures or not all(isinstance(m, str) for m in measures):
@@ -54,13 +55,10 @@ def compare_runs(metrics, runs: dict, qrels=None, *, baseline: str | None = None
     names = list(runs)
     pairs = ([(name, baseline) for name in names if name != baseline] if baseline is not None else
              [(later, earlier) for i, earlier in enumerate(names) for later in names[i + 1:]])
-
-    from .comparison import compare  # sm.compare dispatches here: imported when called
-
     rows = []
     for measure in measures:
         for system, other in pairs:
-            r = compare(measure, runs[system], runs[other], qrels, test=test, n_resamples=n_resamples, seed=seed,
+            r = pair(measure, runs[system], runs[other], qrels, test=test, n_resamples=n_resamples, seed=seed,
                         confidence=confidence, con=con, dialect=dialect, dropna=dropna, **params)
             rows.append({"system": system, "baseline": other, "metric": measure, "estimate": r["estimate"],
                          "baseline_estimate": r["other_estimate"]}

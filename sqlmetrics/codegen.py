@@ -8,7 +8,9 @@ and tests/test_codegen.py fails while one is stale, naming this command.
   ``<metric>_parts``, for sm.evaluate's one pass);
 - ``docs/metrics.md``, the reference of every metric: what it measures, its formula, parameters,
   outputs, undefined cases, the reference it is checked against and an example;
-- the metric tables of ``README.md``, between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``.
+- the metric tables of ``docs/catalogue.md`` (the site's Metrics page), between
+  ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``; each name links to the metric's page of the
+  site, which sqlmetrics/docsite.py writes while the site is built.
 
 A new metric is one template, one registry entry and its reference test; these follow from the entry.
 """
@@ -74,12 +76,12 @@ def metric_sql() -> str:
 """
 
 
-def readme_table(section: str) -> str:
+def catalogue_table(section: str) -> str:
     """A Markdown table of the metrics of `section`: name (and aliases), what it measures, the reference
-    it is checked against; the name links to its entry in docs/metrics.md."""
+    it is checked against; the name links to its page of the site."""
     rows = ["| metric | what it measures | checked against |", "|---|---|---|"]
     for m in _section(section):
-        name = f"[`{m.name}`](docs/metrics.md#{m.name})" + "".join(f" (`{alias}`)" for alias in m.aliases)
+        name = f"[`{m.name}`](reference/{m.name}.md)" + "".join(f" (`{alias}`)" for alias in m.aliases)
         rows.append(f"| {name} | {_cell(m.summary)} | {_cell(m.reference)} |")
     return "\n".join(rows) + "\n"
 
@@ -130,16 +132,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def readme(text: str) -> str:
-    """README.md's text with its metric tables written from the registry."""
-    return _TABLE.sub(lambda m: m.group(1) + readme_table(m.group("section")) + m.group(4), text)
+def catalogue(text: str) -> str:
+    """docs/catalogue.md's text with its metric tables written from the registry."""
+    return _TABLE.sub(lambda m: m.group(1) + catalogue_table(m.group("section")) + m.group(4), text)
 
 
 def files() -> dict[Path, str]:
     """Each generated file and the text it should have."""
-    readme_path = ROOT / "README.md"
+    catalogue_path = ROOT / "docs" / "catalogue.md"
     return {SQL_DIR / "metric.sql": metric_sql(), ROOT / "docs" / "metrics.md": metrics_md(),
-            readme_path: readme(readme_path.read_text(encoding="utf-8"))}
+            catalogue_path: catalogue(catalogue_path.read_text(encoding="utf-8"))}
 
 
 def main() -> int:

@@ -49,8 +49,10 @@ def page(m: Metric) -> str:
     out += [_param_row(p) for p in m.params]
     if m.one_of:
         out += ["", "Exactly one of " + ", ".join(f"`{n}`" for n in m.one_of) + " is given."]
-    out += ["", "Returns the columns " + ", ".join(f"`{c}`" for c in m.outputs)
-            + (" (after the `by` columns)." if m.kind == "curve" else " (`details=True`); a plain call, the value."), ""]
+    columns = ", ".join(f"`{c}`" for c in m.outputs)
+    out += ["", f"A plain call returns the value; `details=True` and `by=` return the columns {columns}."
+            if m.kind == "scalar" else f"Returns the columns {columns}"
+            + (" (after the `by` columns)." if m.kind == "curve" else "."), ""]
     conventions = [p for p in m.params if p.name in CONVENTIONS]
     if conventions or m.undefined:
         out += ["## Conventions", ""]
@@ -58,8 +60,10 @@ def page(m: Metric) -> str:
         if m.undefined:
             out.append(f"- **Undefined** (NaN, or NULL in SQL) when {_prose(m.undefined)}.")
         out.append("")
+    named, every = tests_of(m.name)
     out += ["## Reference and tests", "", f"Matches {_prose(m.reference)}.", "",
-            "Checked by " + ", ".join(f"`{t}`" for t in tests_of(m.name)) + ".", ""]
+            "Tests that name it: " + ", ".join(f"`{t}`" for t in named) + ".", "",
+            "Tests run on every metric: " + ", ".join(f"`{t}`" for t in every) + ".", ""]
     out += ["## Example", "", "```pycon", m.example.rstrip("\n"), "```", "",
             "The output shown is the output of the call: the example runs at every build and in "
             "`tests/test_common.py`.", ""]
@@ -90,7 +94,7 @@ def pages() -> dict[str, str]:
 
 def nav() -> list:
     """The Reference part of the site's navigation: the index, then each section's metrics."""
-    return [{"Reference": ["reference/index.md"] + [
+    return [{"Reference": [{"All metrics": "reference/index.md"}] + [
         {title: [page_path(m.name) for m in METRICS.values() if m.section == section]}
         for section, title in SECTIONS.items()]}]
 
@@ -112,11 +116,12 @@ def _test_sources() -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "tests").glob("test_*.py"))}
 
 
-def tests_of(name: str) -> list[str]:
+def tests_of(name: str) -> tuple[list[str], list[str]]:
     """The test files that name the metric (as a string or a call of sm.<name>), and those that run
-    every registered metric: found by reading tests/, so the list follows the tests."""
+    every registered metric: found by reading tests/, so the lists follow the tests."""
     named = re.compile(rf"""["']{name}["']|sm\.{name}\(""")
-    return [f"tests/{f}" for f, text in _test_sources().items() if named.search(text) or _EVERY_METRIC.search(text)]
+    every = [f"tests/{f}" for f, text in _test_sources().items() if _EVERY_METRIC.search(text)]
+    return [f"tests/{f}" for f, text in _test_sources().items() if named.search(text) and f"tests/{f}" not in every], every
 
 
 @cache
@@ -155,10 +160,16 @@ def on_files(files, config):
 
     for path, text in pages().items():
         files.append(File.generated(config, path, content=text))
-    for m in METRICS.values():  # --strict turns these warnings into a failed build
+    check_examples()
+    return files
+
+
+def check_examples() -> None:
+    """Every example run as its page shows it: a different output is a warning, which --strict turns
+    into a failed build."""
+    for m in METRICS.values():
         if failures := example_failures(m):
             log.warning("the example of %s does not print what it shows:\n%s", m.name, failures)
-    return files
 
 
 #: a page's SQL tabs, held out of its content while the search plugin indexes it

@@ -143,17 +143,17 @@ def test_seeds_are_what_make_expected_writes(tmp_path):
                                       check_exact=False, rtol=1e-12, atol=1e-12, obj=str(path))
 
 
-def test_readme_pins_a_revision_that_exists_and_the_dbt_the_package_needs():
-    """The README's packages.yml pins a tag of the repository or a commit (40 hex digits) that holds
+def test_the_dbt_guide_pins_a_revision_that_exists_and_the_dbt_the_package_needs():
+    """docs/dbt.md's packages.yml pins a tag of the repository or a commit (40 hex digits) that holds
     the package; dbt_project.yml's require-dbt-version admits the installed dbt-core and no version
-    older than what the README and integration_tests/ write: generic tests with their parameters under
+    older than what docs/dbt.md and integration_tests/ write: generic tests with their parameters under
     `arguments:` are read from dbt-core 1.10.5 on (dbt's require_generic_test_arguments_property)."""
     import yaml
     from importlib.metadata import version
     from packaging.specifiers import SpecifierSet
 
-    readme = (ROOT / "README.md").read_text()
-    revisions = re.findall(r"^\s*revision:\s*(\S+)", readme, re.M)
+    guide = (ROOT / "docs" / "dbt.md").read_text()  # the README links to it
+    revisions = re.findall(r"^\s*revision:\s*(\S+)", guide, re.M)
     assert revisions
     git = ["git", "-C", str(ROOT)]
     # a whole clone has every tag and commit; a shallow one (CI's) or an unpacked sdist cannot say
@@ -163,16 +163,16 @@ def test_readme_pins_a_revision_that_exists_and_the_dbt_the_package_needs():
     for revision in revisions:
         commit = re.fullmatch(r"[0-9a-f]{40}", revision)
         if not whole:  # the shape of a commit or of a release tag, at least
-            assert commit or re.fullmatch(r"v\d+\.\d+\.\d+", revision), f"README pins {revision!r}"
+            assert commit or re.fullmatch(r"v\d+\.\d+\.\d+", revision), f"docs/dbt.md pins {revision!r}"
             continue
         if revision in tags:
             continue
-        assert commit, f"README pins {revision!r}: neither a tag of the repository nor a commit"
+        assert commit, f"docs/dbt.md pins {revision!r}: neither a tag of the repository nor a commit"
         holds = subprocess.run([*git, "cat-file", "-e", f"{revision}:dbt_project.yml"], capture_output=True)
-        assert holds.returncode == 0, f"README pins commit {revision}, which has no dbt_project.yml here"
+        assert holds.returncode == 0, f"docs/dbt.md pins commit {revision}, which has no dbt_project.yml here"
     required = SpecifierSet(",".join(yaml.safe_load((ROOT / "dbt_project.yml").read_text())["require-dbt-version"]))
     assert version("dbt-core") in required
-    uses_arguments = "arguments:" in readme + (PROJECT / "models" / "schema.yml").read_text()
+    uses_arguments = "arguments:" in guide + (PROJECT / "models" / "schema.yml").read_text()
     assert uses_arguments and "1.10.5" in required and "1.10.4" not in required, required
 
 

@@ -1,0 +1,140 @@
+"""The documentation site (mkdocs.yml, docs/, the metric pages of sqlmetrics/docsite.py): it builds
+with --strict (a broken link, or an example whose output differs, fails it), has a page for every
+registered metric and none other, each page's SQL tabs are the golden files, and in a browser the
+pages render: no Markdown left as text, the formula shown, the code highlighted."""
+from __future__ import annotations
+
+import dataclasses
+import fcntl
+import html
+import importlib.util
+import logging
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sqlmetrics import docsite
+from sqlmetrics.registry import METRICS
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+#: Markdown that a page shows as text when it was not converted
+RAW_MARKDOWN = {"bold": re.compile(r"\*\*"), "code fence": re.compile(r"```"), "table rule": re.compile(r"\|\s*-{3,}"),
+                "link": re.compile(r"\]\((?!\s)"), "heading": re.compile(r"(^|\n)\s*#{1,6} \w")}
+
+
+def missing(tool: str, how: str):
+    """Skip where a tool of the docs is missing; in CI that is a failure (.ci/run installs them)."""
+    if os.environ.get("CI"):
+        raise AssertionError(f"CI must build and look at the documentation site, but {tool} is missing: {how}")
+    pytest.skip(f"{tool} is missing: {how}")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built once per run: pytest-xdist's workers share one build (under a lock)."""
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+        missing("mkdocs-material", "pip install -e '.[docs]'")
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    shared = tmp_path_factory.getbasetemp().parent if run_id else tmp_path_factory.getbasetemp()
+    out = shared / f"docs-site-{run_id or 'serial'}"
+    with open(shared / f"docs-site-{run_id or 'serial'}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "index.html").exists():
+            build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                                    "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
+                                   capture_output=True, text=True, cwd=ROOT,
+                                   env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
+            assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
+    return out
+
+
+def article(page: Path) -> str:
+    """The page's content (its <article>), without the navigation and the theme's scripts."""
+    text = page.read_text(encoding="utf-8")
+    return text[text.index("<article"):text.index("</article>")]
+
+
+def text_outside_code(fragment: str) -> str:
+    without_code = re.sub(r"<(pre|code)\b.*?</\1>", " ", fragment, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", without_code))
+
+
+def test_every_metric_has_a_page_and_every_page_a_metric(site):
+    pages = {p.parent.name for p in (site / "reference").glob("*/index.html")}
+    assert pages == set(METRICS)
+
+
+def test_every_page_is_converted_markdown(site):
+    """No page of the site shows Markdown as text (outside its code)."""
+    leftovers = {}
+    for page in sorted(site.rglob("index.html")):
+        text = text_outside_code(article(page))
+        if found := [name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text)]:
+            leftovers[str(page.relative_to(site))] = found
+    assert not leftovers
+
+
+@pytest.mark.parametrize("name", METRICS)
+def test_the_page_shows_the_registry_entry_and_the_golden_sql(site, name):
+    m = METRICS[name]
+    content = article(site / "reference" / name / "index.html")
+    labels = re.findall(r'<label for="__tabbed_\d+_\d+">(.*?)</label>', content)
+    blocks = [html.unescape(re.sub(r"<[^>]+>", "", code)) for code in
+              re.findall(r'<div class="tabbed-block">\s*<div class="(?:language-sql )?highlight"><pre>.*?<code>(.*?)</code>',
+                         content, re.S)]
+    assert labels == docsite.DIALECTS and len(blocks) == len(labels)
+    for dialect, sql in zip(labels, blocks):
+        golden = (docsite.GOLDEN / dialect / f"{name}.sql").read_text(encoding="utf-8")
+        assert sql.rstrip("\n") == golden.rstrip("\n"), f"the {dialect} tab of {name} is not tests/golden/{dialect}/{name}.sql"
+    shown = text_outside_code(content) + html.unescape(re.sub(r"<[^>]+>", "", content))
+    assert m.formula in shown and m.example.rstrip("\n") in shown
+    assert all(f"<code>{p.name}</code>" in content for p in m.params)
+
+
+def test_an_example_whose_output_differs_fails_the_build(caplog, monkeypatch):
+    """The build runs every example: one that prints something else is a warning, so --strict fails."""
+    wrong = dataclasses.replace(METRICS["auc"], example=METRICS["auc"].example.replace("0.75", "0.7"))
+    assert wrong.example != METRICS["auc"].example and not docsite.example_failures(METRICS["auc"])
+    monkeypatch.setattr(docsite, "METRICS", {"auc": wrong})
+    with caplog.at_level(logging.WARNING, logger=docsite.log.name):
+        docsite.check_examples()
+    assert [r.levelno for r in caplog.records] == [logging.WARNING] and "auc" in caplog.text
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    if CHROMIUM is None:
+        missing("chromium", "apt-get install chromium (.ci/run does)")
+    return CHROMIUM
+
+
+def browse(chromium: str, page: Path, *args: str) -> str:
+    run = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                          "--window-size=1280,1600", *args, page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return run.stdout
+
+
+@pytest.mark.parametrize("page", ["index.html", "reference/auc/index.html", "cli/index.html", "catalogue/index.html"])
+def test_a_browser_shows_the_page_rendered(site, chromium, page, tmp_path):
+    """The DOM after the theme's scripts ran: converted Markdown, the formula, highlighted code; and a
+    screenshot of it (a picture, not a blank page)."""
+    dom = browse(chromium, site / page, "--dump-dom")
+    content = dom[dom.index("<article"):dom.index("</article>")]
+    text = text_outside_code(content)
+    assert not [name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text)]
+    assert re.search(r'class="(language-\w+ )?highlight"><pre[^>]*>.*?<code>.*?<span class="\w+">', content, re.S), (
+        "no highlighted code (Pygments spans)")
+    if page.startswith("reference/"):
+        assert METRICS["auc"].formula in html.unescape(re.sub(r"<[^>]+>", "", content))
+        assert 'class="tabbed-set' in content and '<span class="k">SELECT</span>' in content
+    shot = tmp_path / "page.png"
+    browse(chromium, site / page, f"--screenshot={shot}")
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000

@@ -8,9 +8,9 @@ and tests/test_codegen.py fails while one is stale, naming this command.
   ``<metric>_parts``, for sm.evaluate's one pass);
 - ``docs/metrics.md``, the reference of every metric: what it measures, its formula, parameters,
   outputs, undefined cases, the reference it is checked against and an example;
-- the metric tables of ``docs/catalogue.md`` (the site's Metrics page), between
-  ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``; each name links to the metric's page of the
-  site, which sqlmetrics/docsite.py writes while the site is built.
+- the metric tables of ``docs/catalogue.md`` (the site's Metrics page) and ``docs/statistics.md``,
+  between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``; each name links to the metric's page
+  of the site, which sqlmetrics/docsite.py writes while the site is built.
 
 A new metric is one template, one registry entry and its reference test; these follow from the entry.
 """
@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and paired tests",
             "multiclass": "Multi-class classification", "regression": "Regression",
             "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy"}
+#: the pages of the site whose metric tables are written here
+TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md")
 _TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)
 
 
@@ -132,16 +134,15 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def catalogue(text: str) -> str:
-    """docs/catalogue.md's text with its metric tables written from the registry."""
+def with_tables(text: str) -> str:
+    """A page's text with its metric tables written from the registry."""
     return _TABLE.sub(lambda m: m.group(1) + catalogue_table(m.group("section")) + m.group(4), text)
 
 
 def files() -> dict[Path, str]:
     """Each generated file and the text it should have."""
-    catalogue_path = ROOT / "docs" / "catalogue.md"
-    return {SQL_DIR / "metric.sql": metric_sql(), ROOT / "docs" / "metrics.md": metrics_md(),
-            catalogue_path: catalogue(catalogue_path.read_text(encoding="utf-8"))}
+    return {SQL_DIR / "metric.sql": metric_sql(), ROOT / "docs" / "metrics.md": metrics_md()} | {
+        page: with_tables(page.read_text(encoding="utf-8")) for page in TABLE_PAGES}
 
 
 def main() -> int:

@@ -19,12 +19,14 @@ def test_the_generated_file_is_current(path):
 def test_every_metric_is_in_the_generated_files(name):
     """Per metric, so that `pytest -k mymetric` says when a new metric's generated files are missing."""
     read = {path.name: path.read_text(encoding="utf-8") for path in codegen.files() if path.exists()}
-    sql, docs, catalogue = (read.get(f, "") for f in ("metric.sql", "metrics.md", "catalogue.md"))
+    sql, docs = (read.get(f, "") for f in ("metric.sql", "metrics.md"))
+    tables = "".join(read.get(page.name, "") for page in codegen.TABLE_PAGES)
     missing = [where for where, found in [
         ("sql/metric.sql's metric()", f"sqlmetrics.{name}(relation, **kwargs)" in sql),
         ("sql/metric.sql's ranking_parts", not METRICS[name].one_pass or f"sqlmetrics.{name}_parts(" in sql),
         ("docs/metrics.md", f"### {name}\n" in docs),
-        ("docs/catalogue.md's table", f"[`{name}`](reference/{name}.md)" in catalogue)] if not found]
+        ("the tables of docs/catalogue.md and docs/statistics.md", f"[`{name}`](reference/{name}.md)" in tables)]
+        if not found]
     assert not missing, f"{name} is not in {', '.join(missing)}: run `python -m sqlmetrics.codegen`"
 
 
@@ -35,8 +37,8 @@ def test_one_pass_marks_the_metrics_whose_template_defines_their_parts(name):
     assert METRICS[name].one_pass == (f"macro {name}_parts(" in template), name
 
 
-def test_every_section_has_its_table_in_the_catalogue():
-    catalogue = codegen.ROOT.joinpath("docs", "catalogue.md").read_text(encoding="utf-8")
+def test_every_section_has_its_table_in_the_site():
+    pages = "".join(page.read_text(encoding="utf-8") for page in codegen.TABLE_PAGES)
     assert {m.section for m in METRICS.values()} == set(codegen.SECTIONS)
     for section in codegen.SECTIONS:
-        assert f"<!-- metrics: {section} -->" in catalogue, section
+        assert pages.count(f"<!-- metrics: {section} -->") == 1, section

@@ -1,5 +1,5 @@
 """The formulations tried against the peers sqlmetrics has not passed, each timed on the same data
-in one process: the README's reading of the Speed table quotes them.
+in one process: docs/speed.md's reading of the Speed table quotes them.
 
     python benchmarks/formulations.py [--data-dir DIR] [--repeats 3] [--json PATH]
 

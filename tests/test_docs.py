@@ -8,6 +8,7 @@ import dataclasses
 import fcntl
 import html
 import importlib.util
+import json
 import logging
 import os
 import re
@@ -68,6 +69,14 @@ def text_outside_code(fragment: str) -> str:
 def test_every_metric_has_a_page_and_every_page_a_metric(site):
     pages = {p.parent.name for p in (site / "reference").glob("*/index.html")}
     assert pages == set(METRICS)
+
+
+def test_the_search_index_finds_every_metric_by_name(site):
+    """The search box (Material's search plugin) reads search/search_index.json: each metric's page is
+    there under its name."""
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    titles = {doc["location"]: doc["title"] for doc in index["docs"]}
+    assert all(titles.get(f"reference/{name}/") == name for name in METRICS)
 
 
 def test_every_page_is_converted_markdown(site):

@@ -17,13 +17,12 @@ from functools import cache
 from pathlib import Path
 
 from sqlmetrics.codegen import ROOT, SECTIONS
+from sqlmetrics.dialects import DIALECTS  # the tabs' order: DuckDB, the default engine, first
 from sqlmetrics.metric import Metric
 from sqlmetrics.params import REQUIRED, Param
 from sqlmetrics.registry import METRICS
 
 GOLDEN = ROOT / "tests" / "golden"
-#: DuckDB first (the engine sqlmetrics runs on by default), then the others alphabetically
-DIALECTS = ["duckdb"] + sorted(p.name for p in GOLDEN.iterdir() if p.is_dir() and p.name != "duckdb")
 #: the parameters that say how a metric treats ties, missing items, empty queries and 0/0
 CONVENTIONS = ("ties", "missing", "empty", "zero_division")
 #: how the parameter kinds are shown
@@ -58,7 +57,7 @@ def page(m: Metric) -> str:
         out += ["## Conventions", ""]
         out += [f"- **{p.name}** (default `{p.default!r}`): {_prose(p.doc)}" for p in conventions]
         if m.undefined:
-            out.append(f"- **Undefined** (NaN, or NULL in SQL) when {_prose(m.undefined)}.")
+            out.append(f"- **Undefined** when {_prose(m.undefined)} ([what a call returns then](../python.md)).")
         out.append("")
     named, every = tests_of(m.name)
     out += ["## Reference and tests", "", f"Matches {_prose(m.reference)}.", "",

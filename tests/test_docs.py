@@ -97,7 +97,7 @@ def test_the_page_shows_the_registry_entry_and_the_golden_sql(site, name):
     blocks = [html.unescape(re.sub(r"<[^>]+>", "", code)) for code in
               re.findall(r'<div class="tabbed-block">\s*<div class="(?:language-sql )?highlight"><pre>.*?<code>(.*?)</code>',
                          content, re.S)]
-    assert labels == docsite.DIALECTS and len(blocks) == len(labels)
+    assert labels == list(docsite.DIALECTS) and len(blocks) == len(labels)
     for dialect, sql in zip(labels, blocks):
         golden = (docsite.GOLDEN / dialect / f"{name}.sql").read_text(encoding="utf-8")
         assert sql.rstrip("\n") == golden.rstrip("\n"), f"the {dialect} tab of {name} is not tests/golden/{dialect}/{name}.sql"

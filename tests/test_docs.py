@@ -89,6 +89,13 @@ def test_every_page_is_converted_markdown(site):
     assert not leftovers
 
 
+def test_the_check_finds_markdown_left_as_text():
+    unconverted = "<p>**bold** ```sql | --- | [a link](x.md)\n## A heading</p><pre><code>x**2</code></pre>"
+    assert {name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text_outside_code(unconverted))} == set(
+        RAW_MARKDOWN)
+    assert not [p for p in RAW_MARKDOWN.values() if p.search(text_outside_code("<pre><code>x**2 ```</code></pre>"))]
+
+
 @pytest.mark.parametrize("name", METRICS)
 def test_the_page_shows_the_registry_entry_and_the_golden_sql(site, name):
     m = METRICS[name]

@@ -113,9 +113,13 @@ def test_the_plan_measure_estimates_the_share_of_distinct_scores(repeats, low, h
     number of repeats of each score."""
     con = duckdb.connect()
     n = 2_000_000
-    # i * 7919 mod n is a permutation of 0..n-1 (7919 is prime): every score exactly `repeats` times
+    # i * 7919 mod n is a permutation of 0..n-1 (7919 is prime): every score exactly `repeats` times.
+    # Written by one thread, so that the rows are stored in the order of i: the sample is of whole
+    # vectors, and the order several threads write in (which changes from run to run) moves the estimate
+    con.execute("SET threads TO 1")
     con.execute(f"CREATE TABLE t AS SELECT ((i * 7919) % {n} % {n // repeats})::DOUBLE AS s, i // 2 AS g "
                 f"FROM range({n}) AS r(i)")
+    con.execute("RESET threads")
     exact = con.execute("SELECT COUNT(DISTINCT s) FROM t").fetchone()[0] / n
     share = plans.distinct_share(lambda sql: con.execute(sql).fetchall(), "t", ["s"], n)
     assert low <= exact <= high and low <= share <= high, (exact, share)
@@ -133,7 +137,9 @@ def test_the_plan_measure_estimates_the_pairs_within_groups(size, stored):
     con = duckdb.connect()
     n = 2_000_000
     g = f"hash(i) % {n // size}" if stored == "shuffled" else f"i // {size}"
+    con.execute("SET threads TO 1")  # the rows stored in the order of i (see above)
     con.execute(f"CREATE TABLE t AS SELECT {g} AS g FROM range({n}) AS r(i)")
+    con.execute("RESET threads")
     exact = con.execute("SELECT SUM(c * c) / 4 / SUM(c) FROM (SELECT COUNT(*) AS c FROM t GROUP BY g)").fetchone()[0]
     assert exact == pytest.approx(size / 4, rel=0.5)
     estimate = plans.pairs_per_row(lambda sql: con.execute(sql).fetchall(), "t", ["g"], n)

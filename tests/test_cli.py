@@ -5,6 +5,7 @@ import math
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -331,6 +332,19 @@ def test_report_ranking_measures(tmp_path):
     assert "unknown measure 'ndgc@10' (did you mean 'ndcg'?)" in cli(*base, "--metrics", "ndgc@10", ok=2).stderr
     assert "with --metrics, write the cut-off in each measure" in cli(*base, "--metrics", "map", "--k", "5", ok=2).stderr
     assert "--k must be a positive whole number; got 0" in cli(*base, "--k", "0", ok=2).stderr
+
+
+def test_report_of_trec_files_needs_no_query():
+    """A run in trec_eval's format names its columns (query, item, score), and --qrels makes the report a
+    ranking one: no --query to give, the same report as with --query query, the values of the Python API."""
+    trec = Path(__file__).parent / "data" / "trec_eval"
+    files = ("report", f"trec:{trec / 'results.test'}", "--qrels", f"trec:{trec / 'qrels.test'}", "--format", "json")
+    report = json.loads(cli(*files, ok=0).stdout)
+    assert report == json.loads(cli(*files, "--query", "query", ok=0).stdout)
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    run, qrels = sm.TrecRun(trec / "results.test"), sm.TrecQrels(trec / "qrels.test")
+    assert values["map"] == pytest.approx(sm.map(run, qrels))
+    assert values["ndcg@10"] == pytest.approx(sm.ndcg(run, qrels, k=10, gain="exponential"))
 
 
 def test_bad_plot_requests():

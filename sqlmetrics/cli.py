@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--strategy", choices=STRATEGY.choices,
                        help=f"calibration bins: equal-width or equal-count (default: {STRATEGY.default})")
     group = sub.add_argument_group("ranking columns (the run; relevance from --qrels or the run itself)")
-    group.add_argument("--query", help="query/user id column (default with --qrels or a trec: SOURCE: query)")
+    group.add_argument("--query", help="query/user id column (default with a trec: SOURCE, or --qrels and no --label: query)")
     group.add_argument("--item", default="item", help="item id column (default: item)")
     group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
     group.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")
@@ -570,9 +570,10 @@ def cmd_report(args) -> int:
     if len(set(scores)) < len(scores):
         raise UsageError("--score names a column twice")
     bins = {k: v for k, v in (("n_bins", args.n_bins), ("strategy", args.strategy)) if v is not None}
-    # judgments, or a run in trec_eval's format (whose reader names its columns), make it a ranking
-    # report: its query column is then `query`, the ranking metrics' default
-    ranking = args.qrels or str(args.source).startswith(TREC_PREFIX)
+    # a run in trec_eval's format (whose reader names its columns), or judgments without a label, make
+    # it a ranking report: its query column is then `query`, the ranking metrics' default (judgments
+    # with a label are left to check, which says what --qrels needs)
+    ranking = str(args.source).startswith(TREC_PREFIX) or (args.qrels and not args.label)
     query = args.query or ("query" if ranking else None)
     spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=scores[0],
                       weight=args.weight, group=args.group, threshold=args.threshold, query=query,

@@ -288,6 +288,18 @@ def test_report_input_errors_are_errors_not_skipped_metrics(ranking, args, code,
     assert done.stdout == ""  # no report at all, not a report of skipped metrics
 
 
+def test_a_run_without_judgments_names_qrels(ranking, capsys):
+    """A ranking metric on a run without its relevance column and no qrels: the judgments are missing,
+    so the error names --qrels (qrels= in Python) and --relevance, not only the column."""
+    advice = "the run has no judgments: pass {} (the judgments: query, item, relevance), or {} the run's column of them."
+    with pytest.raises(sm.MissingColumnError) as raised:
+        sm.ndcg(ranking / "run.parquet", query="qid")
+    assert str(raised.value) == (f"column 'relevance' (relevance) not found in '{ranking / 'run.parquet'}'; "
+                                 f"{advice.format('qrels=', 'relevance=')} Columns: 'qid', 'item', 'score'")
+    assert main(["compute", "ndcg", str(ranking / "run.parquet"), "--query", "qid"]) == 2
+    assert advice.format("--qrels", "--relevance") in capsys.readouterr().err
+
+
 def test_report_skips_only_what_is_undefined_on_the_data(ranking):
     report = strict_json(cli("report", "run.parquet", "--query", "qid", "--qrels", "no_judgments.parquet",
                              "--format", "json", cwd=ranking, ok=0).stdout)
@@ -408,6 +420,23 @@ def test_labels_that_are_not_0_1_name_average_and_pos_label_as_flags(tmp_path, c
     assert json.loads(capsys.readouterr().out)["value"] == 0.5
     for path in (classes, yes):
         assert main(["compute", "accuracy", str(path), *columns, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["value"] == 0.75
+
+
+def test_yes_no_labels_of_a_score_metric_name_pos_label(tmp_path, capsys):
+    """auc from a score, on text labels yes/no: the error names --pos-label with each value (pos_label=
+    in Python), not only the column's type; a CSV's yes/no is read as boolean, yes the positive."""
+    frame = pd.DataFrame({"y": ["yes", "no", "yes", "no"], "s": [0.9, 0.2, 0.4, 0.5]})
+    frame.to_parquet(tmp_path / "yes.parquet")
+    frame.to_csv(tmp_path / "yes.csv", index=False)
+    assert main(["compute", "auc", str(tmp_path / "yes.parquet"), *COLS]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --label must be 0/1 (or boolean); column 'y' (label) holds 'no', 'yes' (VARCHAR): say "
+        "which label is positive: --pos-label no or --pos-label yes\n")
+    with pytest.raises(sm.ColumnError, match="say which label is positive: pos_label='no' or pos_label='yes'"):
+        sm.auc(frame, label="y", score="s")
+    for path, positive in ((tmp_path / "yes.parquet", ["--pos-label", "yes"]), (tmp_path / "yes.csv", [])):
+        assert main(["compute", "auc", str(path), *COLS, *positive, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["value"] == 0.75
 
 

@@ -309,6 +309,14 @@ def test_report_skips_only_what_is_undefined_on_the_data(ranking):
 
 # -- DuckDB database files ---------------------------------------------------------------------------
 
+def test_a_mistyped_file_name_says_no_such_file(tmp_path):
+    """On the command line as in Python: no such file, nor a table, and the closest file."""
+    pd.DataFrame({"y": [0, 1], "s": [0.2, 0.8]}).to_parquet(tmp_path / "preds.parquet")
+    one_error_line(cli("compute", "auc", "preds.parqet", *COLS, cwd=tmp_path), 2,
+                   "sqlmetrics: error: no such file 'preds.parqet', nor a table of that name; did you mean "
+                   "'preds.parquet'?")
+
+
 def test_a_locked_database_and_a_file_that_is_not_one(tmp_path):
     db = tmp_path / "wh.duckdb"
     holder = subprocess.Popen(

@@ -256,21 +256,26 @@ def cmd_list(args) -> int:
 def cmd_show(args) -> int:
     m = find_metric(args.metric)
     fixed = named(args.metric, {})[1]  # what a measure string (ndcg@10) sets: its defaults instead
+    # the texts in the command line's words (details=True: --details, bins=N: --bins N); the reference
+    # stays the other library's call
     params = [{"name": p.name, "kind": p.kind, "required": p.required,
-               "default": fixed.get(p.name, None if p.required else p.default), "description": p.doc} for p in m.params]
-    info = {"metric": m.name, "kind": m.kind, "summary": m.summary, "formula": m.formula,
-            "undefined_when": m.undefined or None, "reference": m.reference, "outputs": list(m.outputs),
+               "default": fixed.get(p.name, None if p.required else p.default), "description": _flags(p.doc)}
+              for p in m.params]
+    summary, formula, undefined = _flags(m.summary), _flags(m.formula), _flags(m.undefined)
+    info = {"metric": m.name, "kind": m.kind, "summary": summary, "formula": formula,
+            "undefined_when": undefined or None, "reference": m.reference, "outputs": list(m.outputs),
             "parameters": params} | ({"measure": args.metric, "measure_sets": fixed} if fixed else {})
     if args.format == "table":
-        lines = [f"{m.name} ({m.kind}): {m.summary}", "", f"  {m.formula}", ""]
+        lines = [f"{m.name} ({m.kind}): {summary}", "", f"  {formula}", ""]
         if fixed:
             lines += [f"{args.metric} is {m.name} with " + ", ".join(f"{_flag(k)} {v}" for k, v in fixed.items()), ""]
-        if m.undefined:
-            lines += [f"Undefined when {m.undefined}.", ""]
+        if undefined:
+            lines += [f"Undefined when {undefined}.", ""]
         lines += ["Parameters:"] + [
-            f"  --{p['name'].replace('_', '-'):<22} {p['description']}"
+            f"  {_flag(p['name']):<24} {p['description']}"
             + ("" if p["required"] else f" (default: {p['default']})") for p in params]
-        lines += ["", f"Output columns: {', '.join(m.outputs)}", f"Reference: {m.reference}"]
+        lines += ["", f"Output columns: {', '.join(m.outputs)}{m.outputs_note(option=_flag)}",
+                  f"Reference: {m.reference}"]
         write("\n".join(lines))
     else:
         emit(params, args.format, info, columns=["name", "kind", "required", "default", "description"])

@@ -68,6 +68,20 @@ def test_show_describes_a_metric():
     assert "Reference:" in cli("show", "map", ok=0).stdout  # aliases work
 
 
+def test_show_speaks_in_flags():
+    """show's summary, formula and parameters name the command line's options (as --help does), not the
+    Python parameters: --details, --bins N, --class; the reference stays the other library's call."""
+    shown = cli("show", "auc", ok=0).stdout
+    assert "--details gives error_bound" in shown and "With --bins N, AUC of the bucketed scores" in shown
+    assert "details=True" not in shown and "bins=N" not in shown
+    assert "Output columns: auc, n, n_pos, n_neg, error_bound (error_bound only with --bins)" in shown
+    assert "Reference: sklearn.metrics.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr)" in shown
+    document = json.loads(cli("show", "auc", "--format", "json", ok=0).stdout)
+    bins = next(p for p in document["parameters"] if p["name"] == "bins")
+    assert "--details gives error_bound" in bins["description"] and "--bins N" in document["formula"]
+    assert "\n  --class " in cli("show", "multiclass_auc", ok=0).stdout  # class_, a Python keyword
+
+
 def test_unknown_metric_suggests_the_closest_name():
     done = cli("compute", "ndgc", SAMPLE, ok=2)
     assert done.stdout == "" and "unknown metric 'ndgc'; did you mean 'ndcg'?" in done.stderr
@@ -93,12 +107,22 @@ def test_compute_matches_the_python_api_in_every_format():
     document = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--format", "json", ok=0).stdout)
     assert document == {"metric": "auc", "rows": [{"auc": expected}], "value": expected}
     details = cli("compute", "auc", SAMPLE, *COLS, "--details", "--format", "csv", ok=0).stdout.splitlines()
-    assert details[0] == "auc,n,n_pos,n_neg,error_bound" and float(details[1].split(",")[0]) == expected
+    assert details[0] == "auc,n,n_pos,n_neg" and float(details[1].split(",")[0]) == expected
+
+
+def test_auc_has_an_error_bound_only_with_bins():
+    """error_bound bounds the error of bins: an exact AUC, by slice or with --details, has no such column."""
+    by = cli("compute", "auc", SAMPLE, *COLS, "--by", "country", ok=0).stdout.splitlines()
+    assert by[0].split() == ["country", "auc", "n", "n_pos", "n_neg"]
+    binned = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--bins", "50", "--format", "json",
+                            ok=0).stdout)["rows"]
+    assert all(0 < row["error_bound"] < 0.5 for row in binned)
+    assert "error_bound" not in sm.auc(str(SAMPLE), label="clicked", score="pctr", details=True)
 
 
 def test_compute_by_slices_and_per_query(tmp_path):
     rows = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--format", "json", ok=0).stdout)["rows"]
-    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg", "error_bound"}
+    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg"}
     run = pd.DataFrame({"query": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1], "relevance": [0, 1, 1, 0]})
     run.to_parquet(tmp_path / "run.parquet")
     per_query = json.loads(cli("compute", "mrr", tmp_path / "run.parquet", "--per-query", "--format", "json",

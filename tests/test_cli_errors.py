@@ -206,6 +206,20 @@ def test_an_infinite_value_in_every_format(name, word, overflowing):
     assert f"check failed: {name} = {word}" in failed.stderr
 
 
+def test_a_class_or_average_that_does_not_apply_is_a_dash_not_nan(tmp_path):
+    """classification_report's class rows have no average and its average rows no class: a table shows
+    — there (NaN is an undefined number: c's precision, never predicted); JSON keeps null."""
+    path = tmp_path / "classes.csv"
+    pd.DataFrame({"y": ["a", "b", "c", "a"], "p": ["a", "b", "b", "a"]}).to_csv(path, index=False)
+    lines = cli("compute", "classification_report", path, "--label", "y", "--prediction", "p", ok=0).stdout.splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["class", "average", "precision"], ["a", "—", "1"], ["b", "—", "0.5"], ["c", "—", "NaN"],
+        ["—", "micro", "0.75"], ["—", "macro", "NaN"], ["—", "weighted", "NaN"]]
+    rows = strict_json(cli("compute", "classification_report", path, "--label", "y", "--prediction", "p",
+                           "--format", "json", ok=0).stdout)["rows"]
+    assert rows[0]["average"] is None and rows[3]["class"] is None
+
+
 def test_undefined_values_are_null_in_json_and_nan_in_csv_and_tables(tmp_path):
     path = tmp_path / "slices.csv"
     frame = pd.DataFrame({"g": ["a"] * 4 + ["b"] * 3, "y": [0, 1, 0, 1, 1, 1, 1], "s": [.1, .8, .4, .3, .2, .9, .5]})

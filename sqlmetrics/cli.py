@@ -38,7 +38,7 @@ from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, 
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, named
 from .systems import CORRECTIONS, paper_table
-from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, side_by_side
+from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, said_once, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
@@ -607,11 +607,16 @@ def cmd_report(args) -> int:
     if kinds:  # before the output: a reader that stops reading (| head) cannot lose the files
         save_plots(args.plot, curves, weighted=bool(args.weight))
     if len(reports) == 1:
-        emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), columns=REPORT_COLUMNS)
+        emit_report(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), REPORT_COLUMNS)
     else:
         rows, document = side_by_side(reports, compared=compared)
-        emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
+        emit_report(rows, args.format, document, ["metric", *reports, "based_on"])
     return 0
+
+
+def emit_report(rows: list[dict], fmt: str, document: dict, columns: list[str]) -> None:
+    """A report's rows; a table says each based_on once (report.said_once)."""
+    emit(said_once(rows) if fmt == "table" else rows, fmt, document, columns=columns)
 
 
 def report_runs(args) -> int:
@@ -634,7 +639,7 @@ def report_runs(args) -> int:
     finally:
         con.close()
     rows, document = side_by_side(reports, "run")
-    emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
+    emit_report(rows, args.format, document, ["metric", *reports, "based_on"])
     return 0
 
 

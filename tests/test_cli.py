@@ -257,6 +257,22 @@ def test_report_of_several_scores_side_by_side_from_a_database_with_plots(tmp_pa
     assert "--score names a column twice" in cli("report", SAMPLE, *COLS, "--score", "pctr", ok=2).stderr
 
 
+def test_report_table_says_each_based_on_once():
+    """Side by side, precision, recall, F1 and accuracy share one long based_on (both scores' counts): the
+    table says it on precision's row and "as above" on the next three; CSV and JSON keep every row's."""
+    args = ("report", SAMPLE, *COLS, "--score", "pctr_base")
+    lines = {line.split()[0]: line for line in cli(*args, ok=0).stdout.splitlines()}
+    counts = "pctr: score >= 0.5: tp=27, fp=9, tn=5,445, fn=519; pctr_base: score >= 0.5: tp=2, fp=6, tn=5,448, fn=544"
+    assert lines["precision"].endswith(counts)
+    assert all(lines[name].endswith("  as above") for name in ("recall", "f1", "accuracy", "gini"))
+    assert lines["auc"].endswith("n=6,000, n_pos=546, n_neg=5,454")
+    csv = pd.read_csv(io.StringIO(cli(*args, "--format", "csv", ok=0).stdout)).set_index("metric")
+    assert (csv.loc[["precision", "recall", "f1", "accuracy"], "based_on"] == counts).all()
+    document = json.loads(cli(*args, "--format", "json", ok=0).stdout)
+    recall = next(m for m in document["scores"][0]["metrics"] if m["metric"] == "recall")
+    assert recall["based_on"] == "score >= 0.5: tp=27, fp=9, tn=5,445, fn=519"
+
+
 def ece_reference(y, p, n_bins, strategy):
     """sum over bins of |fraction of positives - mean probability| * rows / N, on scikit-learn's bins."""
     y, p = np.asarray(y, dtype=float), np.asarray(p, dtype=float)

@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--strategy", choices=STRATEGY.choices,
                        help=f"calibration bins: equal-width or equal-count (default: {STRATEGY.default})")
     group = sub.add_argument_group("ranking columns (the run; relevance from --qrels or the run itself)")
-    group.add_argument("--query", help="query/user id column (default with a trec: SOURCE, or --qrels and no --label: query)")
+    group.add_argument("--query", help="query/user id column (default with a trec: SOURCE, or --qrels and no "
+                                       "--label: query)")
     group.add_argument("--item", default="item", help="item id column (default: item)")
     group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
     group.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")

@@ -83,10 +83,10 @@ class Source:
 
 
 def missing_table(source: Source, otherwise: str) -> SourceError:
-    """The error for a table `source` names that does not exist (`otherwise`: the sentence for a table). A name
-    such as 'preds.parqet' is a file mistyped more likely than a table of a schema: where it is close
-    to a file sqlmetrics reads in the directory it names, or its extension to one it reads, the error
-    says there is no such file (with the closest one)."""
+    """The error for a table `source` names that does not exist (`otherwise`: the sentence for a
+    table). A name such as 'preds.parqet' is a file mistyped more likely than a table of a schema:
+    where it is close to a file sqlmetrics reads in the directory it names, or its extension to one it
+    reads, the error says there is no such file (with the closest one)."""
     near = _closest_file(source.name or "")
     extension = os.path.splitext(source.name or "")[1][1:].lower()
     if near or (extension and difflib.get_close_matches(extension, _READERS, n=1)):

@@ -274,8 +274,8 @@ def test_a_mistyped_file_name_is_no_such_file_with_the_closest(tmp_path, monkeyp
             ("preds.parqet", "no such file 'preds.parqet', nor a table of that name; did you mean 'preds.parquet'?"),
             ("scores.jsn", "no such file 'scores.jsn', nor a table of that name: it reads Parquet (.parquet)"),
             ("prds.parquet", "no file matches 'prds.parquet'; did you mean 'preds.parquet'?"),
-            (f"{tmp_path}/preds.parqet", f"no such file '{tmp_path}/preds.parqet'; did you mean "
-                                         f"'{tmp_path}/preds.parquet'?"),
+            (f"{tmp_path}/preds.parqet",
+             f"no such file '{tmp_path}/preds.parqet'; did you mean '{tmp_path}/preds.parquet'?"),
             ("preds", "table 'preds' does not exist (Catalog Error")):
         with pytest.raises(sm.SourceError) as raised:
             sm.auc(data, label="y", score="s")

@@ -198,7 +198,8 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
         stack.enter_context(_label_advice(m, values, engine, opened["data"]))
         checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
-                                       renames if slot == "qrels" else {}, given[slot])
+                                       renames if slot == "qrels" else {}, given[slot],
+                                       _no_judgments(m, values) if slot == "data" else None)
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
@@ -264,16 +265,25 @@ class _Checked:
     explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
 
 
+def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
+    """Without qrels the judgments are the run's own columns: where it lacks one, the advice is qrels."""
+    if "qrels" not in values or values["qrels"] is not None:
+        return {}
+    return {p.name: f"the run has no judgments: pass qrels= (the judgments: query, item, relevance), or "
+                    f"{p.name}= the run's column of them." for p in m.params if p.where == "judgments"}
+
+
 def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str],
-                  data=None) -> _Checked:
+                  data=None, advice: dict[str, str] | None = None) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
     (Capabilities.guards_rows), as guards in the metric's own query (one read of the input). The checks
     name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
-    `data`: what the user gave, for the advice on a file's numbers read as text."""
+    `data`: what the user gave, for the advice on a file's numbers read as text; `advice`: on a missing
+    column, see checks.require_columns."""
     require_repeatable(source.relation, engine.dialect, source.description)
     schema = engine.schema(source)
-    checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description)
+    checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description, advice)
     twice = sorted({col for _, col, _ in wanted if col in schema.duplicated})
     if twice:
         raise ColumnError(f"{source.description} has more than one column named {twice[0]!r} (names that differ "

@@ -46,14 +46,16 @@ def quote(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
-def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], where: str) -> None:
-    """Every (parameter, column) must name an existing column; suggest the closest otherwise."""
+def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], where: str,
+                    advice: dict[str, str] | None = None) -> None:
+    """Every (parameter, column) must name an existing column; suggest the closest otherwise, or the
+    `advice` for that parameter (what to pass instead of a column the relation may well lack)."""
     for param, col in columns:
         if col in schema:
             continue
         near = difflib.get_close_matches(col, list(schema), n=1) or [
             c for c in schema if c.lower() == col.lower()]
-        hint = f"; did you mean {near[0]!r}?" if near else ""
+        hint = f"; did you mean {near[0]!r}?" if near else f"; {advice[param]}" if param in (advice or {}) else ""
         listing = ", ".join(repr(c) for c in list(schema)[:20]) + (" ..." if len(schema) > 20 else "")
         raise MissingColumnError(f"column {col!r} ({param}) not found in {where}{hint} Columns: {listing}")
 

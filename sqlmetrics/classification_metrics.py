@@ -95,7 +95,8 @@ CLASSIFICATION = [
             "max_fpr", "float", "partial AUC: the area for fpr in [0, max_fpr] only, standardised by McClish "
             "(0.5: chance, 1: perfect), as sklearn's roc_auc_score(max_fpr=...); 1 (or None) is the full AUC. "
             "Exact: not with bins.", default=None, low=0.0, low_open=True, high=1.0), BY),
-        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), plan=_RANK_WHEN_DISTINCT,
+        outputs=("auc",) + _AUC_COUNTS + ("error_bound",), outputs_with=(("error_bound", "bins"),),
+        plan=_RANK_WHEN_DISTINCT,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "

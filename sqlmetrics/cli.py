@@ -38,7 +38,7 @@ from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, 
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, named
 from .systems import CORRECTIONS, paper_table
-from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, side_by_side
+from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, said_once, side_by_side
 from .urls import hide_passwords, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
@@ -112,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--strategy", choices=STRATEGY.choices,
                        help=f"calibration bins: equal-width or equal-count (default: {STRATEGY.default})")
     group = sub.add_argument_group("ranking columns (the run; relevance from --qrels or the run itself)")
-    group.add_argument("--query", help="query/user id column")
+    group.add_argument("--query", help="query/user id column (default with a trec: SOURCE, or --qrels and no "
+                                       "--label: query)")
     group.add_argument("--item", default="item", help="item id column (default: item)")
     group.add_argument("--relevance", default="relevance", help="relevance column (default: relevance)")
     group.add_argument("--qrels", help="judgments file (query, item, relevance), or a TREC qrels file as trec:PATH")
@@ -256,21 +257,26 @@ def cmd_list(args) -> int:
 def cmd_show(args) -> int:
     m = find_metric(args.metric)
     fixed = named(args.metric, {})[1]  # what a measure string (ndcg@10) sets: its defaults instead
+    # the texts in the command line's words (details=True: --details, bins=N: --bins N); the reference
+    # stays the other library's call
     params = [{"name": p.name, "kind": p.kind, "required": p.required,
-               "default": fixed.get(p.name, None if p.required else p.default), "description": p.doc} for p in m.params]
-    info = {"metric": m.name, "kind": m.kind, "summary": m.summary, "formula": m.formula,
-            "undefined_when": m.undefined or None, "reference": m.reference, "outputs": list(m.outputs),
+               "default": fixed.get(p.name, None if p.required else p.default), "description": _flags(p.doc)}
+              for p in m.params]
+    summary, formula, undefined = _flags(m.summary), _flags(m.formula), _flags(m.undefined)
+    info = {"metric": m.name, "kind": m.kind, "summary": summary, "formula": formula,
+            "undefined_when": undefined or None, "reference": m.reference, "outputs": list(m.outputs),
             "parameters": params} | ({"measure": args.metric, "measure_sets": fixed} if fixed else {})
     if args.format == "table":
-        lines = [f"{m.name} ({m.kind}): {m.summary}", "", f"  {m.formula}", ""]
+        lines = [f"{m.name} ({m.kind}): {summary}", "", f"  {formula}", ""]
         if fixed:
             lines += [f"{args.metric} is {m.name} with " + ", ".join(f"{_flag(k)} {v}" for k, v in fixed.items()), ""]
-        if m.undefined:
-            lines += [f"Undefined when {m.undefined}.", ""]
+        if undefined:
+            lines += [f"Undefined when {undefined}.", ""]
         lines += ["Parameters:"] + [
-            f"  --{p['name'].replace('_', '-'):<22} {p['description']}"
+            f"  {_flag(p['name']):<24} {p['description']}"
             + ("" if p["required"] else f" (default: {p['default']})") for p in params]
-        lines += ["", f"Output columns: {', '.join(m.outputs)}", f"Reference: {m.reference}"]
+        lines += ["", f"Output columns: {', '.join(m.outputs)}{m.outputs_note(option=_flag)}",
+                  f"Reference: {m.reference}"]
         write("\n".join(lines))
     else:
         emit(params, args.format, info, columns=["name", "kind", "required", "default", "description"])
@@ -570,8 +576,13 @@ def cmd_report(args) -> int:
     if len(set(scores)) < len(scores):
         raise UsageError("--score names a column twice")
     bins = {k: v for k, v in (("n_bins", args.n_bins), ("strategy", args.strategy)) if v is not None}
+    # a run in trec_eval's format (whose reader names its columns), or judgments without a label, make
+    # it a ranking report: its query column is then `query`, the ranking metrics' default (judgments
+    # with a label are left to check, which says what --qrels needs)
+    ranking = str(args.source).startswith(TREC_PREFIX) or (args.qrels and not args.label)
+    query = args.query or ("query" if ranking else None)
     spec = ReportSpec(source=str(args.table or args.source), label=args.label, score=scores[0],
-                      weight=args.weight, group=args.group, threshold=args.threshold, query=args.query,
+                      weight=args.weight, group=args.group, threshold=args.threshold, query=query,
                       item=args.item, relevance=args.relevance, qrels=args.qrels, k=args.k,
                       metrics=_measure_list(args.metrics), **bins)
     check(spec)  # before the plots are checked, and anything computed
@@ -597,11 +608,16 @@ def cmd_report(args) -> int:
     if kinds:  # before the output: a reader that stops reading (| head) cannot lose the files
         save_plots(args.plot, curves, weighted=bool(args.weight))
     if len(reports) == 1:
-        emit(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), columns=REPORT_COLUMNS)
+        emit_report(reports[scores[0]].table(), args.format, reports[scores[0]].as_json(), REPORT_COLUMNS)
     else:
         rows, document = side_by_side(reports, compared=compared)
-        emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
+        emit_report(rows, args.format, document, ["metric", *reports, "based_on"])
     return 0
+
+
+def emit_report(rows: list[dict], fmt: str, document: dict, columns: list[str]) -> None:
+    """A report's rows; a table says each based_on once (report.said_once)."""
+    emit(said_once(rows) if fmt == "table" else rows, fmt, document, columns=columns)
 
 
 def report_runs(args) -> int:
@@ -624,7 +640,7 @@ def report_runs(args) -> int:
     finally:
         con.close()
     rows, document = side_by_side(reports, "run")
-    emit(rows, args.format, document, columns=["metric", *reports, "based_on"])
+    emit_report(rows, args.format, document, ["metric", *reports, "based_on"])
     return 0
 
 

@@ -108,7 +108,7 @@ def metrics_md() -> str:
                 out.append(f"- `{p.name}`: {p.doc}{default}")
             if m.one_of:
                 out.append(f"- exactly one of {' / '.join(f'`{n}`' for n in m.one_of)}.")
-            out += ["", f"**Returns** the columns {', '.join(f'`{c}`' for c in m.outputs)}"
+            out += ["", f"**Returns** the columns {', '.join(f'`{c}`' for c in m.outputs)}{m.outputs_note('`')}"
                     + (" (after the `by` columns)." if m.kind == "curve" else "."), ""]
             if m.undefined:
                 out += [f"**Undefined** when {m.undefined}.", ""]

@@ -11,7 +11,7 @@ import sqlmetrics as sm
 from .engine import own_connection
 from .output import emit, write
 from .progress import run
-from .report import REPORT_COLUMNS, ReportSpec, build_report
+from .report import REPORT_COLUMNS, ReportSpec, build_report, said_once
 
 SAMPLE = Path(__file__).parent / "data" / "sample.csv"
 
@@ -35,7 +35,7 @@ def demo(fmt: str = "table", out=None) -> None:
         return
     write(f"sqlmetrics {sm.__version__}: a click model on {SAMPLE.name} ({report.counts['rows']:,} impressions, "
           f"{report.counts['positives']:,} clicks), in-process DuckDB\n", out)
-    emit(report.table(), "table", {}, out, columns=REPORT_COLUMNS)
+    emit(said_once(report.table()), "table", {}, out, columns=REPORT_COLUMNS)
     write(f"\nRelaImpr of pctr over pctr_base: {rela_impr:+.1%}", out)
     write(f"Is pctr really better? AUC {compared['auc']:.4f} against {compared['other_auc']:.4f}: difference "
           f"{compared['difference']:+.4f} (95% CI {compared['ci_low']:+.4f} to {compared['ci_high']:+.4f}), "

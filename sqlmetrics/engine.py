@@ -34,7 +34,8 @@ from sqlglot.tokens import TokenType
 
 from . import dialects, drivers
 from .errors import EngineError, SourceError
-from .sources import Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, static_source
+from .sources import (Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, missing_table,
+                      static_source)
 from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
 
 if TYPE_CHECKING:
@@ -135,7 +136,8 @@ class Engine:
             return self._schema(sql, source)
         except self.errors as e:
             if isinstance(source.relation, exp.Table) and self._missing(e):
-                raise SourceError(f"{source.description} does not exist on {self.name} ({_first_line(e)})") from None
+                raise missing_table(
+                    source, f"{source.description} does not exist on {self.name} ({_first_line(e)})") from None
             raise SourceError(f"cannot use {source.description} on {self.name}: {_first_line(e)}") from None
 
     def rows(self, sql: str) -> list[tuple]:
@@ -231,7 +233,7 @@ class DuckDBEngine(Engine):
             return Schema(rel.columns, rel.types, self.case_insensitive)
         except duckdb.CatalogException as e:
             if isinstance(source.relation, exp.Table):
-                raise SourceError(f"{source.description} does not exist ({_first_line(e)})") from None
+                raise missing_table(source, f"{source.description} does not exist ({_first_line(e)})") from None
             raise SourceError(f"{source.description} cannot run: {_first_line(e)}") from None
         except duckdb.IOException as e:
             raise SourceError(f"cannot read {source.description}: {_first_line(e)}") from None

@@ -46,7 +46,7 @@ def make_function(m: Metric):
 def docstring(m: Metric) -> str:
     returns = {
         "scalar": f"{'int' if m.count else 'float'} (with ``by=`` or ``details=True``: a DataFrame with columns "
-                  f"{', '.join(m.outputs)})",
+                  f"{', '.join(m.outputs)}{m.outputs_note('``')})",
         "record": f"dict of {', '.join(m.outputs)} (with ``by=`` or ``details=True``: a DataFrame)",
         "curve": f"pandas.DataFrame with columns {', '.join(m.outputs)} (``by`` columns first)",
     }[m.kind]

@@ -61,6 +61,9 @@ class Metric:
     one_pass: bool = False
     #: which way its value is better: where compare's gates (--max-drop, --alpha) see a regression
     better: Better = "higher"
+    #: (output, parameter): an output the result has only where that parameter is given (auc's
+    #: error_bound, the bound of the error of bins: an exact AUC has none)
+    outputs_with: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         require_word(f"metric {self.name!r}", "kind", self.kind, Kind)
@@ -73,6 +76,17 @@ class Metric:
     def value_columns(self) -> tuple[str, ...]:
         """Columns whose NULL means 'undefined' (raised for an unsliced call)."""
         return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": self.defined_by}[self.kind]
+
+    def outputs_for(self, values: dict) -> tuple[str, ...]:
+        """The outputs a call with these parameter values returns (see outputs_with)."""
+        absent = {c for c, param in self.outputs_with if values.get(param) is None}
+        return tuple(c for c in self.outputs if c not in absent)
+
+    def outputs_note(self, quote: str = "", option: Callable[[str], str] | None = None) -> str:
+        """' (error_bound only with bins)': the outputs_with, as the docs say them after the outputs
+        (`option`: how a parameter is named, the command line's --bins; by default quoted as a column)."""
+        option = option or (lambda name: f"{quote}{name}{quote}")
+        return "".join(f" ({quote}{c}{quote} only with {option(p)})" for c, p in self.outputs_with)
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

@@ -4,7 +4,9 @@ Numbers that are not finite are written so that every reader takes them without 
 is lost: +inf and -inf as ``Infinity`` and ``-Infinity`` (in JSON the strings "Infinity" and
 "-Infinity", which JavaScript's ``Number()``, Python's ``float()`` and jq's ``tonumber`` read back
 as infinities; JSON has no such number), NaN (an undefined value, a missing count) as ``null`` in
-JSON and ``NaN`` in a table or CSV. The JSON is strict (RFC 8259): no bare NaN or Infinity.
+JSON and ``NaN`` in a table or CSV. The JSON is strict (RFC 8259): no bare NaN or Infinity. In a
+table, a column of text (classes, slices) shows its missing values as ``—``: not a number, but a row
+the column does not apply to (classification_report's averages have no class).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import sys
 from .imports import instance_of
 
 INFINITY, NEG_INFINITY, NAN = "Infinity", "-Infinity", "NaN"
+NOT_APPLICABLE = "—"  # a missing value in a table's column of text
 
 
 def records(result, m=None) -> list[dict]:
@@ -130,17 +133,20 @@ def silence(out) -> None:
 
 def table(columns: list[str], rows: list[dict], keys=()) -> str:
     """Plain text columns: numbers right-aligned (6 significant digits; counts with thousands
-    separators, integers of the `keys` columns as they are), text left-aligned."""
-    def cell(v, key):
+    separators, integers of the `keys` columns as they are), text left-aligned, missing as NaN in a
+    column of numbers (or of nothing else) and as — in one of text."""
+    def cell(v, key, number):
         v = plain(v)
         if isinstance(v, float) and math.isfinite(v):
             return f"{v:.6g}"
         if isinstance(v, int) and not isinstance(v, bool):
             return str(v) if key else f"{v:,}"
-        return text(v)
+        return NOT_APPLICABLE if v is None and not number else text(v)
     is_key = [c in keys for c in columns]
-    cells = [[cell(row.get(c), key) for c, key in zip(columns, is_key)] for row in rows]
     numeric = [_numeric([row.get(c) for row in rows]) for c in columns]
+    # a column of missing values only is of numbers (an undefined metric): NaN
+    number = [num or all(plain(row.get(c)) is None for row in rows) for c, num in zip(columns, numeric)]
+    cells = [[cell(row.get(c), key, num) for c, key, num in zip(columns, is_key, number)] for row in rows]
     widths = [max([len(str(c))] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
     def line(values):
         return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()

@@ -126,6 +126,17 @@ def side_by_side(reports: dict[str, Report], what: str = "score",
     return rows, document
 
 
+#: a table's based_on where the row above says the same (precision, recall, F1 and accuracy share theirs)
+AS_ABOVE = "as above"
+
+
+def said_once(rows: list[dict]) -> list[dict]:
+    """The rows of a report's table with each based_on said once: a row whose based_on is its previous
+    row's says AS_ABOVE (JSON and CSV, data to read, keep every row's)."""
+    return [row | {"based_on": AS_ABOVE} if i and row["based_on"] == rows[i - 1]["based_on"] else row
+            for i, row in enumerate(rows)]
+
+
 def _delong_said(first: str, other: str, test: dict, what: str) -> str:
     if what == "difference":
         return (f"AUC {first} - {other}: 95% CI {_signed(test['ci_low'])} to {_signed(test['ci_high'])} "

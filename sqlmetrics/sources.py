@@ -9,6 +9,7 @@ A bare string is never SQL.
 """
 from __future__ import annotations
 
+import difflib
 import glob
 import os
 import re
@@ -77,6 +78,32 @@ def is_trec(data) -> bool:
 class Source:
     relation: exp.Expression  # exp.Table or exp.Query, in place of the template placeholder
     description: str  # how error messages name it
+    #: a table name given as data, which may be a mistyped file name (see missing_table)
+    name: str | None = None
+
+
+def missing_table(source: Source, otherwise: str) -> SourceError:
+    """The error for a table `source` names that does not exist (`otherwise`: the sentence for a
+    table). A name such as 'preds.parqet' is a file mistyped more likely than a table of a schema:
+    where it is close to a file sqlmetrics reads in the directory it names, or its extension to one it
+    reads, the error says there is no such file (with the closest one)."""
+    near = _closest_file(source.name or "")
+    extension = os.path.splitext(source.name or "")[1][1:].lower()
+    if near or (extension and difflib.get_close_matches(extension, _READERS, n=1)):
+        advice = f"; did you mean {near!r}?" if near else f": it reads {READ_EXTENSIONS}"
+        return SourceError(f"no such file {source.name!r}, nor a table of that name{advice}")
+    return SourceError(otherwise)
+
+
+def _closest_file(path: str) -> str | None:
+    """The file sqlmetrics reads, in the directory `path` names, whose name is closest to `path`'s."""
+    folder, base = os.path.split(os.path.expanduser(path))
+    try:
+        files = sorted(f for f in os.listdir(folder or ".") if _FILE.search(f)) if base else []
+    except OSError:  # no such directory, or not one
+        return None
+    near = difflib.get_close_matches(base, files, n=1)
+    return os.path.join(folder, near[0]) if near else None
 
 
 def is_frame(data) -> bool:
@@ -126,7 +153,8 @@ def file_source(path) -> Source:
         path = os.path.expanduser(path)
         # a file whose own name has glob characters ('data[1].csv') is found as it is
         if not (os.path.isfile(path) or glob.glob(path)):
-            raise SourceError(f"no file matches {path!r}")
+            near = _closest_file(path) if glob.escape(path) == path else None  # not for a glob
+            raise SourceError(f"no file matches {path!r}" + (f"; did you mean {near!r}?" if near else ""))
     reader = exp.Anonymous(this=_READERS[fmt], expressions=[exp.Literal.string(path)])
     select = exp.select("*").from_(exp.Table(this=reader))
     return Source(select, repr(path))
@@ -239,7 +267,7 @@ def _parses(text: str, kind: str) -> bool:
 
 
 def table_source(name: str, dialect: str) -> Source:
-    return Source(parse_table_name(name, dialect), f"table {name!r}")
+    return Source(parse_table_name(name, dialect), f"table {name!r}", name)
 
 
 def query_source(query: Query, dialect: str) -> Source:
@@ -303,7 +331,11 @@ def _require_not_a_file(data) -> None:
         raise SourceError(f"{describe(data)} is a DuckDB database file, not a table: open it with "
                           f"con=duckdb.connect({os.fspath(data)!r}) and pass a table name as data")
     quoted = any(q in path for q in "\"`[")  # a quoted table name may hold a slash
-    if (not quoted and ("/" in path or os.sep in path)) or (os.path.isfile(path) and os.path.splitext(path)[1]):
+    a_path = not quoted and ("/" in path or os.sep in path)
+    near = _closest_file(path) if a_path and not os.path.exists(path) else None
+    if near:  # a mistyped file name
+        raise SourceError(f"no such file {os.fspath(data)!r}; did you mean {near!r}?")
+    if a_path or (os.path.isfile(path) and os.path.splitext(path)[1]):
         raise SourceError(f"{describe(data)} is not a file sqlmetrics reads: it reads {READ_EXTENSIONS} "
                           "(by their extension), and TREC run and qrels files as sqlmetrics.TrecRun(path) and "
                           "sqlmetrics.TrecQrels(path)")

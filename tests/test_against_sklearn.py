@@ -421,7 +421,7 @@ def test_details_counts(name, weighted):
     spec = SPECS[name]
     got = call(name, d, "y", weighted, details=True)
     assert isinstance(got, pd.DataFrame) and len(got) == 1
-    assert list(got.columns) == list(sm.METRICS[name].outputs)
+    assert list(got.columns) == list(sm.METRICS[name].outputs_for({}))
     assert_close(got[name].iloc[0], spec.ref(d, weighted), name)
     for col, value in expected_counts(spec, d, weighted).items():
         assert_close(got[col].iloc[0], value, f"{name}.{col}")
@@ -763,7 +763,7 @@ def test_by_slices_match_per_slice_reference(name, by, kind, weighted):
     got = call(name, d, "yb" if kind == "round2" else "y", weighted, by=by)
     keys = [by] if isinstance(by, str) else by
     assert isinstance(got, pd.DataFrame)
-    assert list(got.columns) == keys + list(sm.METRICS[name].outputs)
+    assert list(got.columns) == keys + list(sm.METRICS[name].outputs_for({}))
     assert list(sm.METRICS[name].outputs)[0] == name
     slices = slices_of(d, keys)
     assert len(got) == len(slices)

@@ -5,6 +5,7 @@ import math
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -67,6 +68,20 @@ def test_show_describes_a_metric():
     assert "Reference:" in cli("show", "map", ok=0).stdout  # aliases work
 
 
+def test_show_speaks_in_flags():
+    """show's summary, formula and parameters name the command line's options (as --help does), not the
+    Python parameters: --details, --bins N, --class; the reference stays the other library's call."""
+    shown = cli("show", "auc", ok=0).stdout
+    assert "--details gives error_bound" in shown and "With --bins N, AUC of the bucketed scores" in shown
+    assert "details=True" not in shown and "bins=N" not in shown
+    assert "Output columns: auc, n, n_pos, n_neg, error_bound (error_bound only with --bins)" in shown
+    assert "Reference: sklearn.metrics.roc_auc_score(y, s, sample_weight=w, max_fpr=max_fpr)" in shown
+    document = json.loads(cli("show", "auc", "--format", "json", ok=0).stdout)
+    bins = next(p for p in document["parameters"] if p["name"] == "bins")
+    assert "--details gives error_bound" in bins["description"] and "--bins N" in document["formula"]
+    assert "\n  --class " in cli("show", "multiclass_auc", ok=0).stdout  # class_, a Python keyword
+
+
 def test_unknown_metric_suggests_the_closest_name():
     done = cli("compute", "ndgc", SAMPLE, ok=2)
     assert done.stdout == "" and "unknown metric 'ndgc'; did you mean 'ndcg'?" in done.stderr
@@ -92,12 +107,22 @@ def test_compute_matches_the_python_api_in_every_format():
     document = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--format", "json", ok=0).stdout)
     assert document == {"metric": "auc", "rows": [{"auc": expected}], "value": expected}
     details = cli("compute", "auc", SAMPLE, *COLS, "--details", "--format", "csv", ok=0).stdout.splitlines()
-    assert details[0] == "auc,n,n_pos,n_neg,error_bound" and float(details[1].split(",")[0]) == expected
+    assert details[0] == "auc,n,n_pos,n_neg" and float(details[1].split(",")[0]) == expected
+
+
+def test_auc_has_an_error_bound_only_with_bins():
+    """error_bound bounds the error of bins: an exact AUC, by slice or with --details, has no such column."""
+    by = cli("compute", "auc", SAMPLE, *COLS, "--by", "country", ok=0).stdout.splitlines()
+    assert by[0].split() == ["country", "auc", "n", "n_pos", "n_neg"]
+    binned = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--bins", "50", "--format", "json",
+                            ok=0).stdout)["rows"]
+    assert all(0 < row["error_bound"] < 0.5 for row in binned)
+    assert "error_bound" not in sm.auc(str(SAMPLE), label="clicked", score="pctr", details=True)
 
 
 def test_compute_by_slices_and_per_query(tmp_path):
     rows = json.loads(cli("compute", "auc", SAMPLE, *COLS, "--by", "country", "--format", "json", ok=0).stdout)["rows"]
-    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg", "error_bound"}
+    assert [r["country"] for r in rows] == ["BR", "DE", "JP"] and set(rows[0]) == {"country", "auc", "n", "n_pos", "n_neg"}
     run = pd.DataFrame({"query": [1, 1, 2, 2], "item": list("abab"), "score": [2, 1, 2, 1], "relevance": [0, 1, 1, 0]})
     run.to_parquet(tmp_path / "run.parquet")
     per_query = json.loads(cli("compute", "mrr", tmp_path / "run.parquet", "--per-query", "--format", "json",
@@ -232,6 +257,22 @@ def test_report_of_several_scores_side_by_side_from_a_database_with_plots(tmp_pa
     assert "--score names a column twice" in cli("report", SAMPLE, *COLS, "--score", "pctr", ok=2).stderr
 
 
+def test_report_table_says_each_based_on_once():
+    """Side by side, precision, recall, F1 and accuracy share one long based_on (both scores' counts): the
+    table says it on precision's row and "as above" on the next three; CSV and JSON keep every row's."""
+    args = ("report", SAMPLE, *COLS, "--score", "pctr_base")
+    lines = {line.split()[0]: line for line in cli(*args, ok=0).stdout.splitlines()}
+    counts = "pctr: score >= 0.5: tp=27, fp=9, tn=5,445, fn=519; pctr_base: score >= 0.5: tp=2, fp=6, tn=5,448, fn=544"
+    assert lines["precision"].endswith(counts)
+    assert all(lines[name].endswith("  as above") for name in ("recall", "f1", "accuracy", "gini"))
+    assert lines["auc"].endswith("n=6,000, n_pos=546, n_neg=5,454")
+    csv = pd.read_csv(io.StringIO(cli(*args, "--format", "csv", ok=0).stdout)).set_index("metric")
+    assert (csv.loc[["precision", "recall", "f1", "accuracy"], "based_on"] == counts).all()
+    document = json.loads(cli(*args, "--format", "json", ok=0).stdout)
+    recall = next(m for m in document["scores"][0]["metrics"] if m["metric"] == "recall")
+    assert recall["based_on"] == "score >= 0.5: tp=27, fp=9, tn=5,445, fn=519"
+
+
 def ece_reference(y, p, n_bins, strategy):
     """sum over bins of |fraction of positives - mean probability| * rows / N, on scikit-learn's bins."""
     y, p = np.asarray(y, dtype=float), np.asarray(p, dtype=float)
@@ -331,6 +372,19 @@ def test_report_ranking_measures(tmp_path):
     assert "unknown measure 'ndgc@10' (did you mean 'ndcg'?)" in cli(*base, "--metrics", "ndgc@10", ok=2).stderr
     assert "with --metrics, write the cut-off in each measure" in cli(*base, "--metrics", "map", "--k", "5", ok=2).stderr
     assert "--k must be a positive whole number; got 0" in cli(*base, "--k", "0", ok=2).stderr
+
+
+def test_report_of_trec_files_needs_no_query():
+    """A run in trec_eval's format names its columns (query, item, score), and --qrels makes the report a
+    ranking one: no --query to give, the same report as with --query query, the values of the Python API."""
+    trec = Path(__file__).parent / "data" / "trec_eval"
+    files = ("report", f"trec:{trec / 'results.test'}", "--qrels", f"trec:{trec / 'qrels.test'}", "--format", "json")
+    report = json.loads(cli(*files, ok=0).stdout)
+    assert report == json.loads(cli(*files, "--query", "query", ok=0).stdout)
+    values = {m["metric"]: m["value"] for m in report["metrics"]}
+    run, qrels = sm.TrecRun(trec / "results.test"), sm.TrecQrels(trec / "qrels.test")
+    assert values["map"] == pytest.approx(sm.map(run, qrels))
+    assert values["ndcg@10"] == pytest.approx(sm.ndcg(run, qrels, k=10, gain="exponential"))
 
 
 def test_bad_plot_requests():

@@ -206,6 +206,20 @@ def test_an_infinite_value_in_every_format(name, word, overflowing):
     assert f"check failed: {name} = {word}" in failed.stderr
 
 
+def test_a_class_or_average_that_does_not_apply_is_a_dash_not_nan(tmp_path):
+    """classification_report's class rows have no average and its average rows no class: a table shows
+    — there (NaN is an undefined number: c's precision, never predicted); JSON keeps null."""
+    path = tmp_path / "classes.csv"
+    pd.DataFrame({"y": ["a", "b", "c", "a"], "p": ["a", "b", "b", "a"]}).to_csv(path, index=False)
+    lines = cli("compute", "classification_report", path, "--label", "y", "--prediction", "p", ok=0).stdout.splitlines()
+    assert [line.split()[:3] for line in lines] == [
+        ["class", "average", "precision"], ["a", "—", "1"], ["b", "—", "0.5"], ["c", "—", "NaN"],
+        ["—", "micro", "0.75"], ["—", "macro", "NaN"], ["—", "weighted", "NaN"]]
+    rows = strict_json(cli("compute", "classification_report", path, "--label", "y", "--prediction", "p",
+                           "--format", "json", ok=0).stdout)["rows"]
+    assert rows[0]["average"] is None and rows[3]["class"] is None
+
+
 def test_undefined_values_are_null_in_json_and_nan_in_csv_and_tables(tmp_path):
     path = tmp_path / "slices.csv"
     frame = pd.DataFrame({"g": ["a"] * 4 + ["b"] * 3, "y": [0, 1, 0, 1, 1, 1, 1], "s": [.1, .8, .4, .3, .2, .9, .5]})
@@ -288,6 +302,18 @@ def test_report_input_errors_are_errors_not_skipped_metrics(ranking, args, code,
     assert done.stdout == ""  # no report at all, not a report of skipped metrics
 
 
+def test_a_run_without_judgments_names_qrels(ranking, capsys):
+    """A ranking metric on a run without its relevance column and no qrels: the judgments are missing,
+    so the error names --qrels (qrels= in Python) and --relevance, not only the column."""
+    advice = "the run has no judgments: pass {} (the judgments: query, item, relevance), or {} the run's column of them."
+    with pytest.raises(sm.MissingColumnError) as raised:
+        sm.ndcg(ranking / "run.parquet", query="qid")
+    assert str(raised.value) == (f"column 'relevance' (relevance) not found in '{ranking / 'run.parquet'}'; "
+                                 f"{advice.format('qrels=', 'relevance=')} Columns: 'qid', 'item', 'score'")
+    assert main(["compute", "ndcg", str(ranking / "run.parquet"), "--query", "qid"]) == 2
+    assert advice.format("--qrels", "--relevance") in capsys.readouterr().err
+
+
 def test_report_skips_only_what_is_undefined_on_the_data(ranking):
     report = strict_json(cli("report", "run.parquet", "--query", "qid", "--qrels", "no_judgments.parquet",
                              "--format", "json", cwd=ranking, ok=0).stdout)
@@ -296,6 +322,14 @@ def test_report_skips_only_what_is_undefined_on_the_data(ranking):
 
 
 # -- DuckDB database files ---------------------------------------------------------------------------
+
+def test_a_mistyped_file_name_says_no_such_file(tmp_path):
+    """On the command line as in Python: no such file, nor a table, and the closest file."""
+    pd.DataFrame({"y": [0, 1], "s": [0.2, 0.8]}).to_parquet(tmp_path / "preds.parquet")
+    one_error_line(cli("compute", "auc", "preds.parqet", *COLS, cwd=tmp_path), 2,
+                   "sqlmetrics: error: no such file 'preds.parqet', nor a table of that name; did you mean "
+                   "'preds.parquet'?")
+
 
 def test_a_locked_database_and_a_file_that_is_not_one(tmp_path):
     db = tmp_path / "wh.duckdb"
@@ -408,6 +442,23 @@ def test_labels_that_are_not_0_1_name_average_and_pos_label_as_flags(tmp_path, c
     assert json.loads(capsys.readouterr().out)["value"] == 0.5
     for path in (classes, yes):
         assert main(["compute", "accuracy", str(path), *columns, "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["value"] == 0.75
+
+
+def test_yes_no_labels_of_a_score_metric_name_pos_label(tmp_path, capsys):
+    """auc from a score, on text labels yes/no: the error names --pos-label with each value (pos_label=
+    in Python), not only the column's type; a CSV's yes/no is read as boolean, yes the positive."""
+    frame = pd.DataFrame({"y": ["yes", "no", "yes", "no"], "s": [0.9, 0.2, 0.4, 0.5]})
+    frame.to_parquet(tmp_path / "yes.parquet")
+    frame.to_csv(tmp_path / "yes.csv", index=False)
+    assert main(["compute", "auc", str(tmp_path / "yes.parquet"), *COLS]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --label must be 0/1 (or boolean); column 'y' (label) holds 'no', 'yes' (VARCHAR): say "
+        "which label is positive: --pos-label no or --pos-label yes\n")
+    with pytest.raises(sm.ColumnError, match="say which label is positive: pos_label='no' or pos_label='yes'"):
+        sm.auc(frame, label="y", score="s")
+    for path, positive in ((tmp_path / "yes.parquet", ["--pos-label", "yes"]), (tmp_path / "yes.csv", [])):
+        assert main(["compute", "auc", str(path), *COLS, *positive, "--format", "json"]) == 0
         assert json.loads(capsys.readouterr().out)["value"] == 0.75
 
 

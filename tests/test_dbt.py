@@ -176,6 +176,25 @@ def test_the_dbt_guide_pins_a_revision_that_exists_and_the_dbt_the_package_needs
     assert uses_arguments and "1.10.5" in required and "1.10.4" not in required, required
 
 
+def test_the_dbt_guide_installs_the_tested_dbt_from_the_package_index():
+    """The dbt guide's install line pins dbt-core and dbt-duckdb to the series the test extra installs (and
+    tests/test_dbt.py and .ci/run build with): a plain `pip install dbt-duckdb` takes dbt-core 1.12, which
+    downloads a wheel from outside the package index while it builds; the installed dbt-core is in it."""
+    from importlib.metadata import version
+    from packaging.requirements import Requirement
+
+    guide = (ROOT / "docs" / "dbt.md").read_text()
+    line = re.search(r"^pip install ('dbt-core[^']*') ('dbt-duckdb[^']*')", guide, re.M)
+    assert line, "docs/dbt.md has no pinned pip install line for dbt-core and dbt-duckdb"
+    # the test extra's dbt requirements (tomllib is Python 3.11's; sqlmetrics runs on 3.10)
+    extra = re.findall(r'^\s*"(dbt-[^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    pinned = {r.name: r.specifier for r in map(Requirement, extra)}
+    for written in line.groups():
+        requirement = Requirement(written.strip("'"))
+        assert requirement.specifier == pinned[requirement.name], (written, pinned)
+    assert version("dbt-core") in pinned["dbt-core"] and "1.12.0" not in pinned["dbt-core"]
+
+
 # -- dbt ------------------------------------------------------------------------------------------
 
 def _require(what: str, error: Exception):

@@ -363,7 +363,7 @@ def test_empty_table_confusion_matrix(df):
 def test_empty_table_with_by_gives_empty_frame(df):
     out = sm.auc(_empty(df), label="clicked", score="pctr", by="country")
     assert isinstance(out, pd.DataFrame) and len(out) == 0
-    assert list(out.columns) == ["country", *sm.METRICS["auc"].outputs]
+    assert list(out.columns) == ["country", *sm.METRICS["auc"].outputs_for({})]
 
 
 # --------------------------------------------------------------------------------------------

@@ -309,3 +309,16 @@ def test_bootstrap_refuses_them():
     """Its replicates weigh rows (or a cluster) one by one: an example's rows must resample together."""
     with pytest.raises(sm.ParameterError, match="resamples by example"):
         sm.bootstrap("top_k_accuracy", small(), label="label")
+
+
+def test_the_columns_found_by_default_are_those_the_readme_names():
+    """The multi-class guide's "From scores" (docs/catalogue.md): the columns example, class and score are found by default; the true
+    class never is, even in a column named label: exactly one of label= (a column of the table) or
+    labels= (a table of the example column and a column named label) is given."""
+    table = pd.DataFrame({"example": [1, 1, 2, 2], "class": ["a", "b"] * 2, "score": [0.9, 0.1, 0.3, 0.7],
+                          "label": ["a", "a", "b", "b"]})
+    with pytest.raises(sm.ParameterError, match="multiclass_auc needs exactly one of label or labels"):
+        sm.multiclass_auc(table)
+    assert sm.multiclass_auc(table, label="label") == 1.0
+    renamed = table.drop(columns="label").rename(columns={"example": "id"})
+    assert sm.multiclass_auc(renamed, example="id", labels=pd.DataFrame({"id": [1, 2], "label": ["a", "b"]})) == 1.0

@@ -69,7 +69,7 @@ def test_auc_details_at_extreme_weights(scale):
     df = frame(2, scale)
     got = sm.auc(df, label="y", score="s", weight="w", details=True).iloc[0]
     assert got["auc"] == pytest.approx(skm.roc_auc_score(df.y, df.s, sample_weight=df.w), rel=REL)
-    assert got["error_bound"] == 0.0 and got["n"] == len(df)
+    assert "error_bound" not in got and got["n"] == len(df)  # exact: no bins
     by = sm.auc(df, label="y", score="s", weight="w", by="c")
     for _, row in by.iterrows():
         part = df[df.c == row["c"]]

@@ -264,6 +264,24 @@ def test_duckdb_relations_are_data_on_their_own_connection():
         sm.auc(con.table("preds"), label="y", score="s")
 
 
+def test_a_mistyped_file_name_is_no_such_file_with_the_closest(tmp_path, monkeypatch):
+    """'preds.parqet' would be read as the table parqet of a schema preds: where no such table exists and
+    a file sqlmetrics reads is close to the name (or the extension to one it reads), the error says there
+    is no such file, with the closest file of that directory; a table name stays a table's."""
+    pd.DataFrame({"y": [0, 1], "s": [0.2, 0.8]}).to_parquet(tmp_path / "preds.parquet")
+    monkeypatch.chdir(tmp_path)
+    for data, sentence in (
+            ("preds.parqet", "no such file 'preds.parqet', nor a table of that name; did you mean 'preds.parquet'?"),
+            ("scores.jsn", "no such file 'scores.jsn', nor a table of that name: it reads Parquet (.parquet)"),
+            ("prds.parquet", "no file matches 'prds.parquet'; did you mean 'preds.parquet'?"),
+            (f"{tmp_path}/preds.parqet",
+             f"no such file '{tmp_path}/preds.parqet'; did you mean '{tmp_path}/preds.parquet'?"),
+            ("preds", "table 'preds' does not exist (Catalog Error")):
+        with pytest.raises(sm.SourceError) as raised:
+            sm.auc(data, label="y", score="s")
+        assert str(raised.value).startswith(sentence), str(raised.value)
+
+
 def test_files_that_are_not_data(tmp_path):
     db = tmp_path / "wh.duckdb"
     duckdb.connect(str(db)).execute("CREATE TABLE t AS SELECT 1 AS y, 0.5 AS s").close()

@@ -5,8 +5,8 @@
     between the slice's smallest and largest finite score (-inf and +inf get buckets of their own)
     and AUC is computed on the buckets, pairs sharing a bucket counting 1/2. Such a pair truly
     counts 0, 1/2 or 1, so the exact AUC lies within error_bound = 1/2 * (weight of positive-negative
-    pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate.
-    Exact AUC has error_bound 0.
+    pairs sharing a bucket) / (W_pos * W_neg) of the value: a guarantee, not an estimate. An exact
+    AUC has no error_bound column (it would be 0 on every row).
 
     max_fpr (0 < max_fpr < 1): the partial AUC up to fpr = max_fpr with McClish's standardisation,
     as sklearn roc_auc_score(max_fpr=...): partial_auc (below). max_fpr = 1 is the full AUC. -#}
@@ -24,14 +24,14 @@
 {%- endif %}
 {% endmacro %}
 
-{#- AUC (as column `name`), the counts and error_bound from auc_parts' columns: 0 when exact,
-    else half the weight share of the positive-negative pairs sharing a score (a bucket). -#}
+{#- AUC (as column `name`) and the counts from auc_parts' columns; unless exact, error_bound: half
+    the weight share of the positive-negative pairs sharing a score (a bucket). -#}
 {% macro auc_result(parts, by, name, exact) %}
 SELECT {{ sqlmetrics.cols(by) }}
        {{ sqlmetrics.fdiv('sm_wins', 'sm_w_pos') }} AS {{ name }},
-       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
-       {% if exact %}CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END
-       {%- else %}0.5 * {{ sqlmetrics.fdiv('sm_ties', 'sm_w_pos') }}{% endif %} AS error_bound
+       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg
+       {%- if not exact %},
+       0.5 * {{ sqlmetrics.fdiv('sm_ties', 'sm_w_pos') }} AS error_bound{% endif %}
 FROM ({{ parts }}) AS sm_parts
 {% endmacro %}
 
@@ -100,8 +100,7 @@ SELECT {{ sqlmetrics.cols(by) }}
        CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0
             THEN 0.5 * (1 + {{ sqlmetrics.fdiv('sm_area - ' ~ sqlmetrics.as_double(0.5 * max_fpr * max_fpr),
                                                 sqlmetrics.as_double(max_fpr - 0.5 * max_fpr * max_fpr)) }}) END AS auc,
-       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg,
-       CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN {{ sqlmetrics.as_double(0) }} END AS error_bound
+       sm_n AS n, sm_n_pos AS n_pos, sm_n - sm_n_pos AS n_neg
 FROM (
   SELECT {{ sqlmetrics.cols(by) }}
          SUM({{ clipped }}) AS sm_area,

@@ -12,8 +12,7 @@ FROM (
     ) AS auc,
     sm_n AS n,
     sm_n_pos AS n_pos,
-    sm_n - sm_n_pos AS n_neg,
-    CASE WHEN sm_w_pos > 0 AND sm_w_neg > 0 THEN CAST(0 AS DOUBLE) END AS error_bound
+    sm_n - sm_n_pos AS n_neg
   FROM (
     SELECT
       "COUNTRY",

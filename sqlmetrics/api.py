@@ -102,10 +102,10 @@ def _slices_placed(placement: dict, values: dict, schemas: dict, descriptions: d
         return placement
     for col in values["by"]:
         if col not in schemas["data"] and col not in schemas["qrels"]:
-            listing = "; ".join(f"{descriptions[slot]}: {', '.join(map(repr, list(schemas[slot])[:20]))}"
-                                for slot in ("data", "qrels"))
+            listing = "; ".join(f"{name}: {', '.join(map(repr, list(schemas[slot])[:20]))}"
+                                for name, slot in (("the run's", "data"), ("the qrels'", "qrels")))
             raise MissingColumnError(f"column {col!r} (by) not found in the run ({descriptions['data']}) nor in the "
-                                     f"qrels ({descriptions['qrels']}): slice by a column of either (columns: {listing})")
+                                     f"qrels ({descriptions['qrels']}): slice by a column of either ({listing})")
     # a second run compared with the first (like_data) holds what the first does
     lacks = {slot: {col for col in values["by"] if col not in schemas["qrels" if slot == "qrels" else "data"]}
              for slot in placement}

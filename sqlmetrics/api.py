@@ -379,7 +379,8 @@ def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], p
         if m.unique and slot in sources:
             _check_unique(engine, sources[slot], slices[slot] + [values[k] for k in m.unique])
     relations = {slot: _from_sql(source) for slot, source in sources.items()}
-    rows = lambda sql: engine.rows(transpile(sql, engine.dialect))  # noqa: E731
+    def rows(sql: str) -> list[tuple]:
+        return engine.rows(transpile(sql, engine.dialect))
     if "qrels" in sources:
         for slot, columns in slices.items():
             other = slices["data" if slot == "qrels" else "qrels"]

@@ -7,6 +7,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import make_ranking_frames
+from sqlmetrics.dialects import DIALECTS
 from sqlmetrics.registry import METRICS
 
 RANKING = sorted(m for m in METRICS if METRICS[m].per_query and "qrels" in {p.name for p in METRICS[m].params})
@@ -271,3 +272,19 @@ def test_a_judged_query_absent_from_the_run_has_no_slice_of_the_run():
     got = sm.ndcg(run, qrels, by=["market"], details=True)
     assert list(got["market"]) == ["north", "south"]
     assert list(got["n_queries"]) == [1, 1] and list(got["n_missing"]) == [0, 0]  # query 3: judged, in no slice
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_slices_given_across_sides_render_for_every_dialect(dialect):
+    """sm.render cannot see the columns (its SQL takes `by` on both sides), so the golden files lack
+    with_slices: here its SQL, as dbt renders it with a run-only and a qrels-only slice, is written
+    for every dialect, with both its slice columns and its guard."""
+    from sqlglot import exp
+    from sqlmetrics.sqltext import finish
+    from sqlmetrics.target import Target
+    from sqlmetrics.templates import render_macro
+    target = Target(dialect, relation_columns=(("r", ("query", "item", "score", "market")),
+                                              ("j", ("query", "item", "relevance", "region"))))
+    sql = finish(render_macro("ndcg", target, relation="r", qrels="j", by=["market", "region"]),
+                 {"r": exp.to_table("run"), "j": exp.to_table("qrels")}, target)
+    assert sql.count("sm_slice_query") == 4 and "one value per query" in sql

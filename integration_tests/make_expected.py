@@ -5,7 +5,7 @@
   random seed (score ties, weights with zeros, one-class users and a one-class country, a boolean
   copy of the label; a ranking run with tied integer scores, unjudged retrieved items, judged items
   never retrieved, queries without a relevant item, judged queries missing from the run, a run query
-  nobody judged, graded relevance 0-3, and item ids whose byte order differs from their
+  nobody judged, a query attribute of the run only (market, which the qrels lack: a slice of the run), graded relevance 0-3, and item ids whose byte order differs from their
   alphabetical order: 'B' < 'a', 'd10' < 'd9', 'é' last); a second run of the same items with
   other scores, missing some queries of the first (for the paired comparisons).
 - ``seeds/expected/expected_<model>.csv``: for each model under ``models/``, the values the
@@ -76,16 +76,17 @@ def make_ranking(rng) -> tuple[pd.DataFrame, pd.DataFrame]:
     n_queries = 60
     for q in range(1, n_queries + 1):
         country = "de" if q % 3 else "jp"
+        market = "north" if q % 4 else "south"
         items = [str(i) for i in rng.choice(ITEMS, size=int(rng.integers(2, 16)), replace=False)]
         if q % 11 != 5:  # some judged queries are missing from the run
-            run += [(q, item, int(rng.integers(0, 5)), country) for item in items]  # tied scores
+            run += [(q, item, int(rng.integers(0, 5)), country, market) for item in items]  # tied scores
         judged = [i for i in items if rng.random() < 0.6]  # some retrieved items stay unjudged
         judged += [str(i) for i in rng.choice([i for i in ITEMS if i not in items], size=int(rng.integers(0, 4)),
                                              replace=False)]  # judged, never retrieved
         nothing = q % 9 == 4  # queries without a relevant item
         qrels += [(q, item, 0 if nothing else int(rng.choice([0, 0, 1, 2, 3])), country) for item in judged]
-    run.append((n_queries + 1, "d1", 3, "de"))  # a run query nobody judged
-    return (pd.DataFrame(run, columns=["query_id", "item", "score", "country"]),
+    run.append((n_queries + 1, "d1", 3, "de", "north"))  # a run query nobody judged
+    return (pd.DataFrame(run, columns=["query_id", "item", "score", "country", "market"]),
             pd.DataFrame(qrels, columns=["query_id", "item", "relevance", "country"]))
 
 
@@ -390,7 +391,7 @@ def multiclass(c: pd.DataFrame, scores: pd.DataFrame) -> dict[str, pd.DataFrame]
 
 def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     trec_run, trec_qrels = {}, {}
-    for q, item, score, _ in run.itertuples(index=False):
+    for q, item, score in run[["query_id", "item", "score"]].itertuples(index=False):
         trec_run.setdefault(str(q), {})[item] = float(score)
     for q, item, relevance, _ in qrels.itertuples(index=False):
         trec_qrels.setdefault(str(q), {})[item] = int(relevance)
@@ -405,6 +406,14 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
     def values(measure):
         """Per judged query: pytrec_eval's value, 0 for a judged query missing from the run (trec_eval -c)."""
         return pd.Series({q: results[str(q)][measure] if str(q) in results else 0.0 for q in judged.index})
+
+    def by_market(measure, name):
+        """Per market, a column of the run only: the judged queries of the run (one absent from it has
+        no market, so none is missing)."""
+        v, markets = values(measure), run.groupby("query_id")["market"].first()
+        return pd.DataFrame([{"market": market, name: v[part.index].mean(), "n_queries": len(part), "n_missing": 0,
+                              "n_empty": int((part["n_relevant"] == 0).sum())}
+                             for market, part in judged[judged["in_run"]].groupby(markets)])
 
     def mean(measure, name, skip_missing=False):
         v, rows = values(measure), judged
@@ -458,6 +467,7 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "ndcg_at_10": mean("ndcg_cut_10", "ndcg", skip_missing=True),
         "ndcg_at_10_by_country": pd.DataFrame([{"country": c, "ndcg": ndcg[part.index].mean(),
                                                 "n_queries": len(part)} for c, part in judged.groupby("country")]),
+        "ndcg_at_10_by_market_in_run": by_market("ndcg_cut_10", "ndcg"),
         "ndcg_at_10_per_query": pd.DataFrame({"query_id": judged.index, "ndcg": ndcg.to_numpy(),
                                               "n_relevant": judged["n_relevant"].to_numpy()}),
         "map": mean("map", "mean_average_precision"),
@@ -465,6 +475,7 @@ def ranking(run: pd.DataFrame, qrels: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "mrr": mean("recip_rank", "mrr"),
         "precision_at_5": mean("P_5", "precision_at_k"),
         "recall_at_10": mean("recall_10", "recall_at_k"),
+        "recall_at_10_by_market_in_run": by_market("recall_10", "recall_at_k"),
         "hit_rate_at_3": mean("success_3", "hit_rate"),
         "relative_precision_at_5": mean("relative_P_5", "relative_precision"),
         "r_precision": mean("Rprec", "r_precision"),

@@ -123,7 +123,9 @@ FROM ({{ sqlmetrics.auc_compare(relation, kwargs['label'], kwargs['score'], othe
 
 {#- CTEs ending in sm_cmp_units (by, query, sm_a, sm_b, sm_v): the per-query values of a ranking
     metric for two runs, from one call of the metric over both (a slice sm_cmp_system each; the
-    qrels, if any, copied for each), paired by query. -#}
+    qrels, if any, copied for each), paired by query. A `by` column of the runs only, or of the
+    qrels only, is given to the other side here (with_slices), where the relations' columns can be
+    known: the call over both reads CTEs. -#}
 {% macro compare_queries(metric, relation, other, by) %}
 {%- set query = kwargs.get('query', 'query') %}
 {#- the run's relevance: a judged metric's without qrels; a list metric's own (serendipity's), if given #}
@@ -136,17 +138,20 @@ FROM ({{ sqlmetrics.auc_compare(relation, kwargs['label'], kwargs['score'], othe
                    + ([relevance] if relevance else [])) | unique | list %}
 {%- set params = dict(kwargs) %}
 {%- if kwargs.get('qrels') %}{% set _ = params.update({'qrels': 'sm_cmp_judgments'}) %}{% endif %}
+{%- set lacking = sqlmetrics.slices_lacking(relation, kwargs.get('qrels'), by) %}
 sm_cmp_systems AS (
-  SELECT {{ sqlmetrics.cols(carried) }} 0 AS sm_cmp_system FROM {{ relation }}
+  SELECT {{ sqlmetrics.cols(carried) }} 0 AS sm_cmp_system
+  FROM {{ sqlmetrics.with_slices(relation, kwargs.get('qrels'), query, lacking.run, 'qrels') }}
   UNION ALL
-  SELECT {{ sqlmetrics.cols(carried) }} 1 AS sm_cmp_system FROM {{ other }}
+  SELECT {{ sqlmetrics.cols(carried) }} 1 AS sm_cmp_system
+  FROM {{ sqlmetrics.with_slices(other, kwargs.get('qrels'), query, lacking.run, 'qrels') }}
 ),
 {%- if kwargs.get('qrels') %}
 {#- a copy of the qrels per system, numbered by the systems' own column (a literal UNION here made
     Spark's executors fail to deserialize the plan) -#}
 sm_cmp_judgments AS (
   SELECT sm_cmp_qrels.*, sm_cmp_copies.sm_cmp_system
-  FROM {{ kwargs['qrels'] }} AS sm_cmp_qrels
+  FROM {{ sqlmetrics.with_slices(kwargs['qrels'], 'sm_cmp_systems', query, lacking.qrels, 'run', 'sm_cmp_qrels') }}
   CROSS JOIN (SELECT DISTINCT sm_cmp_system FROM sm_cmp_systems) AS sm_cmp_copies
 ),
 {%- endif %}

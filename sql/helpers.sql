@@ -150,6 +150,17 @@ CASE WHEN {{ y }} THEN 1 WHEN NOT {{ y }} THEN 0
 {{ return(none) }}
 {%- endmacro %}
 
+{#- The column names of `relation` in lower case, where the caller knows them, else none. dbt knows
+    those of a relation (ref, source) once it executes, not of a CTE's name or at parse time; the
+    Python layer, which has checked the columns of what it was given, answers in this macro's
+    place. An empty list (a relation that does not exist yet) is none: the query then says what fails. -#}
+{% macro relation_columns(relation) -%}
+{%- if execute and relation is not string %}
+{{- return(adapter.get_columns_in_relation(relation) | map(attribute='name') | map('lower') | list or none) }}
+{%- endif %}
+{{- return(none) }}
+{%- endmacro %}
+
 {#- is_positive of a column of unknown type, a boolean or a number. -#}
 {% macro is_positive_of_any_type(label) -%}
 {{ return(adapter.dispatch('is_positive_of_any_type', 'sqlmetrics')(label)) }}

@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from . import checks, consistency, dialects, labels
 from .engine import ENGINE_DIALECTS, as_from, connect
-from .errors import ColumnError, EngineError, NotBinaryError, ParameterError, UndefinedMetricError
+from .errors import ColumnError, EngineError, MissingColumnError, NotBinaryError, ParameterError, UndefinedMetricError
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
@@ -94,6 +94,30 @@ def _placement(m: Metric, values: dict) -> dict[str, list[tuple[str, str, str]]]
     return out
 
 
+def _slices_placed(placement: dict, values: dict, schemas: dict, descriptions: dict) -> dict:
+    """`placement` with each `by` column of a ranking metric with qrels asked only of the relations that
+    have it: the run, the qrels or both (a slice is the query's: the templates give the side without it
+    each query's value from the other, with_slices). A column in neither is an error naming both."""
+    if "qrels" not in placement or not values.get("by"):
+        return placement
+    for col in values["by"]:
+        if col not in schemas["data"] and col not in schemas["qrels"]:
+            listing = "; ".join(f"{name}: {', '.join(map(repr, list(schemas[slot])[:20]))}"
+                                for name, slot in (("the run's", "data"), ("the qrels'", "qrels")))
+            raise MissingColumnError(f"column {col!r} (by) not found in the run ({descriptions['data']}) nor in the "
+                                     f"qrels ({descriptions['qrels']}): slice by a column of either ({listing})")
+    # a second run compared with the first (like_data) holds what the first does
+    lacks = {slot: {col for col in values["by"] if col not in schemas["qrels" if slot == "qrels" else "data"]}
+             for slot in placement}
+    return {slot: [w for w in wanted if not (w[0] == "by" and w[1] in lacks[slot])] for slot, wanted in placement.items()}
+
+
+def _slices_held(placement: dict, values: dict) -> dict[str, list[str]]:
+    """slot -> the `by` columns its relation has (all of them, but for a ranking metric with qrels)."""
+    return {slot: [col for param, col, _ in wanted if param == "by"] if "qrels" in placement
+            else list(values.get("by") or []) for slot, wanted in placement.items()}
+
+
 def qrels_names(m: Metric, values: dict, by_parameter: bool = False) -> dict[str, str]:
     """The metric's column name (or with `by_parameter` its parameter) -> the qrels' own column
     (qrels_query=, ...), where they differ."""
@@ -116,14 +140,18 @@ def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, pl
     kwargs = {k: v for k, v in values.items() if m.param(k).in_template} | (extra or {})
     kwargs["by"] = list(values.get("by") or [])
     for p in _relation_params(m, values):
-        kwargs[p.name] = f"{PLACEHOLDER}_{p.name}"
+        kwargs[p.name] = _placeholder(p.name)
     if m.plan:
         kwargs["plan"] = plan or m.plan.default(target.dialect)
     if m.per_query:
         kwargs["per_query"] = per_query
-    relations = {PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}": source.relation
-                 for slot, source in sources.items()}
+    relations = {_placeholder(slot): source.relation for slot, source in sources.items()}
     return finish(render_macro(m.name, target, relation=PLACEHOLDER, **kwargs), relations, target)
+
+
+def _placeholder(slot: str) -> str:
+    """The name standing for a relation (the data, or a relation parameter) in the rendered SQL."""
+    return PLACEHOLDER if slot == "data" else f"{PLACEHOLDER}_{slot}"
 
 
 def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = True, **params) -> str:
@@ -197,7 +225,11 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
         stack.enter_context(_label_advice(m, values, engine, opened["data"]))
-        checked = {slot: _check_source(engine, source, placement.get(slot, []), dropna,
+        for source in opened.values():
+            require_repeatable(source.relation, engine.dialect, source.description)
+        schemas = {slot: engine.schema(source) for slot, source in opened.items()}
+        placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
+        checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
                                        renames if slot == "qrels" else {}, given[slot],
                                        _no_judgments(m, values) if slot == "data" else None)
                    for slot, source in opened.items()}
@@ -207,13 +239,18 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
             # pos_label as the label column's value: of its type where columns have one
             pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
                          if engine.typed_values else values.get("pos_label"))
-            _check_across(engine, m, values, sources, pos_label)
+            _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values))
             plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
                                        engine.dialect) if m.plan else None)
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
             texts = frozenset(col for c in checked.values() for col in c.texts)
             positive = labels.positive_literal(pos_label)
-            target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive)
+            # the columns of each checked source, under the metric's names: where each by column is
+            columns = tuple((_placeholder(slot), tuple(renames.get(col, col) if slot == "qrels" else col
+                                                       for _, col, _ in placement.get(slot, [])))
+                            for slot in sources)
+            target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive,
+                            relation_columns=columns)
             def sql(**extra) -> str:
                 return _sql(m, values, sources, target, plan, per_query, extra)
             single = _single_value(m, values, details, per_query)
@@ -273,7 +310,7 @@ def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
                     f"{p.name}= the run's column of them." for p in m.params if p.where == "judgments"}
 
 
-def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: dict[str, str],
+def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, renames: dict[str, str],
                   data=None, advice: dict[str, str] | None = None) -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
@@ -281,8 +318,6 @@ def _check_source(engine, source: Source, wanted: list, dropna: bool, renames: d
     name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
     `data`: what the user gave, for the advice on a file's numbers read as text; `advice`: on a missing
     column, see checks.require_columns."""
-    require_repeatable(source.relation, engine.dialect, source.description)
-    schema = engine.schema(source)
     checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description, advice)
     twice = sorted({col for _, col, _ in wanted if col in schema.duplicated})
     if twice:
@@ -342,17 +377,27 @@ def _exact_text(col: str, engine) -> exp.Expression:
     return exp.maybe_parse(exact, dialect="duckdb") if exact else exp.column(col, quoted=True)
 
 
-def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label) -> None:
+def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label,
+                  slices: dict[str, list[str]]) -> None:
     """The checks across rows and relations: keys that must be unique, pos_label one of two labels,
-    then the metric's own."""
+    one value per query of a slice that one side (the run, or the qrels) gives the other (`slices`:
+    slot -> the by columns it has), then the metric's own."""
     if pos_label is not None:
         labels.require_two_values(m, values, pos_label, _from_sql(sources["data"]),
                                   lambda sql: engine.rows(transpile(sql, engine.dialect)))
     for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
         if m.unique and slot in sources:
-            _check_unique(engine, sources[slot], list(values.get("by") or []) + [values[k] for k in m.unique])
+            _check_unique(engine, sources[slot], slices[slot] + [values[k] for k in m.unique])
     relations = {slot: _from_sql(source) for slot, source in sources.items()}
-    consistency.run(m.checks, values, relations, lambda sql: engine.rows(transpile(sql, engine.dialect)))
+    def rows(sql: str) -> list[tuple]:
+        return engine.rows(transpile(sql, engine.dialect))
+    if "qrels" in sources:
+        for slot, columns in slices.items():
+            other = slices["data" if slot == "qrels" else "qrels"]
+            consistency.run_checks([consistency.one_slice_per_query(col, values["query"], relations[slot],
+                                                                    sources[slot].description, slot == "qrels")
+                                    for col in columns if col not in other], rows)
+    consistency.run(m.checks, values, relations, rows)
 
 
 def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:

@@ -17,6 +17,9 @@ their own that together cannot give a right answer. A metric declares its own (t
   would count the item's similarity with itself; as for novelty, the run here, the top k in SQL.
 - max_grade_is_the_top (err): a max_grade below a relevance of the judgments is not the top of
   the grading scale.
+- one_slice_per_query (every ranking metric with qrels and by): a `by` column of the run only (or
+  of the qrels only) gives each query of the other side its slice, so it must have one value per
+  query; two would make the query's rows two queries, one per slice.
 - class_scores, class_probabilities (multi-class metrics from a long table of class scores): every
   example (within its slice) has a row for each class of the table, one true class that is one of
   them (equal on its rows, or exactly one row of `labels`), one weight (equal on its rows), and
@@ -131,17 +134,43 @@ def class_probabilities(values: dict, relations: dict[str, str]) -> list[Check]:
     return _class_checks(values, relations, sums_to_one=True)
 
 
+def one_slice_per_query(column: str, query: str, relation: str, description: str, in_qrels: bool) -> Check:
+    """A `by` column of a ranking metric that only the run has (or only the qrels, `in_qrels`) gives each
+    query of the other side its slice: it must have one value per query, else the query's rows fall in
+    two slices, each a query of its own."""
+    col, q = quote(column), quote(query)
+    split = f"SELECT {q} AS sm_query FROM {relation} GROUP BY {q} HAVING COUNT(DISTINCT {col}) > 1"
+    sql = f"SELECT COUNT(*) OVER (), sm_query FROM ({split}) AS sm_split ORDER BY sm_query LIMIT 1"
+    side, other = ("qrels", "run") if in_qrels else ("run", "qrels")
+
+    def error(rows):
+        if not rows:
+            return None
+        count, example = rows[0]
+        more = f" ({count} queries have)" if count > 1 else ""
+        return ColumnError(f"column {column!r} (by) of the {side} ({description}) has more than one value for query "
+                           f"{example!r}{more}: the {other} lacks the column, so each query takes its slice from the "
+                           f"{side}, one value per query; give each query one value, or add the column to the "
+                           f"{other} to slice its rows")
+    return Check(sql, error)
+
+
 def run(checks: tuple, values: dict, relations: dict[str, str], rows: Callable[[str], list[tuple]]) -> None:
     """Run the `checks` of a metric (functions as above) with `rows` (SQL -> its rows); raise the
     first error. `relations` maps "data" and each relation parameter given to its FROM text in
     DuckDB syntax."""
     for make in checks:
-        for c in make(values, relations):
-            error = c.error(rows(c.sql))
-            while isinstance(error, Check):
-                error = error.error(rows(error.sql))
-            if error is not None:
-                raise error
+        run_checks(make(values, relations), rows)
+
+
+def run_checks(checks: list[Check], rows: Callable[[str], list[tuple]]) -> None:
+    """Run each Check with `rows`; raise the first error."""
+    for c in checks:
+        error = c.error(rows(c.sql))
+        while isinstance(error, Check):
+            error = error.error(rows(error.sql))
+        if error is not None:
+            raise error
 
 
 def _n_items_check(item: str, n_items: int, data: str) -> Check:

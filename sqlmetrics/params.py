@@ -271,8 +271,11 @@ RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, 
                   "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "
                   "and not judged for the measures that count judged items (bpref, judged_at_k, rbp's residual).",
                   default="relevance", role="grade", where="judgments")
-RANKING_BY = Param("by", "columns", "optional column(s) to slice by; they must be in the run and the "
-                   "qrels (query attributes such as country; not NULL).", default=None, where="both", role="key")
+RANKING_BY = Param("by", "columns", "optional column(s) to slice by: query attributes such as country (not NULL), "
+                   "each a column of the run, of the qrels or of both (joined on then). A column of one side gives "
+                   "each query of the other its slice, so it must have one value per query (else an error); one of "
+                   "the run only leaves out the judged queries the run lacks (no slice: not in n_missing).",
+                   default=None, where="both", role="key")
 K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",
           default=None, low=1)
 K_REQUIRED = Param("k", "int", "cut-off: only the top k of each ranked list count; None: the whole retrieved "

@@ -26,6 +26,9 @@ class Target:
     #: the names are the user's words for a warehouse no engine here reads (sm.render): resolved as
     #: that warehouse resolves them (identifier); otherwise they are exact names of the engine's columns
     warehouse_names: bool = False
+    #: the columns of each relation given (by its placeholder), as checked: where a ranking metric's
+    #: `by` column is, the run, the qrels or both (the templates' relation_columns). None: not checked
+    relation_columns: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
     @property
     def capabilities(self) -> dialects.Capabilities:

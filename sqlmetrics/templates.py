@@ -21,7 +21,8 @@ identifier was a column name, one inside a string literal was message text, any 
 What only the Python layer knows, dbt does not: the column types of the source (``column_type``:
 a label column is boolean, or a number), asked of the engine before rendering. In dbt
 ``sqlmetrics.column_type`` is a macro answering "unknown", and the macros take a form that does not
-need the type.
+need the type. The columns of the relations (``relation_columns``: which holds a ranking metric's
+`by` column) both know, each its own way: dbt asks its adapter, the Python layer its checks.
 """
 from __future__ import annotations
 
@@ -256,6 +257,13 @@ def _column_type(name: str) -> str:
     return "boolean" if name in target.booleans else "text" if name in target.texts else "number"
 
 
+def _relation_columns(relation: str) -> list[str] | None:
+    """The columns of a relation the call gave, in lower case, as the checks found them (in dbt: those
+    dbt finds); None for any other (a CTE's name) or where nothing was checked (`sm.render`)."""
+    known = dict(_TARGET.get().relation_columns or ())
+    return [c.lower() for c in known[relation]] if relation in known else None
+
+
 def _positive_value(name: str) -> str | None:
     """pos_label as a SQL literal, where the call gave one (in dbt: none, labels are 0/1)."""
     return _TARGET.get().positive
@@ -302,7 +310,8 @@ def namespace() -> _Namespace:
         for name in _DEFINITION.findall(path.read_text(encoding="utf-8")):
             if files.setdefault(name, path) != path:
                 raise RuntimeError(f"macro {name!r} is defined twice under {SQL_DIR}")
-    ns = _Namespace(_Macros(env, files, {"column_type": _column_type, "positive_value": _positive_value}))
+    ns = _Namespace(_Macros(env, files, {"column_type": _column_type, "positive_value": _positive_value,
+                                         "relation_columns": _relation_columns}))
     env.globals["sqlmetrics"] = ns
     env.globals["adapter"] = _Adapter(ns)
     env.globals["return"] = _return

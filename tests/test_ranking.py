@@ -7,6 +7,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import make_ranking_frames
+from sqlmetrics.dialects import DIALECTS
 from sqlmetrics.registry import METRICS
 
 RANKING = sorted(m for m in METRICS if METRICS[m].per_query and "qrels" in {p.name for p in METRICS[m].params})
@@ -218,3 +219,72 @@ def test_each_query_alone_gives_its_per_query_value(name):
 def test_query_ids_named_like_sql_keywords_and_unicode_work():
     run = one_list([1, 0, 1]).rename(columns={"query": "用户", "item": "order", "score": "select"})
     assert sm.map(run, query="用户", item="order", score="select") == sm.map(one_list([1, 0, 1]))
+
+
+# -- slices (by) of the run or of the qrels ---------------------------------------------------------
+
+def sliced_frames():
+    """A run with a column market (a query attribute) that the qrels lack."""
+    run = one_list([1, 0, 1]).drop(columns="relevance").assign(market="north")
+    run = pd.concat([run, one_list([0, 1], query=2).drop(columns="relevance").assign(market="south")])
+    qrels = pd.DataFrame({"query": [1, 1, 2, 3], "item": ["i0", "i2", "i1", "i0"], "relevance": [1, 1, 1, 1]})
+    return run, qrels
+
+
+def test_a_slice_column_in_neither_the_run_nor_the_qrels_is_named_with_both():
+    run, qrels = sliced_frames()
+    with pytest.raises(sm.MissingColumnError, match=r"column 'region' \(by\) not found in the run .* nor in the qrels "
+                                                     r".*the run's: 'query', 'item', 'score', 'market'; the qrels'"):
+        sm.ndcg(run, qrels, by=["region"])
+
+
+@pytest.mark.parametrize("side", ["run", "qrels"])
+def test_a_slice_given_by_one_side_with_two_values_for_a_query_is_an_error(side):
+    run, qrels = sliced_frames()
+    if side == "qrels":
+        qrels = qrels.assign(market=["north", "south", "south", "north"])  # query 1 in two markets
+        run = run.drop(columns="market")
+    else:
+        run.loc[run["item"] == "i2", "market"] = "south"
+    with pytest.raises(sm.ColumnError, match=f"column 'market' \\(by\\) of the {side} .* more than one value for "
+                                             "query 1: .* one value per query"):
+        sm.mean_average_precision(run, qrels, by=["market"])
+
+
+def test_the_template_itself_refuses_two_slice_values_for_a_query():
+    """dbt runs no checks: the query fails on such a run (with_slices' guard), as sm.render's SQL does."""
+    duckdb = pytest.importorskip("duckdb")
+    from sqlmetrics.target import Target
+    from sqlmetrics.templates import render_macro
+    run, qrels = sliced_frames()
+    run.loc[run["item"] == "i2", "market"] = "south"
+    columns = (("run", tuple(run.columns)), ("qrels", tuple(qrels.columns)))
+    sql = render_macro("ndcg", Target(relation_columns=columns), relation="run", qrels="qrels", by=["market"])
+    con = duckdb.connect()
+    con.register("run", run)
+    con.register("qrels", qrels)
+    with pytest.raises(duckdb.Error, match="a by column taken from the run must have one value per query.*found 1"):
+        con.sql(sql).fetchall()
+
+
+def test_a_judged_query_absent_from_the_run_has_no_slice_of_the_run():
+    run, qrels = sliced_frames()
+    got = sm.ndcg(run, qrels, by=["market"], details=True)
+    assert list(got["market"]) == ["north", "south"]
+    assert list(got["n_queries"]) == [1, 1] and list(got["n_missing"]) == [0, 0]  # query 3: judged, in no slice
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_slices_given_across_sides_render_for_every_dialect(dialect):
+    """sm.render cannot see the columns (its SQL takes `by` on both sides), so the golden files lack
+    with_slices: here its SQL, as dbt renders it with a run-only and a qrels-only slice, is written
+    for every dialect, with both its slice columns and its guard."""
+    from sqlglot import exp
+    from sqlmetrics.sqltext import finish
+    from sqlmetrics.target import Target
+    from sqlmetrics.templates import render_macro
+    target = Target(dialect, relation_columns=(("r", ("query", "item", "score", "market")),
+                                              ("j", ("query", "item", "relevance", "region"))))
+    sql = finish(render_macro("ndcg", target, relation="r", qrels="j", by=["market", "region"]),
+                 {"r": exp.to_table("run"), "j": exp.to_table("qrels")}, target)
+    assert sql.count("sm_slice_query") == 4 and "one value per query" in sql

@@ -660,3 +660,40 @@ def test_ils_and_coverage_by_slices():
     out = sm.coverage(run, k=3, n_items=100, by="country")
     for row in out.to_dict("records"):
         assert row["coverage"] == sm.coverage(run[run.country == row["country"]], k=3, n_items=100)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. slices (by) of the run, of the qrels or of both
+
+
+def market(query: str) -> str:
+    """A query attribute to slice by."""
+    return "north" if int(query[1:]) % 3 else "south"
+
+
+SLICED = [m for m in MEASURES if m[0] in ("ndcg_cut_10", "map", "recall_10")]
+
+
+@pytest.mark.parametrize("side", ["run", "qrels", "both"])
+@pytest.mark.parametrize("measure,name,kwargs", SLICED, ids=[f"{m[1]}-{m[0]}" for m in SLICED])
+def test_slices_of_the_run_the_qrels_or_both_against_pytrec_eval(side, measure, name, kwargs):
+    """A `by` column of the run only, of the qrels only, or of both: each slice is pytrec_eval's mean over
+    its judged queries with missing='zero' (trec_eval -c: a judged query absent from the run scores 0),
+    except that a slice of the run only cannot hold a judged query the run lacks (it has no slice)."""
+    run, qrels, res = trec_case(101, 1)
+    given_run = run.assign(market=run["query"].map(market)) if side in ("run", "both") else run
+    given_qrels = qrels.assign(market=qrels["query"].map(market)) if side in ("qrels", "both") else qrels
+    got = getattr(sm, name)(given_run, given_qrels, by=["market"], **kwargs).set_index("market")
+    judged = set(qrels["query"]) & set(run["query"]) if side == "run" else set(qrels["query"])
+    slices: dict = {}
+    for q in judged:
+        slices.setdefault(market(q), []).append(q)
+    assert sorted(got.index) == sorted(slices)
+    for value, queries in slices.items():
+        want = [res[q][measure] if q in res else 0.0 for q in queries]
+        assert abs(float(got.loc[value, name]) - float(np.mean(want))) <= ABS, (side, value)
+        assert int(got.loc[value, "n_queries"]) == len(queries)
+        assert int(got.loc[value, "n_missing"]) == len(set(queries) - set(run["query"]))
+    per_query_rows = getattr(sm, name)(given_run, given_qrels, by=["market"], per_query=True, missing="skip", **kwargs)
+    assert_close_maps(per_query(per_query_rows, name), {q: v[measure] for q, v in res.items()}, what=f"{side} slices")
+    assert all(per_query_rows["market"] == per_query_rows["query"].map(market))

@@ -13,7 +13,9 @@
                   top_grade=true, sm_top_grade: the largest grade of the query's judgments (0
                   without a positive one), by which trec_eval's rbp scales its gains.
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
-    ignored (TREC's convention). -#}
+    ignored (TREC's convention). A `by` column of the run only gives each judged query its slice
+    (with_slices): a judged query absent from the run has none, and is left out (not counted in
+    n_missing). -#}
 {% macro query_judgments(relation, qrels, query, item, relevance, by, k, relevance_threshold, gain='linear',
                          grades=false, cuts=[], top_grade=false) %}
 {%- set keys = by + [query] %}
@@ -23,7 +25,8 @@ sm_judged AS (
   SELECT {{ sqlmetrics.cols(keys) }}
          {{ sqlmetrics.ident(item) }} AS sm_item,
          {{ sqlmetrics.relevance(relevance) }} AS sm_rel
-  FROM {{ qrels if qrels else relation }}
+  FROM {{ sqlmetrics.with_slices(qrels, relation, query, sqlmetrics.slices_lacking(relation, qrels, by).qrels, 'run')
+          if qrels else relation }}
 ),
 {%- if grades %}
 sm_grades AS (
@@ -54,4 +57,43 @@ sm_queries AS (
   {%- endif %}
   {{ sqlmetrics.group_by(keys) }}
 )
+{%- endmacro %}
+
+{#- The `by` columns the run and the qrels each lack, {'run': [...], 'qrels': [...]}, for the other to
+    give (with_slices): a slice (a market, a country) is the query's, so it may be a column of the
+    run, of the qrels or of both (joined on then). Found from their columns (relation_columns); where
+    those of either are unknown, both are taken to hold every `by` column. A column in neither stops. -#}
+{% macro slices_lacking(relation, qrels, by) %}
+{%- set lacking = {'run': [], 'qrels': []} %}
+{%- set run_columns = sqlmetrics.relation_columns(relation) %}
+{%- set qrels_columns = sqlmetrics.relation_columns(qrels) if qrels else none %}
+{%- if run_columns is not none and qrels_columns is not none %}
+{%- for c in by %}
+{%- if c | lower not in run_columns and c | lower not in qrels_columns %}
+{{- sqlmetrics.fail("by column '" ~ c ~ "' is in neither the run (" ~ relation ~ ") nor the qrels (" ~ qrels ~ "): slice by a column of either") }}
+{%- elif c | lower not in run_columns %}{% set _ = lacking.run.append(c) %}
+{%- elif c | lower not in qrels_columns %}{% set _ = lacking.qrels.append(c) %}
+{%- endif %}
+{%- endfor %}
+{%- endif %}
+{{- return(lacking) }}
+{%- endmacro %}
+
+{#- `relation` (as `alias`, where given) with the `columns` it lacks taken from `source` (named `side` in
+    the error), by query: each query's one value there. A query whose rows in `source` have two values
+    of one of them, or a NULL, fails the query (invalid_value): each value would be a query of its own.
+    A query of `relation` absent from `source` drops out (it has no slice). -#}
+{% macro with_slices(relation, source, query, columns, side, alias=none) %}
+{%- set q = sqlmetrics.ident(query) %}
+{%- if not columns %}{{ relation }}{% if alias %} AS {{ alias }}{% endif %}
+{%- else %}
+{%- set two_values %}{% for c in columns %}NOT (MIN({{ sqlmetrics.ident(c) }}) = MAX({{ sqlmetrics.ident(c) }}) AND COUNT({{ sqlmetrics.ident(c) }}) = COUNT(*)){{ ' OR ' if not loop.last }}{% endfor %}{% endset -%}
+(SELECT sm_unsliced.*, {{ sqlmetrics.col_list_of(columns, 'sm_slices') }}
+   FROM {{ relation }} AS sm_unsliced
+   JOIN (SELECT {{ q }} AS sm_slice_query, {% for c in columns %}MIN({{ sqlmetrics.ident(c) }}) AS {{ sqlmetrics.ident(c) }}{{ ', ' if not loop.last }}{% endfor %}
+         FROM {{ source }}
+         GROUP BY {{ q }}
+         HAVING COALESCE({{ sqlmetrics.invalid_value('a by column taken from the ' ~ side ~ ' must have one value per query, not NULL (a slice is of the query): give each query one; query', q, two_values) }}, 0) = 0) AS sm_slices
+     ON sm_unsliced.{{ q }} = sm_slices.sm_slice_query) AS {{ alias or 'sm_sliced' }}
+{%- endif %}
 {%- endmacro %}

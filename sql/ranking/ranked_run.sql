@@ -5,7 +5,9 @@
     as for an item the judgments lack (gain 0, never relevant, in every metric that reads sm_rows).
     judged=true adds sm_is_judged: 1 when the judgments have the item with a grade >= 0, else 0,
     for the metrics that tell an unjudged item from a judged non-relevant one (a marker:
-    ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). -#}
+    ClickHouse fills an unmatched LEFT JOIN row with 0, not NULL). A `by` column of the qrels only
+    gives each run query its slice (with_slices): a query nobody judged has none, and is ignored
+    as it would be without slices. -#}
 {% macro ranked_run(relation, qrels, query, item, score, relevance, by, ties, judged=false) %}
 {%- set keys = by + [query] %}
 {%- set run_item %}sm_run.{{ sqlmetrics.ident(item) }}{% endset %}
@@ -29,7 +31,7 @@ sm_rows AS (
          {%- endif %}
          {%- endif %}
          {{ sqlmetrics.rank_in_query(keys=keys, score=score, item=item, ties=ties, alias='sm_run') }} AS sm_pos
-  FROM {{ relation }} AS sm_run
+  FROM {{ sqlmetrics.with_slices(relation, qrels, query, sqlmetrics.slices_lacking(relation, qrels, by).run, 'qrels', 'sm_run') }}
   {%- if qrels %}
   LEFT JOIN {% if judged %}(SELECT sm_judged.*, 1 AS sm_is_judged FROM sm_judged) AS {% endif %}{{ judgments }}
     ON {{ sqlmetrics.join_on(keys, 'sm_run', judgments) }}

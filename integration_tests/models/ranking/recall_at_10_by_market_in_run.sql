@@ -1,0 +1,1 @@
+{{ sqlmetrics.recall_at_k(ref('run'), ref('qrels'), query='query_id', k=10, by=['market']) }}

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from . import measures as measure_strings
 from .classification_metrics import CLASSIFICATION
+from .fairness_metrics import FAIRNESS
 from .errors import ParameterError, UnknownMetricError
 from .metric import Kind, Metric, Plot  # noqa: F401 (the catalogue's types, re-exported)
 from .params import (AUC_TEST, BOOTSTRAP_TEST, CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_PAIRED_BOOT, N_RESAMPLES, POS_LABEL,
@@ -18,7 +19,7 @@ from .plans import ParallelWhenDistributed
 from .ranking_metrics import QUERY_COUNTS, RUN, POLICIES, RANKING
 from .regression_metrics import REGRESSION
 
-METRICS: dict[str, Metric] = {m.name: m for m in CLASSIFICATION + REGRESSION + RANKING}
+METRICS: dict[str, Metric] = {m.name: m for m in CLASSIFICATION + REGRESSION + RANKING + FAIRNESS}
 
 def _with_pos_label(m: Metric) -> Metric:
     """Every metric reading a 0/1 label takes pos_label (scikit-learn's), after its last label or

@@ -1,0 +1,69 @@
+"""The fairness metrics: the disparity of a rate of the binary confusion counts (selection rate, true
+and false positive rates) across the groups of sensitive features, as fairlearn.metrics defines them.
+registry.py assembles the catalogue from this list and the other families'."""
+from __future__ import annotations
+
+from .metric import Metric
+from .params import BINARY_PREDICTION, BY, LABEL, OPT_SCORE, THRESHOLD, WEIGHT, Param
+
+SENSITIVE = Param("sensitive", "columns", "the sensitive feature column(s) (fairlearn's sensitive_features): a group "
+                  "is each combination of their values; NULL is an error.", role="group")
+METHOD = Param("method", "choice", "'between_groups': between the groups' largest and smallest rates; 'to_overall': "
+               "between each group's rate and the rate of all the rows (of the slice), the worst of the groups.",
+               default="between_groups", choices=("between_groups", "to_overall"))
+_PARAMS = (LABEL, SENSITIVE, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, METHOD, BY)
+_ONE_RATE = ("group_min", "group_max", "overall", "n_groups", "n")
+_RATES = {"selection": "selection rate (weight predicted positive / all weight)",
+          "tpr": "true positive rate (tp / (tp + fn))"}
+_DIFFERENCE = ("between_groups: max_g r_g - min_g r_g; to_overall: max_g |r_g - r|, r the rate of all the rows")
+_RATIO = ("between_groups: min_g r_g / max_g r_g; to_overall: min_g of r_g / r or r / r_g, whichever is at most 1")
+_FEW = "there are fewer than two groups (fairlearn gives 0 for a difference and 1 for a ratio: no disparity measured)"
+_ZERO_RATE = ("a group weighs 0 in the rate's denominator (a group without positive labels has no true positive "
+              "rate: fairlearn counts it as 0, which would report a disparity the data does not show)")
+_ZERO_MAX = "; or the largest (to_overall: the overall) rate is 0, 0/0 (fairlearn: NaN)"
+_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
+         ">>> df = pd.DataFrame({'y': [1, 1, 0, 0, 1, 1, 0, 0], 'p': [1, 1, 1, 0, 1, 0, 0, 0],\n"
+         "...                    'sex': ['f', 'f', 'f', 'f', 'm', 'm', 'm', 'm']})\n")
+
+
+def _fairness_metric(name, agg, rates, summary, example):
+    """A disparity (agg 'difference' or 'ratio') of the rates, the worse of two (fairlearn's agg='worst_case')."""
+    two = len(rates) == 2
+    rate = "the true positive rate and the false positive rate (fp / (fp + tn))" if two else _RATES[rates[0]]
+    formula = (f"r_g = {rate} of group g; {_DIFFERENCE if agg == 'difference' else _RATIO}"
+               + (f"; the {'larger' if agg == 'difference' else 'smaller'} of the two rates' values"
+                  " (fairlearn's agg='worst_case')" if two else "") + ". Weighted counts with weight.")
+    return Metric(
+        name=name, template=f"fairness/{name}.sql", kind="scalar", params=_PARAMS,
+        outputs=(name,) + ((f"tpr_{agg}", f"fpr_{agg}", "n_groups", "n") if two else _ONE_RATE),
+        summary=summary, formula=formula, one_of=("score", "prediction"),
+        reference=f"fairlearn.metrics.{name}(y, y_pred, sensitive_features=..., method=..., sample_weight=w)",
+        example=_DEMO + example,
+        undefined=f"{_FEW}; or {_ZERO_RATE}" + (_ZERO_MAX if agg == "ratio" else ""),
+        section="fairness", better="lower" if agg == "difference" else "higher")
+
+
+#: the fairness metrics, in catalogue order
+FAIRNESS = [
+    _fairness_metric("demographic_parity_difference", "difference", ("selection",),
+                     "Demographic parity difference: how far apart the groups' selection rates are (0: equal).",
+                     ">>> sm.demographic_parity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+    _fairness_metric("demographic_parity_ratio", "ratio", ("selection",),
+                     "Demographic parity ratio: the smallest group's selection rate over the largest's (1: equal).",
+                     ">>> round(sm.demographic_parity_ratio(df, label='y', prediction='p', sensitive=['sex']), 4)\n"
+                     "0.3333\n"),
+    _fairness_metric("equal_opportunity_difference", "difference", ("tpr",),
+                     "Equal opportunity difference: how far apart the groups' true positive rates are (0: equal).",
+                     ">>> sm.equal_opportunity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+    _fairness_metric("equal_opportunity_ratio", "ratio", ("tpr",),
+                     "Equal opportunity ratio: the smallest group's true positive rate over the largest's (1: equal).",
+                     ">>> sm.equal_opportunity_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+    _fairness_metric("equalized_odds_difference", "difference", ("tpr", "fpr"),
+                     "Equalized odds difference: the larger of the groups' disparities in true and in false "
+                     "positive rate (0: equal).",
+                     ">>> sm.equalized_odds_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+    _fairness_metric("equalized_odds_ratio", "ratio", ("tpr", "fpr"),
+                     "Equalized odds ratio: the smaller of the groups' ratios of true and of false positive rate "
+                     "(1: equal).",
+                     ">>> sm.equalized_odds_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.0\n"),
+]

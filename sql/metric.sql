@@ -87,6 +87,12 @@
 {%- elif name == 'gini_index' %}{{ sqlmetrics.gini_index(relation, **kwargs) }}
 {%- elif name == 'average_popularity' %}{{ sqlmetrics.average_popularity(relation, **kwargs) }}
 {%- elif name == 'tail_share' %}{{ sqlmetrics.tail_share(relation, **kwargs) }}
+{%- elif name == 'demographic_parity_difference' %}{{ sqlmetrics.demographic_parity_difference(relation, **kwargs) }}
+{%- elif name == 'demographic_parity_ratio' %}{{ sqlmetrics.demographic_parity_ratio(relation, **kwargs) }}
+{%- elif name == 'equal_opportunity_difference' %}{{ sqlmetrics.equal_opportunity_difference(relation, **kwargs) }}
+{%- elif name == 'equal_opportunity_ratio' %}{{ sqlmetrics.equal_opportunity_ratio(relation, **kwargs) }}
+{%- elif name == 'equalized_odds_difference' %}{{ sqlmetrics.equalized_odds_difference(relation, **kwargs) }}
+{%- elif name == 'equalized_odds_ratio' %}{{ sqlmetrics.equalized_odds_ratio(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

@@ -149,7 +149,7 @@ def args(name, weight=False):
             if p.role == "numeric":
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:
-            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g",
+            out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "sensitive": ["g"],
                           "target": "t"}[p.name]
     if m.one_of:
         out["score"] = "s"

@@ -1,0 +1,80 @@
+SELECT
+  "country",
+  CASE
+    WHEN COUNT(*) >= 2
+    THEN CASE WHEN COUNT(sm_tpr) = COUNT(*) THEN MAX(sm_tpr) - MIN(sm_tpr) END
+  END AS "equal_opportunity_difference",
+  MIN(sm_tpr) AS group_min,
+  MAX(sm_tpr) AS group_max,
+  MAX(sm_tpr_all) AS overall,
+  CAST(COUNT(*) AS BIGINT) AS n_groups,
+  CAST(SUM(n) AS BIGINT) AS n
+FROM (
+  SELECT
+    sm_counts.*,
+    (
+      CAST(tp AS DOUBLE PRECISION) / NULLIF(CAST(tp + fn AS DOUBLE PRECISION), 0)
+    ) AS sm_tpr,
+    (
+      CAST(SUM(tp) OVER (PARTITION BY "country") AS DOUBLE PRECISION) / NULLIF(CAST(SUM(tp + fn) OVER (PARTITION BY "country") AS DOUBLE PRECISION), 0)
+    ) AS sm_tpr_all
+  FROM (
+    SELECT
+      "country",
+      "g",
+      COALESCE(SUM(sm_w * sm_y * sm_hat), 0) AS tp,
+      COALESCE(SUM(sm_w * (
+        1 - sm_y
+      ) * sm_hat), 0) AS fp,
+      COALESCE(SUM(sm_w * (
+        1 - sm_y
+      ) * (
+        1 - sm_hat
+      )), 0) AS tn,
+      COALESCE(SUM(sm_w * sm_y * (
+        1 - sm_hat
+      )), 0) AS fn,
+      COUNT(*) AS n
+    FROM (
+      SELECT
+        "country",
+        "g",
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+            ELSE '0'
+          END AS BIGINT)
+        END AS sm_y,
+        CASE
+          WHEN "pctr" >= CAST(0.5 AS DOUBLE PRECISION)
+          THEN 1
+          WHEN "pctr" < CAST(0.5 AS DOUBLE PRECISION)
+          THEN 0
+          ELSE CAST(CASE
+            WHEN COALESCE(
+              NOT (
+                "pctr" >= CAST(0.5 AS DOUBLE PRECISION) OR "pctr" < CAST(0.5 AS DOUBLE PRECISION)
+              ),
+              TRUE
+            )
+            THEN 'sqlmetrics: a score must be a number; found ' || COALESCE(CAST("pctr" AS TEXT), 'NULL')
+            ELSE '0'
+          END AS BIGINT)
+        END AS sm_hat,
+        CAST("impressions" AS DOUBLE PRECISION) AS sm_w
+      FROM analytics.preds
+    ) AS sm_rows
+    GROUP BY
+      "country",
+      "g"
+  ) AS sm_counts
+) AS sm_groups
+GROUP BY
+  "country"

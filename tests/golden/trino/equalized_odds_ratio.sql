@@ -1,0 +1,131 @@
+SELECT
+  "country",
+  CASE
+    WHEN COUNT(*) < 2
+    OR (
+      CASE
+        WHEN COUNT(sm_tpr) = COUNT(*)
+        THEN CAST(MIN(sm_tpr) AS DOUBLE) / NULLIF(MAX(sm_tpr), 0)
+      END
+    ) IS NULL
+    OR (
+      CASE
+        WHEN COUNT(sm_fpr) = COUNT(*)
+        THEN CAST(MIN(sm_fpr) AS DOUBLE) / NULLIF(MAX(sm_fpr), 0)
+      END
+    ) IS NULL
+    THEN NULL
+    WHEN (
+      CASE
+        WHEN COUNT(sm_tpr) = COUNT(*)
+        THEN CAST(MIN(sm_tpr) AS DOUBLE) / NULLIF(MAX(sm_tpr), 0)
+      END
+    ) <= (
+      CASE
+        WHEN COUNT(sm_fpr) = COUNT(*)
+        THEN CAST(MIN(sm_fpr) AS DOUBLE) / NULLIF(MAX(sm_fpr), 0)
+      END
+    )
+    THEN CASE
+      WHEN COUNT(sm_tpr) = COUNT(*)
+      THEN CAST(MIN(sm_tpr) AS DOUBLE) / NULLIF(MAX(sm_tpr), 0)
+    END
+    ELSE CASE
+      WHEN COUNT(sm_fpr) = COUNT(*)
+      THEN CAST(MIN(sm_fpr) AS DOUBLE) / NULLIF(MAX(sm_fpr), 0)
+    END
+  END AS "equalized_odds_ratio",
+  CASE
+    WHEN COUNT(*) >= 2
+    THEN CASE
+      WHEN COUNT(sm_tpr) = COUNT(*)
+      THEN CAST(MIN(sm_tpr) AS DOUBLE) / NULLIF(MAX(sm_tpr), 0)
+    END
+  END AS tpr_ratio,
+  CASE
+    WHEN COUNT(*) >= 2
+    THEN CASE
+      WHEN COUNT(sm_fpr) = COUNT(*)
+      THEN CAST(MIN(sm_fpr) AS DOUBLE) / NULLIF(MAX(sm_fpr), 0)
+    END
+  END AS fpr_ratio,
+  CAST(COUNT(*) AS BIGINT) AS n_groups,
+  CAST(SUM(n) AS BIGINT) AS n
+FROM (
+  SELECT
+    sm_counts.*,
+    (
+      CAST(tp AS DOUBLE) / NULLIF(CAST(tp + fn AS DOUBLE), 0)
+    ) AS sm_tpr,
+    (
+      CAST(SUM(tp) OVER (PARTITION BY "country") AS DOUBLE) / NULLIF(CAST(SUM(tp + fn) OVER (PARTITION BY "country") AS DOUBLE), 0)
+    ) AS sm_tpr_all,
+    (
+      CAST(fp AS DOUBLE) / NULLIF(CAST(fp + tn AS DOUBLE), 0)
+    ) AS sm_fpr,
+    (
+      CAST(SUM(fp) OVER (PARTITION BY "country") AS DOUBLE) / NULLIF(CAST(SUM(fp + tn) OVER (PARTITION BY "country") AS DOUBLE), 0)
+    ) AS sm_fpr_all
+  FROM (
+    SELECT
+      "country",
+      "g",
+      COALESCE(SUM(sm_w * sm_y * sm_hat), 0) AS tp,
+      COALESCE(SUM(sm_w * (
+        1 - sm_y
+      ) * sm_hat), 0) AS fp,
+      COALESCE(SUM(sm_w * (
+        1 - sm_y
+      ) * (
+        1 - sm_hat
+      )), 0) AS tn,
+      COALESCE(SUM(sm_w * sm_y * (
+        1 - sm_hat
+      )), 0) AS fn,
+      COUNT(*) AS n
+    FROM (
+      SELECT
+        "country",
+        "g",
+        CASE
+          WHEN "clicked" = 1
+          THEN 1
+          WHEN "clicked" = 0
+          THEN 0
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "clicked" = 1 OR "clicked" = 0
+            ), TRUE)
+            THEN CONCAT(
+              CAST('sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' AS VARCHAR),
+              CAST(COALESCE(CAST("clicked" AS VARCHAR), 'NULL') AS VARCHAR)
+            )
+            ELSE '0'
+          END AS BIGINT)
+        END AS sm_y,
+        CASE
+          WHEN "pctr" >= CAST(0.5 AS DOUBLE)
+          THEN 1
+          WHEN "pctr" < CAST(0.5 AS DOUBLE)
+          THEN 0
+          ELSE CAST(CASE
+            WHEN COALESCE(NOT (
+              "pctr" >= CAST(0.5 AS DOUBLE) OR "pctr" < CAST(0.5 AS DOUBLE)
+            ), TRUE)
+            THEN CONCAT(
+              CAST('sqlmetrics: a score must be a number; found ' AS VARCHAR),
+              CAST(COALESCE(CAST("pctr" AS VARCHAR), 'NULL') AS VARCHAR)
+            )
+            ELSE '0'
+          END AS BIGINT)
+        END AS sm_hat,
+        CAST("impressions" AS DOUBLE) AS sm_w
+      FROM analytics.preds
+    ) AS sm_rows
+    GROUP BY
+      "country",
+      "g"
+  ) AS sm_counts
+) AS sm_groups
+GROUP BY
+  "country"

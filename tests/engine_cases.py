@@ -109,6 +109,12 @@ def calls():
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
     # sliced: the parallel plan joins each slice's score range to its rows by (slice, a hash of the row)
     out.append(("auc-bins-by", "auc", "preds", {"label": "y", "score": "s", "weight": "w", "bins": 7, "by": "c"}))
+    # the fairness metrics: the canonical calls' groups g include an all-positive and an all-negative one
+    # (the rates are undefined there), so also groups having both classes, of two columns and per slice
+    for name in (n for n in sorted(METRICS) if METRICS[n].section == "fairness"):
+        defined = dict(args(name, weight=True), sensitive=["c", "d"])
+        out.append((f"{name}-two-columns", name, "preds", dict(defined, method="to_overall")))
+        out.append((f"{name}-sliced", name, "preds", dict(defined, sensitive=["d"], by="c")))
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)
         out.append((f"{name}-quantile", name, "preds", quantile))

@@ -57,8 +57,9 @@ FROM (
 {%- if agg == 'difference' and method == 'between_groups' %}{% set value %}MAX({{ r }}) - MIN({{ r }}){% endset %}
 {%- elif agg == 'difference' %}{% set value %}MAX(ABS({{ r }} - {{ r }}_all)){% endset %}
 {%- elif method == 'between_groups' %}{% set value %}MIN({{ r }}) / NULLIF(MAX({{ r }}), 0){% endset %}
+{#- an overall rate of 0 (all the groups' 0) is 0/0: NULL, which MIN would skip -#}
 {%- else %}{% set value %}CASE WHEN COUNT(CASE WHEN {{ r }}_all = 0 THEN 1 END) = 0
-      THEN MIN(CASE WHEN {{ r }} > {{ r }}_all THEN {{ r }}_all / {{ r }} ELSE {{ r }} / {{ r }}_all END) END{% endset %}
+      THEN MIN(CASE WHEN {{ r }} > {{ r }}_all THEN {{ sqlmetrics.fdiv(r ~ '_all', r) }} ELSE {{ sqlmetrics.fdiv(r, r ~ '_all') }} END) END{% endset %}
 {%- endif -%}
 CASE WHEN COUNT({{ r }}) = COUNT(*) THEN {{ value }} END
 {%- endmacro %}

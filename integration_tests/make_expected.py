@@ -26,6 +26,7 @@ import warnings
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
+import fairlearn.metrics as fm
 import ir_measures
 import numpy as np
 import pandas as pd
@@ -613,6 +614,13 @@ def comparisons(p: pd.DataFrame, run: pd.DataFrame, baseline: pd.DataFrame, qrel
             "compare_ndcg_by_country": by_country.assign(p_value_holm=holm(by_country["p_value"].to_numpy()))}
 
 
+def fairness(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    # fairlearn's value (a country has no clicks: its true positive rate is undefined, its selection rate not)
+    dpd = fm.demographic_parity_difference(p["clicked"], (p["pctr"] >= 0.5).astype(int), sensitive_features=p["country"],
+                                           sample_weight=p["weight"])
+    return {"demographic_parity_difference": pd.DataFrame([{"demographic_parity_difference": dpd}])}
+
+
 def write(seeds: Path = SEEDS) -> None:
     """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
     rng = np.random.default_rng(RNG_SEED)
@@ -631,7 +639,7 @@ def write(seeds: Path = SEEDS) -> None:
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
         expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
                     **comparisons(predictions, run, baseline, qrels),
-                    **beyond_accuracy(run, interactions, item_similarity)}
+                    **beyond_accuracy(run, interactions, item_similarity), **fairness(predictions)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

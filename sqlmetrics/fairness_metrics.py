@@ -18,8 +18,11 @@ _RATES = {"selection": "selection rate (weight predicted positive / all weight)"
 _DIFFERENCE = ("between_groups: max_g r_g - min_g r_g; to_overall: max_g |r_g - r|, r the rate of all the rows")
 _RATIO = ("between_groups: min_g r_g / max_g r_g; to_overall: min_g of r_g / r or r / r_g, whichever is at most 1")
 _FEW = "there are fewer than two groups (fairlearn gives 0 for a difference and 1 for a ratio: no disparity measured)"
-_ZERO_RATE = ("a group weighs 0 in the rate's denominator (a group without positive labels has no true positive "
-              "rate: fairlearn counts it as 0, which would report a disparity the data does not show)")
+#: why a group's rate can be 0/0, for the selection rate and for the true (and false) positive rates
+_ZERO_RATE = {"selection": "a group's weights are all 0, so it has no selection rate (fairlearn leaves it out)",
+              "tpr": "a group weighs 0 in a rate's denominator: one without positive labels has no true positive "
+                     "rate, one without negatives no false positive rate (fairlearn counts either as 0, a "
+                     "disparity the data does not show), one whose weights are all 0 neither (fairlearn leaves it out)"}
 _ZERO_MAX = "; or the largest (to_overall: the overall) rate is 0, 0/0 (fairlearn: NaN)"
 _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
          ">>> df = pd.DataFrame({'y': [1, 1, 0, 0, 1, 1, 0, 0], 'p': [1, 1, 1, 0, 1, 0, 0, 0],\n"
@@ -28,18 +31,22 @@ _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
 
 def _fairness_metric(name, agg, rates, summary, example):
     """A disparity (agg 'difference' or 'ratio') of the rates, the worse of two (fairlearn's agg='worst_case')."""
-    two = len(rates) == 2
-    rate = "the true positive rate and the false positive rate (fp / (fp + tn))" if two else _RATES[rates[0]]
-    formula = (f"r_g = {rate} of group g; {_DIFFERENCE if agg == 'difference' else _RATIO}"
-               + (f"; the {'larger' if agg == 'difference' else 'smaller'} of the two rates' values"
-                  " (fairlearn's agg='worst_case')" if two else "") + ". Weighted counts with weight.")
+    disparity = _DIFFERENCE if agg == "difference" else _RATIO
+    if len(rates) == 2:
+        formula = (f"For r_g the true positive rate (tp / (tp + fn)) of group g, and again for r_g its false positive "
+                   f"rate (fp / (fp + tn)): {disparity}; the value is the {'larger' if agg == 'difference' else 'smaller'}"
+                   " of the two (fairlearn's agg='worst_case').")
+        outputs = (f"tpr_{agg}", f"fpr_{agg}", "n_groups", "n")
+    else:
+        formula = f"r_g = {_RATES[rates[0]]} of group g; {disparity}."
+        outputs = _ONE_RATE
     return Metric(
-        name=name, template=f"fairness/{name}.sql", kind="scalar", params=_PARAMS,
-        outputs=(name,) + ((f"tpr_{agg}", f"fpr_{agg}", "n_groups", "n") if two else _ONE_RATE),
-        summary=summary, formula=formula, one_of=("score", "prediction"),
+        name=name, template=f"fairness/{name}.sql", kind="scalar", params=_PARAMS, outputs=(name,) + outputs,
+        summary=summary, formula=formula + " With weight, the counts are weight sums (fairlearn's sample_weight).",
+        one_of=("score", "prediction"),
         reference=f"fairlearn.metrics.{name}(y, y_pred, sensitive_features=..., method=..., sample_weight=w)",
         example=_DEMO + example,
-        undefined=f"{_FEW}; or {_ZERO_RATE}" + (_ZERO_MAX if agg == "ratio" else ""),
+        undefined=f"{_FEW}; or {_ZERO_RATE[rates[0]]}" + (_ZERO_MAX if agg == "ratio" else ""),
         section="fairness", better="lower" if agg == "difference" else "higher")
 
 

@@ -176,6 +176,16 @@ def test_parameters_are_checked():
         sm.demographic_parity_difference(df, label="y", prediction="p", score="s", sensitive=["race"])
     with pytest.raises(ParameterError):
         sm.demographic_parity_difference(df, label="y", prediction="p")
+    with pytest.raises(ParameterError, match="both sensitive and in by"):
+        sm.demographic_parity_difference(df, label="y", prediction="p", sensitive=["race", "sex"], by=["sex"])
+
+
+def test_labels_of_other_values_with_pos_label():
+    df = frame(6)
+    named = df.assign(y=df["y"].map({1: "yes", 0: "no"}), p=df["p"].map({1: "yes", 0: "no"}))
+    for name in NAMES:
+        close(getattr(sm, name)(named, label="y", prediction="p", pos_label="yes", sensitive=["race"], weight="w"),
+              reference(name, df, df["p"], ["race"], "w"))
 
 
 def test_worst_difference_seen():

@@ -10,6 +10,7 @@
 {% macro group_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, rates, agg, name) %}
 {%- if sensitive is string %}{{ sqlmetrics.fail("sensitive takes a list of columns: sensitive=['" ~ sensitive ~ "']") }}{% endif %}
 {%- if not sensitive %}{{ sqlmetrics.fail('give the sensitive feature column(s): sensitive=[...]') }}{% endif %}
+{%- for c in sensitive if c in by %}{{ sqlmetrics.fail('column ' ~ c ~ ' is both sensitive and in by: each slice would hold one group of it') }}{% endfor %}
 {%- if method not in ('between_groups', 'to_overall') %}{{ sqlmetrics.fail("method must be 'between_groups' or 'to_overall'") }}{% endif %}
 {%- set per_rate = [] %}
 {%- for rate in rates %}{% set _ = per_rate.append(sqlmetrics.rate_disparity('sm_' ~ rate, method, agg)) %}{% endfor %}

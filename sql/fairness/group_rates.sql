@@ -5,8 +5,9 @@
     difference or the smaller ratio (fairlearn's agg='worst_case'). `agg`: 'difference' or 'ratio'.
     Columns: `name`; with one rate group_min, group_max, overall; with two <rate>_<agg> of each; then
     n_groups, n. NULL (undefined) where fairlearn's answer would not be a disparity of the groups: fewer
-    than two groups, a group whose rate is 0/0 (fairlearn counts a true positive rate without positives
-    as 0), a ratio over a largest (or overall) rate of 0. -#}
+    than two groups, a group whose rate is 0/0 (no positives for tpr, no negatives for fpr, all weights 0:
+    fairlearn counts the first two as 0 and leaves the third out), a ratio over a largest (or overall)
+    rate of 0. -#}
 {% macro group_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, rates, agg, name) %}
 {%- if sensitive is string %}{{ sqlmetrics.fail("sensitive takes a list of columns: sensitive=['" ~ sensitive ~ "']") }}{% endif %}
 {%- if not sensitive %}{{ sqlmetrics.fail('give the sensitive feature column(s): sensitive=[...]') }}{% endif %}

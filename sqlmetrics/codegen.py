@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 #: the sections of the catalogue, as the reference docs title them
 SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and paired tests",
             "multiclass": "Multi-class classification", "regression": "Regression",
-            "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy"}
+            "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy",
+            "survival": "Survival and churn",
+            }
 #: the pages of the site whose metric tables are written here
 TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md")
 _TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)

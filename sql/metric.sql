@@ -87,6 +87,7 @@
 {%- elif name == 'gini_index' %}{{ sqlmetrics.gini_index(relation, **kwargs) }}
 {%- elif name == 'average_popularity' %}{{ sqlmetrics.average_popularity(relation, **kwargs) }}
 {%- elif name == 'tail_share' %}{{ sqlmetrics.tail_share(relation, **kwargs) }}
+{%- elif name == 'concordance_index' %}{{ sqlmetrics.concordance_index(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

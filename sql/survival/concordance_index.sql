@@ -36,13 +36,15 @@ WITH sm_rows AS (
          MAX(sm_pos) OVER ({{ sqlmetrics.partition_by(by) }}) AS sm_last
   FROM sm_ranked
 ), sm_steps AS (
+  {#- the halves of 2^k and 2^(k+1) ranks as multiplications by powers of two: exact in doubles -#}
   {%- for k in range(48) %}
-  SELECT {{ 2 ** k }} AS sm_step{% if not loop.last %} UNION ALL{% endif %}
+  SELECT {{ 2 ** k }} AS sm_step, {{ sqlmetrics.as_double(0.5 ** k) }} AS sm_per_half,
+         {{ sqlmetrics.as_double(0.5 ** (k + 1)) }} AS sm_per_block{% if not loop.last %} UNION ALL{% endif %}
   {%- endfor %}
 ), sm_halves AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_e, sm_risk, sm_step,
-         FLOOR(sm_pos / (2.0 * sm_step)) AS sm_block,
-         FLOOR(sm_pos / (1.0 * sm_step)) - 2 * FLOOR(sm_pos / (2.0 * sm_step)) AS sm_upper
+         FLOOR(sm_pos * sm_per_block) AS sm_block,
+         FLOOR(sm_pos * sm_per_half) - 2 * FLOOR(sm_pos * sm_per_block) AS sm_upper
   FROM sm_sized CROSS JOIN sm_steps
   -- step 1 for a slice of one rank too: its row, with no pair, is still there
   WHERE sm_steps.sm_step = 1 OR sm_steps.sm_step <= sm_sized.sm_last

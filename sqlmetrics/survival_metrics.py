@@ -23,7 +23,8 @@ SURVIVAL = [
                 "that the score orders as their events happened. Exact, from rank sums: no pair is enumerated.",
         formula="(concordant + tied_risk/2) / comparable, over the pairs (i, j) with i's event observed and "
                 "T_i < T_j, or T_i = T_j with j censored (two events of one time are not compared); concordant "
-                "when i has the higher risk, tied_risk when the risks are equal (Harrell et al. 1982)",
+                "when i has the higher risk, tied_risk when the risks are equal (exactly, as lifelines; scikit-survival "
+                "also ties risks closer than its tied_tol=1e-8) (Harrell et al. 1982)",
         reference="sksurv.metrics.concordance_index_censored(event.astype(bool), duration, score) "
                   "(higher='risk'); lifelines.utils.concordance_index(duration, score, event) (higher='survival')",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"

@@ -80,12 +80,16 @@ def test_no_comparable_pair_is_undefined():
     all_censored = pd.DataFrame({"t": [1.0, 2, 3], "e": [0, 0, 0], "s": [0.1, 0.2, 0.3]})
     with pytest.raises(UndefinedMetricError, match="comparable pair"):
         sm.concordance_index(all_censored, duration="t", event="e", score="s")
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError, match="censored"):
         _sksurv(all_censored)
-    # events only at the last time: nothing after them
+    with pytest.raises(ZeroDivisionError, match="admissable pairs"):
+        lifelines_utils.concordance_index(all_censored.t, all_censored.s, all_censored.e)
+    # events only at the last time: nothing after them (scikit-survival divides 0 by 0 into NaN)
     last = pd.DataFrame({"t": [1.0, 2, 2], "e": [0, 1, 1], "s": [0.1, 0.2, 0.3]})
-    with pytest.raises(UndefinedMetricError):
+    with pytest.raises(UndefinedMetricError, match="comparable pair"):
         sm.concordance_index(last, duration="t", event="e", score="s")
+    with pytest.raises(ZeroDivisionError, match="admissable pairs"):
+        lifelines_utils.concordance_index(last.t, last.s, last.e)
     # a slice without a pair stays in the result, undefined
     df = pd.concat([all_censored.assign(g="a"), pd.DataFrame({"t": [1.0, 2], "e": [1, 0], "s": [0.5, 0.1], "g": "b"})])
     got = sm.concordance_index(df, duration="t", event="e", score="s", by=["g"]).set_index("g")

@@ -20,6 +20,9 @@
     higher='risk': a higher score predicts an earlier event (scikit-survival's estimate);
     higher='survival': a longer survival (lifelines' predicted_scores). -#}
 {% macro concordance_index(relation, duration, event, score, higher='risk', by=[]) %}
+{%- if higher not in ('risk', 'survival') %}
+{{ sqlmetrics.fail("concordance_index's higher is 'risk' (a higher score, an earlier event) or 'survival' (a longer survival); got " ~ higher) }}
+{%- endif %}
 {%- set s = sqlmetrics.as_double(sqlmetrics.ident(score)) %}
 WITH sm_rows AS (
   SELECT {{ sqlmetrics.cols(by) }}

@@ -1,1 +1,0 @@
-{{ sqlmetrics.concordance_index(ref('customers'), duration='days', event='churned', score='risk', by=['cohort']) }}

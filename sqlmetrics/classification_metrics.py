@@ -384,7 +384,7 @@ CLASSIFICATION = [
         example=_CLASS_DEMO + ">>> r = sm.classification_report(df, label='y', prediction='p')\n"
                               ">>> r['class'].tolist()[:3], r['average'].tolist()[3:]\n"
                               "(['ant', 'bee', 'cat'], ['micro', 'macro', 'weighted'])\n"
-                              ">>> r.set_index('average').loc['macro', ['precision', 'recall', 'f1']].round(4).tolist()\n"
+                              ">>> r[r['average'] == 'macro'][['precision', 'recall', 'f1']].round(4).iloc[0].tolist()\n"
                               "[0.7222, 0.6667, 0.6556]\n",
         undefined="the data has no rows"),
     Metric(

@@ -59,10 +59,11 @@ def trec_eval(name: str, cutoff: str = "whole", gain: str | None = None, params:
 
 
 def ir_measures(name: str, cutoff: str, gain: str | None = None, ties: str = "item_desc", params: dict | None = None,
-                options: dict | None = None) -> Spelling:
-    """ir_measures' measure `name`: its relevance level is the measure's rel= (default 1); `options`,
-    its other parameters (p=, beta=) and the metric parameter each sets."""
-    return Spelling(name, Reading(IR_MEASURES, "", cutoff, gain, ties, 1.0, tuple((params or {}).items()),
+                options: dict | None = None, level: float | None = 1.0) -> Spelling:
+    """ir_measures' measure `name`: its relevance level is the measure's rel= (default `level`; None: the
+    measure means something else without rel=, so rel= is required); `options`, its other parameters
+    (p=, beta=) and the metric parameter each sets."""
+    return Spelling(name, Reading(IR_MEASURES, "", cutoff, gain, ties, level, tuple((params or {}).items()),
                                   tuple((options or {}).items())))
 
 
@@ -167,6 +168,10 @@ def parse(text, cat: Catalogue) -> Measure:
                              + (f" ({whole} for the whole list)" if whole else ""))
     gain_based = fitting[0].metric in cat.gain_based
     fitting = _with_parameters(text, fitting, form["params"], form["level"], gain_based)
+    if any(r.tool == IR_MEASURES and r.level is None for r in fitting):
+        raise ParameterError(f"measure {text!r}: ir_measures' {form['name']} without rel= scores graded relevance "
+                             f"through a provider whose gains sqlmetrics does not reproduce; write its level, as "
+                             f"{form['name']}(rel=1), or trec_eval's graded rbp")
     return _measure(text, k, fitting, cat, fitting[0].params)
 
 
@@ -428,8 +433,10 @@ def shown(spelling: Spelling) -> str:
     """A spelling as a user writes it: P_K, P@K, ndcg[@K], IPrec@L, rbp[.p=P], RBP(p=P)[@K]."""
     r = spelling.reading
     text = _DOTTED_SHOWN[r.dotted].format(spelling.text) if r.dotted else spelling.text
-    if r.options:
-        text += "(" + ",".join(f"{option}=X" for option, _ in r.options) + ")"
+    shown_options = [f"{option}=X" for option, _ in r.options] + (["rel=N"] if r.tool == IR_MEASURES and r.level is None
+                                                                   else [])
+    if shown_options:
+        text += "(" + ",".join(shown_options) + ")"
     return _SHOWN[r.cutoff].format(text)
 
 

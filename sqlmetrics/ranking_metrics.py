@@ -234,8 +234,9 @@ RANKING = [
         # trec_eval's rbp is graded; ir_measures' RBP(rel=N) counts relevance >= N (ranx's rbp.95 gives other
         # values than either: not read as this one)
         measure_names=(trec_eval("rbp", params={"graded": True}, dotted="pairs"), sqlmetrics("rbp"),
+                       # without rel= ir_measures' RBP is graded (trectools' gains): rel= is required
                        ir_measures("RBP", "optional", params={"graded": False, "persistence": 0.8},
-                                   options={"p": "persistence"}))),
+                                   options={"p": "persistence"}, level=None))),
     _ranking_metric(
         "set_precision", RUN + POLICIES,
         "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "

@@ -285,6 +285,7 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["Rprec@5"], {}, "Rprec takes no @k"),
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
     (["err@10"], {}, "err is computed by its own function: sqlmetrics.err(...)"),
+    (["RBP(p=0.9)@10"], {}, "RBP without rel= scores graded relevance"),
     (["hits@10"], {}, "ranx's hits"),
     (["f1@10"], {}, "ranx's f1 is not a sqlmetrics measure"),
     (["map", "MAP"], {}, "the same measure twice"),

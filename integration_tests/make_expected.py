@@ -1,7 +1,8 @@
 """Write the seeds of the dbt integration project: ``python integration_tests/make_expected.py``.
 
 - ``seeds/predictions.csv``, ``seeds/run.csv``, ``seeds/qrels.csv``, ``seeds/run_baseline.csv``,
-  ``seeds/interactions.csv`` (training events of the run's users), ``seeds/item_similarity.csv``: the inputs, drawn from a fixed
+  ``seeds/interactions.csv`` (training events of the run's users), ``seeds/item_similarity.csv``,
+  ``seeds/customers.csv`` (churn: right-censored durations with ties, a risk score): the inputs, drawn from a fixed
   random seed (score ties, weights with zeros, one-class users and a one-class country, a boolean
   copy of the label; a ranking run with tied integer scores, unjudged retrieved items, judged items
   never retrieved, queries without a relevant item, judged queries missing from the run, a run query
@@ -13,8 +14,8 @@
   MLstatkit's DeLong test for the AUC intervals and the paired test, pytrec_eval, i.e. trec_eval,
   for ranking, scipy's ttest_rel and wilcoxon on their per-query and per-user values for the
   comparisons, the definitions of Microsoft Recommenders and RecBole for the beyond-accuracy
-  metrics, whose packages do not run here). sqlmetrics is never called here: the
-  ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
+  metrics, whose packages do not run here; scikit-survival for the concordance index). sqlmetrics
+  is never called here: the ``matches_expected`` test compares every model built by dbt with its file to 1e-9.
 
 Each expected file has the model's key columns (``by`` columns, thresholds, bins, queries) and
 the value columns the reference gives; the model may have more columns.
@@ -36,6 +37,7 @@ from scipy import stats
 from MLstatkit import Delong_test
 from sklearn.calibration import calibration_curve
 from sklearn.exceptions import UndefinedMetricWarning
+from sksurv.metrics import concordance_index_censored
 
 HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "seeds"
@@ -621,6 +623,27 @@ def fairness(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"demographic_parity_difference": pd.DataFrame([{"demographic_parity_difference": dpd}])}
 
 
+def make_survival(rng) -> pd.DataFrame:
+    """Right-censored durations in days (ties in time, censoring at an event's time too), a risk score
+    with ties, a cohort slice."""
+    n = 300
+    risk = np.round(rng.normal(size=n), 1)
+    days = np.ceil(rng.exponential(60 * np.exp(-0.5 * risk))).astype(int)
+    return pd.DataFrame({"customer_id": np.arange(n), "cohort": rng.choice(["spring", "autumn"], n), "days": days,
+                         "churned": (rng.random(n) >= 0.35).astype(int), "risk": risk})
+
+
+def survival(s: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """scikit-survival's concordance_index_censored (Harrell's C) of each cohort, with its counts."""
+    rows = []
+    for cohort, part in s.groupby("cohort"):
+        c, concordant, discordant, tied_risk, _ = concordance_index_censored(
+            part["churned"].astype(bool).to_numpy(), part["days"].to_numpy(), part["risk"].to_numpy())
+        rows.append({"cohort": cohort, "concordance_index": c, "concordant": concordant, "discordant": discordant,
+                     "tied_risk": tied_risk})
+    return {"concordance_index_by_cohort": pd.DataFrame(rows)}
+
+
 def write(seeds: Path = SEEDS) -> None:
     """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
     rng = np.random.default_rng(RNG_SEED)
@@ -629,17 +652,20 @@ def write(seeds: Path = SEEDS) -> None:
     baseline = baseline_run(run)
     classes, class_scores = make_classes(rng)
     interactions, item_similarity = make_interactions(np.random.default_rng(RNG_SEED + 1), run)
+    customers = make_survival(np.random.default_rng(RNG_SEED + 2))
     expected_dir = seeds / "expected"
     expected_dir.mkdir(parents=True, exist_ok=True)
     inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline, "classes": classes,
-              "class_scores": class_scores, "interactions": interactions, "item_similarity": item_similarity}
+              "class_scores": class_scores, "interactions": interactions, "item_similarity": item_similarity,
+              "customers": customers}
     for name, frame in inputs.items():
         frame.to_csv(seeds / f"{name}.csv", index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # the one-class country's tpr is NaN
         expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
                     **comparisons(predictions, run, baseline, qrels),
-                    **beyond_accuracy(run, interactions, item_similarity), **fairness(predictions)}
+                    **beyond_accuracy(run, interactions, item_similarity), **fairness(predictions),
+                    **survival(customers)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

@@ -93,6 +93,7 @@
 {%- elif name == 'equal_opportunity_ratio' %}{{ sqlmetrics.equal_opportunity_ratio(relation, **kwargs) }}
 {%- elif name == 'equalized_odds_difference' %}{{ sqlmetrics.equalized_odds_difference(relation, **kwargs) }}
 {%- elif name == 'equalized_odds_ratio' %}{{ sqlmetrics.equalized_odds_ratio(relation, **kwargs) }}
+{%- elif name == 'concordance_index' %}{{ sqlmetrics.concordance_index(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

@@ -17,9 +17,8 @@ Plot = Literal["roc", "pr", "calibration"]
 #: 1 (calibration) neither way, so no difference of two says which is better
 Better = Literal["higher", "lower", "neither"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
-Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy",
-                  "fairness",
-                  ]
+Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy", "fairness",
+                  "survival"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1 @@
+{{ sqlmetrics.concordance_index(ref('customers'), duration='days', event='churned', score='risk', by=['cohort']) }}

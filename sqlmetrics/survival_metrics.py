@@ -1,0 +1,36 @@
+"""The survival (and churn) metrics of the catalogue: models judged on right-censored durations."""
+from __future__ import annotations
+
+from .metric import Metric
+from .params import BY, Param
+
+DURATION = Param("duration", "column", "the observed time: of the event, or of censoring.", role="numeric")
+EVENT = Param("event", "column", "1 (or true) when the event was observed at duration, 0 when censored there.",
+              role="label")
+RISK = Param("score", "column", "the model's prediction; which way it points: higher.", role="score")
+HIGHER = Param("higher", "choice",
+               "what a higher score predicts: 'risk', an earlier event (scikit-survival's estimate), or "
+               "'survival', a longer survival (lifelines' predicted_scores).",
+               default="risk", choices=("risk", "survival"))
+
+#: the survival metrics, in catalogue order
+SURVIVAL = [
+    Metric(
+        name="concordance_index", section="survival", template="survival/concordance_index.sql", kind="scalar",
+        params=(DURATION, EVENT, RISK, HIGHER, BY),
+        outputs=("concordance_index", "concordant", "discordant", "tied_risk", "comparable"),
+        summary="Harrell's concordance index (C-index) under right censoring: the share of comparable pairs "
+                "that the score orders as their events happened. Exact, from rank sums: no pair is enumerated.",
+        formula="(concordant + tied_risk/2) / comparable, over the pairs (i, j) with i's event observed and "
+                "T_i < T_j, or T_i = T_j with j censored (two events of one time are not compared); concordant "
+                "when i has the higher risk, tied_risk when the risks are equal (exactly, as lifelines; scikit-survival "
+                "also ties risks closer than its tied_tol=1e-8) (Harrell et al. 1982)",
+        reference="sksurv.metrics.concordance_index_censored(event.astype(bool), duration, score) "
+                  "(higher='risk'); lifelines.utils.concordance_index(duration, score, event) (higher='survival')",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'t': [1.0, 2.0, 3.0, 4.0, 5.0], 'e': [1, 0, 1, 1, 0],\n"
+                 "...                    'risk': [0.9, 0.5, 0.7, 0.2, 0.2]})\n"
+                 ">>> round(sm.concordance_index(df, duration='t', event='e', score='risk'), 4)\n"
+                 "0.9286\n"),
+        undefined="it needs a comparable pair: an observed event before a later time (or a row censored at its time)"),
+]

@@ -1,0 +1,333 @@
+WITH sm_rows AS (
+  SELECT
+    `country`,
+    CAST(`revenue` AS DOUBLE) AS sm_t,
+    CASE
+      WHEN `clicked` = 1
+      THEN 1
+      WHEN `clicked` = 0
+      THEN 0
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          `clicked` = 1 OR `clicked` = 0
+        ), TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END
+    END AS sm_e,
+    CAST(`pctr` AS DOUBLE) AS sm_risk
+  FROM analytics.preds
+), sm_ranked AS (
+  SELECT
+    `country`,
+    sm_e,
+    sm_risk,
+    DENSE_RANK() OVER (PARTITION BY `country` ORDER BY sm_t NULLS LAST, sm_e DESC) - 1 AS sm_pos
+  FROM sm_rows
+), sm_sized AS (
+  SELECT
+    `country`,
+    sm_e,
+    sm_risk,
+    sm_pos,
+    MAX(sm_pos) OVER (PARTITION BY `country`) AS sm_last
+  FROM sm_ranked
+), sm_steps AS (
+  SELECT
+    1 AS sm_step,
+    CAST(1.0 AS DOUBLE) AS sm_per_half,
+    CAST(0.5 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    2 AS sm_step,
+    CAST(0.5 AS DOUBLE) AS sm_per_half,
+    CAST(0.25 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    4 AS sm_step,
+    CAST(0.25 AS DOUBLE) AS sm_per_half,
+    CAST(0.125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    8 AS sm_step,
+    CAST(0.125 AS DOUBLE) AS sm_per_half,
+    CAST(0.0625 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    16 AS sm_step,
+    CAST(0.0625 AS DOUBLE) AS sm_per_half,
+    CAST(0.03125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    32 AS sm_step,
+    CAST(0.03125 AS DOUBLE) AS sm_per_half,
+    CAST(0.015625 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    64 AS sm_step,
+    CAST(0.015625 AS DOUBLE) AS sm_per_half,
+    CAST(0.0078125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    128 AS sm_step,
+    CAST(0.0078125 AS DOUBLE) AS sm_per_half,
+    CAST(0.00390625 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    256 AS sm_step,
+    CAST(0.00390625 AS DOUBLE) AS sm_per_half,
+    CAST(0.001953125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    512 AS sm_step,
+    CAST(0.001953125 AS DOUBLE) AS sm_per_half,
+    CAST(0.0009765625 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    1024 AS sm_step,
+    CAST(0.0009765625 AS DOUBLE) AS sm_per_half,
+    CAST(0.00048828125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    2048 AS sm_step,
+    CAST(0.00048828125 AS DOUBLE) AS sm_per_half,
+    CAST(0.000244140625 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    4096 AS sm_step,
+    CAST(0.000244140625 AS DOUBLE) AS sm_per_half,
+    CAST(0.0001220703125 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    8192 AS sm_step,
+    CAST(0.0001220703125 AS DOUBLE) AS sm_per_half,
+    CAST(6.103515625e-05 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    16384 AS sm_step,
+    CAST(6.103515625e-05 AS DOUBLE) AS sm_per_half,
+    CAST(3.0517578125e-05 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    32768 AS sm_step,
+    CAST(3.0517578125e-05 AS DOUBLE) AS sm_per_half,
+    CAST(1.52587890625e-05 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    65536 AS sm_step,
+    CAST(1.52587890625e-05 AS DOUBLE) AS sm_per_half,
+    CAST(7.62939453125e-06 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    131072 AS sm_step,
+    CAST(7.62939453125e-06 AS DOUBLE) AS sm_per_half,
+    CAST(3.814697265625e-06 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    262144 AS sm_step,
+    CAST(3.814697265625e-06 AS DOUBLE) AS sm_per_half,
+    CAST(1.9073486328125e-06 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    524288 AS sm_step,
+    CAST(1.9073486328125e-06 AS DOUBLE) AS sm_per_half,
+    CAST(9.5367431640625e-07 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    1048576 AS sm_step,
+    CAST(9.5367431640625e-07 AS DOUBLE) AS sm_per_half,
+    CAST(4.76837158203125e-07 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    2097152 AS sm_step,
+    CAST(4.76837158203125e-07 AS DOUBLE) AS sm_per_half,
+    CAST(2.384185791015625e-07 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    4194304 AS sm_step,
+    CAST(2.384185791015625e-07 AS DOUBLE) AS sm_per_half,
+    CAST(1.1920928955078125e-07 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    8388608 AS sm_step,
+    CAST(1.1920928955078125e-07 AS DOUBLE) AS sm_per_half,
+    CAST(5.960464477539063e-08 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    16777216 AS sm_step,
+    CAST(5.960464477539063e-08 AS DOUBLE) AS sm_per_half,
+    CAST(2.9802322387695312e-08 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    33554432 AS sm_step,
+    CAST(2.9802322387695312e-08 AS DOUBLE) AS sm_per_half,
+    CAST(1.4901161193847656e-08 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    67108864 AS sm_step,
+    CAST(1.4901161193847656e-08 AS DOUBLE) AS sm_per_half,
+    CAST(7.450580596923828e-09 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    134217728 AS sm_step,
+    CAST(7.450580596923828e-09 AS DOUBLE) AS sm_per_half,
+    CAST(3.725290298461914e-09 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    268435456 AS sm_step,
+    CAST(3.725290298461914e-09 AS DOUBLE) AS sm_per_half,
+    CAST(1.862645149230957e-09 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    536870912 AS sm_step,
+    CAST(1.862645149230957e-09 AS DOUBLE) AS sm_per_half,
+    CAST(9.313225746154785e-10 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    1073741824 AS sm_step,
+    CAST(9.313225746154785e-10 AS DOUBLE) AS sm_per_half,
+    CAST(4.656612873077393e-10 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    2147483648 AS sm_step,
+    CAST(4.656612873077393e-10 AS DOUBLE) AS sm_per_half,
+    CAST(2.3283064365386963e-10 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    4294967296 AS sm_step,
+    CAST(2.3283064365386963e-10 AS DOUBLE) AS sm_per_half,
+    CAST(1.1641532182693481e-10 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    8589934592 AS sm_step,
+    CAST(1.1641532182693481e-10 AS DOUBLE) AS sm_per_half,
+    CAST(5.820766091346741e-11 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    17179869184 AS sm_step,
+    CAST(5.820766091346741e-11 AS DOUBLE) AS sm_per_half,
+    CAST(2.9103830456733704e-11 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    34359738368 AS sm_step,
+    CAST(2.9103830456733704e-11 AS DOUBLE) AS sm_per_half,
+    CAST(1.4551915228366852e-11 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    68719476736 AS sm_step,
+    CAST(1.4551915228366852e-11 AS DOUBLE) AS sm_per_half,
+    CAST(7.275957614183426e-12 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    137438953472 AS sm_step,
+    CAST(7.275957614183426e-12 AS DOUBLE) AS sm_per_half,
+    CAST(3.637978807091713e-12 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    274877906944 AS sm_step,
+    CAST(3.637978807091713e-12 AS DOUBLE) AS sm_per_half,
+    CAST(1.8189894035458565e-12 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    549755813888 AS sm_step,
+    CAST(1.8189894035458565e-12 AS DOUBLE) AS sm_per_half,
+    CAST(9.094947017729282e-13 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    1099511627776 AS sm_step,
+    CAST(9.094947017729282e-13 AS DOUBLE) AS sm_per_half,
+    CAST(4.547473508864641e-13 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    2199023255552 AS sm_step,
+    CAST(4.547473508864641e-13 AS DOUBLE) AS sm_per_half,
+    CAST(2.2737367544323206e-13 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    4398046511104 AS sm_step,
+    CAST(2.2737367544323206e-13 AS DOUBLE) AS sm_per_half,
+    CAST(1.1368683772161603e-13 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    8796093022208 AS sm_step,
+    CAST(1.1368683772161603e-13 AS DOUBLE) AS sm_per_half,
+    CAST(5.684341886080802e-14 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    17592186044416 AS sm_step,
+    CAST(5.684341886080802e-14 AS DOUBLE) AS sm_per_half,
+    CAST(2.842170943040401e-14 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    35184372088832 AS sm_step,
+    CAST(2.842170943040401e-14 AS DOUBLE) AS sm_per_half,
+    CAST(1.4210854715202004e-14 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    70368744177664 AS sm_step,
+    CAST(1.4210854715202004e-14 AS DOUBLE) AS sm_per_half,
+    CAST(7.105427357601002e-15 AS DOUBLE) AS sm_per_block
+  UNION ALL
+  SELECT
+    140737488355328 AS sm_step,
+    CAST(7.105427357601002e-15 AS DOUBLE) AS sm_per_half,
+    CAST(3.552713678800501e-15 AS DOUBLE) AS sm_per_block
+), sm_halves AS (
+  SELECT
+    `country`,
+    sm_e,
+    sm_risk,
+    sm_step,
+    FLOOR(sm_pos * sm_per_block) AS sm_block,
+    FLOOR(sm_pos * sm_per_half) - 2 * FLOOR(sm_pos * sm_per_block) AS sm_upper
+  FROM sm_sized
+  CROSS JOIN sm_steps
+  WHERE
+    sm_steps.sm_step = 1 OR sm_steps.sm_step <= sm_sized.sm_last
+), sm_cells AS (
+  SELECT
+    `country`,
+    sm_step,
+    sm_block,
+    sm_risk,
+    SUM(CASE WHEN sm_upper = 0 THEN sm_e ELSE 0 END) AS sm_events,
+    SUM(CASE WHEN sm_upper = 1 THEN 1 ELSE 0 END) AS sm_later
+  FROM sm_halves
+  GROUP BY
+    `country`,
+    sm_step,
+    sm_block,
+    sm_risk
+), sm_below AS (
+  SELECT
+    `country`,
+    sm_events,
+    sm_later,
+    SUM(sm_later) OVER (
+      PARTITION BY `country`, `sm_step`, `sm_block`
+      ORDER BY sm_risk NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_later AS sm_lower,
+    SUM(sm_later) OVER (PARTITION BY `country`, `sm_step`, `sm_block`) AS sm_block_later
+  FROM sm_cells
+), sm_pairs AS (
+  SELECT
+    `country`,
+    CAST(SUM(sm_events * sm_lower) AS BIGINT) AS concordant,
+    CAST(SUM(sm_events * sm_later) AS BIGINT) AS tied_risk,
+    CAST(SUM(sm_events * sm_block_later) AS BIGINT) AS comparable
+  FROM sm_below
+  GROUP BY
+    `country`
+)
+SELECT
+  `country`,
+  (
+    CAST(concordant + 0.5 * tied_risk AS DOUBLE) / NULLIF(CAST(comparable AS DOUBLE), 0)
+  ) AS concordance_index,
+  concordant,
+  comparable - concordant - tied_risk AS discordant,
+  tied_risk,
+  comparable
+FROM sm_pairs

@@ -140,7 +140,7 @@ def call(name: str) -> tuple[str, dict]:
     if any(p.role == "class" for p in m.params):  # multi-class from labels
         return "preds", {"label": "k", "prediction": "khat"}
     columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t",
-               "sensitive": ["g"]}
+               "sensitive": ["g"], "duration": "t", "event": "y"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if m.one_of:
         params["score"] = "s"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .metric import Metric
 from .params import BY, Param
+from .plans import ParallelWhenDistributed
 
 DURATION = Param("duration", "column", "the observed time: of the event, or of censoring.", role="numeric")
 EVENT = Param("event", "column", "1 (or true) when the event was observed at duration, 0 when censored there.",
@@ -32,5 +33,6 @@ SURVIVAL = [
                  "...                    'risk': [0.9, 0.5, 0.7, 0.2, 0.2]})\n"
                  ">>> round(sm.concordance_index(df, duration='t', event='e', score='risk'), 4)\n"
                  "0.9286\n"),
-        undefined="it needs a comparable pair: an observed event before a later time (or a row censored at its time)"),
+        undefined="it needs a comparable pair: an observed event before a later time (or a row censored at its time)",
+        plan=ParallelWhenDistributed()),
 ]

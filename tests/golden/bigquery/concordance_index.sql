@@ -1,38 +1,176 @@
-WITH sm_rows AS (
+WITH sm_cells AS (
   SELECT
     `country`,
-    CAST(`revenue` AS FLOAT64) AS sm_t,
-    CASE
-      WHEN `clicked` = 1
-      THEN 1
-      WHEN `clicked` = 0
+    sm_t,
+    sm_e,
+    sm_risk,
+    COUNT(*) AS sm_n
+  FROM (
+    SELECT
+      `country`,
+      CAST(`revenue` AS FLOAT64) AS sm_t,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            `clicked` = 1 OR `clicked` = 0
+          ), TRUE)
+          THEN ERROR(
+            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+          )
+        END
+      END AS sm_e,
+      CAST(`pctr` AS FLOAT64) AS sm_risk
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    `country`,
+    `sm_t`,
+    `sm_e`,
+    `sm_risk`
+), sm_times AS (
+  SELECT
+    `country`,
+    sm_t,
+    SUM(sm_n) AS sm_at
+  FROM sm_cells
+  GROUP BY
+    `country`,
+    `sm_t`
+), sm_time_order_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
       THEN 0
-      ELSE CASE
-        WHEN COALESCE(NOT (
-          `clicked` = 1 OR `clicked` = 0
-        ), TRUE)
-        THEN ERROR(
-          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS FLOAT64)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS INT64) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(sm_t AS FLOAT64) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(sm_t AS FLOAT64)) >= 2.2250738585072014e-308
+          AND ABS(CAST(sm_t AS FLOAT64)) < CAST('inf' AS FLOAT64)
         )
-      END
-    END AS sm_e,
-    CAST(`pctr` AS FLOAT64) AS sm_risk
-  FROM analytics.preds
-), sm_ranked AS (
+        THEN NULL
+        WHEN ABS(CAST(sm_t AS FLOAT64)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(sm_t AS FLOAT64))) / LN(2)
+        ))
+      END AS FLOAT64) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_times
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_time_order_offsets AS (
   SELECT
     `country`,
-    sm_e,
-    sm_risk,
-    DENSE_RANK() OVER (PARTITION BY `country` ORDER BY sm_t NULLS LAST, sm_e DESC) - 1 AS sm_pos
-  FROM sm_rows
-), sm_sized AS (
+    `sm_bucket`,
+    SUM(sm_bucket_sm_at) OVER (
+      PARTITION BY `country`
+      ORDER BY sm_bucket ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_at,
+    SUM(sm_bucket_sm_at) OVER (PARTITION BY `country`) AS sm_total_sm_at
+  FROM (
+    SELECT
+      `country`,
+      `sm_bucket`,
+      SUM(sm_at) AS sm_bucket_sm_at
+    FROM sm_time_order_bucketed
+    GROUP BY
+      `country`,
+      `sm_bucket`
+  ) AS sm_per_bucket
+), sm_time_order AS (
   SELECT
     `country`,
-    sm_e,
-    sm_risk,
-    sm_pos,
-    MAX(sm_pos) OVER (PARTITION BY `country`) AS sm_last
-  FROM sm_ranked
+    `sm_bucket`,
+    sm_t,
+    sm_at,
+    sm_at_run,
+    sm_at_all
+  FROM (
+    SELECT
+      `country`,
+      `sm_bucket`,
+      sm_kind,
+      sm_t,
+      sm_at,
+      SUM(sm_add_sm_at) OVER (
+        PARTITION BY `country`, `sm_bucket`
+        ORDER BY sm_kind DESC, sm_t ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_at_run,
+      MAX(sm_slice_sm_at) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_at_all
+    FROM (
+      SELECT
+        `country`,
+        `sm_bucket`,
+        0 AS sm_kind,
+        sm_t,
+        sm_at,
+        sm_at AS sm_add_sm_at,
+        NULL AS sm_slice_sm_at
+      FROM sm_time_order_bucketed
+      UNION ALL
+      SELECT
+        `country`,
+        `sm_bucket`,
+        1 AS sm_kind,
+        NULL AS sm_t,
+        NULL AS sm_at,
+        sm_before_sm_at AS sm_add_sm_at,
+        sm_total_sm_at AS sm_slice_sm_at
+      FROM sm_time_order_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
+), sm_positioned AS (
+  SELECT
+    sm_cells.`country` AS `country`,
+    sm_cells.sm_e AS sm_e,
+    sm_cells.sm_risk AS sm_risk,
+    sm_cells.sm_n AS sm_n,
+    2 * (
+      sm_time_order.sm_at_run - sm_time_order.sm_at
+    ) + 1 - sm_cells.sm_e AS sm_pos,
+    2 * sm_time_order.sm_at_all AS sm_last
+  FROM sm_cells
+  JOIN sm_time_order
+    ON (
+      sm_cells.`country` IS NOT DISTINCT FROM sm_time_order.`country`
+    )
+    AND sm_cells.sm_t = sm_time_order.sm_t
 ), sm_steps AS (
   SELECT
     1 AS sm_step,
@@ -278,45 +416,169 @@ WITH sm_rows AS (
     `country`,
     sm_e,
     sm_risk,
+    sm_n,
     sm_step,
     FLOOR(sm_pos * sm_per_block) AS sm_block,
     FLOOR(sm_pos * sm_per_half) - 2 * FLOOR(sm_pos * sm_per_block) AS sm_upper
-  FROM sm_sized
+  FROM sm_positioned
   CROSS JOIN sm_steps
   WHERE
-    sm_steps.sm_step = 1 OR sm_steps.sm_step <= sm_sized.sm_last
-), sm_cells AS (
+    sm_steps.sm_step <= sm_positioned.sm_last
+), sm_blocks AS (
   SELECT
     `country`,
-    sm_step,
-    sm_block,
+    `sm_step`,
+    `sm_block`,
     sm_risk,
-    SUM(CASE WHEN sm_upper = 0 THEN sm_e ELSE 0 END) AS sm_events,
-    SUM(CASE WHEN sm_upper = 1 THEN 1 ELSE 0 END) AS sm_later
+    SUM(CASE WHEN sm_upper = 0 THEN sm_e * sm_n ELSE 0 END) AS sm_events,
+    SUM(CASE WHEN sm_upper = 1 THEN sm_n ELSE 0 END) AS sm_later
   FROM sm_halves
   GROUP BY
     `country`,
-    sm_step,
-    sm_block,
-    sm_risk
+    `sm_step`,
+    `sm_block`,
+    `sm_risk`
+), sm_below_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS FLOAT64)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS INT64) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(sm_risk AS FLOAT64) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(sm_risk AS FLOAT64)) >= 2.2250738585072014e-308
+          AND ABS(CAST(sm_risk AS FLOAT64)) < CAST('inf' AS FLOAT64)
+        )
+        THEN NULL
+        WHEN ABS(CAST(sm_risk AS FLOAT64)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(sm_risk AS FLOAT64))) / LN(2)
+        ))
+      END AS FLOAT64) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_blocks
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_below_offsets AS (
+  SELECT
+    `country`,
+    `sm_step`,
+    `sm_block`,
+    `sm_bucket`,
+    SUM(sm_bucket_sm_later) OVER (
+      PARTITION BY `country`, `sm_step`, `sm_block`
+      ORDER BY sm_bucket ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_later,
+    SUM(sm_bucket_sm_later) OVER (PARTITION BY `country`, `sm_step`, `sm_block`) AS sm_total_sm_later
+  FROM (
+    SELECT
+      `country`,
+      `sm_step`,
+      `sm_block`,
+      `sm_bucket`,
+      SUM(sm_later) AS sm_bucket_sm_later
+    FROM sm_below_bucketed
+    GROUP BY
+      `country`,
+      `sm_step`,
+      `sm_block`,
+      `sm_bucket`
+  ) AS sm_per_bucket
 ), sm_below AS (
   SELECT
     `country`,
+    `sm_step`,
+    `sm_block`,
+    `sm_bucket`,
+    sm_risk,
     sm_events,
     sm_later,
-    SUM(sm_later) OVER (
-      PARTITION BY `country`, `sm_step`, `sm_block`
-      ORDER BY sm_risk
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) - sm_later AS sm_lower,
-    SUM(sm_later) OVER (PARTITION BY `country`, `sm_step`, `sm_block`) AS sm_block_later
-  FROM sm_cells
+    sm_later_run,
+    sm_later_all
+  FROM (
+    SELECT
+      `country`,
+      `sm_step`,
+      `sm_block`,
+      `sm_bucket`,
+      sm_kind,
+      sm_risk,
+      sm_events,
+      sm_later,
+      SUM(sm_add_sm_later) OVER (
+        PARTITION BY `country`, `sm_step`, `sm_block`, `sm_bucket`
+        ORDER BY sm_kind DESC, sm_risk ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_later_run,
+      MAX(sm_slice_sm_later) OVER (PARTITION BY `country`, `sm_step`, `sm_block`, `sm_bucket`) AS sm_later_all
+    FROM (
+      SELECT
+        `country`,
+        `sm_step`,
+        `sm_block`,
+        `sm_bucket`,
+        0 AS sm_kind,
+        sm_risk,
+        sm_events,
+        sm_later,
+        sm_later AS sm_add_sm_later,
+        NULL AS sm_slice_sm_later
+      FROM sm_below_bucketed
+      UNION ALL
+      SELECT
+        `country`,
+        `sm_step`,
+        `sm_block`,
+        `sm_bucket`,
+        1 AS sm_kind,
+        NULL AS sm_risk,
+        NULL AS sm_events,
+        NULL AS sm_later,
+        sm_before_sm_later AS sm_add_sm_later,
+        sm_total_sm_later AS sm_slice_sm_later
+      FROM sm_below_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
 ), sm_pairs AS (
   SELECT
     `country`,
-    CAST(SUM(sm_events * sm_lower) AS INT64) AS concordant,
+    CAST(SUM(sm_events * (
+      sm_later_run - sm_later
+    )) AS INT64) AS concordant,
     CAST(SUM(sm_events * sm_later) AS INT64) AS tied_risk,
-    CAST(SUM(sm_events * sm_block_later) AS INT64) AS comparable
+    CAST(SUM(sm_events * sm_later_all) AS INT64) AS comparable
   FROM sm_below
   GROUP BY
     `country`

@@ -1,37 +1,175 @@
-WITH sm_rows AS (
+WITH sm_cells AS (
   SELECT
     "COUNTRY",
-    CAST("REVENUE" AS DOUBLE) AS sm_t,
-    CASE
-      WHEN "CLICKED" = 1
-      THEN 1
-      WHEN "CLICKED" = 0
+    sm_t,
+    sm_e,
+    sm_risk,
+    COUNT(*) AS sm_n
+  FROM (
+    SELECT
+      "COUNTRY",
+      CAST("REVENUE" AS DOUBLE) AS sm_t,
+      CASE
+        WHEN "CLICKED" = 1
+        THEN 1
+        WHEN "CLICKED" = 0
+        THEN 0
+        ELSE CAST(CASE
+          WHEN COALESCE(NOT (
+            "CLICKED" = 1 OR "CLICKED" = 0
+          ), TRUE)
+          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
+          ELSE '0'
+        END AS BIGINT)
+      END AS sm_e,
+      CAST("PCTR" AS DOUBLE) AS sm_risk
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "COUNTRY",
+    "SM_T",
+    "SM_E",
+    "SM_RISK"
+), sm_times AS (
+  SELECT
+    "COUNTRY",
+    sm_t,
+    SUM(sm_n) AS sm_at
+  FROM sm_cells
+  GROUP BY
+    "COUNTRY",
+    "SM_T"
+), sm_time_order_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
       THEN 0
-      ELSE CAST(CASE
-        WHEN COALESCE(NOT (
-          "CLICKED" = 1 OR "CLICKED" = 0
-        ), TRUE)
-        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("CLICKED" AS VARCHAR), 'NULL')
-        ELSE '0'
-      END AS BIGINT)
-    END AS sm_e,
-    CAST("PCTR" AS DOUBLE) AS sm_risk
-  FROM analytics.preds
-), sm_ranked AS (
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS DOUBLE)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(sm_t AS DOUBLE) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(sm_t AS DOUBLE)) >= 2.2250738585072014e-308
+          AND ABS(CAST(sm_t AS DOUBLE)) < CAST('inf' AS DOUBLE)
+        )
+        THEN NULL
+        WHEN ABS(CAST(sm_t AS DOUBLE)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(sm_t AS DOUBLE))) / LN(2)
+        ))
+      END AS DOUBLE) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_times
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_time_order_offsets AS (
   SELECT
     "COUNTRY",
-    sm_e,
-    sm_risk,
-    DENSE_RANK() OVER (PARTITION BY "COUNTRY" ORDER BY sm_t, sm_e DESC NULLS LAST) - 1 AS sm_pos
-  FROM sm_rows
-), sm_sized AS (
+    "SM_BUCKET",
+    SUM(sm_bucket_sm_at) OVER (
+      PARTITION BY "COUNTRY"
+      ORDER BY sm_bucket ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_at,
+    SUM(sm_bucket_sm_at) OVER (PARTITION BY "COUNTRY") AS sm_total_sm_at
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_BUCKET",
+      SUM(sm_at) AS sm_bucket_sm_at
+    FROM sm_time_order_bucketed
+    GROUP BY
+      "COUNTRY",
+      "SM_BUCKET"
+  ) AS sm_per_bucket
+), sm_time_order AS (
   SELECT
     "COUNTRY",
-    sm_e,
-    sm_risk,
-    sm_pos,
-    MAX(sm_pos) OVER (PARTITION BY "COUNTRY") AS sm_last
-  FROM sm_ranked
+    "SM_BUCKET",
+    sm_t,
+    sm_at,
+    sm_at_run,
+    sm_at_all
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_BUCKET",
+      sm_kind,
+      sm_t,
+      sm_at,
+      SUM(sm_add_sm_at) OVER (
+        PARTITION BY "COUNTRY", "SM_BUCKET"
+        ORDER BY sm_kind DESC NULLS LAST, sm_t ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_at_run,
+      MAX(sm_slice_sm_at) OVER (PARTITION BY "COUNTRY", "SM_BUCKET") AS sm_at_all
+    FROM (
+      SELECT
+        "COUNTRY",
+        "SM_BUCKET",
+        0 AS sm_kind,
+        sm_t,
+        sm_at,
+        sm_at AS sm_add_sm_at,
+        NULL AS sm_slice_sm_at
+      FROM sm_time_order_bucketed
+      UNION ALL
+      SELECT
+        "COUNTRY",
+        "SM_BUCKET",
+        1 AS sm_kind,
+        NULL AS sm_t,
+        NULL AS sm_at,
+        sm_before_sm_at AS sm_add_sm_at,
+        sm_total_sm_at AS sm_slice_sm_at
+      FROM sm_time_order_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
+), sm_positioned AS (
+  SELECT
+    sm_cells."COUNTRY" AS "COUNTRY",
+    sm_cells.sm_e AS sm_e,
+    sm_cells.sm_risk AS sm_risk,
+    sm_cells.sm_n AS sm_n,
+    2 * (
+      sm_time_order.sm_at_run - sm_time_order.sm_at
+    ) + 1 - sm_cells.sm_e AS sm_pos,
+    2 * sm_time_order.sm_at_all AS sm_last
+  FROM sm_cells
+  JOIN sm_time_order
+    ON (
+      sm_cells."COUNTRY" IS NOT DISTINCT FROM sm_time_order."COUNTRY"
+    )
+    AND sm_cells.sm_t = sm_time_order.sm_t
 ), sm_steps AS (
   SELECT
     1 AS sm_step,
@@ -277,45 +415,169 @@ WITH sm_rows AS (
     "COUNTRY",
     sm_e,
     sm_risk,
+    sm_n,
     sm_step,
     FLOOR(sm_pos * sm_per_block) AS sm_block,
     FLOOR(sm_pos * sm_per_half) - 2 * FLOOR(sm_pos * sm_per_block) AS sm_upper
-  FROM sm_sized
+  FROM sm_positioned
   CROSS JOIN sm_steps
   WHERE
-    sm_steps.sm_step = 1 OR sm_steps.sm_step <= sm_sized.sm_last
-), sm_cells AS (
+    sm_steps.sm_step <= sm_positioned.sm_last
+), sm_blocks AS (
   SELECT
     "COUNTRY",
-    sm_step,
-    sm_block,
+    "SM_STEP",
+    "SM_BLOCK",
     sm_risk,
-    SUM(CASE WHEN sm_upper = 0 THEN sm_e ELSE 0 END) AS sm_events,
-    SUM(CASE WHEN sm_upper = 1 THEN 1 ELSE 0 END) AS sm_later
+    SUM(CASE WHEN sm_upper = 0 THEN sm_e * sm_n ELSE 0 END) AS sm_events,
+    SUM(CASE WHEN sm_upper = 1 THEN sm_n ELSE 0 END) AS sm_later
   FROM sm_halves
   GROUP BY
     "COUNTRY",
-    sm_step,
-    sm_block,
-    sm_risk
+    "SM_STEP",
+    "SM_BLOCK",
+    "SM_RISK"
+), sm_below_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_x = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_x) < CAST('inf' AS DOUBLE)
+      )
+      THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+      WHEN sm_x > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_x) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM (
+    SELECT
+      sm_valued.*,
+      CAST(sm_risk AS DOUBLE) AS sm_x,
+      CAST(CASE
+        WHEN NOT (
+          ABS(CAST(sm_risk AS DOUBLE)) >= 2.2250738585072014e-308
+          AND ABS(CAST(sm_risk AS DOUBLE)) < CAST('inf' AS DOUBLE)
+        )
+        THEN NULL
+        WHEN ABS(CAST(sm_risk AS DOUBLE)) >= 8.98846567431158e307
+        THEN 1023
+        ELSE FLOOR((
+          LN(ABS(CAST(sm_risk AS DOUBLE))) / LN(2)
+        ))
+      END AS DOUBLE) AS sm_e
+    FROM (
+      SELECT
+        *
+      FROM sm_blocks
+    ) AS sm_valued
+  ) AS sm_exponents
+), sm_below_offsets AS (
+  SELECT
+    "COUNTRY",
+    "SM_STEP",
+    "SM_BLOCK",
+    "SM_BUCKET",
+    SUM(sm_bucket_sm_later) OVER (
+      PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK"
+      ORDER BY sm_bucket ASC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_before_sm_later,
+    SUM(sm_bucket_sm_later) OVER (PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK") AS sm_total_sm_later
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_STEP",
+      "SM_BLOCK",
+      "SM_BUCKET",
+      SUM(sm_later) AS sm_bucket_sm_later
+    FROM sm_below_bucketed
+    GROUP BY
+      "COUNTRY",
+      "SM_STEP",
+      "SM_BLOCK",
+      "SM_BUCKET"
+  ) AS sm_per_bucket
 ), sm_below AS (
   SELECT
     "COUNTRY",
+    "SM_STEP",
+    "SM_BLOCK",
+    "SM_BUCKET",
+    sm_risk,
     sm_events,
     sm_later,
-    SUM(sm_later) OVER (
-      PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK"
-      ORDER BY sm_risk
-      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) - sm_later AS sm_lower,
-    SUM(sm_later) OVER (PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK") AS sm_block_later
-  FROM sm_cells
+    sm_later_run,
+    sm_later_all
+  FROM (
+    SELECT
+      "COUNTRY",
+      "SM_STEP",
+      "SM_BLOCK",
+      "SM_BUCKET",
+      sm_kind,
+      sm_risk,
+      sm_events,
+      sm_later,
+      SUM(sm_add_sm_later) OVER (
+        PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK", "SM_BUCKET"
+        ORDER BY sm_kind DESC NULLS LAST, sm_risk ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS sm_later_run,
+      MAX(sm_slice_sm_later) OVER (PARTITION BY "COUNTRY", "SM_STEP", "SM_BLOCK", "SM_BUCKET") AS sm_later_all
+    FROM (
+      SELECT
+        "COUNTRY",
+        "SM_STEP",
+        "SM_BLOCK",
+        "SM_BUCKET",
+        0 AS sm_kind,
+        sm_risk,
+        sm_events,
+        sm_later,
+        sm_later AS sm_add_sm_later,
+        NULL AS sm_slice_sm_later
+      FROM sm_below_bucketed
+      UNION ALL
+      SELECT
+        "COUNTRY",
+        "SM_STEP",
+        "SM_BLOCK",
+        "SM_BUCKET",
+        1 AS sm_kind,
+        NULL AS sm_risk,
+        NULL AS sm_events,
+        NULL AS sm_later,
+        sm_before_sm_later AS sm_add_sm_later,
+        sm_total_sm_later AS sm_slice_sm_later
+      FROM sm_below_offsets
+    ) AS sm_with_offsets
+  ) AS sm_running
+  WHERE
+    sm_kind = 0
 ), sm_pairs AS (
   SELECT
     "COUNTRY",
-    CAST(SUM(sm_events * sm_lower) AS BIGINT) AS concordant,
+    CAST(SUM(sm_events * (
+      sm_later_run - sm_later
+    )) AS BIGINT) AS concordant,
     CAST(SUM(sm_events * sm_later) AS BIGINT) AS tied_risk,
-    CAST(SUM(sm_events * sm_block_later) AS BIGINT) AS comparable
+    CAST(SUM(sm_events * sm_later_all) AS BIGINT) AS comparable
   FROM sm_below
   GROUP BY
     "COUNTRY"

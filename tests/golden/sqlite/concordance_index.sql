@@ -1,39 +1,74 @@
-WITH sm_rows AS (
+WITH sm_cells AS (
   SELECT
     "country",
-    CAST("revenue" AS REAL) AS sm_t,
-    CASE
-      WHEN "clicked" = 1
-      THEN 1
-      WHEN "clicked" = 0
-      THEN 0
-      ELSE CASE
-        WHEN COALESCE(NOT (
-          "clicked" = 1 OR "clicked" = 0
-        ), TRUE)
-        THEN JSON_EXTRACT(
-          '{}',
-          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
-        )
-      END
-    END AS sm_e,
-    CAST("pctr" AS REAL) AS sm_risk
-  FROM analytics.preds
-), sm_ranked AS (
-  SELECT
-    "country",
+    sm_t,
     sm_e,
     sm_risk,
-    DENSE_RANK() OVER (PARTITION BY "country" ORDER BY sm_t NULLS LAST, sm_e DESC) - 1 AS sm_pos
-  FROM sm_rows
-), sm_sized AS (
+    COUNT(*) AS sm_n
+  FROM (
+    SELECT
+      "country",
+      CAST("revenue" AS REAL) AS sm_t,
+      CASE
+        WHEN "clicked" = 1
+        THEN 1
+        WHEN "clicked" = 0
+        THEN 0
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            "clicked" = 1 OR "clicked" = 0
+          ), TRUE)
+          THEN JSON_EXTRACT(
+            '{}',
+            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS TEXT), 'NULL')
+          )
+        END
+      END AS sm_e,
+      CAST("pctr" AS REAL) AS sm_risk
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    "country",
+    "sm_t",
+    "sm_e",
+    "sm_risk"
+), sm_times AS (
   SELECT
     "country",
-    sm_e,
-    sm_risk,
-    sm_pos,
-    MAX(sm_pos) OVER (PARTITION BY "country") AS sm_last
-  FROM sm_ranked
+    sm_t,
+    SUM(sm_n) AS sm_at
+  FROM sm_cells
+  GROUP BY
+    "country",
+    "sm_t"
+), sm_time_order AS (
+  SELECT
+    "country",
+    sm_t,
+    sm_at,
+    SUM(sm_at) OVER (
+      PARTITION BY "country"
+      ORDER BY sm_t ASC NULLS LAST
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_at_run,
+    SUM(sm_at) OVER (PARTITION BY "country") AS sm_at_all
+  FROM sm_times
+), sm_positioned AS (
+  SELECT
+    sm_cells."country" AS "country",
+    sm_cells.sm_e AS sm_e,
+    sm_cells.sm_risk AS sm_risk,
+    sm_cells.sm_n AS sm_n,
+    2 * (
+      sm_time_order.sm_at_run - sm_time_order.sm_at
+    ) + 1 - sm_cells.sm_e AS sm_pos,
+    2 * sm_time_order.sm_at_all AS sm_last
+  FROM sm_cells
+  JOIN sm_time_order
+    ON (
+      sm_cells."country" IS sm_time_order."country"
+    )
+    AND sm_cells.sm_t = sm_time_order.sm_t
 ), sm_steps AS (
   SELECT
     1 AS sm_step,
@@ -279,45 +314,51 @@ WITH sm_rows AS (
     "country",
     sm_e,
     sm_risk,
+    sm_n,
     sm_step,
     FLOOR(sm_pos * sm_per_block) AS sm_block,
     FLOOR(sm_pos * sm_per_half) - 2 * FLOOR(sm_pos * sm_per_block) AS sm_upper
-  FROM sm_sized
+  FROM sm_positioned
   CROSS JOIN sm_steps
   WHERE
-    sm_steps.sm_step = 1 OR sm_steps.sm_step <= sm_sized.sm_last
-), sm_cells AS (
+    sm_steps.sm_step <= sm_positioned.sm_last
+), sm_blocks AS (
   SELECT
     "country",
-    sm_step,
-    sm_block,
+    "sm_step",
+    "sm_block",
     sm_risk,
-    SUM(CASE WHEN sm_upper = 0 THEN sm_e ELSE 0 END) AS sm_events,
-    SUM(CASE WHEN sm_upper = 1 THEN 1 ELSE 0 END) AS sm_later
+    SUM(CASE WHEN sm_upper = 0 THEN sm_e * sm_n ELSE 0 END) AS sm_events,
+    SUM(CASE WHEN sm_upper = 1 THEN sm_n ELSE 0 END) AS sm_later
   FROM sm_halves
   GROUP BY
     "country",
-    sm_step,
-    sm_block,
-    sm_risk
+    "sm_step",
+    "sm_block",
+    "sm_risk"
 ), sm_below AS (
   SELECT
     "country",
+    "sm_step",
+    "sm_block",
+    sm_risk,
     sm_events,
     sm_later,
     SUM(sm_later) OVER (
       PARTITION BY "country", "sm_step", "sm_block"
-      ORDER BY sm_risk NULLS LAST
+      ORDER BY sm_risk ASC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-    ) - sm_later AS sm_lower,
-    SUM(sm_later) OVER (PARTITION BY "country", "sm_step", "sm_block") AS sm_block_later
-  FROM sm_cells
+    ) AS sm_later_run,
+    SUM(sm_later) OVER (PARTITION BY "country", "sm_step", "sm_block") AS sm_later_all
+  FROM sm_blocks
 ), sm_pairs AS (
   SELECT
     "country",
-    CAST(SUM(sm_events * sm_lower) AS INTEGER) AS concordant,
+    CAST(SUM(sm_events * (
+      sm_later_run - sm_later
+    )) AS INTEGER) AS concordant,
     CAST(SUM(sm_events * sm_later) AS INTEGER) AS tied_risk,
-    CAST(SUM(sm_events * sm_block_later) AS INTEGER) AS comparable
+    CAST(SUM(sm_events * sm_later_all) AS INTEGER) AS comparable
   FROM sm_below
   GROUP BY
     "country"

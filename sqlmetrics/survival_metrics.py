@@ -13,6 +13,12 @@ HIGHER = Param("higher", "choice",
                "what a higher score predicts: 'risk', an earlier event (scikit-survival's estimate), or "
                "'survival', a longer survival (lifelines' predicted_scores).",
                default="risk", choices=("risk", "survival"))
+TAU = Param("tau", "float", "only events before tau weigh (scikit-survival's tau): the concordance up to that time; "
+            "default None, every event.", default=None, none_ok=True)
+TRAIN = Param("train", "relation", "the training data whose censoring distribution weighs the pairs (scikit-survival's "
+              "survival_train): a table with the duration and event columns, one estimate over all of it; default "
+              "None, the data itself (per slice).", default=None,
+              relation_columns=(("{duration}", "numeric"), ("{event}", "label")))
 
 #: the survival metrics, in catalogue order
 SURVIVAL = [
@@ -34,5 +40,26 @@ SURVIVAL = [
                  ">>> round(sm.concordance_index(df, duration='t', event='e', score='risk'), 4)\n"
                  "0.9286\n"),
         undefined="it needs a comparable pair: an observed event before a later time (or a row censored at its time)",
+        plan=ParallelWhenDistributed()),
+    Metric(
+        name="concordance_index_ipcw", section="survival", template="survival/concordance_index_ipcw.sql",
+        kind="scalar", params=(DURATION, EVENT, RISK, TAU, TRAIN, HIGHER, BY),
+        outputs=("concordance_index_ipcw", "concordant", "discordant", "tied_risk", "comparable"),
+        summary="Uno's concordance index (C-index) under right censoring: Harrell's comparable pairs weighted by the "
+                "inverse probability of censoring, whose limit does not depend on the censoring. Exact, from rank "
+                "sums: no pair is enumerated.",
+        formula="sum over comparable pairs (i, j) with T_i < tau of w_i (1[risk_i > risk_j] + 1/2 1[risk_i = risk_j]) / "
+                "sum of w_i, w_i = 1 / G(T_i)^2, G the Kaplan-Meier estimate of the censoring distribution (of train, "
+                "or of the data), taken at the last training time at or before T_i; the pairs as concordance_index's "
+                "(Uno et al. 2011)",
+        reference="sksurv.metrics.concordance_index_ipcw(survival_train, survival_test, score, tau) "
+                  "(higher='risk'; ties of risk exact, where scikit-survival also ties risks closer than tied_tol=1e-8)",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'t': [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 'e': [1, 0, 1, 1, 0, 1],\n"
+                 "...                    'risk': [0.9, 0.5, 0.7, 0.2, 0.2, 0.1]})\n"
+                 ">>> round(sm.concordance_index_ipcw(df, duration='t', event='e', score='risk'), 4)\n"
+                 "0.939\n"),
+        undefined="it needs a comparable pair, and a censoring survival above 0 at every event before tau, none of "
+                  "them later than every training time",
         plan=ParallelWhenDistributed()),
 ]

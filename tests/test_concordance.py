@@ -1,5 +1,6 @@
 """concordance_index (Harrell's C) against scikit-survival's concordance_index_censored and lifelines'
-concordance_index: ties in time and in score, censoring (also at an event's time), slices."""
+concordance_index, concordance_index_ipcw (Uno's C) against scikit-survival's: ties in time and in
+score, censoring (also at an event's time), tau, a training set, slices."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,6 +10,7 @@ from sqlmetrics.errors import UndefinedMetricError
 
 sksurv_metrics = pytest.importorskip("sksurv.metrics")
 lifelines_utils = pytest.importorskip("lifelines.utils")
+sksurv_util = pytest.importorskip("sksurv.util")
 
 
 def _data(seed, n=400, times=30, scores=25, censored=0.4):
@@ -94,3 +96,75 @@ def test_no_comparable_pair_is_undefined():
     df = pd.concat([all_censored.assign(g="a"), pd.DataFrame({"t": [1.0, 2], "e": [1, 0], "s": [0.5, 0.1], "g": "b"})])
     got = sm.concordance_index(df, duration="t", event="e", score="s", by=["g"]).set_index("g")
     assert np.isnan(got.loc["a", "concordance_index"]) and got.loc["b", "concordance_index"] == 1.0
+
+
+# -- Uno's C: concordance_index_ipcw -----------------------------------------------------------------
+
+
+def _surv(df):
+    return sksurv_util.Surv.from_arrays(df.e.astype(bool).to_numpy(), df.t.to_numpy())
+
+
+def _uncensored_last(df):
+    """`df` and one more row, an event after every other time: scikit-survival's censoring estimate is 0
+    at the last time when a row is censored there, and it refuses any event at such a time."""
+    return pd.concat([df, pd.DataFrame({"t": [df.t.max() + 1], "e": [1], "s": [0.5], "g": [0]})], ignore_index=True)
+
+
+
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("tau", [None, 20.0])
+def test_ipcw_matches_scikit_survival(seed, tau):
+    df = _uncensored_last(_data(seed, censored=0.2 + 0.1 * seed))
+    row = sm.concordance_index_ipcw(df, duration="t", event="e", score="s", tau=tau, details=True).iloc[0]
+    c, con, dis, tied, _ = sksurv_metrics.concordance_index_ipcw(_surv(df), _surv(df), df.s.to_numpy(), tau=tau)
+    assert row.concordance_index_ipcw == pytest.approx(c, rel=1e-12)
+    assert (row.concordant, row.discordant, row.tied_risk) == (con, dis, tied)
+
+
+@pytest.mark.parametrize("tau", [None, 25.0])
+def test_ipcw_with_a_training_set_and_slices(tau):
+    train = _uncensored_last(_data(20, n=600))
+    test = _data(21, n=500)
+    test = test[test.t < train.t.max()]
+    got = sm.concordance_index_ipcw(test, duration="t", event="e", score="s", tau=tau, train=train,
+                                    by=["g"]).set_index("g")
+    for g, part in test.groupby("g"):
+        want = sksurv_metrics.concordance_index_ipcw(_surv(train), _surv(part), part.s.to_numpy(), tau=tau)[0]
+        assert got.loc[g, "concordance_index_ipcw"] == pytest.approx(want, rel=1e-12)
+
+
+def test_ipcw_without_censoring_is_harrells():
+    df = _data(3, censored=0.0)
+    assert sm.concordance_index_ipcw(df, duration="t", event="e", score="s") == pytest.approx(
+        sm.concordance_index(df, duration="t", event="e", score="s"), rel=1e-12)
+
+
+def test_ipcw_the_catalogue_example():
+    # the example the documentation runs (0.939), from scikit-survival
+    df = pd.DataFrame({"t": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "e": [1, 0, 1, 1, 0, 1],
+                       "s": [0.9, 0.5, 0.7, 0.2, 0.2, 0.1]})
+    want = sksurv_metrics.concordance_index_ipcw(_surv(df), _surv(df), df.s.to_numpy())[0]
+    assert round(want, 4) == 0.939
+    assert sm.concordance_index_ipcw(df, duration="t", event="e", score="s") == pytest.approx(want, rel=1e-12)
+
+
+def test_ipcw_undefined_where_scikit_survival_refuses():
+    # censored at the last time, beside an event: the censoring survival there is 0
+    df = pd.DataFrame({"t": [1.0, 2.0, 3.0, 3.0], "e": [1, 0, 1, 0], "s": [0.9, 0.5, 0.7, 0.2]})
+    with pytest.raises(ValueError, match="censoring survival function is zero"):
+        sksurv_metrics.concordance_index_ipcw(_surv(df), _surv(df), df.s.to_numpy())
+    with pytest.raises(UndefinedMetricError, match="censoring survival above 0"):
+        sm.concordance_index_ipcw(df, duration="t", event="e", score="s")
+    # an event later than every training time (a survival still above 0 there)
+    train = pd.DataFrame({"t": [1.0, 2.0, 3.0], "e": [1, 0, 1]})
+    test = pd.DataFrame({"t": [1.0, 4.0, 5.0], "e": [1, 1, 0], "s": [0.9, 0.5, 0.7]})
+    with pytest.raises(ValueError, match="smaller than largest observed time"):
+        sksurv_metrics.concordance_index_ipcw(_surv(train), _surv(test), test.s.to_numpy())
+    with pytest.raises(UndefinedMetricError, match="later than every training time"):
+        sm.concordance_index_ipcw(test, duration="t", event="e", score="s", train=train)
+    # ...unless tau leaves it out
+    assert sm.concordance_index_ipcw(test, duration="t", event="e", score="s", train=train, tau=3.0) == pytest.approx(
+        sksurv_metrics.concordance_index_ipcw(_surv(train), _surv(test), test.s.to_numpy(), tau=3.0)[0], rel=1e-12)

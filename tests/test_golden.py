@@ -176,9 +176,10 @@ ALLOWED_DENOMINATORS = {
 #: `by` columns are never listed: a NULL slice is a valid slice of its own.
 NEVER_NULL = {
     "sm_risk": ("concordance_index's score (negated for higher='survival'): sqlmetrics rejects NULL scores before "
-                "running (dropna=True drops those rows)", {"concordance_index"}),
-    "sm_t": ("concordance_index's duration: sqlmetrics rejects NULL durations before running (dropna=True drops "
-             "those rows)", {"concordance_index"}),
+                "running (dropna=True drops those rows)", {"concordance_pairs"}),
+    "sm_t": ("the concordance's duration (of the data, and of concordance_index_ipcw's train): sqlmetrics rejects "
+             "NULL durations before running (dropna=True drops those rows)",
+             {"concordance_pairs", "concordance_index_ipcw"}),
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),
@@ -192,7 +193,8 @@ NEVER_NULL = {
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort", {"ranked_rows"}),
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
                   "number, over values validated non-NULL",
-                  {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel", "concordance_index"}),
+                  {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel", "concordance_pairs",
+                   "concordance_index_ipcw"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge)", {"calibration_bins", "quantile_bins_in_parallel"}),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
                  {"calibration_bins", "quantile_bins_in_parallel"}),

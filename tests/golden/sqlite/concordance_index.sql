@@ -55,20 +55,20 @@ WITH sm_cells AS (
   FROM sm_times
 ), sm_positioned AS (
   SELECT
-    sm_cells."country" AS "country",
-    sm_cells.sm_e AS sm_e,
-    sm_cells.sm_risk AS sm_risk,
-    sm_cells.sm_n AS sm_n,
+    sm_c."country" AS "country",
+    sm_c.sm_e AS sm_e,
+    sm_c.sm_risk AS sm_risk,
+    sm_c.sm_n AS sm_n,
     2 * (
       sm_time_order.sm_at_run - sm_time_order.sm_at
-    ) + 1 - sm_cells.sm_e AS sm_pos,
+    ) + 1 - sm_c.sm_e AS sm_pos,
     2 * sm_time_order.sm_at_all AS sm_last
-  FROM sm_cells
+  FROM sm_cells AS sm_c
   JOIN sm_time_order
     ON (
-      sm_cells."country" IS sm_time_order."country"
+      sm_c."country" IS sm_time_order."country"
     )
-    AND sm_cells.sm_t = sm_time_order.sm_t
+    AND sm_c.sm_t = sm_time_order.sm_t
 ), sm_steps AS (
   SELECT
     1 AS sm_step,

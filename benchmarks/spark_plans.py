@@ -142,6 +142,8 @@ def call(name: str) -> tuple[str, dict]:
     columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t",
                "sensitive": ["g"], "duration": "t", "event": "y"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
+    if "times" in names:  # cumulative_dynamic_auc: times within t's range
+        params["times"] = [0.6, 0.8]
     if m.one_of:
         params["score"] = "s"
     prediction = next((p for p in m.params if p.name == "prediction"), None)

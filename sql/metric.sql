@@ -95,6 +95,7 @@
 {%- elif name == 'equalized_odds_ratio' %}{{ sqlmetrics.equalized_odds_ratio(relation, **kwargs) }}
 {%- elif name == 'concordance_index' %}{{ sqlmetrics.concordance_index(relation, **kwargs) }}
 {%- elif name == 'concordance_index_ipcw' %}{{ sqlmetrics.concordance_index_ipcw(relation, **kwargs) }}
+{%- elif name == 'cumulative_dynamic_auc' %}{{ sqlmetrics.cumulative_dynamic_auc(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

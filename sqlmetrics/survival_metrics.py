@@ -15,6 +15,8 @@ HIGHER = Param("higher", "choice",
                default="risk", choices=("risk", "survival"))
 TAU = Param("tau", "float", "only events before tau weigh (scikit-survival's tau): the concordance up to that time; "
             "default None, every event.", default=None, none_ok=True)
+TIMES = Param("times", "floats", "the times at which to compute the AUC (within the follow-up: at or after the first "
+              "time, before the last).")
 TRAIN = Param("train", "relation", "the training data whose censoring distribution weighs the pairs (scikit-survival's "
               "survival_train): a table with the duration and event columns, one estimate over all of it; default "
               "None, the data itself (per slice).", default=None,
@@ -61,5 +63,28 @@ SURVIVAL = [
                  "0.939\n"),
         undefined="it needs a comparable pair, and a censoring survival above 0 at every event before tau, none of "
                   "them later than every training time",
+        plan=ParallelWhenDistributed()),
+    Metric(
+        name="cumulative_dynamic_auc", section="survival", template="survival/cumulative_dynamic_auc.sql",
+        kind="curve", params=(DURATION, EVENT, RISK, TIMES, TRAIN, HIGHER, BY),
+        outputs=("time", "cumulative_dynamic_auc", "mean_auc"),
+        summary="The time-dependent (cumulative/dynamic) AUC at given times under right censoring: how well the "
+                "score separates the rows whose event came by each time from those still event-free after it, the "
+                "events weighted by the inverse probability of censoring; and its mean over the times.",
+        formula="AUC(t) = sum over cases i (T_i <= t, event) and controls j (T_j > t) of w_i (1[risk_i > risk_j] + "
+                "1/2 1[risk_i = risk_j]) / (sum of w_i x controls), w_i = 1 / G(T_i), G the Kaplan-Meier estimate of "
+                "the censoring distribution (of train, or of the data); mean_auc = sum_k AUC(t_k) (S(t_(k-1)) - "
+                "S(t_k)) / (1 - S(t_K)), S the data's Kaplan-Meier survival (Uno et al. 2007; Lambert and Chevret 2016)",
+        reference="sksurv.metrics.cumulative_dynamic_auc(survival_train, survival_test, score, times) "
+                  "(higher='risk'; ties of risk exact, where scikit-survival also ties risks closer than tied_tol=1e-8)",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> df = pd.DataFrame({'t': [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 'e': [1, 0, 1, 1, 0, 1],\n"
+                 "...                    'risk': [0.9, 0.5, 0.7, 0.2, 0.2, 0.1]})\n"
+                 ">>> sm.cumulative_dynamic_auc(df, duration='t', event='e', score='risk', times=[2.0, 4.0]).round(4)\n"
+                 "   time  cumulative_dynamic_auc  mean_auc\n"
+                 "0   2.0                  1.0000    0.9362\n"
+                 "1   4.0                  0.9107    0.9362\n"),
+        undefined="each time needs a case (an event at or before it) and a control (a row event-free after it), and "
+                  "a censoring survival above 0 at every case, none of them later than every training time",
         plan=ParallelWhenDistributed()),
 ]

@@ -168,3 +168,66 @@ def test_ipcw_undefined_where_scikit_survival_refuses():
     # ...unless tau leaves it out
     assert sm.concordance_index_ipcw(test, duration="t", event="e", score="s", train=train, tau=3.0) == pytest.approx(
         sksurv_metrics.concordance_index_ipcw(_surv(train), _surv(test), test.s.to_numpy(), tau=3.0)[0], rel=1e-12)
+
+
+# -- the time-dependent AUC: cumulative_dynamic_auc ----------------------------------------------------
+
+
+def _dynamic(train, test, times):
+    aucs, mean = sksurv_metrics.cumulative_dynamic_auc(_surv(train), _surv(test), test.s.to_numpy(), times)
+    return aucs, mean
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dynamic_auc_matches_scikit_survival(seed):
+    df = _uncensored_last(_data(seed, censored=0.2 + 0.1 * seed))
+    times = [2.0, 7.5, 15.0, 28.0]
+    got = sm.cumulative_dynamic_auc(df, duration="t", event="e", score="s", times=times)
+    aucs, mean = _dynamic(df, df, times)
+    assert got.time.tolist() == times
+    assert got.cumulative_dynamic_auc.to_numpy() == pytest.approx(aucs, rel=1e-12)
+    assert got.mean_auc.to_numpy() == pytest.approx(np.full(len(times), mean), rel=1e-12)
+
+
+def test_dynamic_auc_one_time_and_unsorted_times():
+    df = _uncensored_last(_data(5))
+    one = sm.cumulative_dynamic_auc(df, duration="t", event="e", score="s", times=12.0)
+    aucs, mean = _dynamic(df, df, [12.0])
+    assert one.cumulative_dynamic_auc.iloc[0] == pytest.approx(aucs[0], rel=1e-12) == pytest.approx(mean, rel=1e-12)
+    got = sm.cumulative_dynamic_auc(df, duration="t", event="e", score="s", times=[20.0, 4.0])
+    assert got.time.tolist() == [4.0, 20.0]
+    assert got.cumulative_dynamic_auc.to_numpy() == pytest.approx(_dynamic(df, df, [4.0, 20.0])[0], rel=1e-12)
+
+
+def test_dynamic_auc_with_a_training_set_slices_and_higher_survival():
+    train = _uncensored_last(_data(30, n=600))
+    test = _data(31, n=500)
+    test = test[test.t < train.t.max()]
+    times = [5.0, 12.0, 20.0]
+    got = sm.cumulative_dynamic_auc(test, duration="t", event="e", score="s", times=times, train=train, by=["g"])
+    for g, part in test.groupby("g"):
+        aucs, mean = _dynamic(train, part, times)
+        mine = got[got.g == g]
+        assert mine.cumulative_dynamic_auc.to_numpy() == pytest.approx(aucs, rel=1e-12)
+        assert mine.mean_auc.iloc[0] == pytest.approx(mean, rel=1e-12)
+    # a survival score: the risk is its negation
+    flipped = sm.cumulative_dynamic_auc(test.assign(s=-test.s), duration="t", event="e", score="s", times=times,
+                                        train=train, higher="survival")
+    assert flipped.cumulative_dynamic_auc.to_numpy() == pytest.approx(_dynamic(train, test, times)[0], rel=1e-12)
+
+
+def test_dynamic_auc_outside_the_follow_up_is_undefined():
+    df = _uncensored_last(_data(6))
+    with pytest.raises(ValueError, match="within follow-up time"):
+        _dynamic(df, df, [df.t.max() + 1])
+    with pytest.raises(UndefinedMetricError, match="a control"):
+        sm.cumulative_dynamic_auc(df, duration="t", event="e", score="s", times=[df.t.max() + 1])
+    # in a slice: that time's AUC and the slice's mean are NULL, the other slices' values stand (only
+    # slice 0 has a row after 29.5: the row _uncensored_last adds, at 30)
+    got = sm.cumulative_dynamic_auc(df, duration="t", event="e", score="s", times=[5.0, 29.5], by=["g"])
+    assert df[df.t > 29.5].g.tolist() == [0]
+    late, early = got[got.time == 29.5].set_index("g"), got[got.time == 5.0].set_index("g")
+    assert late.loc[[1, 2]].cumulative_dynamic_auc.isna().all() and late.loc[[1, 2]].mean_auc.isna().all()
+    assert early.loc[[1, 2]].cumulative_dynamic_auc.notna().all()
+    part = df[df.g == 0]
+    assert late.loc[0].cumulative_dynamic_auc == pytest.approx(_dynamic(part, part, [5.0, 29.5])[0][1], rel=1e-12)

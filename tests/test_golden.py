@@ -177,9 +177,9 @@ ALLOWED_DENOMINATORS = {
 NEVER_NULL = {
     "sm_risk": ("concordance_index's score (negated for higher='survival'): sqlmetrics rejects NULL scores before "
                 "running (dropna=True drops those rows)", {"concordance_pairs"}),
-    "sm_t": ("the concordance's duration (of the data, and of concordance_index_ipcw's train): sqlmetrics rejects "
-             "NULL durations before running (dropna=True drops those rows)",
-             {"concordance_pairs", "concordance_index_ipcw"}),
+    "sm_t": ("a survival metric's duration (of the data, and of its train), or one of cumulative_dynamic_auc's "
+             "times: sqlmetrics rejects NULL durations before running (dropna=True drops those rows)",
+             {"concordance_pairs", "kaplan_meier_steps", "kaplan_meier_as_of"}),
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),
@@ -194,7 +194,7 @@ NEVER_NULL = {
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
                   "number, over values validated non-NULL",
                   {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel", "concordance_pairs",
-                   "concordance_index_ipcw"}),
+                   "kaplan_meier_steps", "kaplan_meier_as_of"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge)", {"calibration_bins", "quantile_bins_in_parallel"}),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them",
                  {"calibration_bins", "quantile_bins_in_parallel"}),

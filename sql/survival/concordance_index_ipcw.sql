@@ -16,49 +16,21 @@
 {#- the slices of the censoring estimate: the data's, or none for a training table's -#}
 {%- set km_keys = [] if train is not none else by %}
 {%- set tau_bound = sqlmetrics.as_double(tau) if tau is not none else none %}
-WITH {{ sqlmetrics.concordance_cells(relation, duration, event, score, higher, by) }}, sm_train_times AS (
-  {#- the reverse Kaplan-Meier's counts at each training time: rows there, and their events -#}
-  SELECT {{ sqlmetrics.cols(km_keys) }} sm_t, COUNT(*) AS sm_n, SUM(sm_e) AS sm_died
-  FROM (
-    SELECT {{ sqlmetrics.cols(km_keys) }}
-           {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
-           {{ sqlmetrics.is_positive(event) }} AS sm_e
-    FROM {{ train if train is not none else relation }}
-  ) AS sm_train_rows
-  {{ sqlmetrics.group_by(km_keys + ['sm_t']) }}
-), {{ sqlmetrics.running_sums('sm_train_order', 'sm_train_times', km_keys, 'sm_t', false, ['sm_died'], ['sm_n'], plan) }}, sm_censoring AS (
-  {#- a censored row at t leaves the rows at or after t, less t's events (which are still at risk of
-      censoring there): log(1 - censored / at risk), and whether that factor is 0 -#}
+{#- the times of the events that weigh: before tau -#}
+{%- set weighing %}
+SELECT {{ sqlmetrics.cols(km_keys) }} sm_t FROM sm_cells
+WHERE sm_cells.sm_e = 1{% if tau_bound %} AND sm_cells.sm_t < {{ tau_bound }}{% endif %}
+{%- endset %}
+WITH {{ sqlmetrics.concordance_cells(relation, duration, event, score, higher, by) }}, sm_train_rows AS (
+  SELECT {{ sqlmetrics.cols(km_keys) }}
+         {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
+         {{ sqlmetrics.is_positive(event) }} AS sm_e
+  FROM {{ train if train is not none else relation }}
+), {{ sqlmetrics.kaplan_meier_steps('sm_censoring', 'sm_train_rows', km_keys, true, plan) }}, {{ sqlmetrics.kaplan_meier_as_of('sm_censored_by', 'sm_censoring', weighing, km_keys, plan) }}, sm_weights AS (
+  {#- 1 / G(t)^2; NULL where G is 0, or past the last training time -#}
   SELECT {{ sqlmetrics.cols(km_keys) }} sm_t,
-         CASE WHEN sm_censored = 0 OR sm_censored = sm_at_risk THEN 0
-              ELSE {{ sqlmetrics.log1p('-' ~ sqlmetrics.fdiv('sm_censored', 'sm_at_risk')) }} END AS sm_log,
-         CASE WHEN sm_censored > 0 AND sm_censored = sm_at_risk THEN 1 ELSE 0 END AS sm_zero,
-         1 AS sm_trained
-  FROM (
-    SELECT {{ sqlmetrics.cols(km_keys) }} sm_t, sm_n - sm_died AS sm_censored,
-           sm_n_all - (sm_n_run - sm_n) - sm_died AS sm_at_risk
-    FROM sm_train_order
-  ) AS sm_counted
-), sm_event_times AS (
-  {#- G as of every training time and every weighing event's time: the running sums of the logarithms
-      (and zeros) up to it, training times first -#}
-  SELECT {{ sqlmetrics.cols(km_keys) }} sm_t, SUM(sm_log) AS sm_log, SUM(sm_zero) AS sm_zero,
-         SUM(sm_trained) AS sm_trained
-  FROM (
-    SELECT {{ sqlmetrics.cols(km_keys) }} sm_t, sm_log, sm_zero, sm_trained FROM sm_censoring
-    UNION ALL
-    SELECT DISTINCT {{ sqlmetrics.cols(km_keys) }} sm_t, 0 AS sm_log, 0 AS sm_zero, 0 AS sm_trained
-    FROM sm_cells
-    {#- the events that weigh: before tau #}
-    WHERE sm_cells.sm_e = 1{% if tau_bound %} AND sm_cells.sm_t < {{ tau_bound }}{% endif %}
-  ) AS sm_times_of_both
-  {{ sqlmetrics.group_by(km_keys + ['sm_t']) }}
-), {{ sqlmetrics.running_sums('sm_as_of', 'sm_event_times', km_keys, 'sm_t', false, [], ['sm_log', 'sm_zero', 'sm_trained'], plan) }}, sm_weights AS (
-  {#- 1 / G(t)^2; NULL where G is 0, or past the last training time with no training row at t -#}
-  SELECT {{ sqlmetrics.cols(km_keys) }} sm_t,
-         CASE WHEN sm_zero_run > 0 OR (sm_trained = 0 AND sm_trained_run = sm_trained_all) THEN NULL
-              ELSE EXP(-2 * sm_log_run) END AS sm_ipcw
-  FROM sm_as_of
+         CASE WHEN sm_zero = 0 AND sm_past = 0 THEN EXP(-2 * sm_log) END AS sm_ipcw
+  FROM sm_censored_by
 ), sm_weighted_cells AS (
   SELECT {{ sqlmetrics.qualified_cols(by, 'sm_c') }} sm_c.sm_t AS sm_t, sm_c.sm_e AS sm_e,
          sm_c.sm_risk AS sm_risk, sm_c.sm_n AS sm_n,

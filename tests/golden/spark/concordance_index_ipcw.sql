@@ -31,36 +31,36 @@ WITH sm_cells AS (
     `sm_t`,
     `sm_e`,
     `sm_risk`
-), sm_train_times AS (
+), sm_train_rows AS (
+  SELECT
+    `country`,
+    CAST(`revenue` AS DOUBLE) AS sm_t,
+    CASE
+      WHEN `clicked` = 1
+      THEN 1
+      WHEN `clicked` = 0
+      THEN 0
+      ELSE CASE
+        WHEN COALESCE(NOT (
+          `clicked` = 1 OR `clicked` = 0
+        ), TRUE)
+        THEN RAISE_ERROR(
+          'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
+        )
+      END
+    END AS sm_e
+  FROM analytics.preds
+), sm_censoring_counts AS (
   SELECT
     `country`,
     sm_t,
     COUNT(*) AS sm_n,
     SUM(sm_e) AS sm_died
-  FROM (
-    SELECT
-      `country`,
-      CAST(`revenue` AS DOUBLE) AS sm_t,
-      CASE
-        WHEN `clicked` = 1
-        THEN 1
-        WHEN `clicked` = 0
-        THEN 0
-        ELSE CASE
-          WHEN COALESCE(NOT (
-            `clicked` = 1 OR `clicked` = 0
-          ), TRUE)
-          THEN RAISE_ERROR(
-            'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST(`clicked` AS STRING), 'NULL')
-          )
-        END
-      END AS sm_e
-    FROM analytics.preds
-  ) AS sm_train_rows
+  FROM sm_train_rows
   GROUP BY
     `country`,
     `sm_t`
-), sm_train_order_bucketed AS (
+), sm_censoring_order_bucketed AS (
   SELECT
     sm_exponents.*,
     CAST(CASE
@@ -107,10 +107,10 @@ WITH sm_cells AS (
     FROM (
       SELECT
         *
-      FROM sm_train_times
+      FROM sm_censoring_counts
     ) AS sm_valued
   ) AS sm_exponents
-), sm_train_order_offsets AS (
+), sm_censoring_order_offsets AS (
   SELECT
     `country`,
     `sm_bucket`,
@@ -125,12 +125,12 @@ WITH sm_cells AS (
       `country`,
       `sm_bucket`,
       SUM(sm_n) AS sm_bucket_sm_n
-    FROM sm_train_order_bucketed
+    FROM sm_censoring_order_bucketed
     GROUP BY
       `country`,
       `sm_bucket`
   ) AS sm_per_bucket
-), sm_train_order AS (
+), sm_censoring_order AS (
   SELECT
     `country`,
     `sm_bucket`,
@@ -163,7 +163,7 @@ WITH sm_cells AS (
         sm_n,
         sm_n AS sm_add_sm_n,
         NULL AS sm_slice_sm_n
-      FROM sm_train_order_bucketed
+      FROM sm_censoring_order_bucketed
       UNION ALL
       SELECT
         `country`,
@@ -174,7 +174,7 @@ WITH sm_cells AS (
         NULL AS sm_n,
         sm_before_sm_n AS sm_add_sm_n,
         sm_total_sm_n AS sm_slice_sm_n
-      FROM sm_train_order_offsets
+      FROM sm_censoring_order_offsets
     ) AS sm_with_offsets
   ) AS sm_running
   WHERE
@@ -184,24 +184,24 @@ WITH sm_cells AS (
     `country`,
     sm_t,
     CASE
-      WHEN sm_censored = 0 OR sm_censored = sm_at_risk
+      WHEN sm_ended = 0 OR sm_ended = sm_at_risk
       THEN 0
       ELSE CASE
         WHEN 1 + -(
-          CAST(sm_censored AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
+          CAST(sm_ended AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
         ) = 1
         THEN -(
-          CAST(sm_censored AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
+          CAST(sm_ended AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
         )
         ELSE LN(1 + -(
-          CAST(sm_censored AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
+          CAST(sm_ended AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
         )) * (
           CAST(-(
-            CAST(sm_censored AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
+            CAST(sm_ended AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
           ) AS DOUBLE) / NULLIF(
             CAST((
               1 + -(
-                CAST(sm_censored AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
+                CAST(sm_ended AS DOUBLE) / NULLIF(CAST(sm_at_risk AS DOUBLE), 0)
               )
             ) - 1 AS DOUBLE),
             0
@@ -209,48 +209,52 @@ WITH sm_cells AS (
         )
       END
     END AS sm_log,
-    CASE WHEN sm_censored > 0 AND sm_censored = sm_at_risk THEN 1 ELSE 0 END AS sm_zero,
-    1 AS sm_trained
+    CASE WHEN sm_ended > 0 AND sm_ended = sm_at_risk THEN 1 ELSE 0 END AS sm_zero
   FROM (
     SELECT
       `country`,
       sm_t,
-      sm_n - sm_died AS sm_censored,
+      sm_n - sm_died AS sm_ended,
       sm_n_all - (
         sm_n_run - sm_n
       ) - sm_died AS sm_at_risk
-    FROM sm_train_order
+    FROM sm_censoring_order
   ) AS sm_counted
-), sm_event_times AS (
+), sm_censored_by_times AS (
   SELECT
     `country`,
     sm_t,
     SUM(sm_log) AS sm_log,
     SUM(sm_zero) AS sm_zero,
-    SUM(sm_trained) AS sm_trained
+    SUM(sm_step) AS sm_step
   FROM (
     SELECT
       `country`,
       sm_t,
       sm_log,
       sm_zero,
-      sm_trained
+      1 AS sm_step
     FROM sm_censoring
     UNION ALL
-    SELECT DISTINCT
+    SELECT
       `country`,
       sm_t,
       0 AS sm_log,
       0 AS sm_zero,
-      0 AS sm_trained
-    FROM sm_cells
-    WHERE
-      sm_cells.sm_e = 1
-  ) AS sm_times_of_both
+      0 AS sm_step
+    FROM (
+      SELECT
+        `country`,
+        sm_t
+      FROM sm_cells
+      WHERE
+        sm_cells.sm_e = 1
+    ) AS sm_points
+  ) AS sm_steps_and_points
   GROUP BY
     `country`,
     `sm_t`
-), sm_as_of_bucketed AS (
+), sm_censored_by_running_bucketed AS (
   SELECT
     sm_exponents.*,
     CAST(CASE
@@ -297,10 +301,10 @@ WITH sm_cells AS (
     FROM (
       SELECT
         *
-      FROM sm_event_times
+      FROM sm_censored_by_times
     ) AS sm_valued
   ) AS sm_exponents
-), sm_as_of_offsets AS (
+), sm_censored_by_running_offsets AS (
   SELECT
     `country`,
     `sm_bucket`,
@@ -316,25 +320,25 @@ WITH sm_cells AS (
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
     ) AS sm_before_sm_zero,
     SUM(sm_bucket_sm_zero) OVER (PARTITION BY `country`) AS sm_total_sm_zero,
-    SUM(sm_bucket_sm_trained) OVER (
+    SUM(sm_bucket_sm_step) OVER (
       PARTITION BY `country`
       ORDER BY sm_bucket ASC NULLS LAST
       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-    ) AS sm_before_sm_trained,
-    SUM(sm_bucket_sm_trained) OVER (PARTITION BY `country`) AS sm_total_sm_trained
+    ) AS sm_before_sm_step,
+    SUM(sm_bucket_sm_step) OVER (PARTITION BY `country`) AS sm_total_sm_step
   FROM (
     SELECT
       `country`,
       `sm_bucket`,
       SUM(sm_log) AS sm_bucket_sm_log,
       SUM(sm_zero) AS sm_bucket_sm_zero,
-      SUM(sm_trained) AS sm_bucket_sm_trained
-    FROM sm_as_of_bucketed
+      SUM(sm_step) AS sm_bucket_sm_step
+    FROM sm_censored_by_running_bucketed
     GROUP BY
       `country`,
       `sm_bucket`
   ) AS sm_per_bucket
-), sm_as_of AS (
+), sm_censored_by_running AS (
   SELECT
     `country`,
     `sm_bucket`,
@@ -345,9 +349,9 @@ WITH sm_cells AS (
     sm_zero,
     sm_zero_run,
     sm_zero_all,
-    sm_trained,
-    sm_trained_run,
-    sm_trained_all
+    sm_step,
+    sm_step_run,
+    sm_step_all
   FROM (
     SELECT
       `country`,
@@ -368,13 +372,13 @@ WITH sm_cells AS (
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_zero_run,
       MAX(sm_slice_sm_zero) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_zero_all,
-      sm_trained,
-      SUM(sm_add_sm_trained) OVER (
+      sm_step,
+      SUM(sm_add_sm_step) OVER (
         PARTITION BY `country`, `sm_bucket`
         ORDER BY sm_kind DESC, sm_t ASC NULLS LAST
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS sm_trained_run,
-      MAX(sm_slice_sm_trained) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_trained_all
+      ) AS sm_step_run,
+      MAX(sm_slice_sm_step) OVER (PARTITION BY `country`, `sm_bucket`) AS sm_step_all
     FROM (
       SELECT
         `country`,
@@ -387,10 +391,10 @@ WITH sm_cells AS (
         sm_zero,
         sm_zero AS sm_add_sm_zero,
         NULL AS sm_slice_sm_zero,
-        sm_trained,
-        sm_trained AS sm_add_sm_trained,
-        NULL AS sm_slice_sm_trained
-      FROM sm_as_of_bucketed
+        sm_step,
+        sm_step AS sm_add_sm_step,
+        NULL AS sm_slice_sm_step
+      FROM sm_censored_by_running_bucketed
       UNION ALL
       SELECT
         `country`,
@@ -403,26 +407,28 @@ WITH sm_cells AS (
         NULL AS sm_zero,
         sm_before_sm_zero AS sm_add_sm_zero,
         sm_total_sm_zero AS sm_slice_sm_zero,
-        NULL AS sm_trained,
-        sm_before_sm_trained AS sm_add_sm_trained,
-        sm_total_sm_trained AS sm_slice_sm_trained
-      FROM sm_as_of_offsets
+        NULL AS sm_step,
+        sm_before_sm_step AS sm_add_sm_step,
+        sm_total_sm_step AS sm_slice_sm_step
+      FROM sm_censored_by_running_offsets
     ) AS sm_with_offsets
   ) AS sm_running
   WHERE
     sm_kind = 0
+), sm_censored_by AS (
+  SELECT
+    `country`,
+    sm_t,
+    sm_log_run AS sm_log,
+    sm_zero_run AS sm_zero,
+    CASE WHEN sm_step = 0 AND sm_step_run = sm_step_all THEN 1 ELSE 0 END AS sm_past
+  FROM sm_censored_by_running
 ), sm_weights AS (
   SELECT
     `country`,
     sm_t,
-    CASE
-      WHEN sm_zero_run > 0 OR (
-        sm_trained = 0 AND sm_trained_run = sm_trained_all
-      )
-      THEN NULL
-      ELSE EXP(-2 * sm_log_run)
-    END AS sm_ipcw
-  FROM sm_as_of
+    CASE WHEN sm_zero = 0 AND sm_past = 0 THEN EXP(-2 * sm_log) END AS sm_ipcw
+  FROM sm_censored_by
 ), sm_weighted_cells AS (
   SELECT
     sm_c.`country` AS `country`,

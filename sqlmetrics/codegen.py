@@ -32,6 +32,7 @@ SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and pair
             "multiclass": "Multi-class classification", "regression": "Regression",
             "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy",
             "fairness": "Fairness across groups",
+            "uplift": "Uplift (treatment effect)",
             }
 #: the pages of the site whose metric tables are written here
 TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md")

@@ -19,6 +19,7 @@ Better = Literal["higher", "lower", "neither"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy",
                   "fairness",
+                  "uplift",
                   ]
 
 

@@ -58,7 +58,9 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     preds = pd.DataFrame({"y": rng.integers(0, 2, n), "s": distinct(), "s2": distinct(),
                           "w": rng.random(n), "g": rng.integers(0, n // 40, n), "t": distinct(),
                           "p": rng.normal(size=n), "c": rng.choice(["a", "b"], n),
-                          "k": rng.integers(0, 50, n), "khat": rng.integers(0, 50, n)})
+                          "k": rng.integers(0, 50, n), "khat": rng.integers(0, 50, n),
+                          # the uplift metrics' treatment, from a generator of its own: the other columns as before
+                          "tr": np.random.default_rng(seed + 1).integers(0, 2, n)})
     # a long table of class scores (distinct) and probabilities, 2 classes per example: the AUC plan's
     # table of one row per (slice, class, bucket) stays small beside the rows, as in a warehouse
     examples = n // 2
@@ -140,7 +142,7 @@ def call(name: str) -> tuple[str, dict]:
     if any(p.role == "class" for p in m.params):  # multi-class from labels
         return "preds", {"label": "k", "prediction": "khat"}
     columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t",
-               "sensitive": ["g"]}
+               "sensitive": ["g"], "treatment": "tr"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if m.one_of:
         params["score"] = "s"

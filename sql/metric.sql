@@ -93,13 +93,18 @@
 {%- elif name == 'equal_opportunity_ratio' %}{{ sqlmetrics.equal_opportunity_ratio(relation, **kwargs) }}
 {%- elif name == 'equalized_odds_difference' %}{{ sqlmetrics.equalized_odds_difference(relation, **kwargs) }}
 {%- elif name == 'equalized_odds_ratio' %}{{ sqlmetrics.equalized_odds_ratio(relation, **kwargs) }}
+{%- elif name == 'uplift_curve' %}{{ sqlmetrics.uplift_curve(relation, **kwargs) }}
+{%- elif name == 'qini_curve' %}{{ sqlmetrics.qini_curve(relation, **kwargs) }}
+{%- elif name == 'uplift_auc' %}{{ sqlmetrics.uplift_auc(relation, **kwargs) }}
+{%- elif name == 'qini_auc' %}{{ sqlmetrics.qini_auc(relation, **kwargs) }}
+{%- elif name == 'uplift_at_k' %}{{ sqlmetrics.uplift_at_k(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}
 
 {#- The name a metric is known by, for one of its other names (the registry's aliases). -#}
 {% macro metric_name(name) -%}
-{{ return({'catalog_coverage': 'coverage', 'map': 'mean_average_precision'}.get(name, name)) }}
+{{ return({'auuc': 'uplift_auc', 'catalog_coverage': 'coverage', 'map': 'mean_average_precision', 'qini_coefficient': 'qini_auc'}.get(name, name)) }}
 {%- endmacro %}
 
 {#- Whether a metric is evaluated per query (the registry's per_query: a ranking metric), so that

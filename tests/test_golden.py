@@ -175,6 +175,8 @@ ALLOWED_DENOMINATORS = {
 #: ALLOWED_DENOMINATORS) -> (why, the macros that sort by it), allowed as ALLOWED_DENOMINATORS are.
 #: `by` columns are never listed: a NULL slice is a valid slice of its own.
 NEVER_NULL = {
+    "sm_step": ("uplift_area's perfect curve: a cell's place in the perfect order, a literal or a CASE of literals",
+                {"uplift_area"}),
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),

@@ -25,7 +25,7 @@ sm_slices AS (
          {%- else %}
          SUM({{ sqlmetrics.causalml_segment(curve) }}) AS sm_area,
          {%- endif %}
-         MAX(sm_wt_all) AS sm_wt, MAX(sm_wc_all) AS sm_wc, MAX(sm_yt_all) AS sm_yt, MAX(sm_yc_all) AS sm_yc
+         MAX(sm_wt_all) AS sm_tot_wt, MAX(sm_wc_all) AS sm_tot_wc, MAX(sm_yt_all) AS sm_tot_yt, MAX(sm_yc_all) AS sm_tot_yc
   FROM sm_points
   {{ sqlmetrics.group_by(by) }}
 )
@@ -33,22 +33,22 @@ sm_slices AS (
 {#- the perfect curve: the cells (label, treatment) in the perfect score's order (sm_step), equal
     steps one tie group; its points' running sums over a few rows per slice -#}
 sm_cells AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_step, MAX(sm_area) AS sm_area,
-         SUM(sm_wt) AS sm_wt, SUM(sm_wc) AS sm_wc, SUM(sm_yt) AS sm_yt, SUM(sm_yc) AS sm_yc
+  SELECT {{ sqlmetrics.cols(by) }} sm_step, MAX(sm_area) AS sm_actual_area,
+         SUM(sm_cell_wt) AS sm_wt, SUM(sm_cell_wc) AS sm_wc, SUM(sm_cell_yt) AS sm_yt, SUM(sm_cell_yc) AS sm_yc
   FROM (
     {%- if curve == 'uplift' %}
     {#- perfect_uplift_curve: 2 * (y == t) + (y if control responders outweigh treated non-responders, else t) -#}
-    {%- set responders_first %}sm_yc > sm_wt - sm_yt{% endset %}
-    {%- set cells = [('1', 'sm_yt', '0', 'sm_yt', '0'), ('2', '0', 'sm_wc - sm_yc', '0', '0'),
-                     ('CASE WHEN ' ~ responders_first ~ ' THEN 3 ELSE 4 END', '0', 'sm_yc', '0', 'sm_yc'),
-                     ('CASE WHEN ' ~ responders_first ~ ' THEN 4 ELSE 3 END', 'sm_wt - sm_yt', '0', '0', '0')] %}
+    {%- set responders_first %}sm_tot_yc > sm_tot_wt - sm_tot_yt{% endset %}
+    {%- set cells = [('1', 'sm_tot_yt', '0', 'sm_tot_yt', '0'), ('2', '0', 'sm_tot_wc - sm_tot_yc', '0', '0'),
+                     ('CASE WHEN ' ~ responders_first ~ ' THEN 3 ELSE 4 END', '0', 'sm_tot_yc', '0', 'sm_tot_yc'),
+                     ('CASE WHEN ' ~ responders_first ~ ' THEN 4 ELSE 3 END', 'sm_tot_wt - sm_tot_yt', '0', '0', '0')] %}
     {%- else %}
     {#- perfect_qini_curve(negative_effect=True): the score y * t - y * (1 - t) -#}
-    {%- set cells = [('1', 'sm_yt', '0', 'sm_yt', '0'), ('2', 'sm_wt - sm_yt', 'sm_wc - sm_yc', '0', '0'),
-                     ('3', '0', 'sm_yc', '0', 'sm_yc')] %}
+    {%- set cells = [('1', 'sm_tot_yt', '0', 'sm_tot_yt', '0'), ('2', 'sm_tot_wt - sm_tot_yt', 'sm_tot_wc - sm_tot_yc', '0', '0'),
+                     ('3', '0', 'sm_tot_yc', '0', 'sm_tot_yc')] %}
     {%- endif %}
     {%- for step, wt, wc, yt, yc in cells %}
-    SELECT {{ sqlmetrics.cols(by) }} {{ step }} AS sm_step, sm_area, {{ wt }} AS sm_wt, {{ wc }} AS sm_wc, {{ yt }} AS sm_yt, {{ yc }} AS sm_yc
+    SELECT {{ sqlmetrics.cols(by) }} {{ step }} AS sm_step, sm_area, {{ wt }} AS sm_cell_wt, {{ wc }} AS sm_cell_wc, {{ yt }} AS sm_cell_yt, {{ yc }} AS sm_cell_yc
     FROM sm_slices
     {{ 'UNION ALL' if not loop.last }}
     {%- endfor %}
@@ -57,8 +57,8 @@ sm_cells AS (
 ),
 {#- the slice's totals again: the final SELECT reads one table -#}
 sm_perfect AS (
-  SELECT {{ sqlmetrics.cols(by) }} SUM({{ sqlmetrics.uplift_trapezoid(curve) }}) AS sm_perfect_area, MAX(sm_area) AS sm_area,
-         SUM(sm_wt) AS sm_wt, SUM(sm_wc) AS sm_wc, SUM(sm_yt) AS sm_yt, SUM(sm_yc) AS sm_yc
+  SELECT {{ sqlmetrics.cols(by) }} SUM({{ sqlmetrics.uplift_trapezoid(curve) }}) AS sm_perfect_area, MAX(sm_actual_area) AS sm_area,
+         SUM(sm_wt) AS sm_tot_wt, SUM(sm_wc) AS sm_tot_wc, SUM(sm_yt) AS sm_tot_yt, SUM(sm_yc) AS sm_tot_yc
   FROM (
     SELECT sm_cells.*,
            {%- for c in ['sm_wt', 'sm_wc', 'sm_yt', 'sm_yc'] %}
@@ -69,25 +69,25 @@ sm_perfect AS (
   {{ sqlmetrics.group_by(by) }}
 )
 {%- endif %}
-{%- set baseline %}(sm_wt + sm_wc) * sm_end / 2{% endset %}
+{%- set baseline %}(sm_tot_wt + sm_tot_wc) * sm_end / 2{% endset %}
 {%- if convention == 'causalml' %}
-{%- set value = sqlmetrics.fdiv('sm_area', '(sm_wt + sm_wc + 1) * ABS(sm_end)') ~ (' - CASE WHEN sm_end > 0 THEN 0.5 ELSE -0.5 END' if curve == 'qini' else '') %}
+{%- set value = sqlmetrics.fdiv('sm_area', '(sm_tot_wt + sm_tot_wc + 1) * ABS(sm_end)') ~ (' - CASE WHEN sm_end > 0 THEN 0.5 ELSE -0.5 END' if curve == 'qini' else '') %}
 {%- elif curve == 'uplift' or negative_effect %}
 {%- set value = sqlmetrics.fdiv('sm_area - ' ~ baseline, 'sm_perfect_area - ' ~ baseline) %}
 {%- else %}
 {#- perfect_qini_curve(negative_effect=False): the path (0, 0), (r, r), (N, r); sklearn's auc refuses
     it for r < 0 (x not monotone): undefined there, as at r = 0 (0/0) -#}
-{%- set value = 'CASE WHEN sm_end > 0 THEN ' ~ sqlmetrics.fdiv('sm_area - ' ~ baseline, 'sm_end * sm_end / 2 + (sm_wt + sm_wc - sm_end) * sm_end - ' ~ baseline) ~ ' END' %}
+{%- set value = 'CASE WHEN sm_end > 0 THEN ' ~ sqlmetrics.fdiv('sm_area - ' ~ baseline, 'sm_end * sm_end / 2 + (sm_tot_wt + sm_tot_wc - sm_end) * sm_end - ' ~ baseline) ~ ' END' %}
 {%- endif %}
 SELECT {{ sqlmetrics.cols(by) }}
-       CASE WHEN sm_wt > 0 AND sm_wc > 0 THEN {{ value }} END AS {{ name }},
-       {{ sqlmetrics.tally('sm_wt', weight) }} AS n_treatment,
-       {{ sqlmetrics.tally('sm_wc', weight) }} AS n_control,
-       {{ sqlmetrics.tally('sm_yt', weight) }} AS responders_treatment,
-       {{ sqlmetrics.tally('sm_yc', weight) }} AS responders_control
+       CASE WHEN sm_tot_wt > 0 AND sm_tot_wc > 0 THEN {{ value }} END AS {{ name }},
+       {{ sqlmetrics.tally('sm_tot_wt', weight) }} AS n_treatment,
+       {{ sqlmetrics.tally('sm_tot_wc', weight) }} AS n_control,
+       {{ sqlmetrics.tally('sm_tot_yt', weight) }} AS responders_treatment,
+       {{ sqlmetrics.tally('sm_tot_yc', weight) }} AS responders_control
 FROM (
   {#- sm_end: the curve's value at its end, all the rows -#}
-  SELECT sm_totals.*, {{ sqlmetrics.uplift_value(curve, 'sm_wt', 'sm_wc', 'sm_yt', 'sm_yc') }} AS sm_end
+  SELECT sm_totals.*, {{ sqlmetrics.uplift_value(curve, 'sm_tot_wt', 'sm_tot_wc', 'sm_tot_yt', 'sm_tot_yc') }} AS sm_end
   FROM {{ 'sm_perfect' if convention == 'sklift' and (curve == 'uplift' or negative_effect) else 'sm_slices' }} AS sm_totals
 ) AS sm_ends
 {% endmacro %}

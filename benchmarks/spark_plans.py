@@ -96,6 +96,8 @@ def calls() -> list[tuple[str, str, dict]]:
     table, params = call("auc")
     out.append(("auc bins=1000", table, dict(params, bins=1000)))
     out.append(("auc max_fpr=0.1", table, dict(params, max_fpr=0.1)))
+    table, params = call("uplift_at_k")  # each slice's treated and control rows ordered apart
+    out.append(("uplift_at_k by_group", table, dict(params, strategy="by_group")))
     # sm.evaluate: every measure of its one pass over the run
     columns = {k: v for k, v in call("ndcg")[1].items() if k != "k"}
     out.append(("evaluate", "run", dict(columns, measures=["ndcg@5", "ndcg_cut_5", "dcg@5", "map", "mrr@5",

@@ -3,3 +3,8 @@
 {% macro uplift_auc(relation, label, treatment, score, weight=none, convention='sklift', by=[], plan=none) %}
 {{ sqlmetrics.uplift_area(relation, label, treatment, score, weight, by, 'uplift', convention, true, plan or sqlmetrics.default_plan(), 'uplift_auc') }}
 {% endmacro %}
+
+{#- auuc: the short name of uplift_auc (as sm.auuc), same arguments. -#}
+{% macro auuc(relation) %}
+{{- sqlmetrics.uplift_auc(relation, *varargs, **kwargs) -}}
+{% endmacro %}

@@ -58,7 +58,9 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     preds = pd.DataFrame({"y": rng.integers(0, 2, n), "s": distinct(), "s2": distinct(),
                           "w": rng.random(n), "g": rng.integers(0, n // 40, n), "t": distinct(),
                           "p": rng.normal(size=n), "c": rng.choice(["a", "b"], n),
-                          "k": rng.integers(0, 50, n), "khat": rng.integers(0, 50, n)})
+                          "k": rng.integers(0, 50, n), "khat": rng.integers(0, 50, n),
+                          # the uplift metrics' treatment, from a generator of its own: the other columns as before
+                          "tr": np.random.default_rng(seed + 1).integers(0, 2, n)})
     # a long table of class scores (distinct) and probabilities, 2 classes per example: the AUC plan's
     # table of one row per (slice, class, bucket) stays small beside the rows, as in a warehouse
     examples = n // 2
@@ -94,6 +96,8 @@ def calls() -> list[tuple[str, str, dict]]:
     table, params = call("auc")
     out.append(("auc bins=1000", table, dict(params, bins=1000)))
     out.append(("auc max_fpr=0.1", table, dict(params, max_fpr=0.1)))
+    table, params = call("uplift_at_k")  # each slice's treated and control rows ordered apart
+    out.append(("uplift_at_k by_group", table, dict(params, strategy="by_group")))
     # sm.evaluate: every measure of its one pass over the run
     columns = {k: v for k, v in call("ndcg")[1].items() if k != "k"}
     out.append(("evaluate", "run", dict(columns, measures=["ndcg@5", "ndcg_cut_5", "dcg@5", "map", "mrr@5",
@@ -140,7 +144,7 @@ def call(name: str) -> tuple[str, dict]:
     if any(p.role == "class" for p in m.params):  # multi-class from labels
         return "preds", {"label": "k", "prediction": "khat"}
     columns = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "target": "t",
-               "sensitive": ["g"], "duration": "t", "event": "y"}
+               "sensitive": ["g"], "duration": "t", "event": "y", "treatment": "tr"}
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if "times" in names:  # cumulative_dynamic_auc: times within t's range
         params["times"] = [0.6, 0.8]

@@ -32,6 +32,7 @@ import ir_measures
 import numpy as np
 import pandas as pd
 import pytrec_eval
+import sklift.metrics as sklift
 import sklearn.metrics as skm
 from scipy import stats
 from MLstatkit import Delong_test
@@ -69,6 +70,8 @@ def make_predictions(rng) -> pd.DataFrame:
             })
     frame = pd.DataFrame(rows)
     frame["predicted_revenue"] = (frame["revenue"] + rng.normal(0, 1.5, len(frame))).round(3)
+    # the uplift metrics' 0/1 treatment, from a generator of its own: the other columns as before
+    frame["treated"] = np.random.default_rng(RNG_SEED + 2).integers(0, 2, len(frame))
     return frame
 
 
@@ -649,6 +652,18 @@ def survival(s: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"concordance_index_by_cohort": pd.DataFrame(rows), "concordance_index_ipcw_by_cohort": pd.DataFrame(uno)}
 
 
+def uplift(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """scikit-uplift's values (pctr as the predicted uplift; its tie groups are one point in both).
+    A country without clicks scikit-uplift refuses (its check_is_binary): no perfect curve above the
+    random line, undefined (NULL) there."""
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        by_country = [{"country": c, "qini_auc": float(sklift.qini_auc_score(g["clicked"], g["pctr"], g["treated"]))
+                       if g["clicked"].nunique() == 2 else float("nan")} for c, g in p.groupby("country")]
+        auuc = float(sklift.uplift_auc_score(p["clicked"], p["pctr"], p["treated"]))
+    return {"qini_auc_by_country": pd.DataFrame(by_country), "uplift_auc": pd.DataFrame([{"uplift_auc": auuc}])}
+
+
 def write(seeds: Path = SEEDS) -> None:
     """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
     rng = np.random.default_rng(RNG_SEED)
@@ -670,7 +685,7 @@ def write(seeds: Path = SEEDS) -> None:
         expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
                     **comparisons(predictions, run, baseline, qrels),
                     **beyond_accuracy(run, interactions, item_similarity), **fairness(predictions),
-                    **survival(customers)}
+                    **survival(customers), **uplift(predictions)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

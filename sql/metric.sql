@@ -96,13 +96,18 @@
 {%- elif name == 'concordance_index' %}{{ sqlmetrics.concordance_index(relation, **kwargs) }}
 {%- elif name == 'concordance_index_ipcw' %}{{ sqlmetrics.concordance_index_ipcw(relation, **kwargs) }}
 {%- elif name == 'cumulative_dynamic_auc' %}{{ sqlmetrics.cumulative_dynamic_auc(relation, **kwargs) }}
+{%- elif name == 'uplift_curve' %}{{ sqlmetrics.uplift_curve(relation, **kwargs) }}
+{%- elif name == 'qini_curve' %}{{ sqlmetrics.qini_curve(relation, **kwargs) }}
+{%- elif name == 'uplift_auc' %}{{ sqlmetrics.uplift_auc(relation, **kwargs) }}
+{%- elif name == 'qini_auc' %}{{ sqlmetrics.qini_auc(relation, **kwargs) }}
+{%- elif name == 'uplift_at_k' %}{{ sqlmetrics.uplift_at_k(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}
 
 {#- The name a metric is known by, for one of its other names (the registry's aliases). -#}
 {% macro metric_name(name) -%}
-{{ return({'catalog_coverage': 'coverage', 'map': 'mean_average_precision'}.get(name, name)) }}
+{{ return({'auuc': 'uplift_auc', 'catalog_coverage': 'coverage', 'map': 'mean_average_precision', 'qini_coefficient': 'qini_auc'}.get(name, name)) }}
 {%- endmacro %}
 
 {#- Whether a metric is evaluated per query (the registry's per_query: a ranking metric), so that

@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and paired tests",
             "multiclass": "Multi-class classification", "regression": "Regression",
             "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy",
-            "fairness": "Fairness across groups", "survival": "Survival and churn"}
+            "fairness": "Fairness across groups", "survival": "Survival and churn",
+            "uplift": "Uplift (treatment effect)"}
 #: the pages of the site whose metric tables are written here
 TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md")
 _TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)

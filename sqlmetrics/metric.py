@@ -18,7 +18,7 @@ Plot = Literal["roc", "pr", "calibration"]
 Better = Literal["higher", "lower", "neither"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy", "fairness",
-                  "survival"]
+                  "survival", "uplift"]
 
 
 @dataclass(frozen=True)

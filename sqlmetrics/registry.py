@@ -19,8 +19,10 @@ from .plans import ParallelWhenDistributed
 from .ranking_metrics import QUERY_COUNTS, RUN, POLICIES, RANKING
 from .regression_metrics import REGRESSION
 from .survival_metrics import SURVIVAL
+from .uplift_metrics import UPLIFT_METRICS
 
-METRICS: dict[str, Metric] = {m.name: m for m in CLASSIFICATION + REGRESSION + RANKING + FAIRNESS + SURVIVAL}
+METRICS: dict[str, Metric] = {m.name: m for m in CLASSIFICATION + REGRESSION + RANKING + FAIRNESS + SURVIVAL
+                             + UPLIFT_METRICS}
 
 def _with_pos_label(m: Metric) -> Metric:
     """Every metric reading a 0/1 label takes pos_label (scikit-learn's), after its last label or

@@ -150,7 +150,8 @@ def args(name, weight=False):
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:
             out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "sensitive": ["g"],
-                          "target": "t", "duration": "t", "event": "y", "times": [-0.5, 0.0, 0.5]}[p.name]
+                          "target": "t", "duration": "t", "event": "y", "times": [-0.5, 0.0, 0.5],
+                          "treatment": "d"}[p.name]
     if m.one_of:
         out["score"] = "s"
     if weight:
@@ -163,7 +164,7 @@ def with_choice(name, params, param, choice):
     class columns (a score makes two classes only)."""
     if METRICS[name].averaged and param == "average" and choice != "binary":
         params = {k: v for k, v in params.items() if k != "score"} | {"label": "cls", "prediction": "cls_hat"}
-    if choice == "ovo":  # multiclass_auc(multi_class='ovo') takes no weight, as sklearn
+    if choice in ("ovo", "causalml"):  # multiclass_auc(multi_class='ovo') takes no weight, as sklearn; nor causalml
         params = {k: v for k, v in params.items() if k != "weight"}
     return dict(params, **{param: choice})
 

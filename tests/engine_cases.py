@@ -12,7 +12,7 @@ import sqlmetrics as sm
 from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_class_scores, make_ranking_frames, with_choice
 from sqlmetrics.registry import METRICS
 
-BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool))
+BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool), db=lambda d: d["d"].astype(bool))
 RUN, QRELS = make_ranking_frames(n_queries=25, seed=8)
 BASELINE = RUN.assign(score=(RUN["score"] * 7 + RUN["item"].str.len()) % 5)  # a second run of the same items
 # tie-break by byte order: 'a' (0x61) sorts after 'B' (0x42) in bytes, before it in most locales
@@ -115,6 +115,11 @@ def calls():
         defined = dict(args(name, weight=True), sensitive=["c", "d"])
         out.append((f"{name}-two-columns", name, "preds", dict(defined, method="to_overall")))
         out.append((f"{name}-sliced", name, "preds", dict(defined, sensitive=["d"], by="c")))
+    # the uplift metrics: a boolean treatment; the other perfect Qini curve; uplift at k per group
+    out.append(("qini_curve-boolean-treatment", "qini_curve", "preds", dict(args("qini_curve"), treatment="db", label="yb")))
+    out.append(("qini_auc-no-negative-effect", "qini_auc", "preds",
+                dict(args("qini_auc", weight=True), negative_effect=False, by="c")))
+    out.append(("uplift_at_k-by-group", "uplift_at_k", "preds", dict(args("uplift_at_k"), k=0.25, strategy="by_group", by="c")))
     for name in ("calibration_curve", "ece"):
         quantile = dict(args(name, weight=True), strategy="quantile", n_bins=7)
         out.append((f"{name}-quantile", name, "preds", quantile))

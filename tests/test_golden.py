@@ -180,6 +180,8 @@ NEVER_NULL = {
     "sm_t": ("a survival metric's duration (of the data, and of its train), or one of cumulative_dynamic_auc's "
              "times: sqlmetrics rejects NULL durations before running (dropna=True drops those rows)",
              {"concordance_pairs", "kaplan_meier_steps", "kaplan_meier_as_of"}),
+    "sm_step": ("uplift_area's perfect curve: a cell's place in the perfect order, a literal or a CASE of literals",
+                {"uplift_area"}),
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),

@@ -29,11 +29,19 @@ from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
 from sqlmetrics.templates import render_macro
 
+
+
+def binned(name: str) -> bool:
+    """A metric of probability bins (calibration): strategy='quantile' is its other plan."""
+    return METRICS[name].takes("strategy") and "quantile" in METRICS[name].param("strategy").choices
+
+
 #: every metric of the binary frame with a parallel plan, and the parameters that reach it
 #: (multiclass_auc's plans: tests/test_multiclass_scores.py)
 PARALLEL = [(name, extra) for name in sorted(METRICS)
             if METRICS[name].plan and METRICS[name].plan.parallel and name not in LONG_TABLE
-            for extra in ([{}, {"strategy": "quantile", "n_bins": 7}] if "strategy" in {p.name for p in METRICS[name].params}
+            for extra in ([{}, {"strategy": "quantile", "n_bins": 7}] if binned(name)
+                          else [{}, {"strategy": "by_group"}] if name == "uplift_at_k"
                           else [{}, {"bins": 9}, {"max_fpr": 0.3}] if name == "auc"
                           else [{}, {"criterion": "youden"}] if name == "best_threshold" else [{}])]
 
@@ -110,7 +118,7 @@ def test_the_parallel_plan_equals_the_aggregate_plan(name, extra, weighted, by, 
     df.loc[::7, "c"] = None  # a NULL slice
     magnitude = 10.0 ** np.random.default_rng(2).integers(-3, 3, len(df))
     df["t"] = df["t"] * magnitude
-    if "strategy" not in {p.name for p in METRICS[name].params}:  # else probabilities, in [0, 1]
+    if not binned(name):  # else probabilities, in [0, 1]
         df["s"] = df["s"] * magnitude
         df.loc[:20, "s"] = np.inf
         df.loc[20:40, "s"] = -np.inf

@@ -29,7 +29,8 @@ def test_a_misspelt_metric_word_fails_at_declaration(field, value):
 
 
 def test_aliases_are_declared_on_their_metric_and_exported():
-    assert ALIASES == {"map": "mean_average_precision", "catalog_coverage": "coverage"}
+    assert ALIASES == {"map": "mean_average_precision", "catalog_coverage": "coverage", "auuc": "uplift_auc",
+                       "qini_coefficient": "qini_auc"}
     for alias, name in ALIASES.items():
         assert lookup(alias) is METRICS[name]
         assert getattr(sm, alias) is getattr(sm, name) and alias in sm.__all__

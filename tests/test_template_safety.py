@@ -207,7 +207,7 @@ def test_extra_columns_named_like_ours_change_nothing(clean, dirty, case, metric
 
 # -- 2. invalid values reaching the metric's SQL ---------------------------------------------------
 
-SMALL = make_binary_frame(n=60, seed=5)[["y", "s", "s2", "w", "g", "c", "hat"]]
+SMALL = make_binary_frame(n=60, seed=5)[["y", "s", "s2", "w", "g", "c", "hat", "d"]]
 SMALL_RUN, SMALL_QRELS = make_ranking_frames(n_queries=6, seed=3)
 
 
@@ -226,6 +226,7 @@ BAD_TABLES = {
     "label_half": _spoil(SMALL, "y", 0.5),
     "null_prediction": _spoil(SMALL, "hat", None),
     "null_score": _spoil(SMALL, "s", None),
+    "treatment_two": _spoil(SMALL, "d", 2),
     "run": SMALL_RUN,
     "null_relevance": _spoil(SMALL_QRELS, "relevance", None),
     "null_run_relevance": _spoil(SMALL_RUN.assign(relevance=1.0), "relevance", None),
@@ -263,6 +264,8 @@ def bad_calls():
         out.append((f"{name}-null_prediction", name, "null_prediction", dict(prediction, prediction="hat"),
                     "aggregate"))
         out.append((f"{name}-null_score", name, "null_score", args(name), "aggregate"))
+    for name in (m for m in ALL if any(p.role == "treatment" for p in METRICS[m].params)):
+        out.append((f"{name}-treatment_two", name, "treatment_two", args(name), "aggregate"))
     for name in _PROBABILITY:
         out.append((f"{name}-null_probability", name, "null_score", args(name), "aggregate"))
     for name in _RELEVANCE:
@@ -362,7 +365,7 @@ def bad_engine(request):
 
 
 #: the first engines' failures: what each gets to say (Spark and PostgreSQL keep only the first line)
-WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|score|probability|relevance|true or predicted class) "
+WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|treatment|score|probability|relevance|true or predicted class) "
                          r"must|"
                          r"invalid input syntax for type|Cannot parse string|JSON path error")
 

@@ -1,0 +1,1 @@
+{{ sqlmetrics.uplift_auc(ref('predictions'), label='clicked', treatment='treated', score='pctr') }}

@@ -1,0 +1,136 @@
+WITH sm_at AS (
+  SELECT
+    `country`,
+    threshold,
+    SUM(sm_t * sm_w) AS sm_wt,
+    SUM((
+      1 - sm_t
+    ) * sm_w) AS sm_wc,
+    SUM(sm_y * sm_t * sm_w) AS sm_yt,
+    SUM(sm_y * (
+      1 - sm_t
+    ) * sm_w) AS sm_yc
+  FROM (
+    SELECT
+      `country`,
+      `pctr` AS threshold,
+      CASE
+        WHEN `clicked` = 1
+        THEN 1
+        WHEN `clicked` = 0
+        THEN 0
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            `clicked` = 1 OR `clicked` = 0
+          ), TRUE)
+          THEN JSON_EXTRACT(
+            '{}',
+            CONCAT(
+              'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+              COALESCE(CAST(`clicked` AS CHAR), 'NULL')
+            )
+          )
+        END
+      END AS sm_y,
+      CASE
+        WHEN `treated` = 1
+        THEN 1
+        WHEN `treated` = 0
+        THEN 0
+        ELSE CASE
+          WHEN COALESCE(NOT (
+            `treated` = 1 OR `treated` = 0
+          ), TRUE)
+          THEN JSON_EXTRACT(
+            '{}',
+            CONCAT(
+              'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ',
+              COALESCE(CAST(`treated` AS CHAR), 'NULL')
+            )
+          )
+        END
+      END AS sm_t,
+      CAST(`impressions` AS DOUBLE) AS sm_w
+    FROM analytics.preds
+  ) AS sm_rows
+  GROUP BY
+    `country`,
+    threshold
+), sm_points AS (
+  SELECT
+    `country`,
+    threshold,
+    sm_wt,
+    SUM(sm_wt) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_wt_run,
+    SUM(sm_wt) OVER (PARTITION BY `country`) AS sm_wt_all,
+    sm_wc,
+    SUM(sm_wc) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_wc_run,
+    SUM(sm_wc) OVER (PARTITION BY `country`) AS sm_wc_all,
+    sm_yt,
+    SUM(sm_yt) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_yt_run,
+    SUM(sm_yt) OVER (PARTITION BY `country`) AS sm_yt_all,
+    sm_yc,
+    SUM(sm_yc) OVER (
+      PARTITION BY `country`
+      ORDER BY threshold DESC
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_yc_run,
+    SUM(sm_yc) OVER (PARTITION BY `country`) AS sm_yc_all
+  FROM sm_at
+)
+SELECT
+  `country`,
+  threshold,
+  n,
+  qini,
+  n_treatment,
+  n_control,
+  responders_treatment,
+  responders_control
+FROM (
+  SELECT
+    `country`,
+    1.7976931348623157e308 AS threshold,
+    MIN(0) AS n,
+    CAST(MIN(0) AS DOUBLE) AS qini,
+    MIN(0) AS n_treatment,
+    MIN(0) AS n_control,
+    MIN(0) AS responders_treatment,
+    MIN(0) AS responders_control
+  FROM sm_points
+  GROUP BY
+    `country`
+  UNION ALL
+  SELECT
+    `country`,
+    threshold,
+    sm_wt_run + sm_wc_run AS n,
+    (
+      sm_yt_run - sm_yc_run * COALESCE((
+        CAST(sm_wt_run AS DOUBLE) / NULLIF(CAST(sm_wc_run AS DOUBLE), 0)
+      ), 0)
+    ) AS qini,
+    sm_wt_run AS n_treatment,
+    sm_wc_run AS n_control,
+    sm_yt_run AS responders_treatment,
+    sm_yc_run AS responders_control
+  FROM sm_points
+  WHERE
+    sm_wt + sm_wc > 0
+) AS sm_curve
+ORDER BY
+  CASE WHEN `country` IS NULL THEN 1 ELSE 0 END, `country`,
+  threshold DESC,
+  CASE WHEN n IS NULL THEN 1 ELSE 0 END, n

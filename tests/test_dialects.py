@@ -44,7 +44,7 @@ def test_renders_one_select_that_parses(name, dialect):
         f"the source placeholders must be replaced: {tables}")
     # user column names always arrive quoted (Snowflake's as it finds a plain name unquoted: upper case)
     for key, column in params.items():
-        if key in relations or not isinstance(column, (str, list)) or key in ("ties", "dialect"):
+        if key in relations or METRICS[name].param(key).kind not in ("column", "columns"):
             continue
         for name_ in ([column] if isinstance(column, str) else column):
             if dialect == "snowflake" and re.fullmatch(r"\w+", name_, re.ASCII):

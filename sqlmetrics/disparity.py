@@ -8,7 +8,7 @@ from .api import compute
 from .registry import disparity_of
 
 
-def group_disparity(data, metric: str, *, sensitive, method: str = "between_groups", per_group: bool = False,
+def group_disparity(data, metric: str, sensitive, *, method: str = "between_groups", per_group: bool = False,
                     con=None, dialect=None, details: bool = False, dropna: bool = False, **params):
     """How far apart the groups of `sensitive` are by `metric`, computed by the engine.
 

@@ -80,11 +80,11 @@ FAIRNESS = [
                      "Equal opportunity ratio: the smallest group's true positive rate over the largest's (1: equal).",
                      ">>> sm.equal_opportunity_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
     _fairness_metric("equalized_odds_difference", "difference", ("tpr", "fpr"),
-                     "Equalized odds difference: the larger of the groups' disparities in true and in false "
-                     "positive rate (0: equal).",
+                     "Equalized odds difference: the larger (or the mean) of the groups' disparities in true and in "
+                     "false positive rate (0: equal).",
                      ">>> sm.equalized_odds_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
     _fairness_metric("equalized_odds_ratio", "ratio", ("tpr", "fpr"),
-                     "Equalized odds ratio: the smaller of the groups' ratios of true and of false positive rate "
-                     "(1: equal).",
+                     "Equalized odds ratio: the smaller (or the mean) of the groups' ratios of true and of false "
+                     "positive rate (1: equal).",
                      ">>> sm.equalized_odds_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.0\n"),
 ]

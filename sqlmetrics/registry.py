@@ -244,9 +244,11 @@ def disparity_of(name: str, params: dict) -> tuple[Metric, dict]:
     fairlearn's MetricFrame), as a record metric of its own: any metric of one value per slice."""
     m, params = named(name, params)
     average = params.get("average", m.param("average").default) if m.averaged else "binary"
-    if m.kind != "scalar" or m.per_query or m.takes("sensitive") or average is None:
+    # a run's metrics (ranking, recommendation lists) are left out: a group would be a set of queries,
+    # whose slices their templates place on the run or the qrels (not checked across groups yet)
+    if m.kind != "scalar" or m.takes("query") or m.takes("sensitive") or average is None:
         what = ("a curve" if m.kind == "curve" else "a disparity across groups already" if m.takes("sensitive")
-                else "a ranking metric (its values are per query)" if m.per_query
+                else "a metric of a ranked run (its values are per query)" if m.takes("query")
                 else "a value per class with average=None" if average is None else "several values")
         raise ParameterError(f"group_disparity takes a metric of one value per slice (recall, precision, accuracy, "
                              f"auc, log_loss, mae, r2, ...); {m.name} is {what}")

@@ -192,7 +192,7 @@ def test_fewer_than_two_groups_and_a_zero_ratio():
 
 def test_what_it_takes():
     df = frame(5, n=50)
-    for name, what in (("roc_curve", "a curve"), ("ndcg", "ranking"), ("demographic_parity_difference", "already"),
+    for name, what in (("roc_curve", "a curve"), ("ndcg", "ranked run"), ("novelty", "ranked run"), ("demographic_parity_difference", "already"),
                        ("confusion_matrix", "several values")):
         with pytest.raises(ParameterError, match=f"one value per slice .*{what}"):
             sm.group_disparity(df, name, sensitive=["race"], label="y", score="s")

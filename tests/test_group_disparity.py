@@ -220,5 +220,14 @@ def test_one_statement_that_render_gives():
     pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=1e-12)
 
 
+def test_the_docstring_example():
+    import doctest
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(sm.group_disparity, "group_disparity"):
+        runner.run(test)
+    assert runner.failures == 0 and runner.tries == 5
+
+
 def test_worst_difference_seen():
     print(f"largest |sqlmetrics - fairlearn MetricFrame|: {WORST[0]:.3g}")

@@ -624,7 +624,13 @@ def fairness(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
     # fairlearn's value (a country has no clicks: its true positive rate is undefined, its selection rate not)
     dpd = fm.demographic_parity_difference(p["clicked"], (p["pctr"] >= 0.5).astype(int), sensitive_features=p["country"],
                                            sample_weight=p["weight"])
-    return {"demographic_parity_difference": pd.DataFrame([{"demographic_parity_difference": dpd}])}
+    # group_disparity: fairlearn's MetricFrame of scikit-learn's mean absolute error, weighted
+    mf = fm.MetricFrame(metrics=skm.mean_absolute_error, y_true=p["revenue"], y_pred=p["predicted_revenue"],
+                        sensitive_features=p["country"], sample_params={"sample_weight": p["weight"]})
+    mae = {"difference": mf.difference(method="to_overall"), "ratio": mf.ratio(method="to_overall"),
+           "group_min": mf.group_min(), "group_max": mf.group_max(), "overall": mf.overall, "n_groups": len(mf.by_group)}
+    return {"demographic_parity_difference": pd.DataFrame([{"demographic_parity_difference": dpd}]),
+            "group_disparity_mae_by_country": pd.DataFrame([mae])}
 
 
 def make_survival(rng) -> pd.DataFrame:

@@ -27,6 +27,8 @@
 {%- for p in ('label', 'score', 'prediction', 'target', 'group', 'base_score', 'other_score') %}
 {%- if kwargs.get(p) %}{% set read.columns = read.columns + [kwargs[p]] %}{% endif %}
 {%- endfor %}
+{#- the fairness metrics' groups: a list of columns -#}
+{%- if kwargs.get('sensitive') %}{% set read.columns = read.columns + kwargs['sensitive'] %}{% endif %}
 {%- set carried = read.columns | unique | list %}
 {%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
 {%- set draw %}CASE WHEN sm_replicate = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_uniform') }} END{% endset %}

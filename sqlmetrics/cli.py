@@ -1,7 +1,8 @@
-"""The ``sqlmetrics`` command line: list, show, render, compute, compare, report, demo.
+"""The ``sqlmetrics`` command line: list, show, render, compute, compare, disparity, report, demo.
 
 Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values), a
---min/--max check failed, or compare found a regression (--max-drop, --alpha); 2 usage error:
+--min/--max check failed, compare found a regression (--max-drop, --alpha) or disparity one past
+--max-difference or --min-ratio; 2 usage error:
 unknown metric or option, bad parameter, or a file, table or column that is missing or cannot be
 used (not readable, not a DuckDB database, locked by a process writing to it, a --plot file that
 cannot be written); 130 interrupted (Ctrl-C). An unexpected failure exits 1 and says so. Errors go to stderr as one line, never a traceback. A reader that stops
@@ -36,7 +37,7 @@ from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
 from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
 from .progress import Steps, interrupter, run
-from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, named
+from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, disparity_of, named
 from .systems import CORRECTIONS, paper_table
 from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, said_once, side_by_side
 from .urls import hide_passwords, opened
@@ -91,6 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False, epilog=EPILOG,
         usage="sqlmetrics compare METRIC SOURCE (--other-score COLUMN | --other-run FILE) [options] (see: sqlmetrics "
               "compare METRIC --help)")
+    sub.add_argument("rest", nargs=argparse.REMAINDER)
+    sub = commands.add_parser(
+        "disparity", help="a metric across the groups of sensitive columns (fairlearn's MetricFrame); exit 1 past "
+        "--max-difference or --min-ratio", add_help=False, epilog=EPILOG,
+        usage="sqlmetrics disparity METRIC SOURCE --sensitive COLUMN [options] (see: sqlmetrics disparity METRIC --help)")
     sub.add_argument("rest", nargs=argparse.REMAINDER)
     sub = commands.add_parser("report", help="every metric that applies, in one run", epilog=EPILOG)
     sub.add_argument("source", nargs="?", metavar="SOURCE", help="Parquet/CSV/JSON file or glob, a TREC run file as "
@@ -202,6 +208,16 @@ def metric_parser(command: str, m: Metric) -> argparse.ArgumentParser:
                                  "than X (worse: lower, or higher for a loss or an error)")
         parser.add_argument("--alpha", type=_bound(low=0, high=1, open_low=True), metavar="A",
                             help="exit 1 when the candidate is worse and the p-value is below A")
+        _format(parser)
+        return parser
+    if command == "disparity":
+        _source_options(parser)
+        parser.add_argument("--dropna", action="store_true", help="drop rows with NULLs in the metric's columns")
+        parser.add_argument("--max-difference", type=_bound(low=0), metavar="X",
+                            help="exit 1 unless the difference is <= X (with --by: in every slice)")
+        parser.add_argument("--min-ratio", type=_bound(), metavar="X",
+                            help="exit 1 unless the ratio is >= X (with --by: in every slice; fairlearn's "
+                                 "four-fifths rule: 0.8)")
         _format(parser)
         return parser
     if command == "render":
@@ -325,7 +341,8 @@ def metric_call(command: str, argv: list[str]):
     """The metric METRIC names (a metric, or a measure string such as ndcg@10), the parsed arguments
     and the metric's parameters: the options given, with those the measure string fixes."""
     if not argv or argv[0] in ("-h", "--help"):
-        names = [n for n in METRICS if command != "compare" or _comparable(n)]
+        names = [n for n in METRICS if (command != "compare" or _comparable(n)) and
+                 (command != "disparity" or _disparity_takes(n))]
         usage = (f"usage: sqlmetrics {command} METRIC SOURCE [options]; metrics: {', '.join(names)} "
                  f"(each one's options: sqlmetrics {command} METRIC --help)")
         if not argv:
@@ -335,6 +352,8 @@ def metric_call(command: str, argv: list[str]):
     m = find_metric(argv[0])
     if command == "compare":
         m = _compared(m.name, {})
+    if command == "disparity":
+        m = _disparity(m.name, {})
     fixed = named(argv[0], {})[1]  # what a measure string sets: not required, and its value the default shown
     m = replace(m, params=tuple(replace(p, default=fixed[p.name]) if p.name in fixed else p for p in m.params))
     args = metric_parser(command, m).parse_args(argv[1:])
@@ -343,13 +362,28 @@ def metric_call(command: str, argv: list[str]):
         if name in params and m.param(name).kind == "relation":
             params[name] = trec_or(params[name], kind)
     metric, params = named(argv[0], params)  # a measure string's own k, gain, ...
-    return (_compared(metric.name, params) if command == "compare" else metric), args, params
+    derived = {"compare": _compared, "disparity": _disparity}.get(command)
+    return (derived(metric.name, params) if derived else metric), args, params
 
 
 def _compared(name: str, params: dict) -> Metric:
     """compare's metric for METRIC with `params` (its parameters but `metric`, which METRIC names)."""
     derived = compare_of(name, dict(params))[0]
     return replace(derived, name=name, params=tuple(p for p in derived.params if p.name != "metric"))
+
+
+def _disparity(name: str, params: dict) -> Metric:
+    """group_disparity's metric for METRIC (its parameters but `metric`, which METRIC names)."""
+    derived = disparity_of(name, dict(params))[0]
+    return replace(derived, name=name, params=tuple(p for p in derived.params if p.name != "metric"))
+
+
+def _disparity_takes(name: str) -> bool:
+    try:
+        disparity_of(name, {})
+    except ParameterError:
+        return False
+    return True
 
 
 def _comparable(name: str) -> bool:
@@ -431,6 +465,24 @@ def cmd_compare(argv) -> int:
     rows = records(result, m)
     emit(rows, args.format, {"metric": m.name, "rows": rows}, keys=_keys(rows, m))
     return check_regression(m.name, rows, params.get("by") or [], args.max_drop, args.alpha, better)
+
+
+def cmd_disparity(argv) -> int:
+    m, args, params = metric_call("disparity", argv)
+    from .disparity import group_disparity
+    with data_source(args) as (data, con):
+        result = run(f"computing {m.name} across groups", lambda: group_disparity(data, m.name, con=con,
+                                                                                   dropna=args.dropna, **params),
+                     interrupt=interrupter(con))
+    rows = records(result, m)
+    by = list(params.get("by") or [])
+    emit(rows, args.format, {"metric": m.name, "rows": rows},
+         keys=by + (list(params["sensitive"]) if params.get("per_group") else []))
+    slices = list({tuple(row[c] for c in by): row for row in rows}.values())  # per_group: a slice's rows repeat it
+    checks = [("difference", None, args.max_difference), ("ratio", args.min_ratio, None)]
+    return max([check_slices(column, slices, by, "slices", low, high) if by
+                else check_bounds(column, slices[0][column], low, high)
+                for column, low, high in checks if low is not None or high is not None] or [0])
 
 
 def _other_is_a_run(m: Metric) -> bool:
@@ -770,9 +822,10 @@ def _main(argv: list[str]) -> int:
                 parser.error(f"unrecognized arguments: {' '.join(unknown)}")
             parser.print_help(sys.stderr)
             return 2
-        if args.command in ("render", "compute", "compare"):  # the metric's own parser reads the rest
+        if args.command in ("render", "compute", "compare", "disparity"):  # the metric's own parser reads the rest
             rest = unknown + args.rest  # `compute --help`: argparse leaves an option before METRIC unread
-            return {"render": cmd_render, "compute": cmd_compute, "compare": cmd_compare}[args.command](rest)
+            return {"render": cmd_render, "compute": cmd_compute, "compare": cmd_compare,
+                    "disparity": cmd_disparity}[args.command](rest)
         if unknown:
             raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see: sqlmetrics {args.command} --help)")
         return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)

@@ -11,6 +11,17 @@ SENSITIVE = Param("sensitive", "columns", "the sensitive feature column(s) (fair
 METHOD = Param("method", "choice", "'between_groups': between the groups' largest and smallest rates; 'to_overall': "
                "between each group's rate and the rate of all the rows (of the slice), the worst of the groups.",
                default="between_groups", choices=("between_groups", "to_overall"))
+AGG = Param("agg", "choice", "how the disparities of the two rates combine (fairlearn's agg): 'worst_case' the "
+            "larger difference (the smaller ratio), 'mean' their mean.", default="worst_case",
+            choices=("worst_case", "mean"))
+#: group_disparity's: its method, over any metric's values, and its rows per group
+VALUE_METHOD = Param("method", "choice", "'between_groups': between the groups' largest and smallest values; "
+                     "'to_overall': between each group's value and the metric on all the rows (of the slice), the "
+                     "worst of the groups (fairlearn's MetricFrame.difference and ratio).",
+                     default="between_groups", choices=("between_groups", "to_overall"))
+PER_GROUP = Param("per_group", "bool", "one row per group (of each slice): the sensitive columns, the group's value "
+                  "of the metric (a column named as the metric) and the slice's summaries (fairlearn's "
+                  "MetricFrame.by_group beside them).", default=False)
 _PARAMS = (LABEL, SENSITIVE, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, METHOD, BY)
 _ONE_RATE = ("group_min", "group_max", "overall", "n_groups", "n")
 _RATES = {"selection": "selection rate (weight predicted positive / all weight)",
@@ -30,21 +41,24 @@ _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
 
 
 def _fairness_metric(name, agg, rates, summary, example):
-    """A disparity (agg 'difference' or 'ratio') of the rates, the worse of two (fairlearn's agg='worst_case')."""
+    """A disparity (agg 'difference' or 'ratio') of the rates; of two, the worse or their mean (fairlearn's agg=)."""
     disparity = _DIFFERENCE if agg == "difference" else _RATIO
     if len(rates) == 2:
         formula = (f"For r_g the true positive rate (tp / (tp + fn)) of group g, and again for r_g its false positive "
                    f"rate (fp / (fp + tn)): {disparity}; the value is the {'larger' if agg == 'difference' else 'smaller'}"
-                   " of the two (fairlearn's agg='worst_case').")
+                   " of the two (fairlearn's agg='worst_case', the default) or their mean (agg='mean').")
         outputs = (f"tpr_{agg}", f"fpr_{agg}", "n_groups", "n")
+        params = _PARAMS[:-1] + (AGG,) + _PARAMS[-1:]
     else:
         formula = f"r_g = {_RATES[rates[0]]} of group g; {disparity}."
         outputs = _ONE_RATE
+        params = _PARAMS
     return Metric(
-        name=name, template=f"fairness/{name}.sql", kind="scalar", params=_PARAMS, outputs=(name,) + outputs,
+        name=name, template=f"fairness/{name}.sql", kind="scalar", params=params, outputs=(name,) + outputs,
         summary=summary, formula=formula + " With weight, the counts are weight sums (fairlearn's sample_weight).",
         one_of=("score", "prediction"),
-        reference=f"fairlearn.metrics.{name}(y, y_pred, sensitive_features=..., method=..., sample_weight=w)",
+        reference=f"fairlearn.metrics.{name}(y, y_pred, sensitive_features=..., method=..., "
+                  + ("agg=..., " if len(rates) == 2 else "") + "sample_weight=w)",
         example=_DEMO + example,
         undefined=f"{_FEW}; or {_ZERO_RATE[rates[0]]}" + (_ZERO_MAX if agg == "ratio" else ""),
         section="fairness", better="lower" if agg == "difference" else "higher")
@@ -66,11 +80,11 @@ FAIRNESS = [
                      "Equal opportunity ratio: the smallest group's true positive rate over the largest's (1: equal).",
                      ">>> sm.equal_opportunity_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
     _fairness_metric("equalized_odds_difference", "difference", ("tpr", "fpr"),
-                     "Equalized odds difference: the larger of the groups' disparities in true and in false "
-                     "positive rate (0: equal).",
+                     "Equalized odds difference: the larger (or the mean) of the groups' disparities in true and in "
+                     "false positive rate (0: equal).",
                      ">>> sm.equalized_odds_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
     _fairness_metric("equalized_odds_ratio", "ratio", ("tpr", "fpr"),
-                     "Equalized odds ratio: the smaller of the groups' ratios of true and of false positive rate "
-                     "(1: equal).",
+                     "Equalized odds ratio: the smaller (or the mean) of the groups' ratios of true and of false "
+                     "positive rate (1: equal).",
                      ">>> sm.equalized_odds_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.0\n"),
 ]

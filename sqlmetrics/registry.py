@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from . import measures as measure_strings
 from .classification_metrics import CLASSIFICATION
-from .fairness_metrics import FAIRNESS
+from .fairness_metrics import FAIRNESS, PER_GROUP, SENSITIVE, VALUE_METHOD
 from .errors import ParameterError, UnknownMetricError
 from .metric import Kind, Metric, Plot  # noqa: F401 (the catalogue's types, re-exported)
 from .params import (AUC_TEST, BOOTSTRAP_TEST, CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_PAIRED_BOOT, N_RESAMPLES, POS_LABEL,
@@ -237,8 +237,39 @@ def _compare_columns(m: Metric, params: dict) -> tuple[Metric, dict]:
     return derived, params
 
 
+#: what group_disparity returns per slice (with per_group, per group, after the group's value)
+DISPARITY_OUTPUTS = ("difference", "ratio", "group_min", "group_max", "overall", "n_groups")
+
+
+def disparity_of(name: str, params: dict) -> tuple[Metric, dict]:
+    """The disparity of metric `name` across the groups of `sensitive` (sql/group_disparity.sql;
+    fairlearn's MetricFrame), as a record metric of its own: any metric of one value per slice."""
+    m, params = named(name, params)
+    average = params.get("average", m.param("average").default) if m.averaged else "binary"
+    # a run's metrics (ranking, recommendation lists) are left out: a group would be a set of queries,
+    # whose slices their templates place on the run or the qrels (not checked across groups yet)
+    if m.kind != "scalar" or m.takes("query") or m.takes("sensitive") or average is None:
+        what = ("a curve" if m.kind == "curve" else "a disparity across groups already" if m.takes("sensitive")
+                else "a metric of a ranked run (its values are per query)" if m.takes("query")
+                else "a value per class with average=None" if average is None else "several values")
+        raise ParameterError(f"group_disparity takes a metric of one value per slice (recall, precision, accuracy, "
+                             f"auc, log_loss, mae, r2, ...); {m.name} is {what}")
+    sensitive = SENSITIVE.validate(params.get("sensitive")) if params.get("sensitive") is not None else []
+    taken = {c.lower() for c in DISPARITY_OUTPUTS + (m.name,)} | RESERVED_COLUMNS
+    by = params.get("by")
+    for column in sensitive + ([by] if isinstance(by, str) else list(by or [])):
+        if isinstance(column, str) and column.strip('"').lower() in taken:
+            raise ParameterError(f"column {column!r} cannot be sensitive or in by: group_disparity names an output "
+                                 "column so; rename it in a sqlmetrics.Query")
+    derived = _derived(m, "group_disparity", (SENSITIVE,), (VALUE_METHOD, PER_GROUP), outputs=DISPARITY_OUTPUTS,
+                       defined_by=("difference",), across_slices=(), outputs_with=(), better="lower",
+                       undefined=f"there are fewer than two groups, or a group's {m.name} is undefined "
+                                 f"({m.undefined or 'see its definition'})")
+    return derived, params
+
+
 #: metrics made from another metric, by the name sm.render knows them by
-DERIVED = {"bootstrap": bootstrap_of, "compare": compare_of}
+DERIVED = {"bootstrap": bootstrap_of, "compare": compare_of, "group_disparity": disparity_of}
 
 
 #: sm.evaluate's measures: strings read by sqlmetrics.measures

@@ -29,7 +29,11 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   paired t test of two runs) and ``compare-ndcg-wilcoxon``, against ``analytics.run_baseline``, and
   ``compare-gauc-randomization`` (two score columns, 1000 sign flips), ``compare-auc-delong`` (DeLong's
   paired test of two score columns) and ``compare-log_loss-bootstrap`` (the paired bootstrap, 200
-  replicates);
+  replicates); ``bootstrap-demographic_parity_difference`` (a fairness metric's sensitive columns
+  carried through the replicates);
+- ``sm.group_disparity``'s SQL (``sm.render("group_disparity", ..., metric=...)``):
+  ``group_disparity-recall`` (two sensitive columns, method='to_overall') and
+  ``group_disparity-auc-per_group`` (a row per group);
 - ``sm.evaluate``'s SQL (``sm.render("evaluate", ...)``): ``evaluate``, the ranking columns and
   judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass.
 
@@ -69,7 +73,8 @@ LONG_TABLE_COLUMNS = {"example": "image_id", "class_": "class", "score": "probab
 TIES_AVERAGE = {"ndcg"}
 
 
-#: golden names of sm.bootstrap's and sm.compare's SQL -> (function, the metric it takes, its own parameters)
+#: golden names of sm.bootstrap's, sm.compare's and sm.group_disparity's SQL -> (function, the metric it takes, its
+#: own parameters)
 DERIVED = {
     "bootstrap-auc": ("bootstrap", "auc", {"n_boot": 200}),
     "bootstrap-ndcg": ("bootstrap", "ndcg", {"n_boot": 200}),
@@ -79,6 +84,10 @@ DERIVED = {
                                                        "n_resamples": 1000}),
     "compare-auc-delong": ("compare", "auc", {"other": "pctr_baseline"}),
     "compare-log_loss-bootstrap": ("compare", "log_loss", {"other": "pctr_baseline", "n_resamples": 200}),
+    "bootstrap-demographic_parity_difference": ("bootstrap", "demographic_parity_difference", {"n_boot": 200}),
+    "group_disparity-recall": ("group_disparity", "recall", {"sensitive": ["gender", "age_band"],
+                                                             "method": "to_overall"}),
+    "group_disparity-auc-per_group": ("group_disparity", "auc", {"sensitive": ["gender"], "per_group": True}),
 }
 #: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
 EVALUATE_MEASURES = ["ndcg@10", "ndcg_burges@10", "dcg@10", "dcg_burges@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",

@@ -535,3 +535,28 @@ def test_report_of_two_scores_adds_normalized_entropy_and_delong():
     table = cli("report", SAMPLE, *COLS, "--score", "pctr_base", ok=0).stdout
     assert "auc_compare: p_value" in table and "DeLong's paired test" in table
     assert "normalized_entropy" not in cli("report", SAMPLE, *COLS, ok=0).stdout  # one score: as before
+
+
+def test_disparity_is_group_disparity_and_gates_it(tmp_path):
+    """disparity METRIC: sm.group_disparity's summaries (a row per slice with --by; a row per group with
+    --per-group); exit 1 past --max-difference or --min-ratio, naming the slices; 2 for a curve."""
+    sample = pd.read_csv(SAMPLE)
+    done = cli("disparity", "auc", SAMPLE, *COLS, "--sensitive", "country", "--method", "to_overall", "--format", "json",
+               ok=0)
+    got = json.loads(done.stdout)["rows"][0]
+    assert got == pytest.approx(sm.group_disparity(sample, "auc", ["country"], label="clicked", score="pctr",
+                                                   method="to_overall"), rel=1e-12)
+    sample.assign(half=sample["user_id"] % 2).to_csv(tmp_path / "sample.csv", index=False)
+    done = cli("disparity", "recall", tmp_path / "sample.csv", *COLS, "--threshold", 0.2, "--sensitive", "country",
+               "--by", "half", "--per-group", "--format", "csv", ok=0)
+    got = pd.read_csv(io.StringIO(done.stdout))
+    want = sm.group_disparity(pd.read_csv(tmp_path / "sample.csv"), "recall", ["country"], label="clicked",
+                              score="pctr", threshold=0.2, by=["half"], per_group=True)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False, rtol=1e-12)
+    worst = want.groupby("half")["ratio"].first()
+    done = cli("disparity", "recall", tmp_path / "sample.csv", *COLS, "--threshold", 0.2, "--sensitive", "country",
+               "--by", "half", "--min-ratio", (worst.min() + worst.max()) / 2, ok=1)
+    assert "1 of 2 slices fail: half=" in done.stderr
+    cli("disparity", "auc", SAMPLE, *COLS, "--sensitive", "country", "--max-difference", 1, ok=0)
+    done = cli("disparity", "roc_curve", SAMPLE, *COLS, "--sensitive", "country", ok=2)
+    assert "one value per slice" in done.stderr and "a curve" in done.stderr

@@ -221,6 +221,21 @@ def test_bootstrap_on_the_engine(statistics_con):
     assert queries["std_error"] == pytest.approx(want["std_error"], rel=0.2)
 
 
+def test_group_disparity_on_the_engine(statistics_con):
+    """sm.group_disparity's one statement (the metric per group and per slice, joined, then its
+    summaries) on each engine equals DuckDB's: per slice and per group, both methods, a group whose
+    value is undefined (g 0 is all positive: no auc) making its slice's summaries NULL."""
+    for metric, params in (("auc", dict(label="y", score="s", weight="w")), ("mae", dict(target="t", prediction="p"))):
+        for method in ("between_groups", "to_overall"):
+            for sensitive, by in ((["d"], "c"), (["c", "d"], None)):
+                call = dict(params, method=method, by=by, per_group=True)
+                got = sm.group_disparity("preds", metric, sensitive, con=statistics_con, **call)
+                assert_same(got, sm.group_disparity(BINARY, metric, sensitive, **call),
+                            f"group_disparity {metric} {method} {sensitive}")
+    undefined = sm.group_disparity("preds", "auc", ["g"], label="y", score="s", by="c", con=statistics_con)
+    assert undefined["difference"].isna().all() and undefined["overall"].notna().all()
+
+
 def test_compare_on_the_engine(statistics_con):
     """Paired t and Wilcoxon are the same computation on every engine; the sign flips of the
     randomization test come from the engine's own hash, so its p-value differs from DuckDB's by

@@ -10,6 +10,7 @@ import pytest
 
 import sqlmetrics as sm
 from sqlmetrics.errors import ParameterError, UndefinedMetricError, MetricError
+from test_bootstrap import interval, poisson_draws, row_units
 
 NAMES = ["demographic_parity_difference", "demographic_parity_ratio", "equal_opportunity_difference",
          "equal_opportunity_ratio", "equalized_odds_difference", "equalized_odds_ratio"]
@@ -186,6 +187,71 @@ def test_labels_of_other_values_with_pos_label():
     for name in NAMES:
         close(getattr(sm, name)(named, label="y", prediction="p", pos_label="yes", sensitive=["race"], weight="w"),
               reference(name, df, df["p"], ["race"], "w"))
+
+
+@pytest.mark.parametrize("name", ["equalized_odds_difference", "equalized_odds_ratio"])
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("agg", ["worst_case", "mean"])
+def test_equalized_odds_agg_as_fairlearn(name, method, agg):
+    for seed in (7, 8):
+        df = frame(seed)
+        for sensitive, weight in ((["race"], None), (["race", "sex"], "w")):
+            features = df[sensitive[0]] if len(sensitive) == 1 else df[sensitive]
+            close(getattr(sm, name)(df, label="y", prediction="p", sensitive=sensitive, weight=weight, method=method,
+                                    agg=agg),
+                  getattr(fm, name)(df["y"], df["p"], sensitive_features=features, method=method, agg=agg,
+                                    sample_weight=None if weight is None else df[weight]))
+    # per slice, and the mean is NULL where either rate's disparity is (a group without negatives)
+    df = frame(9)
+    df.loc[(df["country"] == "it") & (df["race"] == "d"), "y"] = 1
+    got = getattr(sm, name)(df, label="y", prediction="p", sensitive=["race"], method=method, agg=agg,
+                            by=["country"]).set_index("country")
+    assert pd.isna(got.loc["it", name])
+    for country in ("fr", "de"):
+        part = df[df["country"] == country]
+        close(got.loc[country, name], getattr(fm, name)(part["y"], part["p"], sensitive_features=part["race"],
+                                                          method=method, agg=agg))
+    with pytest.raises(ParameterError, match="worst_case"):
+        getattr(sm, name)(df, label="y", prediction="p", sensitive=["race"], agg="max")
+
+
+@pytest.mark.filterwarnings("ignore:bootstrap of")
+@pytest.mark.parametrize("name", NAMES)
+def test_bootstrap_of_a_disparity_is_fairlearn_on_the_same_replicates(name):
+    """sm.bootstrap of a fairness metric, on SQLite, whose draws numpy reproduces (test_bootstrap's
+    poisson_draws): each replicate is fairlearn's metric with sample_weight = w * k (a replicate where a
+    group weighs 0 in a rate's denominator is undefined, as the metric is), the interval numpy's
+    percentiles and standard deviation."""
+    import sqlite3
+    df = frame(10, n=1500)
+    n_boot, seed = 60, 3
+    con = sqlite3.connect(":memory:")
+    df.to_sql("preds", con, index=False)
+    try:
+        got = sm.bootstrap(name, "preds", con=con, label="y", prediction="p", sensitive=["sex", "race"], weight="w",
+                           by="country", method="to_overall", n_boot=n_boot, seed=seed).set_index("country")
+    finally:
+        con.close()
+    # sql/bootstrap.sql's unit of a row: by, weight, label, prediction, sensitive, then its place among equal rows
+    k = poisson_draws(row_units(df, ["country", "w", "y", "p", "sex", "race"]), n_boot, seed)
+    y = df["y"].to_numpy()
+    needs = [np.ones(len(df), bool)] if name.startswith("demographic") else [y == 1] + (
+        [y == 0] if name.startswith("equalized") else [])
+
+    def statistic(at, kk):
+        part, w = df.loc[at], df.loc[at, "w"].to_numpy() * kk
+        groups = part.groupby(["sex", "race"]).ngroup().to_numpy()
+        if any(w[(groups == g) & need[at]].sum() == 0 for g in np.unique(groups) for need in needs):
+            return np.nan
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return getattr(fm, name)(part["y"], part["p"], sensitive_features=part[["sex", "race"]], sample_weight=w,
+                                     method="to_overall")
+    for country, part in df.groupby("country"):
+        at = part.index.to_numpy()
+        want = interval(np.array([statistic(at, k[b, at]) for b in range(n_boot + 1)]), n_boot)
+        assert got.loc[country, "n_boot"] == want["n_boot"] > 0.9 * n_boot
+        for column in ("estimate", "std_error", "ci_low", "ci_high"):
+            close(float(got.loc[country, column]), want[column])
 
 
 def test_worst_difference_seen():

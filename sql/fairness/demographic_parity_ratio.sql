@@ -1,4 +1,4 @@
 {#- The ratio of the selection rate (the share predicted positive) across the sensitive groups: fairlearn.metrics.demographic_parity_ratio. -#}
 {% macro demographic_parity_ratio(relation, label, sensitive, score=none, threshold=0.5, prediction=none, weight=none, method='between_groups', by=[]) %}
-{{ sqlmetrics.group_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, ['selection'], 'ratio', 'demographic_parity_ratio') }}
+{{ sqlmetrics.rates_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, ['selection'], 'ratio', 'demographic_parity_ratio') }}
 {% endmacro %}

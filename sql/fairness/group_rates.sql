@@ -1,18 +1,20 @@
 {#- The disparity across the groups of `sensitive` (one group per combination of its columns' values)
     of rates from each group's confusion counts, as fairlearn's MetricFrame difference() and ratio()
     (method 'between_groups' or 'to_overall'). `rates`: the rates whose disparities are combined,
-    'selection' ((tp + fp) / all), 'tpr' (tp / (tp + fn)), 'fpr' (fp / (fp + tn)); with two, the larger
-    difference or the smaller ratio (fairlearn's agg='worst_case'). `agg`: 'difference' or 'ratio'.
+    'selection' ((tp + fp) / all), 'tpr' (tp / (tp + fn)), 'fpr' (fp / (fp + tn)); with two, `combine`
+    says how: 'worst_case' the larger difference or the smaller ratio, 'mean' their mean (fairlearn's
+    agg=). `agg`: 'difference' or 'ratio'.
     Columns: `name`; with one rate group_min, group_max, overall; with two <rate>_<agg> of each; then
     n_groups, n. NULL (undefined) where fairlearn's answer would not be a disparity of the groups: fewer
     than two groups, a group whose rate is 0/0 (no positives for tpr, no negatives for fpr, all weights 0:
     fairlearn counts the first two as 0 and leaves the third out), a ratio over a largest (or overall)
     rate of 0. -#}
-{% macro group_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, rates, agg, name) %}
+{% macro rates_disparity(relation, label, score, threshold, prediction, weight, sensitive, by, method, rates, agg, name, combine='worst_case') %}
 {%- if sensitive is string %}{{ sqlmetrics.fail("sensitive takes a list of columns: sensitive=['" ~ sensitive ~ "']") }}{% endif %}
 {%- if not sensitive %}{{ sqlmetrics.fail('give the sensitive feature column(s): sensitive=[...]') }}{% endif %}
 {%- for c in sensitive if c in by %}{{ sqlmetrics.fail('column ' ~ c ~ ' is both sensitive and in by: each slice would hold one group of it') }}{% endfor %}
 {%- if method not in ('between_groups', 'to_overall') %}{{ sqlmetrics.fail("method must be 'between_groups' or 'to_overall'") }}{% endif %}
+{%- if combine not in ('worst_case', 'mean') %}{{ sqlmetrics.fail("agg must be 'worst_case' or 'mean'") }}{% endif %}
 {%- set per_rate = [] %}
 {%- for rate in rates %}{% set _ = per_rate.append(sqlmetrics.rate_disparity('sm_' ~ rate, method, agg)) %}{% endfor %}
 SELECT {{ sqlmetrics.cols(by) }}
@@ -24,8 +26,12 @@ SELECT {{ sqlmetrics.cols(by) }}
        {%- else %}
        {#- NULL if either is: GREATEST and LEAST skip NULLs on some engines -#}
        CASE WHEN COUNT(*) < 2 OR ({{ per_rate[0] }}) IS NULL OR ({{ per_rate[1] }}) IS NULL THEN NULL
+            {%- if combine == 'mean' %}
+            ELSE (({{ per_rate[0] }}) + ({{ per_rate[1] }})) / 2 END AS {{ sqlmetrics.ident(name) }},
+            {%- else %}
             WHEN ({{ per_rate[0] }}) {{ '>=' if agg == 'difference' else '<=' }} ({{ per_rate[1] }}) THEN {{ per_rate[0] }}
             ELSE {{ per_rate[1] }} END AS {{ sqlmetrics.ident(name) }},
+            {%- endif %}
        {%- for rate in rates %}
        CASE WHEN COUNT(*) >= 2 THEN {{ per_rate[loop.index0] }} END AS {{ rate }}_{{ agg }},
        {%- endfor %}

@@ -1,0 +1,384 @@
+WITH sm_by_group AS (
+  SELECT
+    "country",
+    "gender",
+    (
+      CAST(sm_wins AS Nullable(Float64)) / nullIf(CAST(sm_w_pos AS Nullable(Float64)), 0)
+    ) AS auc,
+    sm_n AS n,
+    sm_n_pos AS n_pos,
+    sm_n - sm_n_pos AS n_neg
+  FROM (
+    SELECT
+      "country",
+      "gender",
+      CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS Nullable(Int64)) AS sm_n,
+      CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS Nullable(Int64)) AS sm_n_pos,
+      SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+      SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
+      SUM(
+        COALESCE(sm_cumulative.sm_wins_in, 0) * (
+          sm_cumulative.sm_w_neg / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        ) + sm_cumulative.sm_w_pos * (
+          COALESCE(sm_cumulative.sm_w_neg_before, 0) / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_wins,
+      SUM(
+        COALESCE(sm_cumulative.sm_ties_in, 0) * (
+          sm_cumulative.sm_w_neg / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_ties
+    FROM (
+      SELECT
+        sm_buckets.*,
+        SUM(sm_w_neg) OVER (
+          PARTITION BY "country", "gender"
+          ORDER BY sm_bucket
+          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ) AS sm_w_neg_before,
+        SUM(sm_w_neg) OVER (PARTITION BY "country", "gender") AS sm_w_neg_all
+      FROM (
+        SELECT
+          "country",
+          "gender",
+          "sm_bucket",
+          SUM(sm_in_bucket.sm_n) AS sm_n,
+          SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+          SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+          SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+          SUM(
+            sm_in_bucket.sm_w_pos * (
+              (
+                COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg
+              ) / nullIf(sm_in_bucket.sm_w_neg_bucket, 0)
+            )
+          ) AS sm_wins_in,
+          SUM(
+            sm_in_bucket.sm_w_pos * (
+              sm_in_bucket.sm_w_neg / nullIf(sm_in_bucket.sm_w_neg_bucket, 0)
+            )
+          ) AS sm_ties_in
+        FROM (
+          SELECT
+            sm_by_score.*,
+            SUM(sm_w_neg) OVER (
+              PARTITION BY "country", "gender", "sm_bucket"
+              ORDER BY sm_s
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ) AS sm_w_neg_below,
+            SUM(sm_w_neg) OVER (PARTITION BY "country", "gender", "sm_bucket") AS sm_w_neg_bucket
+          FROM (
+            SELECT
+              sm_exponents.*,
+              CAST(CASE
+                WHEN sm_x = 0
+                THEN 0
+                WHEN NOT (
+                  ABS(sm_x) < CAST('inf' AS Nullable(Float64))
+                )
+                THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+                WHEN sm_e IS NULL
+                THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+                WHEN sm_x > 0
+                THEN (
+                  (
+                    sm_e + 1025
+                  ) * 1024 + FLOOR((
+                    ABS(sm_x) / POWER(2, sm_e) - 1
+                  ) * 1024)
+                )
+                ELSE -(
+                  (
+                    sm_e + 1025
+                  ) * 1024 + FLOOR((
+                    ABS(sm_x) / POWER(2, sm_e) - 1
+                  ) * 1024)
+                )
+              END AS Nullable(Int64)) AS sm_bucket
+            FROM (
+              SELECT
+                sm_valued.*,
+                CAST(sm_s AS Nullable(Float64)) AS sm_x,
+                CAST(CASE
+                  WHEN NOT (
+                    ABS(CAST(sm_s AS Nullable(Float64))) >= 2.2250738585072014e-308
+                    AND ABS(CAST(sm_s AS Nullable(Float64))) < CAST('inf' AS Nullable(Float64))
+                  )
+                  THEN NULL
+                  WHEN ABS(CAST(sm_s AS Nullable(Float64))) >= 8.98846567431158e307
+                  THEN 1023
+                  ELSE FLOOR((
+                    LN(ABS(CAST(sm_s AS Nullable(Float64)))) / LN(2)
+                  ))
+                END AS Nullable(Float64)) AS sm_e
+              FROM (
+                SELECT
+                  "country",
+                  "gender",
+                  sm_s,
+                  SUM(sm_rows) AS sm_n,
+                  SUM(sm_pos * sm_rows) AS sm_n_pos,
+                  CAST(SUM(sm_pos * sm_weight) AS Nullable(Float64)) AS sm_w_pos,
+                  CAST(SUM((
+                    1 - sm_pos
+                  ) * sm_weight) AS Nullable(Float64)) AS sm_w_neg
+                FROM (
+                  SELECT
+                    "country",
+                    "gender",
+                    sm_s,
+                    sm_rows,
+                    sm_weight,
+                    CASE
+                      WHEN "clicked" = 1
+                      THEN 1
+                      WHEN "clicked" = 0
+                      THEN 0
+                      ELSE CAST(CASE
+                        WHEN COALESCE(NOT (
+                          "clicked" = 1 OR "clicked" = 0
+                        ), TRUE)
+                        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL')
+                        ELSE '0'
+                      END AS Int64)
+                    END AS sm_pos
+                  FROM (
+                    SELECT
+                      "country",
+                      "gender",
+                      "clicked",
+                      "pctr" AS sm_s,
+                      1 AS sm_rows,
+                      CAST("impressions" AS Nullable(Float64)) AS sm_weight
+                    FROM analytics.preds
+                  ) AS sm_labelled
+                ) AS sm_by_label
+                GROUP BY
+                  "country",
+                  "gender",
+                  sm_s
+              ) AS sm_valued
+            ) AS sm_exponents
+          ) AS sm_by_score
+        ) AS sm_in_bucket
+        GROUP BY
+          "country",
+          "gender",
+          "sm_bucket"
+      ) AS sm_buckets
+    ) AS sm_cumulative
+    GROUP BY
+      "country",
+      "gender"
+  ) AS sm_parts
+), sm_overall AS (
+  SELECT
+    "country",
+    (
+      CAST(sm_wins AS Nullable(Float64)) / nullIf(CAST(sm_w_pos AS Nullable(Float64)), 0)
+    ) AS auc,
+    sm_n AS n,
+    sm_n_pos AS n_pos,
+    sm_n - sm_n_pos AS n_neg
+  FROM (
+    SELECT
+      "country",
+      CAST(COALESCE(SUM(sm_cumulative.sm_n), 0) AS Nullable(Int64)) AS sm_n,
+      CAST(COALESCE(SUM(sm_cumulative.sm_n_pos), 0) AS Nullable(Int64)) AS sm_n_pos,
+      SUM(sm_cumulative.sm_w_pos) AS sm_w_pos,
+      SUM(sm_cumulative.sm_w_neg) AS sm_w_neg,
+      SUM(
+        COALESCE(sm_cumulative.sm_wins_in, 0) * (
+          sm_cumulative.sm_w_neg / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        ) + sm_cumulative.sm_w_pos * (
+          COALESCE(sm_cumulative.sm_w_neg_before, 0) / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_wins,
+      SUM(
+        COALESCE(sm_cumulative.sm_ties_in, 0) * (
+          sm_cumulative.sm_w_neg / nullIf(sm_cumulative.sm_w_neg_all, 0)
+        )
+      ) AS sm_ties
+    FROM (
+      SELECT
+        sm_buckets.*,
+        SUM(sm_w_neg) OVER (
+          PARTITION BY "country"
+          ORDER BY sm_bucket
+          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+        ) AS sm_w_neg_before,
+        SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all
+      FROM (
+        SELECT
+          "country",
+          "sm_bucket",
+          SUM(sm_in_bucket.sm_n) AS sm_n,
+          SUM(sm_in_bucket.sm_n_pos) AS sm_n_pos,
+          SUM(sm_in_bucket.sm_w_pos) AS sm_w_pos,
+          SUM(sm_in_bucket.sm_w_neg) AS sm_w_neg,
+          SUM(
+            sm_in_bucket.sm_w_pos * (
+              (
+                COALESCE(sm_in_bucket.sm_w_neg_below, 0) + 0.5 * sm_in_bucket.sm_w_neg
+              ) / nullIf(sm_in_bucket.sm_w_neg_bucket, 0)
+            )
+          ) AS sm_wins_in,
+          SUM(
+            sm_in_bucket.sm_w_pos * (
+              sm_in_bucket.sm_w_neg / nullIf(sm_in_bucket.sm_w_neg_bucket, 0)
+            )
+          ) AS sm_ties_in
+        FROM (
+          SELECT
+            sm_by_score.*,
+            SUM(sm_w_neg) OVER (
+              PARTITION BY "country", "sm_bucket"
+              ORDER BY sm_s
+              ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ) AS sm_w_neg_below,
+            SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_bucket") AS sm_w_neg_bucket
+          FROM (
+            SELECT
+              sm_exponents.*,
+              CAST(CASE
+                WHEN sm_x = 0
+                THEN 0
+                WHEN NOT (
+                  ABS(sm_x) < CAST('inf' AS Nullable(Float64))
+                )
+                THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+                WHEN sm_e IS NULL
+                THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+                WHEN sm_x > 0
+                THEN (
+                  (
+                    sm_e + 1025
+                  ) * 1024 + FLOOR((
+                    ABS(sm_x) / POWER(2, sm_e) - 1
+                  ) * 1024)
+                )
+                ELSE -(
+                  (
+                    sm_e + 1025
+                  ) * 1024 + FLOOR((
+                    ABS(sm_x) / POWER(2, sm_e) - 1
+                  ) * 1024)
+                )
+              END AS Nullable(Int64)) AS sm_bucket
+            FROM (
+              SELECT
+                sm_valued.*,
+                CAST(sm_s AS Nullable(Float64)) AS sm_x,
+                CAST(CASE
+                  WHEN NOT (
+                    ABS(CAST(sm_s AS Nullable(Float64))) >= 2.2250738585072014e-308
+                    AND ABS(CAST(sm_s AS Nullable(Float64))) < CAST('inf' AS Nullable(Float64))
+                  )
+                  THEN NULL
+                  WHEN ABS(CAST(sm_s AS Nullable(Float64))) >= 8.98846567431158e307
+                  THEN 1023
+                  ELSE FLOOR((
+                    LN(ABS(CAST(sm_s AS Nullable(Float64)))) / LN(2)
+                  ))
+                END AS Nullable(Float64)) AS sm_e
+              FROM (
+                SELECT
+                  "country",
+                  sm_s,
+                  SUM(sm_rows) AS sm_n,
+                  SUM(sm_pos * sm_rows) AS sm_n_pos,
+                  CAST(SUM(sm_pos * sm_weight) AS Nullable(Float64)) AS sm_w_pos,
+                  CAST(SUM((
+                    1 - sm_pos
+                  ) * sm_weight) AS Nullable(Float64)) AS sm_w_neg
+                FROM (
+                  SELECT
+                    "country",
+                    sm_s,
+                    sm_rows,
+                    sm_weight,
+                    CASE
+                      WHEN "clicked" = 1
+                      THEN 1
+                      WHEN "clicked" = 0
+                      THEN 0
+                      ELSE CAST(CASE
+                        WHEN COALESCE(NOT (
+                          "clicked" = 1 OR "clicked" = 0
+                        ), TRUE)
+                        THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS Nullable(String)), 'NULL')
+                        ELSE '0'
+                      END AS Int64)
+                    END AS sm_pos
+                  FROM (
+                    SELECT
+                      "country",
+                      "clicked",
+                      "pctr" AS sm_s,
+                      1 AS sm_rows,
+                      CAST("impressions" AS Nullable(Float64)) AS sm_weight
+                    FROM analytics.preds
+                  ) AS sm_labelled
+                ) AS sm_by_label
+                GROUP BY
+                  "country",
+                  sm_s
+              ) AS sm_valued
+            ) AS sm_exponents
+          ) AS sm_by_score
+        ) AS sm_in_bucket
+        GROUP BY
+          "country",
+          "sm_bucket"
+      ) AS sm_buckets
+    ) AS sm_cumulative
+    GROUP BY
+      "country"
+  ) AS sm_parts
+), sm_groups AS (
+  SELECT
+    sm_by_group."country" AS "country",
+    sm_by_group."gender" AS "gender",
+    sm_by_group."auc" AS sm_value,
+    sm_overall."auc" AS sm_overall
+  FROM sm_by_group
+  JOIN sm_overall
+    ON (
+      sm_by_group."country" IS NOT DISTINCT FROM sm_overall."country"
+    )
+), sm_summaries AS (
+  SELECT
+    "country",
+    CASE
+      WHEN COUNT(*) >= 2 AND COUNT(sm_value) = COUNT(*)
+      THEN MAX(sm_value) - MIN(sm_value)
+    END AS difference,
+    CASE
+      WHEN COUNT(*) >= 2 AND COUNT(sm_value) = COUNT(*)
+      THEN (
+        CAST(MIN(sm_value) AS Nullable(Float64)) / nullIf(CAST(MAX(sm_value) AS Nullable(Float64)), 0)
+      )
+    END AS ratio,
+    CASE WHEN COUNT(sm_value) = COUNT(*) THEN MIN(sm_value) END AS group_min,
+    CASE WHEN COUNT(sm_value) = COUNT(*) THEN MAX(sm_value) END AS group_max,
+    MAX(sm_overall) AS overall,
+    CAST(COUNT(*) AS Nullable(Int64)) AS n_groups
+  FROM sm_groups
+  GROUP BY
+    "country"
+)
+SELECT
+  sm_groups."country" AS "country",
+  sm_groups."gender" AS "gender",
+  sm_groups.sm_value AS "auc",
+  sm_summaries.difference,
+  sm_summaries.ratio,
+  sm_summaries.group_min,
+  sm_summaries.group_max,
+  sm_summaries.overall,
+  sm_summaries.n_groups
+FROM sm_groups
+JOIN sm_summaries
+  ON (
+    sm_groups."country" IS NOT DISTINCT FROM sm_summaries."country"
+  )

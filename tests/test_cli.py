@@ -508,12 +508,14 @@ def test_measure_strings_name_metrics(tmp_path):
     judged = ("--qrels", paths["qrels"], "--format", "json")
     string = json.loads(cli("compute", "ndcg@10", paths["run"], *judged, ok=0).stdout)["rows"]
     flags = json.loads(cli("compute", "ndcg", paths["run"], "--k", 10, "--gain", "linear", *judged, ok=0).stdout)["rows"]
-    assert string == flags and flags[0]["ndcg"] == sm.ndcg(run, qrels, k=10, gain="linear")
+    # the same mean, to the last bits DuckDB's threads may add in another order
+    assert string[0].keys() == flags[0].keys() == {"ndcg"}
+    assert string[0]["ndcg"] == pytest.approx(flags[0]["ndcg"], rel=1e-14) == sm.ndcg(run, qrels, k=10, gain="linear")
     compared = [json.loads(cli("compare", *metric, paths["run"], "--other-run", paths["other"], *judged, ok=0).stdout)
                 for metric in (("ndcg@10",), ("ndcg", "--k", 10, "--gain", "linear"))]
     assert compared[0]["rows"][0] == pytest.approx(compared[1]["rows"][0], rel=1e-12)  # sums in any order
     assert json.loads(cli("compute", "P@5", paths["run"], *judged, ok=0).stdout)["rows"][0]["precision_at_k"] == \
-        sm.precision_at_k(run, qrels, k=5)
+        pytest.approx(sm.precision_at_k(run, qrels, k=5), rel=1e-14)
     assert "drop --k 5" in cli("compute", "ndcg@10", paths["run"], "--k", 5, ok=2).stderr
     assert "--gain exponential would not give its number" in cli("compute", "ndcg_cut_10", paths["run"], "--gain",
                                                                  "exponential", ok=2).stderr

@@ -50,9 +50,5 @@ SELECT {{ sqlmetrics.qualified_cols(by, 'sm_pairs') }}
        sm_pairs.comparable - sm_pairs.concordant - sm_pairs.tied_risk AS discordant,
        sm_pairs.tied_risk AS tied_risk, sm_pairs.comparable AS comparable
 FROM sm_pairs
-{% if by -%}
-JOIN sm_unweighable ON {{ sqlmetrics.null_safe_join_on(by, 'sm_pairs', 'sm_unweighable') }}
-{%- else -%}
-CROSS JOIN sm_unweighable
-{%- endif %}
+{{ sqlmetrics.join_slices('sm_pairs', 'sm_unweighable', by) }}
 {% endmacro %}

@@ -91,10 +91,6 @@ WITH sm_rows AS (
 SELECT {{ sqlmetrics.qualified_cols(by, 'sm_drops') }} sm_drops.sm_time AS time,
        sm_drops.sm_auc AS cumulative_dynamic_auc, sm_means.sm_mean AS mean_auc
 FROM sm_drops
-{% if by -%}
-JOIN sm_means ON {{ sqlmetrics.null_safe_join_on(by, 'sm_drops', 'sm_means') }}
-{%- else -%}
-CROSS JOIN sm_means
-{%- endif %}
+{{ sqlmetrics.join_slices('sm_drops', 'sm_means', by) }}
 ORDER BY {{ sqlmetrics.cols(by) }} sm_drops.sm_time
 {% endmacro %}

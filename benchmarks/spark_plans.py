@@ -148,6 +148,8 @@ def call(name: str) -> tuple[str, dict]:
     params = {p.name: columns[p.name] for p in m.params if p.required and p.name in columns}
     if "times" in names:  # cumulative_dynamic_auc: times within t's range
         params["times"] = [0.6, 0.8]
+    if "winsize" in names:  # treatment_balance_curve
+        params["winsize"] = 100
     if m.one_of:
         params["score"] = "s"
     prediction = next((p for p in m.params if p.name == "prediction"), None)

@@ -101,6 +101,7 @@
 {%- elif name == 'uplift_auc' %}{{ sqlmetrics.uplift_auc(relation, **kwargs) }}
 {%- elif name == 'qini_auc' %}{{ sqlmetrics.qini_auc(relation, **kwargs) }}
 {%- elif name == 'uplift_at_k' %}{{ sqlmetrics.uplift_at_k(relation, **kwargs) }}
+{%- elif name == 'treatment_balance_curve' %}{{ sqlmetrics.treatment_balance_curve(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

@@ -109,4 +109,20 @@ UPLIFT_METRICS = [
         reference="sklift.metrics.uplift_at_k(y, uplift, treatment, strategy=..., k=k) (k a share)",
         example=_DEMO + ">>> sm.uplift_at_k(df, label='y', treatment='t', score='u', k=0.5)\n0.0\n",
         undefined="the top holds no treated or no control row"),
+    Metric(
+        name="treatment_balance_curve", template="uplift/treatment_balance_curve.sql", kind="curve",
+        params=(TREATMENT, UPLIFT,
+                Param("winsize", "int", "the rows of the moving window.", low=1), BY),
+        outputs=("idx", "balance"), plan=_PLAN, section="uplift",
+        summary="Treatment balance curve: the share of treated rows in a moving window of winsize rows down the "
+                "rows in descending predicted uplift, one point per window (a check of the experiment's balance "
+                "along the ranking).",
+        formula="balance(i) = (1/winsize) * sum of the treatment over rows i .. i + winsize - 1 in descending score "
+                "order, i = 1 .. n - winsize + 1, at idx = numpy.linspace(1, 100, n - winsize + 1); each row of a "
+                "tie group counts the group's share of treated rows (the expected value over its orders; "
+                "scikit-uplift's depends on its sort)",
+        reference="sklift.metrics.treatment_balance_curve(uplift, treatment, winsize)",
+        example=_DEMO + ">>> sm.treatment_balance_curve(df, treatment='t', score='u', winsize=4)['balance'].tolist()\n"
+                        "[0.5, 0.5, 0.25, 0.5, 0.5]\n",
+        undefined="a slice has fewer rows than winsize"),
 ]

@@ -150,7 +150,7 @@ def args(name, weight=False):
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:
             out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "sensitive": ["g"],
-                          "target": "t", "duration": "t", "event": "y", "times": [-0.5, 0.0, 0.5],
+                          "target": "t", "duration": "t", "event": "y", "times": [-0.5, 0.0, 0.5], "winsize": 50,
                           "treatment": "d"}[p.name]
     if m.one_of:
         out["score"] = "s"

@@ -294,3 +294,49 @@ def test_pos_label_applies_to_the_label_only():
 def test_k_is_a_share(k):
     with pytest.raises(ParameterError, match="k must be"):
         sm.uplift_at_k(frame(0), label="y", treatment="t", score="s", k=k)
+
+
+# -- treatment_balance_curve ----------------------------------------------------------------------------
+
+
+def balance_oracle(score, treatment, winsize):
+    """scikit-uplift's moving average with each row of a tie group counting the group's treated share
+    (the expected value over the group's orders), written from its definition."""
+    order = np.argsort(-np.asarray(score, float), kind="stable")
+    s, t = np.asarray(score, float)[order], np.asarray(treatment, float)[order]
+    share = pd.Series(t).groupby(s).transform("mean").to_numpy()
+    balance = np.convolve(share, np.ones(winsize), "valid") / winsize
+    return np.linspace(1, 100, len(balance)), balance
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("winsize", [1, 7, 250])
+def test_treatment_balance_curve_matches_sklift_on_distinct_scores(seed, winsize):
+    rng = np.random.default_rng(seed)
+    df = pd.DataFrame({"t": rng.integers(0, 2, 800), "u": rng.permutation(800) / 800.0})
+    got = sm.treatment_balance_curve(df, treatment="t", score="u", winsize=winsize)
+    idx, balance = skm.treatment_balance_curve(df.u, df.t, winsize)
+    close(got.idx, idx, "sklift treatment_balance_curve", tol=1e-12)
+    close(got.balance, balance, "sklift treatment_balance_curve", tol=1e-12)
+
+
+def test_treatment_balance_curve_on_ties_and_slices():
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"t": rng.integers(0, 2, 900), "u": rng.integers(0, 30, 900) / 30, "c": rng.choice(["a", "b"], 900)})
+    got = sm.treatment_balance_curve(df, treatment="t", score="u", winsize=40, by=["c"])
+    for c, part in df.groupby("c"):
+        idx, balance = balance_oracle(part.u, part.t, 40)
+        mine = got[got.c == c]
+        close(mine.idx, idx, "oracle treatment_balance_curve (ties)", tol=1e-12)
+        close(mine.balance, balance, "oracle treatment_balance_curve (ties)", tol=1e-12)
+    # one window over all the rows: one point, at 1 (numpy's linspace of one point)
+    whole = sm.treatment_balance_curve(df, treatment="t", score="u", winsize=len(df))
+    assert whole.idx.tolist() == [1.0] and whole.balance.iloc[0] == pytest.approx(df.t.mean(), rel=1e-12)
+
+
+def test_treatment_balance_curve_needs_winsize_rows():
+    df = pd.DataFrame({"t": [1, 0, 1], "u": [0.3, 0.2, 0.1]})
+    with pytest.raises(UndefinedMetricError, match="fewer rows than winsize"):
+        sm.treatment_balance_curve(df, treatment="t", score="u", winsize=4)
+    with pytest.raises(ParameterError, match="winsize"):
+        sm.treatment_balance_curve(df, treatment="t", score="u", winsize=0)

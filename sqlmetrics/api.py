@@ -491,7 +491,9 @@ def _undefined(m: Metric, row: dict) -> NoReturn:
 def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: bool = False) -> pd.DataFrame:
     import pandas as pd  # a frame is the result: pandas is loaded already
     by = list(values.get("by") or [])
-    keys = set(by) | ({values["query"]} if per_query else set()) | TEXT_OUTPUTS
+    sensitive = values.get("sensitive") or []  # group_disparity's per-group rows carry the groups' columns
+    keys = set(by) | set([sensitive] if isinstance(sensitive, str) else sensitive) | TEXT_OUTPUTS \
+        | ({values["query"]} if per_query else set())
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
     for column in TEXT_OUTPUTS & set(df.columns):  # a missing class is None, whatever the driver's own missing value

@@ -173,10 +173,34 @@ def test_interpolated_precision_takes_its_levels_and_is_strict_json(tmp_path):
                    "--recall-levels must be <= 1")
 
 
+def test_uplift_and_survival_curves_are_strict_json(tmp_path):
+    """The same frames as the Python API (itself checked against scikit-uplift and scikit-survival):
+    the uplift curves start at a threshold of +inf."""
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"y": rng.integers(0, 2, 300), "treated": rng.integers(0, 2, 300),
+                       "u": rng.integers(0, 20, 300) / 20, "days": rng.integers(1, 60, 300).astype(float),
+                       "churned": rng.integers(0, 2, 300)})
+    path = tmp_path / "experiment.parquet"
+    df.to_parquet(path)
+    calls = {"uplift_curve": dict(label="y", treatment="treated", score="u"),
+             "qini_curve": dict(label="y", treatment="treated", score="u"),
+             "treatment_balance_curve": dict(treatment="treated", score="u", winsize=50),
+             "cumulative_dynamic_auc": dict(duration="days", event="churned", score="u", times=[10.0, 30.0])}
+    for name, params in calls.items():
+        flags = [str(v) for k, value in params.items()
+                 for v in ([f"--{k}"] + (value if isinstance(value, list) else [value]))]
+        rows = strict_json(cli("compute", name, path, *flags, "--format", "json", ok=0).stdout)["rows"]
+        expected = getattr(sm, name)(df, **params)
+        check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in rows]), expected)
+        if name in ("uplift_curve", "qini_curve"):
+            assert rows[0]["threshold"] == "Infinity"
+
+
 def test_every_curve_metric_is_covered():
     assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
                            "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix",
-                           "interpolated_precision"}
+                           "interpolated_precision", "uplift_curve", "qini_curve", "treatment_balance_curve",
+                           "cumulative_dynamic_auc"}
 
 
 @pytest.fixture(scope="module")

@@ -21,12 +21,7 @@
 SELECT {{ sqlmetrics.cols(km_keys) }} sm_t FROM sm_cells
 WHERE sm_cells.sm_e = 1{% if tau_bound %} AND sm_cells.sm_t < {{ tau_bound }}{% endif %}
 {%- endset %}
-WITH {{ sqlmetrics.concordance_cells(relation, duration, event, score, higher, by) }}, sm_train_rows AS (
-  SELECT {{ sqlmetrics.cols(km_keys) }}
-         {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
-         {{ sqlmetrics.is_positive(event) }} AS sm_e
-  FROM {{ train if train is not none else relation }}
-), {{ sqlmetrics.kaplan_meier_steps('sm_censoring', 'sm_train_rows', km_keys, true, plan) }}, {{ sqlmetrics.kaplan_meier_as_of('sm_censored_by', 'sm_censoring', weighing, km_keys, plan) }}, sm_weights AS (
+WITH {{ sqlmetrics.concordance_cells(relation, duration, event, score, higher, by) }}, {{ sqlmetrics.censoring_steps(relation, train, duration, event, by, plan) }}, {{ sqlmetrics.kaplan_meier_as_of('sm_censored_by', 'sm_censoring', weighing, km_keys, plan) }}, sm_weights AS (
   {#- 1 / G(t)^2; NULL where G is 0, or past the last training time -#}
   SELECT {{ sqlmetrics.cols(km_keys) }} sm_t,
          CASE WHEN sm_zero = 0 AND sm_past = 0 THEN EXP(-2 * sm_log) END AS sm_ipcw

@@ -71,20 +71,26 @@ sm_times AS (
 {%- endmacro %}
 
 {#- The CTE sm_cells of concordance_pairs: the rows of `relation`, one per (slice, time, event, risk)
-    with their count (ties in both are one cell); `higher`='survival' negates the score into a risk. -#}
+    with their count (ties in both are one cell). -#}
 {% macro concordance_cells(relation, duration, event, score, higher, by) %}
-{%- if higher not in ('risk', 'survival') %}
-{{ sqlmetrics.fail("the concordance's higher is 'risk' (a higher score, an earlier event) or 'survival' (a longer survival); got " ~ higher) }}
-{%- endif %}
 sm_cells AS (
   SELECT {{ sqlmetrics.cols(by) }} sm_t, sm_e, sm_risk, COUNT(*) AS sm_n
-  FROM (
-    SELECT {{ sqlmetrics.cols(by) }}
-           {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
-           {{ sqlmetrics.is_positive(event) }} AS sm_e,
-           {% if higher == 'survival' %}-{% endif %}{{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_risk
-    FROM {{ relation }}
-  ) AS sm_rows
+  FROM ({{ sqlmetrics.survival_rows(relation, duration, event, by, score, higher) }}) AS sm_rows
   {{ sqlmetrics.group_by(by + ['sm_t', 'sm_e', 'sm_risk']) }}
 )
+{%- endmacro %}
+
+{#- The rows of a survival metric: the slice columns `by`, sm_t (the duration, a DOUBLE), sm_e (1: the
+    event, 0: censored) and, with a `score`, sm_risk (`higher`='survival' negates it into a risk). -#}
+{% macro survival_rows(relation, duration, event, by, score=none, higher='risk') %}
+{%- if higher not in ('risk', 'survival') %}
+{{ sqlmetrics.fail("higher is 'risk' (a higher score, an earlier event) or 'survival' (a longer survival); got " ~ higher) }}
+{%- endif %}
+SELECT {{ sqlmetrics.cols(by) }}
+       {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
+       {{ sqlmetrics.is_positive(event) }} AS sm_e
+       {%- if score is not none %},
+       {% if higher == 'survival' %}-{% endif %}{{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_risk
+       {%- endif %}
+FROM {{ relation }}
 {%- endmacro %}

@@ -15,25 +15,13 @@
 {%- set plan = plan or sqlmetrics.default_plan() %}
 {%- set km_keys = [] if train is not none else by %}
 {%- set at = by + ['sm_time'] %}
-{%- if higher not in ('risk', 'survival') %}
-{{ sqlmetrics.fail("cumulative_dynamic_auc's higher is 'risk' (a higher score, an earlier event) or 'survival' (a longer survival); got " ~ higher) }}
-{%- endif %}
 WITH sm_rows AS (
-  SELECT {{ sqlmetrics.cols(by) }}
-         {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
-         {{ sqlmetrics.is_positive(event) }} AS sm_e,
-         {% if higher == 'survival' %}-{% endif %}{{ sqlmetrics.as_double(sqlmetrics.ident(score)) }} AS sm_risk
-  FROM {{ relation }}
+  {{ sqlmetrics.survival_rows(relation, duration, event, by, score, higher) }}
 ), sm_times AS (
   {%- for t in times | sort %}
   SELECT {{ loop.index }} AS sm_k, {{ sqlmetrics.as_double(t) }} AS sm_time{% if not loop.last %} UNION ALL{% endif %}
   {%- endfor %}
-), sm_train_rows AS (
-  SELECT {{ sqlmetrics.cols(km_keys) }}
-         {{ sqlmetrics.as_double(sqlmetrics.ident(duration)) }} AS sm_t,
-         {{ sqlmetrics.is_positive(event) }} AS sm_e
-  FROM {{ train if train is not none else relation }}
-), {{ sqlmetrics.kaplan_meier_steps('sm_censoring', 'sm_train_rows', km_keys, true, plan) }},
+), {{ sqlmetrics.censoring_steps(relation, train, duration, event, by, plan) }},
 {%- set events %}SELECT {{ sqlmetrics.cols(km_keys) }} sm_t FROM sm_rows WHERE sm_e = 1{% endset %}
 {{ sqlmetrics.kaplan_meier_as_of('sm_censored_by', 'sm_censoring', events, km_keys, plan) }}, sm_at_times AS (
   {#- each row at each time: a case (sm_case 1) weighing 1 / G(T), NULL where G is 0 or unknown, or a control -#}

@@ -47,3 +47,13 @@
   FROM {{ name }}_running
 )
 {%- endmacro %}
+
+{#- CTE definitions ending in sm_censoring: kaplan_meier_steps of the censoring distribution, of `train`
+    (one estimate over all of it, as scikit-survival's survival_train) or else of `relation`, per
+    slice `by`. -#}
+{% macro censoring_steps(relation, train, duration, event, by, plan) %}
+{%- set keys = [] if train is not none else by %}
+sm_train_rows AS (
+  {{ sqlmetrics.survival_rows(train if train is not none else relation, duration, event, keys) }}
+), {{ sqlmetrics.kaplan_meier_steps('sm_censoring', 'sm_train_rows', keys, true, plan) }}
+{%- endmacro %}

@@ -296,6 +296,12 @@ CASE WHEN ({{ x }}) > -1022 THEN POWER(2, {{ x }}) ELSE 0 END
 CAST({{ x }} AS VARCHAR)
 {%- endmacro %}
 
+{#- DuckDB compares text in the session's default_collation (SET default_collation = 'nocase'
+    makes 'a' equal to 'A'): https://duckdb.org/docs/stable/sql/expressions/collations -#}
+{% macro duckdb__bytewise(x) -%}
+CAST({{ x }} AS VARCHAR) COLLATE "binary"
+{%- endmacro %}
+
 {#- PostgreSQL compares text in the column's or database's collation, often a linguistic one
     ('a' < 'B'); the "C" collation compares bytes: https://www.postgresql.org/docs/current/collation.html -#}
 {% macro postgres__bytewise(x) -%}
@@ -317,10 +323,12 @@ CAST({{ x }} AS VARCHAR(MAX))
 CAST({{ x }} AS STRING)
 {%- endmacro %}
 
-{#- MySQL compares text case-insensitively by default; utf8mb4_bin compares bytes:
+{#- MySQL compares text case-insensitively by default, and its _bin collations pad with spaces
+    ('u' = 'u '); binary strings compare bytes, on MySQL and MariaDB alike, converted to utf8mb4
+    first whatever the column's or the connection's character set:
     https://dev.mysql.com/doc/refman/8.0/en/charset-binary-collations.html -#}
 {% macro mysql__bytewise(x) -%}
-CAST({{ x }} AS CHAR) COLLATE utf8mb4_bin
+CAST(CONVERT({{ x }} USING utf8mb4) AS BINARY)
 {%- endmacro %}
 
 {#- Weight of a row as DOUBLE (1 when unweighted): sums of weights never overflow an integer type. -#}

@@ -17,7 +17,7 @@ from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
 from .imports import instance_of
 from .target import Target
-from .templates import render_macro
+from .templates import native_call, render_macro
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -347,10 +347,12 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
     guards = dialects.of(engine.dialect).guards_rows and not dropna
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
-    exact = {col for _, col, role in wanted if kinds[col] == "other" and role in ("key", "class", "slice", "group")}
+    # SQLite: a query's columns have no declared type, but may carry a table column's collation
+    exact = {col for _, col, role in wanted if (kinds[col] == "other" or engine.capabilities.loose_types)
+             and role in ("key", "class", "slice", "group")}
     columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
                .as_(renames.get(col, col), quoted=True) if guards
-               else _exact_text(col, engine).as_(renames.get(col, col), quoted=True) if col in exact
+               else _exact_text(col, schema[col], engine).as_(renames.get(col, col), quoted=True) if col in exact
                else exp.column(col, quoted=True).as_(renames[col], quoted=True) if col in renames
                else exp.column(col, quoted=True) for col in found]
     query = exp.select(*columns).from_(_from_expr(source))
@@ -372,10 +374,16 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
                     run_checks if guards else lambda: None)
 
 
-def _exact_text(col: str, engine) -> exp.Expression:
-    """A text column as the metric compares it: byte by byte (Capabilities.exact_text)."""
-    exact = engine.capabilities.exact_text(checks.quote(col))
-    return exp.maybe_parse(exact, dialect="duckdb") if exact else exp.column(col, quoted=True)
+def _exact_text(col: str, type_name: str, engine) -> exp.Expression:
+    """A key column that is not a number as the metric compares it: byte by byte (Capabilities.exact_text,
+    in the engine's own syntax: as a native call of the generic SQL, templates.native_call)."""
+    caps = engine.capabilities
+    exact = caps.exact_text("sm_arg_0", type_name)
+    if not exact:
+        return exp.column(col, quoted=True)
+    generic = exact.replace("sm_arg_0", checks.quote(col)) if caps.template_syntax else native_call(
+        caps.name, exact, {"sm_arg_0": checks.quote(col)})
+    return exp.maybe_parse(generic, dialect="duckdb")
 
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label,

@@ -79,8 +79,43 @@ class Capabilities:
     folds_result_names = False
     #: a WITH inside a CTE's query sees the names of the WITH around it
     nested_with = True
-    #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it
+    #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it and
+    #: its values to come back whole, whatever the session had set (SET LOCAL: the transaction's end
+    #: undoes them)
     call_settings: tuple[str, ...] = ()
+    #: the transaction's end where the engine's plain ROLLBACK may do more (MySQL's completion_type
+    #: can make it open a new transaction, or close the connection)
+    rollback = "ROLLBACK"
+    #: a statement turning autocommit off for the call, where it must be off for the transaction to
+    #: start without an explicit BEGIN, and the one turning it back on (MySQL: a START TRANSACTION
+    #: would release the caller's LOCK TABLES), or None
+    autocommit_off: tuple[str, str] | None = None
+
+    # What a caller's session may have set that would change how the generated SQL reads or what it
+    # returns, and how each engine keeps it from doing so (docs/safety.md lists them per engine):
+    #: every sort key says ASC: a session can make a bare ORDER BY descending (DuckDB's default_order)
+    explicit_ascending = False
+    #: NOT's operand is in parentheses: a session can make NOT bind tighter than a comparison, as the
+    #: statement is parsed (MySQL's HIGH_NOT_PRECEDENCE: NOT a = b is (NOT a) = b)
+    parenthesized_not = False
+    #: the character set a cast to text names, where the connection's would apply otherwise (MySQL's
+    #: CAST(x AS CHAR) converts to character_set_connection: under latin1, every CJK id is '?')
+    text_charset: str | None = None
+    #: (setting, value as SQL) fixed for each statement: the engine's own scoping of one statement
+    #: where it has one (pinned), else set at the call's start and restored at its end (session_pins)
+    statement_settings: tuple[tuple[str, str], ...] = ()
+    #: a query of the names of the functions the connection defines itself that its engine calls in
+    #: place of a builtin of that name (DuckDB's macros, SQLite's application functions): a statement
+    #: calling one of those names is refused, as it would not compute what sqlmetrics wrote
+    own_functions: str | None = None
+    #: the search path every statement of a call resolves names in: the builtins' schema only, so
+    #: that no function or operator of another schema can stand in for a builtin (PostgreSQL:
+    #: CVE-2018-1058's pattern); the tables of the data are named with the schema the caller's own
+    #: path finds them in (caller_path, tables_found)
+    builtin_path: str | None = None
+    #: a query true when the transaction a driver keeps open on its own (Driver 'pending') holds
+    #: uncommitted changes of the caller's; None where it cannot be asked
+    uncommitted_work: str | None = None
     #: a statement keeps its intermediate results in memory, up to most of the machine's: sm.bootstrap
     #: runs the replicates that each read the rows in batches, a statement each, so that memory does
     #: not grow with n_boot (other engines spill to disk past their memory settings, or spread a
@@ -90,7 +125,7 @@ class Capabilities:
     @classmethod
     def prefixes(cls) -> tuple[str, ...]:
         """Its macro spellings' prefixes, in dbt's adapter.dispatch order (before default__)."""
-        return tuple(c.name for c in cls.__mro__ if issubclass(c, Capabilities) and c is not Capabilities)
+        return tuple(dict.fromkeys(c.name for c in cls.__mro__ if issubclass(c, Capabilities) and c is not Capabilities))
 
     def is_nan(self, column_sql: str, decimal: bool = False) -> str | None:
         """A predicate true for NaN, or None where the column cannot hold NaN. `decimal`: the column
@@ -120,11 +155,41 @@ class Capabilities:
         """Whether a value of `type_class` is a condition's (true or false on a row)."""
         return type_class == "boolean"
 
-    def exact_text(self, column_sql: str) -> str | None:
-        """The text column `column_sql` compared byte by byte, where the engine compares text by a
-        collation that can make two different values equal (MySQL's case-insensitive defaults);
-        None where equal text is the same text."""
+    def exact_text(self, column_sql: str, type_name: str) -> str | None:
+        """The key column `column_sql` (of type `type_name`, not a number) compared byte by byte, where a
+        column's collation or the session's can make two different values equal ('u', 'U' and 'u '),
+        or sort them otherwise than their bytes; None where equal text is the same text."""
         return None
+
+    def pinned(self, sql: str, settings: tuple[tuple[str, str], ...]) -> str:
+        """`sql` as sent, `settings` (of statement_settings) fixed for it by the engine's own
+        per-statement scoping (where the engine has none, session_pins does it for the call)."""
+        return sql
+
+    def changed_settings(self) -> str | None:
+        """A query of one row: the names of the statement_settings the session has changed (no row:
+        the session skips rows of every result, and all must be pinned); None where every one is
+        pinned anyway."""
+        return None
+
+    def session_pins(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The statements that set statement_settings for a call and those that restore the caller's
+        values after it, where pinned cannot scope them to each statement; ((), ()) otherwise."""
+        return (), ()
+
+    def caller_path(self) -> str | None:
+        """Where builtin_path is set: a query of the caller's effective search path (its schemas in
+        order) that then sets builtin_path for the rest of the transaction; None elsewhere."""
+        if self.builtin_path is None:
+            return None
+        # MATERIALIZED: the caller's path is read before the new one is set
+        return ("WITH sm_caller AS MATERIALIZED (SELECT pg_catalog.current_schemas(TRUE) AS sm_path) "
+                f"SELECT sm_path, pg_catalog.set_config('search_path', '{self.builtin_path}', TRUE) FROM sm_caller")
+
+    def for_server(self, version: str | None) -> Capabilities:
+        """The capabilities of a server whose version string is `version` (None: unknown), where
+        servers of one dialect differ (MariaDB and MySQL)."""
+        return self
 
     def unquoted_table_part(self, part: str) -> re.Pattern:
         """What the `part` ("catalog", "db" or "this") of a table reference may be unquoted."""
@@ -150,6 +215,12 @@ class DuckDB(Capabilities):
     system_sample_repeats = False
     plans_from_data = True
     in_memory = True
+    explicit_ascending = True
+    own_functions = "SELECT function_name FROM duckdb_functions() WHERE NOT internal"
+
+    def exact_text(self, column_sql, type_name):
+        # a column's COLLATE NOCASE, or the session's default_collation, would merge 'U' and 'u'
+        return f'{column_sql} COLLATE "binary"' if type_name.upper().startswith("VARCHAR") else None
 
     def is_nan(self, column_sql, decimal=False):
         # DuckDB folds isnan(col) to false where a Parquet file's min/max statistics (which leave NaN
@@ -178,9 +249,14 @@ class SQLite(Capabilities):
     begin_read_only = "BEGIN"
     within_transaction = (("SAVEPOINT sm_call",), ("ROLLBACK TO sm_call", "RELEASE sm_call"))
     loose_types = True
+    own_functions = "SELECT name FROM pragma_function_list WHERE NOT builtin"
 
     def is_nan(self, column_sql, decimal=False):
         return None  # SQLite stores NaN as NULL: the NULL check covers it
+
+    def exact_text(self, column_sql, type_name):
+        # a column declared COLLATE NOCASE (or RTRIM) merges 'U' and 'u' (or 'u' and 'u ')
+        return f"{column_sql} COLLATE BINARY"
 
     def is_condition(self, type_class):
         return type_class in ("boolean", "numeric")  # a query's columns have no declared type
@@ -211,8 +287,12 @@ class Postgres(Capabilities):
     within_transaction = (("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on"),
                           ("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call"))
     # a session may have the legacy standard_conforming_strings off, where a backslash in '...'
-    # escapes the next character; sqlglot writes literals for PostgreSQL without that escape
-    call_settings = ("SET LOCAL standard_conforming_strings = on",)
+    # escapes the next character (sqlglot writes literals for PostgreSQL without that escape); and a
+    # negative extra_float_digits, which rounds the floats a driver reads as text (psycopg2: 0.4375
+    # as 0.4)
+    call_settings = ("SET LOCAL standard_conforming_strings = on", "SET LOCAL extra_float_digits = 3")
+    builtin_path = "pg_catalog, pg_temp"
+    uncommitted_work = "SELECT pg_catalog.txid_current_if_assigned() IS NOT NULL"
 
     def is_nan(self, column_sql, decimal=False):
         # NaN equals NaN there; a numeric compared as numeric: cast to a float, one beyond the float
@@ -225,6 +305,11 @@ class Postgres(Capabilities):
             # literal, which older versions cannot read
             return f"({column_sql} <> CAST('NaN' AS DECIMAL) AND scale({column_sql}) IS NULL)"
         return super().is_infinite(column_sql, infinity)
+
+    def exact_text(self, column_sql, type_name):
+        # a nondeterministic collation (ICU's case-insensitive ones, citext) merges 'U' and 'u'; the
+        # "C" collation compares bytes
+        return f'CAST({column_sql} AS TEXT) COLLATE "C"'
 
     def type_class(self, type_name):
         # pg_type's names (typname), as the catalogue gives them for a column's type; a driver's own
@@ -241,6 +326,11 @@ class Redshift(Postgres):
     set_read_only = ()  # a driver's transaction: the SELECTs run in it as they are, rolled back
     within_transaction = None  # no savepoints
     call_settings = ()  # its literals take backslash escapes, and sqlglot writes them so for it
+    builtin_path = None  # golden-only: its session functions are not known to be PostgreSQL's
+    uncommitted_work = None
+
+    def exact_text(self, column_sql, type_name):
+        return None  # no COLLATE clause (redshift__bytewise)
 
 
 class Spark(Capabilities):
@@ -265,6 +355,24 @@ class Databricks(Spark):
 class ClickHouse(Capabilities):
     name = "clickhouse"
     title = "ClickHouse"
+    # A session's settings can cut a result short without an error (limit, offset, an overflow mode
+    # 'break' or 'any' on any limit), pair rows otherwise (join_default_strictness), count
+    # approximately (count_distinct_implementation) or answer from a cache of earlier results: each
+    # is fixed for the statement by its SETTINGS clause, to what throws instead of returning less
+    statement_settings = (
+        ("limit", "0"), ("offset", "0"), ("join_default_strictness", "'ALL'"),
+        ("count_distinct_implementation", "'uniqExact'"), ("use_query_cache", "0"),
+        *((f"{kind}_overflow_mode", "'throw'") for kind in (
+            "result", "read", "group_by", "join", "sort", "set", "distinct", "transfer", "timeout")))
+
+    def pinned(self, sql, settings):
+        return f"{sql} SETTINGS {', '.join(f'{name} = {value}' for name, value in settings)}" if settings else sql
+
+    def changed_settings(self):
+        # only those: a read-only session (readonly = 1) refuses a SETTINGS clause of any setting,
+        # even at the value it has
+        names = ", ".join(f"'{name}'" for name, _ in self.statement_settings)
+        return f"SELECT groupArray(name) FROM system.settings WHERE changed AND name IN ({names})"
 
     def type_class(self, type_name):
         t = type_name
@@ -299,11 +407,23 @@ class Trino(Capabilities):
 class MySQL(Capabilities):
     name = "mysql"
     title = "MySQL"
-    # one snapshot for the call (InnoDB's), read-only; inside the caller's transaction a transaction's
-    # access mode cannot change, and its reads already see one snapshot (REPEATABLE READ, the default)
-    begin_read_only = "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY"
+    # One snapshot for the call (InnoDB's, at REPEATABLE READ whatever the session's level), read-only,
+    # begun by the first read with autocommit off: a START TRANSACTION would release the tables the
+    # caller holds by LOCK TABLES. Inside the caller's transaction a transaction's access mode cannot
+    # change, and its reads already see one snapshot (REPEATABLE READ, the default).
+    begin_read_only = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+    autocommit_off = ("SET autocommit = 0", "SET autocommit = 1")
+    rollback = "ROLLBACK AND NO CHAIN NO RELEASE"  # whatever completion_type says
     nested_with = False  # MariaDB's does not (MySQL 8's does): the CTEs are written at one level
     infinity_stand_in = 1.7976931348623157e308  # the largest double (mysql__infinity)
+    parenthesized_not = True
+    text_charset = "utf8mb4"
+    # sql_select_limit cuts every result short without an error; sql_mode's flags that act as a
+    # statement runs (PAD_CHAR_TO_FULL_LENGTH, ...) are cleared (those read by the parser cannot be:
+    # the SQL is written to read alike under them)
+    statement_settings = (("sql_mode", "''"), ("sql_select_limit", "18446744073709551615"))
+    #: the binary collation without trailing-space padding of the server's utf8mb4: MySQL 8's
+    binary_collation = "utf8mb4_0900_bin"
 
     def is_nan(self, column_sql, decimal=False):
         return None  # its floats hold no NaN (nor infinities): it refuses to store them
@@ -311,14 +431,41 @@ class MySQL(Capabilities):
     def is_condition(self, type_class):
         return type_class in ("boolean", "numeric")  # a comparison is an integer, 1 or 0
 
-    def exact_text(self, column_sql):
+    def exact_text(self, column_sql, type_name):
         # its usual collations (utf8mb4_general_ci, ..._0900_ai_ci) make 'Z' equal to 'z' in GROUP BY,
-        # joins and DISTINCT: ids, classes and slices must match exactly, as on every other engine
-        return f"{column_sql} COLLATE utf8mb4_bin"
+        # joins and DISTINCT, and its _bin ones 'u' equal to 'u ' (PAD SPACE): ids, classes and slices
+        # must match exactly, as on every other engine. In utf8mb4 first, whatever the column's
+        # character set (latin1, utf8mb3) or the connection's
+        return f"CONVERT({column_sql} USING utf8mb4) COLLATE {self.binary_collation}"
+
+    def session_pins(self):
+        # MySQL has no statement-scoped SET for these: the caller's values are kept in user variables
+        # of the session (which read as NULL once cleared, as one never set)
+        saved = [f"@sm_saved_{name}" for name, _ in self.statement_settings]
+        return ((f"SET {', '.join(f'{var} = @@SESSION.{name}, SESSION {name} = {value}' for var, (name, value) in zip(saved, self.statement_settings))}",),
+                (f"SET {', '.join(f'SESSION {name} = {var}, {var} = NULL' for var, (name, _) in zip(saved, self.statement_settings))}",))
+
+    def for_server(self, version):
+        return _MARIADB if version and "mariadb" in version.lower() else self
 
     def is_infinite(self, column_sql, infinity, decimal=False):
         return None
 
+
+class MariaDB(MySQL):
+    """A MariaDB server, of the mysql dialect (MySQL.for_server)."""
+
+    title = "MariaDB"
+    binary_collation = "utf8mb4_nopad_bin"
+
+    def pinned(self, sql, settings):
+        return f"SET STATEMENT {', '.join(f'{name} = {value}' for name, value in settings)} FOR {sql}"
+
+    def session_pins(self):
+        return (), ()
+
+
+_MARIADB = MariaDB()
 
 #: every dialect, by name, in the order they are listed to users
 _ALL = {c.name: c() for c in (DuckDB, SQLite, Postgres, Spark, Databricks, ClickHouse, BigQuery, Snowflake, Trino,

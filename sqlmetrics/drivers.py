@@ -35,7 +35,8 @@ class Driver:
         return str(type_code)
 
     def transaction(self, con) -> str | None:
-        """'idle', 'open' (the caller's transaction, or the driver's implicit one, is open) or 'failed';
+        """'idle', 'open' (the caller's transaction, or the driver's implicit one, is open), 'failed',
+        'pending' (the driver opens one on its own before a statement, and cannot tell whether it has);
         None where the driver cannot tell."""
         return None
 
@@ -43,6 +44,22 @@ class Driver:
         """Whether the driver sends a BEGIN of its own before the next statement (a PostgreSQL driver
         out of autocommit): that statement then runs as the first of a transaction already open."""
         return False
+
+    def autocommit(self, con) -> bool | None:
+        """Whether the connection commits each statement (None: the driver cannot tell)."""
+        value = getattr(con, "autocommit", None)
+        return value if isinstance(value, bool) else None
+
+    def server_version(self, con) -> str | None:
+        """The server's version string as the driver holds it from connecting (no round trip), or None."""
+        return None
+
+    #: one execute() may hold several statements (';'-separated, no parameters): the statements that
+    #: open a call's span then cost one round trip
+    multiple_statements = False
+    #: after a failed statement, the driver still sends the ROLLBACK TO SAVEPOINT that undoes it (ADBC's
+    #: PostgreSQL driver refuses every statement until the whole transaction is rolled back)
+    savepoint_after_error = True
 
 
 class PostgresProtocol(Driver):
@@ -57,6 +74,8 @@ class PostgresProtocol(Driver):
 
 class Psycopg2(PostgresProtocol):
     """psycopg2, which tells its connection's transaction state."""
+
+    multiple_statements = True
 
     def transaction(self, con):
         # psycopg2.extensions.TRANSACTION_STATUS_*: IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4
@@ -75,6 +94,17 @@ class MySQLProtocol(Driver):
             return "open" if con.in_transaction else "idle"
         status = getattr(con, "server_status", None)  # PyMySQL: the server's SERVER_STATUS_IN_TRANS flag
         return None if status is None else "open" if status & 1 else "idle"
+
+    def autocommit(self, con):
+        if callable(getattr(con, "get_autocommit", None)):  # PyMySQL, mysqlclient: from the server's status
+            return bool(con.get_autocommit())
+        return super().autocommit(con)  # mysql-connector, MariaDB Connector: a property
+
+    def server_version(self, con):
+        # PyMySQL, mysqlclient, mysql-connector: get_server_info(); MariaDB Connector: server_info
+        info = getattr(con, "get_server_info", None)
+        version = info() if callable(info) else getattr(con, "server_info", None)
+        return version if isinstance(version, str) else None
 
 
 class Snowflake(Driver):
@@ -105,10 +135,23 @@ class ADBC(Driver):
             return "DECIMAL"
         return "BOOLEAN" if pa.types.is_boolean(type_code) else str(type_code).upper()
 
+    def __init__(self, dialect: str | None, name: str = "ADBC"):
+        super().__init__(dialect, name)
+        # its PostgreSQL driver answers every statement after a failed one with "the connection is
+        # in an error state; first rollback" (checked with adbc-driver-postgresql 1.x)
+        self.savepoint_after_error = dialect != "postgres"
+
     def transaction(self, con):
-        # ADBC opens a transaction on connecting and after each commit or rollback unless in autocommit
-        autocommit = con.adbc_connection.get_option("adbc.connection.autocommit")
-        return "idle" if autocommit == "true" else "open"
+        # Out of autocommit, ADBC begins a transaction before the first statement after connecting,
+        # committing or rolling back: whether one is open cannot be asked of it ("pending": the
+        # engine asks the server whether it holds uncommitted work)
+        return "idle" if self.autocommit(con) else "pending"
+
+    def begins_implicitly(self, con):
+        return not self.autocommit(con)
+
+    def autocommit(self, con):
+        return con.adbc_connection.get_option("adbc.connection.autocommit") == "true"
 
 
 #: a connection class's top-level module (or its two first parts) -> its driver
@@ -145,7 +188,7 @@ def of(con) -> Driver | None:
         if dialect is None:
             name = str(con.adbc_get_info().get("driver_name", ""))
             dialect = _ADBC_NAMES.get(name)
-        return ADBC(dialect, "ADBC")
+        return ADBC(dialect)
     return _BY_MODULE.get(f"{top}.{rest.partition('.')[0]}") or _BY_MODULE.get(top)
 
 

@@ -36,7 +36,7 @@ from . import dialects, drivers
 from .errors import EngineError, SourceError
 from .sources import (Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, missing_table,
                       static_source)
-from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, tokens
+from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, functions_called, tokens
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -74,13 +74,21 @@ class Engine:
     case_insensitive = True  # identifiers match whatever their case (quoted or not)
     typed_values = True  # a column's values have its type
 
+    #: the server's version string, where servers of one dialect differ (Capabilities.for_server)
+    server: str | None = None
+    #: the schemas of the caller's search path, read as the call began (Capabilities.builtin_path)
+    caller_path: list[str] | None = None
+    #: the names of the connection's own functions that its engine calls in place of a builtin of
+    #: that name (Capabilities.own_functions), read as the call began
+    shadowing: frozenset[str] = frozenset()
+
     def __init__(self, con, dialect: str | None = None):
         self.con = con
         self.dialect = dialect or self.dialect
 
     @property
     def capabilities(self) -> dialects.Capabilities:
-        return dialects.of(self.dialect)
+        return dialects.of(self.dialect).for_server(self.server)
 
     #: what lent the connection for one call (a SQLAlchemy engine's pool), given back when the call ends
     lease = None
@@ -90,11 +98,30 @@ class Engine:
         """The span of one metric call: the connection to itself, one read-only snapshot where the
         engine has transactions, and the connection as it was found afterwards."""
         try:
-            with connection_lock(self.con), self._snapshot():
-                yield
+            with connection_lock(self.con):
+                self.pins = self._pins()
+                with self._snapshot():
+                    yield
         finally:
             if self.lease is not None:
                 self.lease.close()
+
+    #: the statement settings each statement of the call fixes (Capabilities.pinned)
+    pins: tuple[tuple[str, str], ...] = ()
+
+    def _pins(self) -> tuple[tuple[str, str], ...]:
+        """The statement_settings to fix: those the session has changed, where that can be asked
+        (Capabilities.changed_settings), else every one."""
+        caps = self.capabilities
+        query = caps.changed_settings()
+        if query is None:
+            return caps.statement_settings
+        try:
+            rows = self._fetch(query)[1]
+        except self.errors:  # a session that cannot read its settings (use_query_cache on a system table)
+            rows = []
+        changed = set(rows[0][0]) if rows else None  # no row: the session skips rows (offset), or could not say
+        return tuple((name, value) for name, value in caps.statement_settings if changed is None or name in changed)
 
     def _snapshot(self):
         """No transactions (Spark, ClickHouse): each statement reads the table as it is then."""
@@ -106,7 +133,34 @@ class Engine:
             raise SourceError(f"{describe(data)} is not on {self.name}: with con= a {self.name} connection, "
                               "data is a table name or a sqlmetrics.Query on that database (sqlmetrics never "
                               "uploads data into it)")
-        yield static_source(data, self.dialect)
+        yield self._found(static_source(data, self.dialect))
+
+    def _found(self, source: Source) -> Source:
+        """`source` with each table it reads by an unqualified name named with the schema the caller's
+        search path finds it in, where the call's own path holds the builtins only
+        (Capabilities.builtin_path): the data is the caller's, the functions and operators ours. A
+        name found nowhere stays as it is, for the engine to say it does not exist."""
+        if self.caller_path is None:
+            return source
+        relation = source.relation.copy()
+        ctes = {_folded(cte.args["alias"].this) for cte in relation.find_all(exp.CTE) if cte.args.get("alias")}
+        tables = [t for t in relation.find_all(exp.Table) if isinstance(t.this, exp.Identifier)
+                  and not t.args.get("db") and _folded(t.this) not in ctes]
+        names = sorted({_folded(t.this) for t in tables})
+        if not names:
+            return source
+        listed = ", ".join(exp.Literal.string(n).sql("postgres") for n in names)
+        path = ", ".join(exp.Literal.string(n).sql("postgres") for n in self.caller_path)
+        found: dict[str, str] = {}
+        for name, schema in sorted(self.rows(
+                "SELECT c.relname, n.nspname FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n "
+                f"ON n.oid = c.relnamespace WHERE c.relname IN ({listed}) AND n.nspname IN ({path})"),
+                key=lambda row: self.caller_path.index(row[1])):
+            found.setdefault(name, schema)  # the first schema of the path that has it, as the engine looks
+        for table in tables:
+            if _folded(table.this) in found:
+                table.set("db", exp.to_identifier(found[_folded(table.this)], quoted=True))
+        return Source(relation, source.description, source.name)
 
     def type_class(self, type_name: str) -> str:
         return self.capabilities.type_class(type_name)
@@ -116,13 +170,19 @@ class Engine:
         as exactly one read-only SELECT (sqltext.check_final), and the engine's own reader, where
         one can be asked, agrees (_disagreement). Every statement of a call is sent through here."""
         check_final(sql, self.dialect)
-        reason = self._disagreement(sql)
+        shadowed = sorted(self.shadowing & functions_called(sql, self.dialect))
+        if shadowed:
+            raise SourceError(f"the {self.name} connection defines a function of its own named {shadowed[0]}(), which "
+                              f"{self.name} would call in place of its builtin {shadowed[0]}() in sqlmetrics' SQL: drop "
+                              "or rename it, or pass another connection")
+        sent = self.capabilities.pinned(sql, self.pins)
+        reason = self._disagreement(sent)
         if reason:
             raise SourceError(f"{self.name} reads the SQL written for this call otherwise than sqlmetrics checked it "
                               f"({reason}): a query or condition given has a form the two read differently "
                               "(a placeholder, a dollar-quoted or escape string?); sqlmetrics runs only what it has "
                               "checked")
-        return sql
+        return sent
 
     def _disagreement(self, sql: str) -> str | None:
         """Where the engine's own reader reads `sql` otherwise than sqlglot, or None. The base: an
@@ -190,7 +250,14 @@ class DuckDBEngine(Engine):
         transaction, that one already is a snapshot. DuckDB has no savepoints: an error at run time
         inside the caller's transaction aborts it (a missing table or column, found while binding
         the schema query, does not)."""
-        if self.private or self._in_transaction():
+        if self.private:
+            yield
+            return
+        in_transaction = self._in_transaction()
+        # a macro of the connection's own shadows the builtin of its name (CREATE MACRO ln(x) AS 42)
+        self.shadowing = frozenset(name.lower() for (name,) in self.con.execute(
+            self.capabilities.own_functions).fetchall())
+        if in_transaction:
             yield
             return
         self.con.begin()
@@ -350,12 +417,19 @@ class SQLiteEngine(Engine):
     errors = sqlite3.Error
     typed_values = False  # a column holds values of any type, and a query's columns have no declared one
 
+    #: the connection's settings for a call: read-only, and each result column named as the SQL names
+    #: it (full_column_names = 1 names a column "t.x"; short_column_names = 0 too, and they are kept
+    #: where the caller set them)
+    _PRAGMAS = {"query_only": 1, "full_column_names": 0, "short_column_names": 1}
+
     @contextmanager
     def _snapshot(self):
         """A read transaction (SQLite's reads in one transaction see one state of the database), with
-        the connection read-only (query_only) for the call, as it was afterwards."""
-        query_only = self._fetch("PRAGMA query_only")[1][0][0]
-        self.con.execute("PRAGMA query_only = 1")
+        the connection's _PRAGMAS set for the call, as they were afterwards."""
+        found = dict(zip(self._PRAGMAS, self._settings()))
+        changed = {name: value for name, value in self._PRAGMAS.items() if found[name] != value}
+        for name, value in changed.items():
+            self.con.execute(f"PRAGMA {name} = {value}")
         try:
             if self.con.in_transaction:  # the caller's
                 yield
@@ -367,7 +441,20 @@ class SQLiteEngine(Engine):
                 if self.con.in_transaction:
                     self.con.execute("ROLLBACK")
         finally:
-            self.con.execute(f"PRAGMA query_only = {int(query_only)}")
+            for name in changed:
+                self.con.execute(f"PRAGMA {name} = {int(found[name])}")
+
+    def _settings(self) -> tuple:
+        """The values of _PRAGMAS, in one statement, and the application functions that shadow a builtin
+        (self.shadowing), where this SQLite lists functions (pragma_function_list)."""
+        pragmas = ", ".join(f"(SELECT {name} FROM pragma_{name})" for name in self._PRAGMAS)
+        try:
+            *values, own = self._fetch(f"SELECT {pragmas}, (SELECT group_concat(name, char(31)) FROM "
+                                       f"({self.capabilities.own_functions}))")[1][0]
+        except sqlite3.OperationalError:  # built without introspection pragmas: no list of functions
+            return self._fetch(f"SELECT {pragmas}")[1][0]
+        self.shadowing = frozenset(name.lower() for name in (own or "").split("\x1f") if name)
+        return values
 
     def _disagreement(self, sql: str) -> str | None:
         return _sqlite_disagreement(sql)
@@ -418,9 +505,10 @@ class PostgresEngine(Engine):
                               "computing a metric")
         if self.con.closed:
             raise SourceError("the PostgreSQL connection is closed")
+        caps = self.capabilities
         if status == TransactionStatus.INTRANS:
-            begin, end = self.capabilities.within_transaction
-            self._run(*begin, *self.capabilities.call_settings)
+            begin, end = caps.within_transaction
+            self._begin(*begin)
             try:
                 yield
             finally:
@@ -430,18 +518,27 @@ class PostgresEngine(Engine):
         self.con.autocommit = True  # so psycopg sends no BEGIN of its own before ours
         try:
             # Redshift and other PostgreSQL-protocol engines take no isolation level but their default
-            self._run(self.capabilities.begin_read_only, *self.capabilities.call_settings)
+            self._begin(caps.begin_read_only)
             try:
                 yield
             finally:
-                self._run("ROLLBACK")
+                self._run(caps.rollback)
         finally:
             self.con.autocommit = autocommit
 
-    def _run(self, *statements: str) -> None:
-        with self.con.cursor() as cursor:
-            for statement in statements:
-                cursor.execute(statement)
+    def _begin(self, *statements: str) -> None:
+        """The statements opening the call's span, then its settings (call_settings) and its search
+        path (caller_path), in one round trip."""
+        self.caller_path = _begun(self, statements)
+
+    def _run(self, *statements: str) -> tuple | None:
+        """`statements` in one round trip (without parameters, psycopg sends them by the simple query
+        protocol, which takes several); the last one's first row, where it returns rows."""
+        with self._cursor() as cursor:
+            cursor.execute("; ".join(statements), prepare=False)
+            while cursor.nextset():
+                pass
+            return cursor.fetchone() if cursor.description else None
 
     @contextmanager
     def _cursor(self):
@@ -551,8 +648,9 @@ class ClickHouseEngine(Engine):
         text, and its strings take backslash escapes). The text goes to the formatter as a bound
         parameter, never inside a query of ours, and comes back with it to show it arrived whole."""
         try:
-            arrived, read = self.con.query("SELECT {sm_sql:String}, formatQuerySingleLine({sm_sql:String})",
-                                           "ArrowTable", params={"sm_sql": _escaped(sql)}).to_pylist()[0].values()
+            arrived, read = self.con.query(
+                self.capabilities.pinned("SELECT {sm_sql:String}, formatQuerySingleLine({sm_sql:String})", self.pins),
+                "ArrowTable", params={"sm_sql": _escaped(sql)}).to_pylist()[0].values()
         except RuntimeError as e:
             self.con.query("SELECT 1", "CSV")  # as in _fetch: drain what a failed query leaves
             return f"ClickHouse does not read it as one statement: {str(e).strip().splitlines()[0][:300]}"
@@ -568,7 +666,11 @@ class ClickHouseEngine(Engine):
         return "UNKNOWN_TABLE" in str(error)
 
     def _schema(self, sql, source):
-        described = self.con.query(f"DESCRIBE ({sql})", "ArrowTable").to_pydict()
+        try:
+            described = self.con.query(self.capabilities.pinned(f"DESCRIBE ({sql})", self.pins), "ArrowTable").to_pydict()
+        except RuntimeError:
+            self.con.query("SELECT 1", "CSV")  # as in _fetch: drain what a failed query leaves
+            raise
         return Schema(described["name"], described["type"], self.case_insensitive)
 
 
@@ -584,7 +686,8 @@ class DBAPIEngine(Engine):
     def __init__(self, con, dialect: str, driver: drivers.Driver):
         super().__init__(con, dialect)
         self.driver = driver
-        self.name = f"{dialects.of(dialect).title} ({driver.name})"
+        self.server = driver.server_version(con)
+        self.name = f"{self.capabilities.title} ({driver.name})"
         self.errors = _dbapi_errors(con)
 
     @contextmanager
@@ -594,35 +697,73 @@ class DBAPIEngine(Engine):
         if state == "failed":
             raise SourceError(f"the {self.name} connection's transaction has failed: roll it back before computing "
                               "a metric")
+        if state == "pending":
+            state = self._pending()
+        pin, unpin = caps.session_pins()
         if state == "open":  # the caller's: the call's statements run inside it, which they leave as it was
             begin, end = caps.within_transaction or ((), ())
-            self._run(*begin, *caps.call_settings)
+            self._begin(*begin, *pin)
             try:
                 yield
             finally:
-                self._run(*end)
+                self._run(*unpin, *end)
             return
         if state is None or caps.begin_read_only is None:  # no transaction to open: SELECTs as they come
-            yield
-            return
-        if self.driver.begins_implicitly(self.con):  # the driver's BEGIN opens it, before our first statement
-            self._run(*caps.set_read_only, *caps.call_settings)
+            self._run(*pin)
             try:
                 yield
             finally:
+                self._run(*unpin)
+            return
+        if self.driver.begins_implicitly(self.con):  # the driver's BEGIN opens it, before our first statement
+            self._begin(*caps.set_read_only, *pin)
+            try:
+                yield
+            finally:
+                self._run(*unpin)
                 self.con.rollback()  # the driver's own end of its transaction: idle again, as found
             return
-        self._run(caps.begin_read_only, *caps.call_settings)
+        # with autocommit on, where a transaction must begin without BEGIN (MySQL), off for the call
+        off, on = ((caps.autocommit_off[0],), (caps.autocommit_off[1],)) if (
+            caps.autocommit_off and self.driver.autocommit(self.con)) else ((), ())
+        self._begin(caps.begin_read_only, *off, *pin)
         try:
             yield
         finally:
-            self._run("ROLLBACK")
+            self._run(*unpin, caps.rollback, *on)
 
-    def _run(self, *statements: str) -> None:
+    def _pending(self) -> str:
+        """The state of a connection whose driver begins a transaction on its own ('pending', ADBC): 'idle'
+        where its transaction holds no uncommitted change (it is rolled back, losing nothing), 'open'
+        where it does and the driver can undo a failed statement of the call (a savepoint)."""
+        query = self.capabilities.uncommitted_work
+        if query is None:
+            return "open"
+        if self._run(query)[0]:
+            if self.driver.savepoint_after_error:
+                return "open"
+            raise SourceError(f"the {self.name} connection has uncommitted changes, and its driver cannot undo a "
+                              "failed statement without rolling them back: commit or roll back first (or compute "
+                              "in autocommit mode)")
+        self.con.rollback()
+        return "idle"
+
+    def _begin(self, *statements: str) -> None:
+        """The statements opening the call's span, then its settings (call_settings) and its search
+        path (caller_path), in as few round trips as the driver allows."""
+        self.caller_path = _begun(self, statements)
+
+    def _run(self, *statements: str) -> tuple | None:
+        """`statements`, in one round trip where the driver takes several at once; the first row of the
+        last one, where it returns rows."""
+        if not statements:
+            return None
         cursor = self.con.cursor()
         try:
-            for statement in statements:
-                cursor.execute(statement)
+            for batch in (["; ".join(statements)] if self.driver.multiple_statements else statements):
+                cursor.execute(batch)
+            row = cursor.fetchone() if cursor.description else None
+            return tuple(row.values()) if isinstance(row, Mapping) else row  # a dictionary cursor's
         finally:
             cursor.close()
 
@@ -658,6 +799,15 @@ class DBAPIEngine(Engine):
             named = dict(self.rows(f"SELECT oid, typname FROM pg_catalog.pg_type WHERE oid IN ({', '.join(map(str, oids))})"))
             return Schema(names, [named.get(int(d[1]), "unknown") for d in description], self.case_insensitive)
         return Schema(names, [self.driver.type_name(d[1]) for d in description], self.case_insensitive)
+
+
+def _begun(engine: Engine, statements: tuple[str, ...]) -> list[str] | None:
+    """Run the statements that open a call's span, its call_settings and caller_path's query, on
+    `engine` (which runs them by its _run); the schemas of the caller's search path, or None."""
+    caps = engine.capabilities
+    path = caps.caller_path()
+    last = engine._run(*statements, *caps.call_settings, *([path] if path else []))
+    return [str(schema) for schema in _plain(last[0])] if path else None
 
 
 def _dbapi_errors(con) -> tuple[type[BaseException], ...]:
@@ -838,6 +988,11 @@ def _schema_query(source: Source) -> exp.Query:
 
 def as_from(relation: exp.Expression) -> exp.Expression:
     return relation.subquery("sm_source") if isinstance(relation, exp.Query) else relation
+
+
+def _folded(identifier: exp.Identifier) -> str:
+    """A name as PostgreSQL's catalogue holds it: an unquoted one in lower case."""
+    return identifier.name if identifier.quoted else identifier.name.lower()
 
 
 def _first_line(error: Exception) -> str:

@@ -172,6 +172,14 @@ def tokens(sql: str, dialect: str) -> list[Token]:
     return Dialect.get_or_raise(dialect).tokenize(sql)
 
 
+@functools.lru_cache(maxsize=512)
+def functions_called(sql: str, dialect: str) -> frozenset[str]:
+    """The names `sql` calls, as written (a name before an opening parenthesis), in lower case."""
+    found = tokens(sql, dialect)
+    return frozenset(t.text.lower() for t, after in zip(found, found[1:])
+                     if after.token_type == TokenType.L_PAREN and t.token_type not in QUOTED_TOKENS)
+
+
 def _function_name(node: exp.Func) -> str:
     return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
 
@@ -238,10 +246,12 @@ def finish(rendered: str, sources: dict[str, exp.Expression], target: Target) ->
     the target's own macros in place of their sm_native calls, and generate it for `target`.
 
     Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
-    calls, so results are memoised (keyed by the inputs' text, bounded).
+    calls, so results are memoised, keyed by what runs: each source as the target's dialect writes
+    it (the text the result holds; another dialect's writing may lose what tells two apart, as
+    DuckDB's drops the seed of MySQL's RAND(1)), bounded.
     """
-    key = (rendered, tuple((k, v.sql("duckdb")) for k, v in sorted(sources.items())), target.dialect, target.pretty,
-           target.warehouse_names)
+    key = (rendered, tuple((k, v.sql(target.dialect)) for k, v in sorted(sources.items())), target.dialect,
+           target.pretty, target.warehouse_names)
     with _FINISHED_LOCK:
         if key in _FINISHED:
             _FINISHED.move_to_end(key)
@@ -255,7 +265,9 @@ def finish(rendered: str, sources: dict[str, exp.Expression], target: Target) ->
 
 
 def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -> str:
-    tree = parse_select(rendered, "duckdb", "the rendered template")
+    # the template's own SQL, before the sources are in place: their text is the user's, read as
+    # the session reads it (explicit_ascending would turn a user's bare ORDER BY into ASC)
+    tree = _as_written(parse_select(rendered, "duckdb", "the rendered template"), target.capabilities)
     for table in list(tree.find_all(exp.Table)):
         if table.name in sources and not table.args.get("db"):
             replacement = sources[table.name].copy()
@@ -266,10 +278,42 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -
             table.replace(replacement)
     if not target.capabilities.nested_with:
         tree = _nested_with_hoisted(tree)
+    tree = _not_parenthesized(tree) if target.capabilities.parenthesized_not else tree
     sql = _nulls_as_placed(_natives_in_place(tree, target), target.dialect).sql(
         dialect=target.dialect, pretty=target.pretty, comments=False)
     check_final(sql, target.dialect)
     return sql
+
+
+def _as_written(tree: exp.Expression, caps: dialects.Capabilities) -> exp.Expression:
+    """sqlmetrics' own SQL as it reads whatever the session has set (Capabilities): every sort key
+    ASC, where a bare one could read as DESC; every cast to text in the character set named."""
+    if caps.explicit_ascending:
+        for ordered in tree.find_all(exp.Ordered):
+            if not ordered.args.get("desc"):
+                ordered.set("desc", False)  # written out as ASC
+    if caps.text_charset:
+        for cast in tree.find_all(exp.Cast):
+            if cast.to.is_type(*exp.DataType.TEXT_TYPES):
+                cast.set("to", exp.DataType(this=exp.DType.CHARACTER_SET, kind=exp.Var(this=caps.text_charset)))
+    return tree
+
+
+#: what NOT may apply to without parentheses, however tightly it binds: one operand
+_ATOMS = (exp.Column, exp.Literal, exp.Boolean, exp.Null, exp.Paren, exp.Func, exp.Identifier)
+
+
+def _not_parenthesized(tree: exp.Expression) -> exp.Expression:
+    """Each NOT with its operand in parentheses, and in parentheses itself where it is an operand: the
+    statement then reads alike whether NOT binds loosely (the standard) or tighter than comparisons
+    (MySQL's HIGH_NOT_PRECEDENCE, which reads NOT a = b as (NOT a) = b)."""
+    for node in list(tree.find_all(exp.Not)):
+        if not isinstance(node.this, _ATOMS):
+            node.set("this", exp.Paren(this=node.this))
+        if isinstance(node.parent, (exp.Binary, exp.Unary, exp.Predicate)) and not isinstance(
+                node.parent, (exp.Paren, exp.And, exp.Or)):
+            node.replace(exp.Paren(this=node.copy()))
+    return tree
 
 
 def _nested_with_hoisted(tree: exp.Expression) -> exp.Expression:
@@ -348,6 +392,8 @@ def _native_tree(text: str, dialect: str) -> exp.Expression:
 
 def transpile(sql: str, dialect: str) -> str:
     """A DuckDB-syntax SELECT of ours (the input checks) in `dialect`."""
-    if dialects.of(dialect).template_syntax:
+    caps = dialects.of(dialect)
+    if caps.template_syntax and not caps.explicit_ascending:
         return sql
-    return _natives_in_place(parse_select(sql, "duckdb", "a check query"), Target(dialect)).sql(dialect=dialect)
+    tree = _natives_in_place(_as_written(parse_select(sql, "duckdb", "a check query"), caps), Target(dialect))
+    return (_not_parenthesized(tree) if caps.parenthesized_not else tree).sql(dialect=dialect)

@@ -180,7 +180,12 @@ def _native(macro, dialect: str, *args) -> str:
         _NATIVE_DIALECT.reset(token)
     if not isinstance(value, str):
         return value  # a fact about the engine (a boolean), not SQL
-    text = value.strip()
+    return native_call(dialect, value.strip(), values)
+
+
+def native_call(dialect: str, text: str, values: dict[str, str]) -> str:
+    """The generic (DuckDB) text standing for `text`, SQL in `dialect`'s own syntax whose placeholders
+    (sm_arg_0, ...) stand for `values` (generic SQL where a placeholder is an expression)."""
     uses = placeholder_uses(text, dialect)
     parts = [_literal(dialect), _literal(text)]
     for name, use in uses.items():

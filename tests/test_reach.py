@@ -134,21 +134,30 @@ def test_mariadb_state_is_left_as_found(mariadb):
     con.autocommit(False)
 
 
-def test_mariadb_call_runs_read_only(mariadb, monkeypatch):
-    """Each statement of a call runs inside START TRANSACTION ... READ ONLY (the server refuses a
-    write there), rolled back after."""
+@pytest.mark.parametrize("autocommit", [True, False])
+def test_mariadb_call_runs_read_only(mariadb, monkeypatch, autocommit):
+    """Each statement of a call runs in a READ ONLY transaction at REPEATABLE READ (the server refuses
+    a write there), begun without START TRANSACTION (which would release the caller's LOCK TABLES)
+    and rolled back after, whatever completion_type says."""
     con, _ = mariadb
+    con.autocommit(autocommit)
     seen = []
     from sqlmetrics import engine as sm_engine
     run = sm_engine.DBAPIEngine._run
     monkeypatch.setattr(sm_engine.DBAPIEngine, "_run", lambda self, *s: (seen.extend(s), run(self, *s))[1])
     sm.auc("preds", label="y", score="s", con=con)
-    assert seen == ["START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY", "ROLLBACK"]
+    framing = ["SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", "SET autocommit = 0",
+               "ROLLBACK AND NO CHAIN NO RELEASE", "SET autocommit = 1"]
+    assert seen == (framing if autocommit else [framing[0], framing[2]])
     with con.cursor() as cursor:  # what that transaction does to a write
-        cursor.execute(seen[0])
+        for statement in seen[:len(seen) // 2]:
+            cursor.execute(statement)
         with pytest.raises(Exception, match="READ ONLY transaction"):
             cursor.execute("INSERT INTO preds (y) VALUES (1)")
-        cursor.execute("ROLLBACK")
+        for statement in seen[len(seen) // 2:]:
+            cursor.execute(statement)
+    assert con.get_autocommit() == autocommit
+    con.autocommit(False)
 
 
 def test_mariadb_shared_by_threads(mariadb):

@@ -35,7 +35,7 @@ from sqlglot import exp
 from conftest import connect_postgres, unreachable
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import EngineError, SourceError
-from sqlmetrics.sources import Query, filtered, static_source
+from sqlmetrics.sources import Query, filtered
 from sqlmetrics.sqltext import PLACEHOLDER, finish
 from sqlmetrics.target import Target
 
@@ -315,9 +315,9 @@ def test_the_engine_runs_what_was_checked(engine_name, chunk):
             where = engine_name == "duckdb" and not i % 2  # the command line's --where, DuckDB's path
             try:
                 data = filtered("preds", text, "--where") if where else Query(text)
-                source = static_source(data, engine.dialect)
-                sql = finish(STATEMENT, {PLACEHOLDER: source.relation}, Target(engine.dialect))
-                with engine.call():
+                # as a call opens it: on PostgreSQL its tables named with the caller's schema
+                with engine.call(), engine.source(data) as source:
+                    sql = finish(STATEMENT, {PLACEHOLDER: source.relation}, Target(engine.dialect))
                     engine.checked(sql)
             except SourceError as e:
                 outcomes["refused: " + _stage(str(e))] += 1

@@ -293,14 +293,14 @@ def _sql(metric, table, params, dialect, plan):
 
 def _load_duckdb():
     con = _duckdb(BAD_TABLES)
-    return con, con.close
+    return con, con.close, ""
 
 
 def _load_sqlite():
     con = sqlite3.connect(":memory:")
     for name, frame in BAD_TABLES.items():
         frame.astype(object).where(frame.notna(), None).to_sql(name, con, index=False)
-    return con, con.close
+    return con, con.close, ""
 
 
 def _load_postgres():
@@ -315,7 +315,9 @@ def _load_postgres():
         with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
             for row in frame.astype(object).itertuples(index=False):
                 copy.write_row([None if v is pd.NA or (isinstance(v, float) and math.isnan(v)) else v for v in row])
-    return con, lambda: (con.execute(f'DROP SCHEMA "{schema}" CASCADE'), con.close())
+    # a call's own search path holds PostgreSQL's builtins only (it names the caller's tables with their
+    # schema as it opens them); SQL run as it is here names the schema itself
+    return con, lambda: (con.execute(f'DROP SCHEMA "{schema}" CASCADE'), con.close()), f'"{schema}".'
 
 
 def _load_clickhouse():
@@ -332,7 +334,7 @@ def _load_clickhouse():
             elif frame[column].dtype.kind == "f":
                 frame[column] = frame[column].astype("Float64")
         con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
-    return con, con.close
+    return con, con.close, ""
 
 
 def _load_spark():
@@ -350,7 +352,7 @@ def _load_spark():
         types = {"f": "double", "i": "bigint", "b": "boolean"}
         schema = ", ".join(f"`{c}` {types.get(frame[c].dtype.kind, 'string')}" for c in frame.columns)
         spark.createDataFrame(rows, schema).createOrReplaceTempView(name)
-    return spark, spark.stop
+    return spark, spark.stop, ""
 
 
 ENGINES = {"duckdb": _load_duckdb, "sqlite": _load_sqlite, "postgres": _load_postgres,
@@ -359,8 +361,9 @@ ENGINES = {"duckdb": _load_duckdb, "sqlite": _load_sqlite, "postgres": _load_pos
 
 @pytest.fixture(scope="module", params=list(ENGINES))
 def bad_engine(request):
-    con, close = ENGINES[request.param]()
-    yield connect(con)
+    """The engine, and the prefix of its tables' names."""
+    con, close, prefix = ENGINES[request.param]()
+    yield connect(con), prefix
     close()
 
 
@@ -372,7 +375,9 @@ WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|treatment|score|pr
 
 @pytest.mark.parametrize("case, metric, table, params, plan", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
 def test_an_invalid_value_never_gives_a_number(bad_engine, case, metric, table, params, plan):
-    sql = _sql(metric, table, params, bad_engine.dialect, plan)
+    bad_engine, prefix = bad_engine
+    sql = _sql(metric, prefix + table, {k: prefix + v if k in RELATIONS else v for k, v in params.items()},
+               bad_engine.dialect, plan)
     try:
         with bad_engine.call():
             result = bad_engine.execute(sql)
@@ -388,13 +393,15 @@ def test_an_invalid_value_never_gives_a_number(bad_engine, case, metric, table, 
 
 
 def test_the_clean_tables_give_numbers(bad_engine):
+    bad_engine, prefix = bad_engine
     """The failures above come from the one spoiled row: the same calls run on the clean tables."""
     for metric, table, params in [("auc", "null_score", {"label": "y", "score": "w"}),
                                   ("log_loss", "null_prediction", {"label": "y", "score": "s"}),
                                   ("precision", "null_score", {"label": "y", "prediction": "hat"}),
                                   ("ndcg", "run", {"qrels": "run", "relevance": "score", "k": 3})]:
+        params = {k: prefix + v if k in RELATIONS else v for k, v in params.items()}
         with bad_engine.call():
-            result = bad_engine.execute(sm.render(metric, table, dialect=bad_engine.dialect, **params))
+            result = bad_engine.execute(sm.render(metric, prefix + table, dialect=bad_engine.dialect, **params))
         assert not result[metric].isna().any(), (metric, result)
 
 

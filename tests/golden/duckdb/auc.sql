@@ -30,7 +30,7 @@ FROM (
       sm_by_score.*,
       SUM(sm_w_neg) OVER (
         PARTITION BY "country"
-        ORDER BY sm_s
+        ORDER BY sm_s ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_below,
       SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all

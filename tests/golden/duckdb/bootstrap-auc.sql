@@ -9,7 +9,7 @@ WITH sm_replicated AS (
         "impressions",
         "clicked",
         "pctr",
-        ROW_NUMBER() OVER (PARTITION BY "country", "impressions", "clicked", "pctr" ORDER BY "country") AS sm_occurrence
+        ROW_NUMBER() OVER (PARTITION BY "country", "impressions", "clicked", "pctr" ORDER BY "country" ASC) AS sm_occurrence
       FROM analytics.preds
     ) AS sm_occurrences
   ), sm_labelled AS (
@@ -56,7 +56,7 @@ WITH sm_replicated AS (
   ), sm_ranked AS (
     SELECT
       sm_anchored.*,
-      RANK() OVER (PARTITION BY "country" ORDER BY sm_s, sm_a DESC) AS sm_rank
+      RANK() OVER (PARTITION BY "country" ORDER BY sm_s ASC, sm_a DESC) AS sm_rank
     FROM sm_anchored
   ), sm_keyed AS (
     SELECT
@@ -69,14 +69,14 @@ WITH sm_replicated AS (
       2 * COALESCE(
         MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
           PARTITION BY "country"
-          ORDER BY sm_s, sm_a DESC
+          ORDER BY sm_s ASC, sm_a DESC
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ),
         0
       ) + CASE
         WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER (
           PARTITION BY "country"
-          ORDER BY sm_s, sm_a DESC
+          ORDER BY sm_s ASC, sm_a DESC
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) = sm_s
         THEN 0
@@ -647,42 +647,42 @@ WITH sm_replicated AS (
         sm_key_sums.*,
         SUM(sm_other0) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below0,
         SUM(sm_other1) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below1,
         SUM(sm_other2) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below2,
         SUM(sm_other3) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below3,
         SUM(sm_other4) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below4,
         SUM(sm_other5) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below5,
         SUM(sm_other6) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below6,
         SUM(sm_other7) OVER (
           PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
+          ORDER BY sm_key ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_below7
       FROM sm_key_sums
@@ -790,7 +790,7 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_value,
-    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value) AS sm_rank,
+    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value ASC) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "country") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "country") AS sm_mean
   FROM sm_replicate_values

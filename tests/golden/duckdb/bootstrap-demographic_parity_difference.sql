@@ -10,7 +10,10 @@ WITH sm_replicated AS (
         "clicked",
         "pctr",
         "g",
-        ROW_NUMBER() OVER (PARTITION BY "country", "impressions", "clicked", "pctr", "g" ORDER BY "country") AS sm_occurrence
+        ROW_NUMBER() OVER (
+          PARTITION BY "country", "impressions", "clicked", "pctr", "g"
+          ORDER BY "country" ASC
+        ) AS sm_occurrence
       FROM analytics.preds
     ) AS sm_occurrences
   ), sm_replicates AS (
@@ -298,7 +301,7 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_value,
-    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value) AS sm_rank,
+    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value ASC) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "country") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "country") AS sm_mean
   FROM sm_replicate_values

@@ -213,12 +213,12 @@ WITH sm_replicated AS (
         sm_marked.*,
         AVG(sm_gain) OVER (
           PARTITION BY "country", "query_id"
-          ORDER BY sm_score
+          ORDER BY sm_score ASC
           RANGE BETWEEN CURRENT ROW AND CURRENT ROW
         ) AS sm_eff_gain,
         AVG(CAST(sm_relevant AS DOUBLE)) OVER (
           PARTITION BY "country", "query_id"
-          ORDER BY sm_score
+          ORDER BY sm_score ASC
           RANGE BETWEEN CURRENT ROW AND CURRENT ROW
         ) AS sm_eff_relevant
       FROM sm_marked
@@ -384,7 +384,7 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_value,
-    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value) AS sm_rank,
+    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value ASC) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "country") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "country") AS sm_mean
   FROM sm_replicate_values

@@ -55,7 +55,7 @@ WITH sm_judged AS (
     END AS sm_is_judged,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."country", sm_run."query_id"
-      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) DESC
+      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) COLLATE "binary" DESC
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN (
@@ -89,7 +89,7 @@ WITH sm_judged AS (
     sm_relevant AS sm_eff_relevant,
     SUM(sm_judged_nonrelevant) OVER (
       PARTITION BY "country", "query_id"
-      ORDER BY sm_pos
+      ORDER BY sm_pos ASC
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) AS sm_nonrelevant_above
   FROM sm_marked

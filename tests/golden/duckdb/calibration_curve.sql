@@ -85,5 +85,5 @@ FROM sm_bins
 WHERE
   sm_weight > 0
 ORDER BY
-  "country",
-  bin
+  "country" ASC,
+  bin ASC

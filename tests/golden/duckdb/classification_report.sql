@@ -182,6 +182,6 @@ GROUP BY
   sm_kind,
   sm_key
 ORDER BY
-  "country",
-  sm_kind,
-  sm_key
+  "country" ASC,
+  sm_kind ASC,
+  sm_key ASC

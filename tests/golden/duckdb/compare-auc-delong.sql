@@ -548,12 +548,12 @@ FROM (
         WHEN p_value IS NULL
         THEN NULL
         WHEN MAX(sm_holm_term) OVER (
-          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) > 1
         THEN 1
         ELSE MAX(sm_holm_term) OVER (
-          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+          ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         )
       END AS p_value_holm
@@ -563,7 +563,7 @@ FROM (
         CASE
           WHEN NOT p_value IS NULL
           THEN (
-            COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+            COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC) + 1
           ) * p_value
         END AS sm_holm_term
       FROM sm_compared

@@ -42,7 +42,7 @@ WITH sm_cmp_scores AS (
       sm_by_score.*,
       SUM(sm_w_neg) OVER (
         PARTITION BY "country", "user_id", "sm_cmp_system"
-        ORDER BY sm_s
+        ORDER BY sm_s ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_below,
       SUM(sm_w_neg) OVER (PARTITION BY "country", "user_id", "sm_cmp_system") AS sm_w_neg_all
@@ -677,12 +677,12 @@ FROM (
       WHEN p_value IS NULL
       THEN NULL
       WHEN MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) > 1
       THEN 1
       ELSE MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       )
     END AS p_value_holm
@@ -692,7 +692,7 @@ FROM (
       CASE
         WHEN NOT p_value IS NULL
         THEN (
-          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC) + 1
         ) * p_value
       END AS sm_holm_term
     FROM sm_cmp_result

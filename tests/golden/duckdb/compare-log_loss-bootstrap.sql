@@ -12,7 +12,7 @@ WITH sm_replicated AS (
         "pctr",
         ROW_NUMBER() OVER (
           PARTITION BY "country", "impressions", "pctr_baseline", "clicked", "pctr"
-          ORDER BY "country"
+          ORDER BY "country" ASC
         ) AS sm_occurrence
       FROM analytics.preds
     ) AS sm_occurrences
@@ -325,7 +325,7 @@ WITH sm_replicated AS (
   SELECT
     "country",
     sm_value,
-    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value) AS sm_rank,
+    ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_value ASC) AS sm_rank,
     COUNT(*) OVER (PARTITION BY "country") AS sm_n,
     AVG(sm_value) OVER (PARTITION BY "country") AS sm_mean
   FROM sm_replicate_values

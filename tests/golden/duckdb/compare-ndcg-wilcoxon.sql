@@ -144,12 +144,12 @@ WITH sm_cmp_systems AS (
       sm_marked.*,
       AVG(sm_gain) OVER (
         PARTITION BY "country", "sm_cmp_system", "query_id"
-        ORDER BY sm_score
+        ORDER BY sm_score ASC
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_gain,
       AVG(CAST(sm_relevant AS DOUBLE)) OVER (
         PARTITION BY "country", "sm_cmp_system", "query_id"
-        ORDER BY sm_score
+        ORDER BY sm_score ASC
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_relevant
     FROM sm_marked
@@ -338,7 +338,7 @@ WITH sm_cmp_systems AS (
     SELECT
       sm_keyed.*,
       2 * (
-        RANK() OVER (PARTITION BY "country" ORDER BY sm_abs_d) - sm_n_zero
+        RANK() OVER (PARTITION BY "country" ORDER BY sm_abs_d ASC) - sm_n_zero
       ) + sm_tied - 1 AS sm_rank2,
       MAX(CASE WHEN sm_abs_d > 0 THEN sm_tied ELSE 1 END) OVER (PARTITION BY "country") AS sm_most_tied
     FROM (
@@ -431,7 +431,7 @@ WITH sm_cmp_systems AS (
   FROM (
     SELECT
       sm_cmp_signed.*,
-      ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_rank2) AS sm_j
+      ROW_NUMBER() OVER (PARTITION BY "country" ORDER BY sm_rank2 ASC) AS sm_j
     FROM sm_cmp_signed
     WHERE
       sm_exact = 1 AND sm_abs_d > 0
@@ -1514,12 +1514,12 @@ FROM (
       WHEN p_value IS NULL
       THEN NULL
       WHEN MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) > 1
       THEN 1
       ELSE MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       )
     END AS p_value_holm
@@ -1529,7 +1529,7 @@ FROM (
       CASE
         WHEN NOT p_value IS NULL
         THEN (
-          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC) + 1
         ) * p_value
       END AS sm_holm_term
     FROM sm_cmp_result

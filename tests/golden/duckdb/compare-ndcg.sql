@@ -144,12 +144,12 @@ WITH sm_cmp_systems AS (
       sm_marked.*,
       AVG(sm_gain) OVER (
         PARTITION BY "country", "sm_cmp_system", "query_id"
-        ORDER BY sm_score
+        ORDER BY sm_score ASC
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_gain,
       AVG(CAST(sm_relevant AS DOUBLE)) OVER (
         PARTITION BY "country", "sm_cmp_system", "query_id"
-        ORDER BY sm_score
+        ORDER BY sm_score ASC
         RANGE BETWEEN CURRENT ROW AND CURRENT ROW
       ) AS sm_eff_relevant
     FROM sm_marked
@@ -331,7 +331,7 @@ WITH sm_cmp_systems AS (
           CAST(2.0 * sm_k - 1 AS DOUBLE) / NULLIF(CAST(2.0 * sm_k AS DOUBLE), 0)
         ))
       END
-    ) OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_even,
+    ) OVER (ORDER BY sm_k ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_even,
     SUM(
       CASE
         WHEN sm_k = 0
@@ -340,7 +340,7 @@ WITH sm_cmp_systems AS (
           CAST(2.0 * sm_k AS DOUBLE) / NULLIF(CAST(2.0 * sm_k + 1 AS DOUBLE), 0)
         ))
       END
-    ) OVER (ORDER BY sm_k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_odd
+    ) OVER (ORDER BY sm_k ASC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_ln_odd
   FROM (
     SELECT
       sm_replicate AS sm_k
@@ -1181,12 +1181,12 @@ FROM (
       WHEN p_value IS NULL
       THEN NULL
       WHEN MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) > 1
       THEN 1
       ELSE MAX(sm_holm_term) OVER (
-        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value
+        ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       )
     END AS p_value_holm
@@ -1196,7 +1196,7 @@ FROM (
       CASE
         WHEN NOT p_value IS NULL
         THEN (
-          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value) + 1
+          COUNT(p_value) OVER () - ROW_NUMBER() OVER (ORDER BY CASE WHEN p_value IS NULL THEN 1 ELSE 0 END ASC, p_value ASC) + 1
         ) * p_value
       END AS sm_holm_term
     FROM sm_cmp_result

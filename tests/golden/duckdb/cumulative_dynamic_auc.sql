@@ -236,7 +236,7 @@ WITH sm_rows AS (
       sm_by_score.*,
       SUM(sm_w_neg) OVER (
         PARTITION BY "country", "sm_time"
-        ORDER BY sm_s
+        ORDER BY sm_s ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
       ) AS sm_w_neg_below,
       SUM(sm_w_neg) OVER (PARTITION BY "country", "sm_time") AS sm_w_neg_all
@@ -482,7 +482,7 @@ WITH sm_rows AS (
     sm_k,
     sm_time,
     sm_auc,
-    COALESCE(LAG(sm_surviving) OVER (PARTITION BY "country" ORDER BY sm_k), 1) - sm_surviving AS sm_drop,
+    COALESCE(LAG(sm_surviving) OVER (PARTITION BY "country" ORDER BY sm_k ASC), 1) - sm_surviving AS sm_drop,
     MAX(sm_k) OVER (PARTITION BY "country") AS sm_last_k,
     MIN(sm_surviving) OVER (PARTITION BY "country") AS sm_last_surviving
   FROM sm_per_time
@@ -513,5 +513,5 @@ JOIN sm_means
     sm_drops."country" IS NOT DISTINCT FROM sm_means."country"
   )
 ORDER BY
-  "country",
-  sm_drops.sm_time
+  "country" ASC,
+  sm_drops.sm_time ASC

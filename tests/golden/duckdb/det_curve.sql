@@ -142,7 +142,7 @@ FROM (
     )
 ) AS sm_det
 ORDER BY
-  "country",
-  threshold,
-  fn,
+  "country" ASC,
+  threshold ASC,
+  fn ASC,
   fp DESC

@@ -8,7 +8,7 @@ WITH sm_top AS (
       "doc_id" AS sm_item,
       ROW_NUMBER() OVER (
         PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC, CAST("doc_id" AS TEXT) DESC
+        ORDER BY "score" DESC, CAST("doc_id" AS TEXT) COLLATE "binary" DESC
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists

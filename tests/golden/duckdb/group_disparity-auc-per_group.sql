@@ -33,7 +33,7 @@ WITH sm_by_group AS (
         sm_by_score.*,
         SUM(sm_w_neg) OVER (
           PARTITION BY "country", "gender"
-          ORDER BY sm_s
+          ORDER BY sm_s ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_w_neg_below,
         SUM(sm_w_neg) OVER (PARTITION BY "country", "gender") AS sm_w_neg_all
@@ -128,7 +128,7 @@ WITH sm_by_group AS (
         sm_by_score.*,
         SUM(sm_w_neg) OVER (
           PARTITION BY "country"
-          ORDER BY sm_s
+          ORDER BY sm_s ASC
           ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
         ) AS sm_w_neg_below,
         SUM(sm_w_neg) OVER (PARTITION BY "country") AS sm_w_neg_all

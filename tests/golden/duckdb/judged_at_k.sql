@@ -52,7 +52,7 @@ WITH sm_judged AS (
     END AS sm_is_judged,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."country", sm_run."query_id"
-      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) DESC
+      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) COLLATE "binary" DESC
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN (

@@ -168,5 +168,5 @@ FROM (
   ) AS sm_per_bin
 ) AS sm_lifts
 ORDER BY
-  "country",
-  bin
+  "country" ASC,
+  bin ASC

@@ -40,11 +40,11 @@ WITH sm_error_median_values AS (
       sm_v,
       SUM(sm_w_v) OVER (
         PARTITION BY "country"
-        ORDER BY sm_v
+        ORDER BY sm_v ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_run,
       SUM(sm_w_v) OVER (PARTITION BY "country") AS sm_total,
-      MIN(CASE WHEN sm_w_v > 0 THEN sm_v END) OVER (PARTITION BY "country" ORDER BY sm_v ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) AS sm_next
+      MIN(CASE WHEN sm_w_v > 0 THEN sm_v END) OVER (PARTITION BY "country" ORDER BY sm_v ASC ROWS BETWEEN 1 FOLLOWING AND 1 FOLLOWING) AS sm_next
     FROM sm_error_median_values
     WHERE
       sm_w_v > 0

@@ -28,6 +28,6 @@ FROM (
     "predicted_category"
 ) AS sm_cells
 ORDER BY
-  "country",
-  sm_true,
-  sm_pred
+  "country" ASC,
+  sm_true ASC,
+  sm_pred ASC

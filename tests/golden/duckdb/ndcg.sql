@@ -109,12 +109,12 @@ WITH sm_judged AS (
     sm_marked.*,
     AVG(sm_gain) OVER (
       PARTITION BY "country", "query_id"
-      ORDER BY sm_score
+      ORDER BY sm_score ASC
       RANGE BETWEEN CURRENT ROW AND CURRENT ROW
     ) AS sm_eff_gain,
     AVG(CAST(sm_relevant AS DOUBLE)) OVER (
       PARTITION BY "country", "query_id"
-      ORDER BY sm_score
+      ORDER BY sm_score ASC
       RANGE BETWEEN CURRENT ROW AND CURRENT ROW
     ) AS sm_eff_relevant
   FROM sm_marked

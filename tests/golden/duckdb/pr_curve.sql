@@ -122,7 +122,7 @@ FROM (
     sm_point = 1
 ) AS sm_curve
 ORDER BY
-  "country",
+  "country" ASC,
   threshold DESC,
-  tp,
-  fp
+  tp ASC,
+  fp ASC

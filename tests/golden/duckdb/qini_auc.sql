@@ -199,22 +199,22 @@ WITH sm_at AS (
       sm_cells.*,
       SUM(sm_wt) OVER (
         PARTITION BY "country"
-        ORDER BY sm_step
+        ORDER BY sm_step ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_wt_run,
       SUM(sm_wc) OVER (
         PARTITION BY "country"
-        ORDER BY sm_step
+        ORDER BY sm_step ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_wc_run,
       SUM(sm_yt) OVER (
         PARTITION BY "country"
-        ORDER BY sm_step
+        ORDER BY sm_step ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_yt_run,
       SUM(sm_yc) OVER (
         PARTITION BY "country"
-        ORDER BY sm_step
+        ORDER BY sm_step ASC
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
       ) AS sm_yc_run
     FROM sm_cells

@@ -47,7 +47,7 @@ WITH sm_judged AS (
     CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run."country", sm_run."query_id"
-      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) DESC
+      ORDER BY sm_run."score" DESC, CAST(sm_run."doc_id" AS TEXT) COLLATE "binary" DESC
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN sm_judged

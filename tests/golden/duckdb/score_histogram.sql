@@ -79,5 +79,5 @@ GROUP BY
   "country",
   sm_bucket
 ORDER BY
-  "country",
-  sm_bucket
+  "country" ASC,
+  sm_bucket ASC

@@ -8,7 +8,7 @@ WITH sm_top AS (
       "doc_id" AS sm_item,
       ROW_NUMBER() OVER (
         PARTITION BY "country", "query_id"
-        ORDER BY "score" DESC, CAST("doc_id" AS TEXT) DESC
+        ORDER BY "score" DESC, CAST("doc_id" AS TEXT) COLLATE "binary" DESC
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists
@@ -43,7 +43,7 @@ WITH sm_top AS (
       sm_count,
       sm_m,
       COALESCE(
-        SUM(sm_m) OVER (ORDER BY sm_count ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+        SUM(sm_m) OVER (ORDER BY sm_count ASC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
         0
       ) AS sm_before,
       SUM(sm_m) OVER () AS sm_n

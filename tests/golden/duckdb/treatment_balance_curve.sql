@@ -58,7 +58,7 @@ WITH sm_rows AS (
     SELECT
       "country",
       "threshold",
-      ROW_NUMBER() OVER (PARTITION BY "country", "threshold" ORDER BY sm_t) AS sm_k
+      ROW_NUMBER() OVER (PARTITION BY "country", "threshold" ORDER BY sm_t ASC) AS sm_k
     FROM sm_rows
   ) AS sm_r
   JOIN sm_order AS sm_o
@@ -90,5 +90,5 @@ LEFT JOIN sm_positions AS sm_start
 WHERE
   sm_end.sm_p >= 50
 ORDER BY
-  "country",
-  idx
+  "country" ASC,
+  idx ASC

@@ -127,6 +127,6 @@ FROM (
     sm_wt + sm_wc > 0
 ) AS sm_curve
 ORDER BY
-  "country",
+  "country" ASC,
   threshold DESC,
-  n
+  n ASC

@@ -318,7 +318,9 @@ WITH sm_units AS (
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
   FROM sm_replicate_values
   WHERE
-    sm_replicate > 0 AND NOT sm_value IS NULL
+    sm_replicate > 0 AND NOT (
+      sm_value IS NULL
+    )
 ), sm_spread AS (
   SELECT
     `country`,

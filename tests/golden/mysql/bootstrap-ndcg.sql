@@ -106,7 +106,9 @@ WITH sm_replicates AS (
     `query_id`,
     `doc_id` AS sm_item,
     CASE
-      WHEN NOT `relevance` IS NULL
+      WHEN NOT (
+        `relevance` IS NULL
+      )
       THEN CAST(`relevance` AS DOUBLE)
       ELSE CAST(CASE
         WHEN COALESCE(`relevance` IS NULL, TRUE)
@@ -398,7 +400,9 @@ WITH sm_replicates AS (
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
   FROM sm_replicate_values
   WHERE
-    sm_replicate > 0 AND NOT sm_value IS NULL
+    sm_replicate > 0 AND NOT (
+      sm_value IS NULL
+    )
 ), sm_spread AS (
   SELECT
     `country`,

@@ -16,7 +16,12 @@ SELECT
       WHEN SUM(CASE WHEN sm_p IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 0
       THEN COALESCE(
         (
-          CAST(SUM(sm_support * sm_p) AS DOUBLE) / NULLIF(CAST(SUM(CASE WHEN NOT sm_p IS NULL THEN sm_support ELSE 0 END) AS DOUBLE), 0)
+          CAST(SUM(sm_support * sm_p) AS DOUBLE) / NULLIF(
+            CAST(SUM(CASE WHEN NOT (
+              sm_p IS NULL
+            ) THEN sm_support ELSE 0 END) AS DOUBLE),
+            0
+          )
         ),
         AVG(sm_p)
       )
@@ -36,7 +41,12 @@ SELECT
       WHEN SUM(CASE WHEN sm_r IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 0
       THEN COALESCE(
         (
-          CAST(SUM(sm_support * sm_r) AS DOUBLE) / NULLIF(CAST(SUM(CASE WHEN NOT sm_r IS NULL THEN sm_support ELSE 0 END) AS DOUBLE), 0)
+          CAST(SUM(sm_support * sm_r) AS DOUBLE) / NULLIF(
+            CAST(SUM(CASE WHEN NOT (
+              sm_r IS NULL
+            ) THEN sm_support ELSE 0 END) AS DOUBLE),
+            0
+          )
         ),
         AVG(sm_r)
       )
@@ -64,7 +74,12 @@ SELECT
       WHEN SUM(CASE WHEN sm_f IS NULL AND sm_support > 0 THEN 1 ELSE 0 END) = 0
       THEN COALESCE(
         (
-          CAST(SUM(sm_support * sm_f) AS DOUBLE) / NULLIF(CAST(SUM(CASE WHEN NOT sm_f IS NULL THEN sm_support ELSE 0 END) AS DOUBLE), 0)
+          CAST(SUM(sm_support * sm_f) AS DOUBLE) / NULLIF(
+            CAST(SUM(CASE WHEN NOT (
+              sm_f IS NULL
+            ) THEN sm_support ELSE 0 END) AS DOUBLE),
+            0
+          )
         ),
         AVG(sm_f)
       )

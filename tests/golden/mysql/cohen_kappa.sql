@@ -7,7 +7,9 @@ SELECT
 FROM (
   SELECT
     `country`,
-    SUM(CASE WHEN sm_side = 0 AND NOT sm_true = sm_pred THEN sm_w ELSE 0 END) AS sm_observed,
+    SUM(CASE WHEN sm_side = 0 AND NOT (
+      sm_true = sm_pred
+    ) THEN sm_w ELSE 0 END) AS sm_observed,
     SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) * SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) - SUM(CASE WHEN sm_side = 0 THEN sm_w * sm_p ELSE 0 END) AS sm_expected,
     SUM(CASE WHEN sm_side = 0 THEN sm_w ELSE 0 END) AS sm_s,
     SUM(CASE WHEN sm_side = 0 THEN sm_rows ELSE 0 END) AS sm_n_rows

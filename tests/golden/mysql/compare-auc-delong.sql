@@ -447,7 +447,9 @@ FROM (
     SELECT
       sm_with_abs.*,
       CASE
-        WHEN NOT sm_abs_z IS NULL
+        WHEN NOT (
+          sm_abs_z IS NULL
+        )
         THEN 2 * CASE
           WHEN sm_abs_z > 37
           THEN 0
@@ -573,7 +575,9 @@ FROM (
       SELECT
         sm_compared.*,
         CASE
-          WHEN NOT p_value IS NULL
+          WHEN NOT (
+            p_value IS NULL
+          )
           THEN (
             COUNT(p_value) OVER () - ROW_NUMBER() OVER (
               ORDER BY CASE WHEN CASE WHEN p_value IS NULL THEN 1 ELSE 0 END IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value

@@ -694,7 +694,9 @@ FROM (
     SELECT
       sm_cmp_result.*,
       CASE
-        WHEN NOT p_value IS NULL
+        WHEN NOT (
+          p_value IS NULL
+        )
         THEN (
           COUNT(p_value) OVER () - ROW_NUMBER() OVER (
             ORDER BY CASE WHEN CASE WHEN p_value IS NULL THEN 1 ELSE 0 END IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value

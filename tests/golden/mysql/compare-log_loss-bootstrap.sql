@@ -264,7 +264,9 @@ WITH sm_units AS (
         `sm_replicate`,
         `sm_cmp_system`,
         CASE
-          WHEN NOT `pctr` IS NULL
+          WHEN NOT (
+            `pctr` IS NULL
+          )
           THEN CAST(`pctr` AS DOUBLE)
           ELSE CAST(CASE
             WHEN COALESCE(`pctr` IS NULL, TRUE)
@@ -342,7 +344,9 @@ WITH sm_units AS (
     AVG(sm_value) OVER (PARTITION BY `country`) AS sm_mean
   FROM sm_replicate_values
   WHERE
-    sm_replicate > 0 AND NOT sm_value IS NULL
+    sm_replicate > 0 AND NOT (
+      sm_value IS NULL
+    )
 ), sm_spread AS (
   SELECT
     `country`,

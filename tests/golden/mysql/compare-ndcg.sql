@@ -31,7 +31,9 @@ WITH sm_cmp_systems AS (
     `query_id`,
     `doc_id` AS sm_item,
     CASE
-      WHEN NOT `relevance` IS NULL
+      WHEN NOT (
+        `relevance` IS NULL
+      )
       THEN CAST(`relevance` AS DOUBLE)
       ELSE CAST(CASE
         WHEN COALESCE(`relevance` IS NULL, TRUE)
@@ -542,7 +544,9 @@ WITH sm_cmp_systems AS (
     sm_cmp_hill.*,
     sm_t AS sm_statistic,
     CASE
-      WHEN NOT sm_t IS NULL AND sm_df > 0
+      WHEN NOT (
+        sm_t IS NULL
+      ) AND sm_df > 0
       THEN CASE
         WHEN sm_df >= 300
         THEN 2 * CASE
@@ -1201,7 +1205,9 @@ FROM (
     SELECT
       sm_cmp_result.*,
       CASE
-        WHEN NOT p_value IS NULL
+        WHEN NOT (
+          p_value IS NULL
+        )
         THEN (
           COUNT(p_value) OVER () - ROW_NUMBER() OVER (
             ORDER BY CASE WHEN CASE WHEN p_value IS NULL THEN 1 ELSE 0 END IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, CASE WHEN p_value IS NULL THEN 1 ELSE 0 END, p_value

@@ -73,7 +73,9 @@ WITH sm_target_median_values AS (
 SELECT
   `country`,
   CASE
-    WHEN n < 2 OR NOT sm_weight > 0
+    WHEN n < 2 OR NOT (
+      sm_weight > 0
+    )
     THEN NULL
     WHEN sm_loss = 0
     THEN 1.0

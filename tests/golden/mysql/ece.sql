@@ -2,7 +2,9 @@ WITH sm_rows AS (
   SELECT
     `country`,
     CASE
-      WHEN NOT `pctr` IS NULL
+      WHEN NOT (
+        `pctr` IS NULL
+      )
       THEN CAST(`pctr` AS DOUBLE)
       ELSE CAST(CASE
         WHEN COALESCE(`pctr` IS NULL, TRUE)

@@ -23,7 +23,9 @@ WITH sm_means AS (
 SELECT
   `country`,
   CASE
-    WHEN NOT sm_weight > 0
+    WHEN NOT (
+      sm_weight > 0
+    )
     THEN NULL
     WHEN sm_d_low = sm_d_high
     THEN 1.0

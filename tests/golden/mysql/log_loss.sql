@@ -43,7 +43,9 @@ FROM (
     SELECT
       `country`,
       CASE
-        WHEN NOT `pctr` IS NULL
+        WHEN NOT (
+          `pctr` IS NULL
+        )
         THEN CAST(`pctr` AS DOUBLE)
         ELSE CAST(CASE
           WHEN COALESCE(`pctr` IS NULL, TRUE)

@@ -4,7 +4,9 @@ WITH sm_judged AS (
     `query_id`,
     `doc_id` AS sm_item,
     CASE
-      WHEN NOT `relevance` IS NULL
+      WHEN NOT (
+        `relevance` IS NULL
+      )
       THEN CAST(`relevance` AS DOUBLE)
       ELSE CAST(CASE
         WHEN COALESCE(`relevance` IS NULL, TRUE)

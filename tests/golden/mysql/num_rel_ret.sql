@@ -4,7 +4,9 @@ WITH sm_judged AS (
     `query_id`,
     `doc_id` AS sm_item,
     CASE
-      WHEN NOT `relevance` IS NULL
+      WHEN NOT (
+        `relevance` IS NULL
+      )
       THEN CAST(`relevance` AS DOUBLE)
       ELSE CAST(CASE
         WHEN COALESCE(`relevance` IS NULL, TRUE)
@@ -45,7 +47,7 @@ WITH sm_judged AS (
     CASE WHEN sm_judged.sm_rel > 0 THEN sm_judged.sm_rel ELSE 0 END AS sm_rel,
     ROW_NUMBER() OVER (
       PARTITION BY sm_run.`country`, sm_run.`query_id`
-      ORDER BY sm_run.`score` DESC, CAST(sm_run.`doc_id` AS CHAR) COLLATE utf8mb4_bin DESC
+      ORDER BY sm_run.`score` DESC, CAST(CAST(sm_run.`doc_id` AS CHAR CHARACTER SET utf8mb4) AS BINARY) DESC
     ) AS sm_pos
   FROM analytics.run AS sm_run
   LEFT JOIN sm_judged

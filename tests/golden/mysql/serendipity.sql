@@ -7,7 +7,9 @@ WITH sm_top AS (
       `query_id`,
       `doc_id` AS sm_item,
       CASE
-        WHEN NOT `relevance` IS NULL
+        WHEN NOT (
+          `relevance` IS NULL
+        )
         THEN CAST(`relevance` AS DOUBLE)
         ELSE CAST(CASE
           WHEN COALESCE(`relevance` IS NULL, TRUE)
@@ -22,7 +24,7 @@ WITH sm_top AS (
       END AS sm_relevance,
       ROW_NUMBER() OVER (
         PARTITION BY `country`, `query_id`
-        ORDER BY `score` DESC, CAST(`doc_id` AS CHAR) COLLATE utf8mb4_bin DESC
+        ORDER BY `score` DESC, CAST(CAST(`doc_id` AS CHAR CHARACTER SET utf8mb4) AS BINARY) DESC
       ) AS sm_pos
     FROM analytics.run
   ) AS sm_ranked_lists

@@ -40,7 +40,7 @@ from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, disparity_of, named
 from .systems import CORRECTIONS, paper_table
 from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, said_once, side_by_side
-from .urls import hide_passwords, opened
+from .urls import hide_secrets, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
 
 EPILOG = ("exit codes: 0 ok; 1 metric undefined, data rejected, --min/--max check failed (with --by or "
@@ -861,12 +861,12 @@ def say(message: str) -> None:
 
 
 def _fail(message: str, code: int) -> int:
-    say(f"sqlmetrics: error: {hide_passwords(_flags(message))}")
+    say(f"sqlmetrics: error: {_flags(hide_secrets(message))}")
     return code
 
 
 def _warning(message, category, filename, lineno, file=None, line=None) -> None:
-    say(f"sqlmetrics: warning: {hide_passwords(_flags(str(message)))}")
+    say(f"sqlmetrics: warning: {_flags(hide_secrets(str(message)))}")
 
 
 #: the options of the Python API a message may name as `name=value`; names that are also output

@@ -162,10 +162,13 @@ def test_postgres_error_inside_callers_transaction_keeps_it_usable(pg):
 
 @pytest.mark.parametrize("in_transaction", [False, True])
 def test_postgres_runs_read_only(pg, in_transaction):
+    """A function of the user's own is refused unless trusted; trusted, it still cannot write."""
     if in_transaction:
         pg.execute("SELECT 1")
-    with pytest.raises(sm.EngineError, match="read-only transaction"):
+    with pytest.raises(sm.SourceError, match=r"logged\(\), which is not among"):
         sm.auc(sm.Query("SELECT y, s + logged() AS s FROM t0"), label="y", score="s", con=pg)
+    with pytest.raises(sm.EngineError, match="read-only transaction"):
+        sm.auc(sm.Query("SELECT y, s + logged() AS s FROM t0", functions=("LOGGED",)), label="y", score="s", con=pg)
     pg.rollback()
     assert pg.execute("SELECT COUNT(*) FROM log").fetchone()[0] == 0
 

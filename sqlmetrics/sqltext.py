@@ -102,6 +102,8 @@ def _statements(sql: str, dialect: str, what: str) -> list[exp.Expression]:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
     except SqlglotError as e:
         raise SourceError(f"{what} does not parse as {dialect} SQL: {_reason(e)}") from None
+    except (AttributeError, TypeError, IndexError):  # sqlglot failing on text it cannot read (MySQL's DATE_ADD(x))
+        raise SourceError(f"{what} does not parse as {dialect} SQL") from None
     for statement in statements:
         for node in statement.walk():
             node.comments = None

@@ -269,7 +269,8 @@ def test_what_users_write_is_accepted_and_runs(dialect):
 
 
 def test_what_users_write_is_accepted_for_spark():
-    """Spark's spellings are accepted (they run in tests/test_engines.py's sampled Spark cases)."""
+    """Spark's spellings are accepted (read and written, as on every engine; no Spark session is
+    started for them)."""
     for text in ACCEPTED["spark"]:
         sm.render("auc", sm.Query(text), label="label", score="score", dialect="spark")
 

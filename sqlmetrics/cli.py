@@ -155,6 +155,9 @@ def _source_options(parser, where: str = "SOURCE's rows"):
     parser.add_argument("--where", metavar="CONDITION",
                         help=f"only {where} where CONDITION holds: one SQL condition on its columns, "
                              "e.g. \"day = 3 AND score IS NOT NULL\"")
+    parser.add_argument("--allow-function", action="append", default=[], metavar="NAME",
+                        help="a function --where may call besides those known to be pure and deterministic, such "
+                             "as one of your own: trusted as it is (repeat for several)")
 
 
 #: a file argument in trec_eval's format: trec:run.txt (SOURCE, --other: a run; --qrels: judgments)
@@ -459,7 +462,7 @@ def cmd_compare(argv) -> int:
     with data_source(args) as (data, con):
         other = params.pop("other")
         if args.where and _other_is_a_run(m):
-            other = where(other, args.where, con)  # both runs: compared on the same queries
+            other = where(other, args.where, con, args.allow_function)  # both runs: on the same queries
         result = run(f"comparing {m.name}", lambda: compare(m.name, data, other, con=con, dropna=args.dropna, **params),
                      interrupt=interrupter(con))
     rows = records(result, m)
@@ -554,6 +557,8 @@ def data_source(args):
     file, opened read-only). The connection is the CLI's own, so Ctrl-C can interrupt its query."""
     if args.table and not (args.database or args.url):
         raise UsageError("--table needs --database or --url")
+    if args.allow_function and not args.where:
+        raise UsageError("--allow-function names a function --where may call: give --where too")
     if args.database and args.url:
         raise UsageError("--database and --url name two places to compute: give one")
     if args.url:
@@ -563,7 +568,7 @@ def data_source(args):
         if args.na_values:
             raise UsageError("--na-values applies to a CSV file given as SOURCE, not to a table of --url")
         with opened(args.url) as con:
-            yield (where(table, args.where, con) if args.where else table), con
+            yield (where(table, args.where, con, args.allow_function) if args.where else table), con
         return
     if args.database:
         table = args.table or args.source
@@ -585,23 +590,25 @@ def data_source(args):
         data = csv_with_nulls(data, args.na_values)
     try:
         if args.where:
-            data = where(data, args.where, con)
+            data = where(data, args.where, con, args.allow_function)
         yield data, con
     finally:
         con.close()
 
 
-def where(data, condition: str, con):
-    """The rows of `data` where --where's `condition` holds. A value that is not true or false (a quoted
-    'a', a number, a text column) is a mistake of the command line, said before anything is computed:
-    DuckDB would otherwise cast it to a boolean row by row, and fail halfway as if the data were wrong."""
+def where(data, condition: str, con, functions: list[str]):
+    """The rows of `data` where --where's `condition` holds, calling the functions allowed and those of
+    --allow-function. A value that is not true or false (a quoted 'a', a number, a text column) is a
+    mistake of the command line, said before anything is computed: DuckDB would otherwise cast it to a
+    boolean row by row, and fail halfway as if the data were wrong."""
     engine = connect(con)
-    with engine.call(), engine.source(condition_value(data, condition, "--where", engine.dialect)) as source:
+    functions = tuple(functions)
+    with engine.call(), engine.source(condition_value(data, condition, "--where", engine.dialect, functions)) as source:
         kind = next(iter(engine.schema(source).values()))
     if not engine.capabilities.is_condition(engine.type_class(kind)):
         raise UsageError(f"--where must be a condition, true or false on each row (such as \"country = 'DE'\"); "
                          f"{condition!r} is a value of type {kind}")
-    return filtered(data, condition, "--where", engine.dialect)
+    return filtered(data, condition, "--where", engine.dialect, functions)
 
 
 def open_database(path: str):
@@ -674,7 +681,8 @@ def emit_report(rows: list[dict], fmt: str, document: dict, columns: list[str]) 
 
 def report_runs(args) -> int:
     """report --run A --run B: the ranking measures of each run (of its files, on DuckDB), side by side."""
-    given = [f"--{name.replace('_', '-')}" for name in ("source", "database", "url", "table", "where", "na_values",
+    given = [f"--{name.replace('_', '-')}" for name in ("source", "database", "url", "table", "where",
+                                                         "allow_function", "na_values",
                                                          "label", "group", "weight", "plot", "n_bins", "strategy")
              if getattr(args, name)]
     if given or (args.score and len(args.score) > 1):
@@ -881,6 +889,7 @@ _ADVICE = (
     (re.compile(r"a table name, sqlmetrics\.Query, file(?: path)? or (?:DataFrame|frame)"),
      lambda m: "a Parquet/CSV/JSON file, or a table of --database"),
     (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
+    (re.compile(r"pass functions=\('([^']*)',\) to sqlmetrics\.Query"), lambda m: f"pass --allow-function {m.group(1)}"),
     (re.compile(r"rename it, e\.g\. sqlmetrics\.Query\('SELECT .*? FROM \.\.\.'\)"),
      lambda m: "rename it in the data (e.g. a view in a --database file)"),
     (re.compile(r"cast one side in a sqlmetrics\.Query \(e\.g\. (.*?)\)$"),
@@ -895,7 +904,7 @@ def _flags(message: str) -> str:
     (dropna=True, k=None, average='macro') as flags, the `backquoted` options of a report
     specification, and advice to write a sqlmetrics.Query as what the command line offers."""
     # a CSV's text values read as NULL (sources.text_values_hint): --na-values, not a Query
-    message = re.sub(r"read the file with them as NULL: sqlmetrics\.Query\(.*nullstr = \[(.*)\]\)\"\)",
+    message = re.sub(r"read the file with them as NULL: sqlmetrics\.Query\(.*nullstr = \[(.*)\]\)\"(?:, functions=.*)?\)",
                      lambda m: "pass " + " ".join(f"--na-values {v.strip(chr(39))}" for v in m.group(1).split(", ")
                                                   if v.strip(chr(39))),
                      message)

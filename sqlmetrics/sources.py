@@ -22,17 +22,16 @@ import sqlglot
 from sqlglot import exp
 
 from . import dialects
-from .errors import EngineError, SourceError
-from .sqltext import parse_condition, parse_select, parse_table_name
+from .allowed_functions import FILE as _FILE
+from .allowed_functions import READ_EXTENSIONS, URL
+from .errors import EngineError, ParameterError, SourceError
+from .sqltext import function_names, parse_condition, parse_query, parse_table_name
 
-_FILE = re.compile(r"\.(?P<fmt>parquet|csv|tsv|json|jsonl|ndjson)(?:\.(?:gz|gzip|zst|zstd))?\Z", re.I)
 # One name per process: unlikely to meet a user's own view, and stable from call to call so the
 # generated SQL (and sqltext's memo of it) repeats. Calls on one connection are sequential.
 _FRAME_VIEW = f"sm_frame_{uuid.uuid4().hex[:12]}"
 _READERS = {"parquet": "read_parquet", "csv": "read_csv", "tsv": "read_csv",
             "json": "read_json", "jsonl": "read_json", "ndjson": "read_json"}
-READ_EXTENSIONS = ("Parquet (.parquet), CSV (.csv, .tsv) and JSON (.json, .jsonl, .ndjson) files, optionally "
-                   "compressed (.gz, .zst)")
 _DATABASE = re.compile(r"\.(duckdb|ddb|db)\Z", re.I)
 
 
@@ -40,11 +39,21 @@ _DATABASE = re.compile(r"\.(duckdb|ddb|db)\Z", re.I)
 class Query:
     """Your own SELECT as the data: ``sm.auc(sm.Query("SELECT * FROM preds WHERE day = 3"), ...)``.
 
-    It must parse as exactly one read-only SELECT in the engine's dialect. `name`: how messages
-    name it.
+    It must parse as exactly one read-only SELECT in the engine's dialect, calling only functions
+    known to be pure and deterministic (docs/safety.md). `name`: how messages name it. `functions`:
+    names of further functions you trust it to call, such as your own (``functions=("my_udf",)``,
+    any case): sqlmetrics calls them as they are.
     """
     sql: str
     name: str = "the query"
+    functions: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not isinstance(self.functions, (tuple, list, set, frozenset)) or not all(
+                isinstance(f, str) and f.strip() for f in self.functions):
+            raise ParameterError(f"functions must be a tuple of function names, such as functions=('my_udf',); "
+                                 f"got {self.functions!r}")
+        object.__setattr__(self, "functions", tuple(self.functions))
 
 
 @dataclass(frozen=True)
@@ -166,7 +175,7 @@ def csv_with_nulls(path, nulls: list[str]) -> Query:
     values = dict.fromkeys(["", *nulls])
     reader = exp.func("read_csv", exp.Literal.string(os.path.expanduser(os.fspath(path))), exp.EQ(
         this=exp.column("nullstr"), expression=exp.Array(expressions=[exp.Literal.string(v) for v in values])))
-    return Query(exp.select("*").from_(exp.Table(this=reader)).sql("duckdb"))
+    return Query(exp.select("*").from_(exp.Table(this=reader)).sql("duckdb"), functions=("read_csv",))
 
 
 def text_values_hint(data, column: str, rows) -> str:
@@ -186,8 +195,9 @@ def text_values_hint(data, column: str, rows) -> str:
     values = [v for (v,) in rows(sql)]
     if not values:
         return ""
+    trusted = ", functions=('read_csv',)" if URL.match(os.fspath(data)) else ""  # a URL only where trusted
     return (f": text such as {', '.join(map(repr, values))} made it text; if these mean missing, read the file with "
-            f"them as NULL: sqlmetrics.Query({csv_with_nulls(data, values).sql!r})")
+            f"them as NULL: sqlmetrics.Query({csv_with_nulls(data, values).sql!r}{trusted})")
 
 
 def trec_source(data) -> Source:
@@ -271,29 +281,34 @@ def table_source(name: str, dialect: str) -> Source:
 
 
 def query_source(query: Query, dialect: str) -> Source:
-    return Source(parse_select(query.sql, dialect, f"{query.name} passed as data"), query.name)
+    return Source(parse_query(query.sql, dialect, f"{query.name} passed as data", query.functions), query.name)
 
 
-def filtered(data, condition: str, what: str, dialect: str = "duckdb") -> Query:
+def filtered(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = ()) -> Query:
     """The rows of `data` (a table name, or files read by DuckDB) where `condition` holds: one
-    condition on its columns in `dialect` (`what` names it in messages), as the command line's --where."""
-    relation, tree, description = _conditioned(data, condition, what, dialect)
+    condition on its columns in `dialect` (`what` names it in messages) calling functions allowed or
+    named in `functions`, as the command line's --where."""
+    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions)
     return Query(exp.select("*").from_(relation).where(tree).sql(dialect),
-                 f"{description} where {' '.join(condition.split())}")
+                 f"{description} where {' '.join(condition.split())}", trusted)
 
 
-def condition_value(data, condition: str, what: str, dialect: str = "duckdb") -> Query:
+def condition_value(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = ()) -> Query:
     """`condition`'s value on each row of `data`, as the column sm_condition: its type tells whether it
     is a condition (true or false) or a value that is not one."""
-    relation, tree, description = _conditioned(data, condition, what, dialect)
-    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql(dialect), f"{what} on {description}")
+    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions)
+    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql(dialect), f"{what} on {description}",
+                 trusted)
 
 
-def _conditioned(data, condition: str, what: str, dialect: str):
-    tree = parse_condition(condition, dialect, what)
+def _conditioned(data, condition: str, what: str, dialect: str, functions: tuple[str, ...]):
+    """The relation of `data`, the condition's tree, how `data` is named, and the functions the query of
+    both may call: the condition's own and those of the relation, which sqlmetrics wrote (a file's
+    reader) or checked already (a Query's)."""
+    tree = parse_condition(condition, dialect, what, functions)
     source = static_source(data, dialect)
     relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
-    return relation, tree, source.description
+    return relation, tree, source.description, (*functions, *function_names(source.relation, dialect))
 
 
 def static_source(data, dialect: str) -> Source:

@@ -10,6 +10,7 @@ as it will be read, not as the tree it came from. engine.py has each engine's ow
 from __future__ import annotations
 
 import functools
+import re
 import threading
 from collections import OrderedDict
 
@@ -19,7 +20,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, SqlglotError
 from sqlglot.tokens import Token, TokenType
 
-from . import dialects
+from . import allowed_functions, dialects
 from .errors import SourceError
 from .dialects import DIALECTS, PLAIN_NAME
 from .target import Target
@@ -36,32 +37,6 @@ _FORBIDDEN = (exp.DML, exp.DDL, exp.Command, exp.Into, exp.Copy, exp.Set, exp.Us
 #: and generators write some of them in a form another reader takes for a quote
 _PARAMETERS = (exp.Placeholder, exp.Parameter, exp.SessionParameter)
 
-#: functions a SELECT may call whose effect outlives the statement or reaches beyond its result:
-#: database or session state (sequences, settings, checkpoints, locks held past the call, other
-#: sessions, server files, extensions, the log)
-_SIDE_EFFECTS = frozenset("""
-    nextval setval checkpoint force_checkpoint enable_logging disable_logging truncate_duckdb_logs write_log
-    sqlite_attach
-    set_config pg_advisory_lock pg_advisory_lock_shared pg_try_advisory_lock pg_try_advisory_lock_shared
-    pg_advisory_xact_lock pg_advisory_xact_lock_shared pg_try_advisory_xact_lock
-    pg_try_advisory_xact_lock_shared pg_advisory_unlock pg_advisory_unlock_shared pg_advisory_unlock_all
-    pg_notify pg_terminate_backend pg_cancel_backend pg_reload_conf pg_rotate_logfile pg_switch_wal
-    pg_create_restore_point pg_promote pg_logical_emit_message pg_stat_reset pg_stat_reset_shared
-    pg_stat_reset_single_table_counters pg_stat_reset_single_function_counters pg_stat_reset_slru
-    pg_create_physical_replication_slot pg_create_logical_replication_slot pg_drop_replication_slot
-    lo_import lo_export lo_create lo_creat lo_unlink lo_from_bytea lo_put lo_truncate
-    dblink_exec dblink_connect dblink_connect_u pg_file_write pg_file_rename pg_file_unlink pg_file_sync
-    txid_current pg_current_xact_id
-    setseed load_extension
-    reflect java_method try_reflect
-""".split())
-#: functions that run SQL given as text, out of reach of these checks
-_RUNS_TEXT = frozenset("query query_table dblink dblink_send_query".split())
-#: functions that hold the connection idle for as long as they are told to
-_STALLS = frozenset("pg_sleep pg_sleep_for pg_sleep_until sleep_ms sleep sleepeachrow".split())
-#: functions whose value changes from one run to the next (with a seed argument they repeat)
-_RANDOM_NAMES = frozenset("gen_random_uuid uuid_generate_v1 uuid_generate_v4 random_uuid newid rand_int "
-                          "generateuuidv4 randcanonical randuniform randnormal rand64 rand32".split())
 #: sqlglot's string tokens, and with quoted names its quoted ones: each one opaque piece of text to a
 #: reader, which another reader must find where sqlglot does (engine.py)
 STRING_TOKENS = frozenset({TokenType.STRING, TokenType.BYTE_STRING, TokenType.NATIONAL_STRING,
@@ -78,7 +53,8 @@ def check_dialect(dialect: str) -> str:
 
 
 def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
-    """Parse `sql` as exactly one read-only query, or raise SourceError saying why not."""
+    """Parse `sql` as exactly one read-only query, or raise SourceError saying why not. The functions
+    it calls are not checked: parse_query checks a user's."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty SQL string")
     statements = _statements(sql, dialect, what)
@@ -91,9 +67,18 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     return tree
 
 
-def parse_condition(sql: str, dialect: str, what: str) -> exp.Expression:
-    """Parse `sql` as one boolean expression (a WHERE condition) without subqueries, read-only and
-    without side effects, or raise SourceError saying why not."""
+def parse_query(sql: str, dialect: str, what: str, functions: tuple[str, ...] = ()) -> exp.Query:
+    """A user's query (a sqlmetrics.Query): parse_select, calling only the functions allowed
+    (require_allowed) and those the user trusts (`functions`)."""
+    tree = parse_select(sql, dialect, what)
+    require_allowed(tree, sql, dialect, what, functions)
+    return tree
+
+
+def parse_condition(sql: str, dialect: str, what: str, functions: tuple[str, ...] = ()) -> exp.Expression:
+    """Parse a user's `sql` as one boolean expression (a WHERE condition) without subqueries, read-only
+    and calling only the functions allowed (require_allowed) and those the user trusts (`functions`),
+    or raise SourceError saying why not."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty condition")
     parsed = _statements(sql, dialect, what)
@@ -103,6 +88,7 @@ def parse_condition(sql: str, dialect: str, what: str) -> exp.Expression:
     if tree.find(exp.Query, exp.Subquery):
         raise SourceError(f"{what} must be one condition on the source's columns, without a subquery")
     _require_read_only(tree, dialect, what)
+    require_allowed(tree, sql, dialect, what, functions)
     return tree
 
 
@@ -116,6 +102,8 @@ def _statements(sql: str, dialect: str, what: str) -> list[exp.Expression]:
         statements = [s for s in sqlglot.parse(sql, read=dialect) if s is not None and not isinstance(s, exp.Semicolon)]
     except SqlglotError as e:
         raise SourceError(f"{what} does not parse as {dialect} SQL: {_reason(e)}") from None
+    except (AttributeError, TypeError, IndexError):  # sqlglot failing on text it cannot read (MySQL's DATE_ADD(x))
+        raise SourceError(f"{what} does not parse as {dialect} SQL") from None
     for statement in statements:
         for node in statement.walk():
             node.comments = None
@@ -141,22 +129,12 @@ def _require_read_only(tree: exp.Expression, dialect: str, what: str) -> None:
             parameter.sql(dialect))
         raise SourceError(f"{what} has a placeholder for a value bound when it runs ({shown}); sqlmetrics binds "
                           "none: write the value itself into the SQL")
-    for name in map(_function_name, tree.find_all(exp.Func)):
-        if name in _SIDE_EFFECTS:
-            raise SourceError(f"{what} calls {name}(), whose effect outlives the query; sqlmetrics runs only queries "
-                              "without side effects")
-        if name in _RUNS_TEXT:
-            raise SourceError(f"{what} calls {name}(), which runs SQL given as text, out of reach of sqlmetrics' "
-                              "checks; write that SQL into the query itself")
-        if name in _STALLS:
-            raise SourceError(f"{what} calls {name}(), which holds the connection for as long as it is told; "
-                              "sqlmetrics runs only queries that compute")
 
 
 @functools.lru_cache(maxsize=512)
 def check_final(sql: str, dialect: str) -> None:
     """The last check of a statement before it runs, on its text: `dialect` reads it as exactly one
-    read-only SELECT, without placeholders or side effects. What was checked as a tree before is
+    read-only SELECT, without placeholders. What was checked as a tree before is
     checked again as it was written, since a generator may write a node in a form that reads
     otherwise; engine.py has each engine's own reader agree with this reading. Raises SourceError."""
     try:
@@ -180,14 +158,137 @@ def functions_called(sql: str, dialect: str) -> frozenset[str]:
                      if after.token_type == TokenType.L_PAREN and t.token_type not in QUOTED_TOKENS)
 
 
-def _function_name(node: exp.Func) -> str:
-    return (node.name if isinstance(node, exp.Anonymous) else node.sql_name()).lower()
+def require_allowed(tree: exp.Expression, sql: str, dialect: str, what: str, functions: tuple[str, ...] = ()) -> None:
+    """A user's query or condition (`tree`, read from the text `sql`) calls only functions known to be
+    pure and deterministic (allowed_functions), and those named in `functions` (trusted as they are:
+    compared case-insensitively); it reads no URL, and in DuckDB only local files of the kinds
+    sqlmetrics reads. Raise SourceError naming the first other and why it is refused."""
+    trusted = {name.lower() for name in functions}
+    for node in tree.walk():
+        if isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier):
+            _require_a_table(node, dialect, what)
+        if not isinstance(node, exp.Func) or (trusted and _names(node, dialect, sql) & trusted):
+            continue
+        refusal = _refusal(node, dialect)
+        if refusal:
+            reason, advice = refusal
+            shown = _shown(node, dialect, sql)
+            if refusal is allowed_functions.UNKNOWN:
+                advice += f", or if you trust it, pass functions=({shown.lower()!r},) to sqlmetrics.Query"
+            raise SourceError(f"{what} calls {shown}(), {reason}; {advice}")
+
+
+def _refusal(node: exp.Func, dialect: str) -> tuple[str, str] | None:
+    """Why `node` is refused (the reason and what to do instead), or None where it is allowed."""
+    prefixes = dialects.of(dialect).prefixes()
+    qualified = _qualifier(node) is not None  # a function of a schema is not the one a name means
+    if type(node) in allowed_functions.BY_NAME:
+        name = node.name.lower()
+        if not qualified and any(name in allowed_functions.ALLOWED_NAMES.get(p, ()) for p in prefixes):
+            return None
+        if not qualified and any(name in allowed_functions.FILE_READER_NAMES.get(p, ()) for p in prefixes):
+            return _file_refusal(node.expressions, dialect)
+        return allowed_functions.REFUSED_NAMES.get(name, allowed_functions.UNKNOWN)
+    if qualified:
+        return allowed_functions.UNKNOWN
+    if type(node) in allowed_functions.ALLOWED_CLASSES:
+        return None
+    if type(node) in allowed_functions.FILE_READER_CLASSES and dialects.of(dialect).reads_files:
+        return _file_refusal([node.this, *node.expressions] if node.this else node.expressions, dialect)
+    if isinstance(node, (exp.Rand, exp.Randn)) and node.this is not None and any(
+            p in allowed_functions.SEEDED_RANDOM for p in prefixes):
+        return None  # RAND(42): the same values on each run
+    # a class a newer sqlglot added is refused until it is reviewed (tests/test_allowed_functions.py)
+    return allowed_functions.REFUSED_CLASSES.get(type(node), allowed_functions.UNKNOWN)
+
+
+def _file_refusal(arguments: list, dialect: str) -> tuple[str, str] | None:
+    """Why a DuckDB reader with these `arguments` is refused, or None where it reads local files of the
+    kinds sqlmetrics reads, named as strings (a path computed could be anything, a URL)."""
+    for literal in (n for argument in arguments for n in argument.walk() if _is_string(n)):
+        if allowed_functions.URL.match(literal.name):
+            return _url_refusal(literal.name)
+    first = arguments[0] if arguments else None
+    paths = first.expressions if isinstance(first, exp.Array) else [first]
+    if not paths or not all(_is_string(p) for p in paths):
+        return ("whose path is not written as a string", "write the path of a local file itself")
+    wrong = next((p.name for p in paths if not allowed_functions.FILE.search(p.name)), None)
+    if wrong is not None:
+        return (f"which reads {wrong!r}, not a file sqlmetrics reads", f"it reads {allowed_functions.READ_EXTENSIONS}")
+    return None
+
+
+def _url_refusal(url: str) -> tuple[str, str]:
+    return (f"which reads {url!r}, a URL", "sqlmetrics reads no URL named in SQL text (a request outside the "
+            "database, and DuckDB installs an extension to make it): load the data into a table first")
+
+
+def _require_a_table(table: exp.Table, dialect: str, what: str) -> None:
+    """A table reference names a table, not a URL nor (DuckDB: a one-part name it reads as a file where
+    no table has that name, such as 'x.parquet' or "x.xlsx") a file of a kind sqlmetrics does not read,
+    which DuckDB may install an extension to read."""
+    parts = [part.name for part in table.parts]
+    url = next((part for part in parts if allowed_functions.URL.match(part)), None)
+    if url is not None:
+        raise SourceError(f"{what} reads {url!r}, a URL as a table; sqlmetrics reads no URL named in SQL text: load "
+                          "the data into a table first")
+    name = table.name
+    if (dialects.of(dialect).reads_files and len(parts) == 1 and re.search(r"\.\w+\Z", name)
+            and not allowed_functions.FILE.search(name)):
+        raise SourceError(f"{what} reads {name!r}, which DuckDB reads as a file where no table has that name, one "
+                          f"sqlmetrics does not read (it reads {allowed_functions.READ_EXTENSIONS}); for a table of "
+                          f"that name, write its schema too (main.\"{name}\")")
+
+
+def _is_string(node: exp.Expression) -> bool:
+    return isinstance(node, exp.Literal) and node.is_string
+
+
+def _qualifier(node: exp.Func) -> exp.Expression | None:
+    """The schema a call names its function in (pg_catalog.lower(x), FROM main.range(3)), if any."""
+    parent = node.parent
+    if isinstance(parent, exp.Dot) and node.arg_key == "expression":
+        return parent.this
+    if isinstance(parent, exp.Table) and node.arg_key == "this":
+        return parent.args.get("db")
+    return None
+
+
+def _shown(node: exp.Func, dialect: str, sql: str | None = None) -> str:
+    """A function's name as the text `sql` wrote it (sqlglot keeps where; else as `dialect` writes it),
+    with its schema where it has one."""
+    start, end = node.meta.get("start"), node.meta.get("end")
+    if type(node) in allowed_functions.BY_NAME:
+        name = node.name
+    elif sql is not None and start is not None and PLAIN_NAME.match(sql[start:end + 1]):
+        name = sql[start:end + 1]
+    else:
+        written = re.match(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(", node.sql(dialect))
+        name = (written.group(1) if written else node.sql_name()).lower()
+    qualifier = _qualifier(node)
+    return f"{qualifier.sql(dialect)}.{name}" if qualifier is not None else name
+
+
+def function_names(tree: exp.Expression, dialect: str) -> tuple[str, ...]:
+    """The names of every function `tree` calls, as a caller trusts them (require_allowed's `functions`)."""
+    return tuple(sorted(set().union(*(_names(node, dialect) for node in tree.find_all(exp.Func)))))
+
+
+def _names(node: exp.Func, dialect: str, sql: str | None = None) -> set[str]:
+    """The names a caller may trust `node` by (lower case): as written, without its schema, and
+    sqlglot's names of its class."""
+    shown = _shown(node, dialect, sql).lower()
+    names = {shown, shown.rsplit(".", 1)[-1]}
+    if type(node) not in allowed_functions.BY_NAME:
+        names |= {n.lower() for n in type(node).sql_names()}
+    return names
 
 
 def require_repeatable(tree: exp.Expression, dialect: str, what: str) -> None:
     """A computation reads its data more than once (the input checks, then the metric): a query whose
-    rows change from run to run (a sample without a seed, random()) would be checked on other rows
-    than the ones measured. Raise SourceError for such a query."""
+    rows change from run to run (a sample without a seed) would be checked on other rows than the ones
+    measured. Raise SourceError for such a query. (A function whose value changes, such as random(),
+    is refused as the query is read: require_allowed.)"""
     for node in tree.walk():
         if isinstance(node, exp.TableSample) and (node.args.get("seed") is None or (
                 not dialects.of(dialect).system_sample_repeats and node.text("method").upper() in ("", "SYSTEM"))):
@@ -195,11 +296,6 @@ def require_repeatable(tree: exp.Expression, dialect: str, what: str) -> None:
                               "(input checks, then the metric): use a seeded row sample (DuckDB: USING SAMPLE "
                               "10% (bernoulli, 42); PostgreSQL: TABLESAMPLE BERNOULLI (10) REPEATABLE (42)) or "
                               "store the sample in a table first")
-        if (isinstance(node, (exp.Rand, exp.Randn)) and node.this is None) or isinstance(node, exp.Uuid) or (
-                isinstance(node, exp.Anonymous) and node.name.lower() in _RANDOM_NAMES):
-            raise SourceError(f"{what} uses a random value ({node.sql(dialect)}), which differs from run to run; "
-                              "sqlmetrics reads the query twice (input checks, then the metric): filter on a hash "
-                              "instead (e.g. hash(id) % 10 = 0) or store the result in a table first")
 
 
 def parse_table_name(name: str, dialect: str) -> exp.Table:

@@ -18,21 +18,17 @@ unicode quotes and line separators, NUL, and payload statements inside string li
 """
 from __future__ import annotations
 
-import json
 import os
 import random
-import re
-import sqlite3
 import time
 from collections import Counter
 from contextlib import contextmanager
 
-import duckdb
 import pytest
 import sqlglot
 from sqlglot import exp
 
-from conftest import connect_postgres, unreachable
+from engine_readers import ClickHouse, DuckDB, Postgres, SQLite
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import EngineError, SourceError
 from sqlmetrics.sources import Query, filtered
@@ -116,161 +112,6 @@ def query_text(rng: random.Random) -> str:
         head = head.format(literal(rng, content(rng)))
     tail = rng.choice(["", "", f" --{content(rng)}", rng.choice(PAYLOADS), f" /*{content(rng)}*/"])
     return head + condition(rng) + tail
-
-
-# -- each engine: a connection with the table, its reader (the oracle), its traces -----------------
-
-class DuckDB:
-    name = "duckdb"
-    folds = False
-
-    def __init__(self):
-        self.con = duckdb.connect()
-        self.con.execute("CREATE TABLE preds AS SELECT * FROM (VALUES (1, 0.9), (0, 0.1)) t(label, score)")
-        self.oracle = duckdb.connect()  # json_serialize_sql with the text bound as a value
-
-    def reads(self, sql):
-        found = json.loads(self.oracle.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])
-        if found["error"] and found.get("error_type") == "parser":
-            return None
-        assert not found["error"], found
-        assert len(found["statements"]) == 1 and found["statements"][0]["node"]["type"] == "SELECT_NODE"
-        return sorted(n["literal"]["text"] for n in _walk(found) if isinstance(n, dict)
-                      and n.get("class") == "CONSTANT" and n["literal"].get("kind") == "STRING")
-
-    def traces(self):
-        return (self.con.execute("SELECT list(table_name ORDER BY table_name) FROM information_schema.tables")
-                .fetchone()[0], self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone())
-
-    def close(self):
-        self.con.close()
-        self.oracle.close()
-
-
-class SQLite:
-    name = "sqlite"
-    folds = True  # its bytecode may drop a string it needs no register for
-    _ALLOWED = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
-
-    def __init__(self):
-        self.con = sqlite3.connect(":memory:")
-        self.con.execute("CREATE TABLE preds (label INTEGER, score REAL)")
-        self.con.execute("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
-        self.con.commit()
-        self.actions = []
-        self.con.set_authorizer(lambda action, a, b, db, trigger: self.actions.append((action, a)) or sqlite3.SQLITE_OK)
-
-    def reads(self, sql):
-        self.actions.clear()
-        try:
-            plan = self.con.execute(f"EXPLAIN {sql}").fetchall()  # prepared, not run: the authorizer sees it all
-        except sqlite3.OperationalError:  # it does not compile (no such function...)
-            return None
-        refused = [(a, arg) for a, arg in self.actions if a not in self._ALLOWED
-                   or (a == sqlite3.SQLITE_FUNCTION and arg in ("load_extension", "sqlite_attach"))]
-        assert not refused, refused
-        # SQLite's strings (String8's p4): each one is a literal sqlglot read (some may be folded away),
-        # or a double-quoted name that is no column's, which SQLite reads as a string (its legacy rule
-        # for double-quoted strings: the same token, as a value)
-        names = {node.name for node in sqlglot.parse_one(sql, read="sqlite").find_all(exp.Identifier) if node.quoted}
-        return sorted(str(row[5]) for row in plan if row[1] == "String8" and row[5] not in names)  # (addr, opcode, p1, ..., p4)
-
-    def traces(self):
-        return (self.con.execute("SELECT group_concat(name) FROM sqlite_master").fetchone(),
-                self.con.execute("PRAGMA database_list").fetchall(), self.con.execute("PRAGMA query_only").fetchone(),
-                self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone(), self.con.in_transaction)
-
-    def close(self):
-        self.con.close()
-
-
-class Postgres:
-    """`conforming`: the session's standard_conforming_strings (off: a backslash escapes in '...')."""
-
-    folds = False
-
-    def __init__(self, conforming: bool):
-        try:
-            import pglast  # noqa: F401
-        except ImportError as e:
-            unreachable("PostgreSQL's parser (pglast)", e)
-        self.name = "postgres"
-        self.con = connect_postgres(autocommit=True)
-        self.schema = f"sqlmetrics_round_trip_{os.getpid()}_{int(conforming)}"
-        self.con.execute(f'CREATE SCHEMA "{self.schema}"')
-        self.con.execute(f'SET search_path TO "{self.schema}"')
-        self.con.execute("CREATE TABLE preds (label bigint, score double precision)")
-        self.con.execute("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
-        self.con.execute(f"SET standard_conforming_strings = {'on' if conforming else 'off'}")
-        self.con.execute("SET escape_string_warning = off")
-
-    def reads(self, sql):
-        from pglast.parser import ParseError, parse_sql_json
-        try:
-            found = json.loads(parse_sql_json(sql))  # libpg_query: the server's grammar, conforming strings
-        except ParseError:
-            return None
-        assert len(found["stmts"]) == 1 and "SelectStmt" in found["stmts"][0]["stmt"], found
-        # an A_Const's string: {"sval": {"sval": "text"}, "location": n} (an empty text has no inner sval)
-        return sorted(n["sval"].get("sval", "") for n in _walk(found) if isinstance(n, dict)
-                      and isinstance(n.get("sval"), dict) and set(n) <= {"sval", "location"})
-
-    def traces(self):
-        return (self.con.execute("SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = %s",
-                                 [self.schema]).fetchone(),
-                self.con.execute("SHOW standard_conforming_strings").fetchone(),
-                self.con.execute("SELECT count(*), sum(score) FROM preds").fetchone(), self.con.info.transaction_status)
-
-    def close(self):
-        self.con.execute(f'DROP SCHEMA "{self.schema}" CASCADE')
-        self.con.close()
-
-
-class ClickHouse:
-    name = "clickhouse"
-    folds = False
-
-    def __init__(self):
-        try:
-            from chdb import session
-        except ImportError as e:
-            unreachable("ClickHouse (chDB)", e)
-        self.con = session.Session()
-        self.con.query("CREATE TABLE preds (label Int64, score Float64) ENGINE = Memory")
-        self.con.query("INSERT INTO preds VALUES (1, 0.9), (0, 0.1)")
-
-    def reads(self, sql):
-        try:
-            tree = self.con.query(f"EXPLAIN AST {sql}", "TabSeparatedRaw").bytes().decode()
-        except RuntimeError as e:
-            self.con.query("SELECT 1", "CSV")  # chDB hands a failed query's output to the next: drain it
-            if "SYNTAX_ERROR" in str(e):
-                return None
-            raise
-        assert tree.startswith("SelectWithUnionQuery"), tree[:200]
-        found = re.findall(r"^ *Literal ('(?:[^'\\]|\\.)*')(?: \(alias .*\))?$", tree, re.M)
-        return sorted(_clickhouse_string(literal) for literal in found)
-
-    def traces(self):
-        return (self.con.query("SELECT groupArray(name) FROM system.tables WHERE database = currentDatabase()",
-                               "CSV").bytes(),
-                self.con.query("SELECT count(), sum(score) FROM preds", "CSV").bytes())
-
-    def close(self):
-        self.con.close()
-
-
-def _walk(node):
-    yield node
-    children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
-    for child in children:
-        yield from _walk(child)
-
-
-def _clickhouse_string(quoted: str) -> str:
-    """A string as EXPLAIN AST writes it: quoted, with backslash escapes."""
-    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "b": "\b", "f": "\f"}.get(
-        m.group(1), m.group(1)), quoted[1:-1])
 
 
 ENGINES = {"duckdb": DuckDB, "sqlite": SQLite, "postgres": lambda: Postgres(True),

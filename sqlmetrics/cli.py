@@ -603,12 +603,13 @@ def where(data, condition: str, con, functions: list[str]):
     boolean row by row, and fail halfway as if the data were wrong."""
     engine = connect(con)
     functions = tuple(functions)
-    with engine.call(), engine.source(condition_value(data, condition, "--where", engine.dialect, functions)) as source:
+    with engine.call(), engine.source(condition_value(data, condition, "--where", engine.dialect, functions,
+                                                      engine.reading)) as source:
         kind = next(iter(engine.schema(source).values()))
     if not engine.capabilities.is_condition(engine.type_class(kind)):
         raise UsageError(f"--where must be a condition, true or false on each row (such as \"country = 'DE'\"); "
                          f"{condition!r} is a value of type {kind}")
-    return filtered(data, condition, "--where", engine.dialect, functions)
+    return filtered(data, condition, "--where", engine.dialect, functions, engine.reading)
 
 
 def open_database(path: str):

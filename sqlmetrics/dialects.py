@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from .errors import SourceError
+
 #: a name SQL could hold unquoted (as the user would write it in a query)
 PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: an unquoted project or table name of a BigQuery table path, which may hold dashes (a dataset's may not):
@@ -177,14 +179,24 @@ class Capabilities:
         values after it, where pinned cannot scope them to each statement; ((), ()) otherwise."""
         return (), ()
 
-    def caller_path(self) -> str | None:
-        """Where builtin_path is set: a query of the caller's effective search path (its schemas in
-        order) that then sets builtin_path for the rest of the transaction; None elsewhere."""
-        if self.builtin_path is None:
-            return None
-        # MATERIALIZED: the caller's path is read before the new one is set
-        return ("WITH sm_caller AS MATERIALIZED (SELECT pg_catalog.current_schemas(TRUE) AS sm_path) "
-                f"SELECT sm_path, pg_catalog.set_config('search_path', '{self.builtin_path}', TRUE) FROM sm_caller")
+    def call_start(self) -> str | None:
+        """A query run as a call's transaction opens, where the call's settings are set there and what
+        the caller's session had set must be known: one row of the caller's search path (its schemas
+        in order, for builtin_path) and of what the session reads SQL text by (reading); None where
+        the call needs neither."""
+        return None
+
+    def reading_query(self, pins: tuple[tuple[str, str], ...]) -> str | None:
+        """A query of what the caller's session reads SQL text by (its answer for reading), as sent with
+        the call's `pins`, asked where a call reads a user's text and the call did not learn it as it
+        began (call_start); None: the engine reads all text alike."""
+        return None
+
+    def reading(self, answer) -> str:
+        """The sqlglot dialect in which a user's SQL text is read as the session reads it, from the
+        session's answer to reading_query or call_start (sqlmetrics.readings). Raises SourceError
+        where no reading here reads it as the engine would."""
+        return self.name
 
     def for_server(self, version: str | None) -> Capabilities:
         """The capabilities of a server whose version string is `version` (None: unknown), where
@@ -286,13 +298,25 @@ class Postgres(Capabilities):
     # a savepoint, whose rollback also undoes the SET LOCALs after it
     within_transaction = (("SAVEPOINT sm_call", "SET LOCAL transaction_read_only = on"),
                           ("ROLLBACK TO SAVEPOINT sm_call", "RELEASE SAVEPOINT sm_call"))
-    # a session may have the legacy standard_conforming_strings off, where a backslash in '...'
-    # escapes the next character (sqlglot writes literals for PostgreSQL without that escape); and a
-    # negative extra_float_digits, which rounds the floats a driver reads as text (psycopg2: 0.4375
-    # as 0.4)
-    call_settings = ("SET LOCAL standard_conforming_strings = on", "SET LOCAL extra_float_digits = 3")
     builtin_path = "pg_catalog, pg_temp"
     uncommitted_work = "SELECT pg_catalog.txid_current_if_assigned() IS NOT NULL"
+    #: set for the call's transaction (SET LOCAL), as call_start reads the caller's: the search path;
+    #: the legacy standard_conforming_strings off, where a backslash in '...' escapes the next
+    #: character (sqlglot writes literals for PostgreSQL without that escape); a negative
+    #: extra_float_digits, which rounds the floats a driver reads as text (psycopg2: 0.4375 as 0.4)
+    transaction_settings = (("search_path", builtin_path), ("standard_conforming_strings", "on"),
+                            ("extra_float_digits", "3"))
+
+    def call_start(self):
+        # MATERIALIZED: the caller's values are read before the call's are set
+        settings = ", ".join(f"pg_catalog.set_config('{name}', '{value}', TRUE)" for name, value in self.transaction_settings)
+        return ("WITH sm_caller AS MATERIALIZED (SELECT pg_catalog.current_schemas(TRUE) AS sm_path, "
+                "pg_catalog.current_setting('standard_conforming_strings') AS sm_strings) "
+                f"SELECT sm_path, sm_strings, {settings} FROM sm_caller")
+
+    def reading(self, answer):
+        from .readings import postgres_reading
+        return postgres_reading(answer)
 
     def is_nan(self, column_sql, decimal=False):
         # NaN equals NaN there; a numeric compared as numeric: cast to a float, one beyond the float
@@ -325,9 +349,14 @@ class Redshift(Postgres):
     begin_read_only = "BEGIN READ ONLY"  # it takes no isolation level but its default
     set_read_only = ()  # a driver's transaction: the SELECTs run in it as they are, rolled back
     within_transaction = None  # no savepoints
-    call_settings = ()  # its literals take backslash escapes, and sqlglot writes them so for it
     builtin_path = None  # golden-only: its session functions are not known to be PostgreSQL's
     uncommitted_work = None
+
+    def call_start(self):
+        return None  # its literals take backslash escapes, and sqlglot writes them so for it
+
+    def reading(self, answer):
+        return self.name
 
     def exact_text(self, column_sql, type_name):
         return None  # no COLLATE clause (redshift__bytewise)
@@ -424,6 +453,19 @@ class MySQL(Capabilities):
     statement_settings = (("sql_mode", "''"), ("sql_select_limit", "18446744073709551615"))
     #: the binary collation without trailing-space padding of the server's utf8mb4: MySQL 8's
     binary_collation = "utf8mb4_0900_bin"
+    def reading_query(self, pins):
+        # the caller's sql_mode, kept in a user variable where session_pins has set the call's; not the
+        # statement's own (pinned), which is what @@SESSION.sql_mode reads under SET STATEMENT
+        return self.pinned("SELECT COALESCE(@sm_saved_sql_mode, @@SESSION.sql_mode)",
+                           tuple((name, value) for name, value in pins if name != "sql_mode"))
+
+    def reading(self, answer):
+        from .readings import Unread, mysql_reading
+        try:
+            return mysql_reading(answer.decode() if isinstance(answer, bytes) else answer)
+        except Unread as e:
+            raise SourceError(f"{e}: sqlmetrics reads a query or condition as MySQL's grammar does; run it from a "
+                              "session without that mode") from None
 
     def is_nan(self, column_sql, decimal=False):
         return None  # its floats hold no NaN (nor infinities): it refuses to store them

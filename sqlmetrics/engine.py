@@ -34,8 +34,8 @@ from sqlglot.tokens import TokenType
 
 from . import dialects, drivers
 from .errors import EngineError, SourceError
-from .sources import (Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec, missing_table,
-                      static_source)
+from .sources import (Query, Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec,
+                      missing_table, static_source)
 from .sqltext import QUOTED_TOKENS, STRING_TOKENS, check_final, functions_called, tokens
 
 if TYPE_CHECKING:
@@ -90,6 +90,14 @@ class Engine:
     def capabilities(self) -> dialects.Capabilities:
         return dialects.of(self.dialect).for_server(self.server)
 
+    @functools.cached_property
+    def reading(self) -> str:
+        """The sqlglot dialect a user's SQL text (a Query, a --where) is read in: as the caller's session
+        reads it (Capabilities.reading; asked of the session where the call did not learn it as it began)."""
+        caps = self.capabilities
+        query = caps.reading_query(self.pins)
+        return caps.reading(None if query is None else self._fetch(query)[1][0][0])
+
     #: what lent the connection for one call (a SQLAlchemy engine's pool), given back when the call ends
     lease = None
 
@@ -133,7 +141,7 @@ class Engine:
             raise SourceError(f"{describe(data)} is not on {self.name}: with con= a {self.name} connection, "
                               "data is a table name or a sqlmetrics.Query on that database (sqlmetrics never "
                               "uploads data into it)")
-        yield self._found(static_source(data, self.dialect))
+        yield self._found(static_source(data, self.dialect, self.reading if isinstance(data, Query) else None))
 
     def _found(self, source: Source) -> Source:
         """`source` with each table it reads by an unqualified name named with the schema the caller's
@@ -527,9 +535,8 @@ class PostgresEngine(Engine):
             self.con.autocommit = autocommit
 
     def _begin(self, *statements: str) -> None:
-        """The statements opening the call's span, then its settings (call_settings) and its search
-        path (caller_path), in one round trip."""
-        self.caller_path = _begun(self, statements)
+        """The statements opening the call's span, then its settings and its call_start, in one round trip."""
+        _begun(self, statements)
 
     def _run(self, *statements: str) -> tuple | None:
         """`statements` in one round trip (without parameters, psycopg sends them by the simple query
@@ -749,9 +756,9 @@ class DBAPIEngine(Engine):
         return "idle"
 
     def _begin(self, *statements: str) -> None:
-        """The statements opening the call's span, then its settings (call_settings) and its search
-        path (caller_path), in as few round trips as the driver allows."""
-        self.caller_path = _begun(self, statements)
+        """The statements opening the call's span, then its settings and its call_start, in as few
+        round trips as the driver allows."""
+        _begun(self, statements)
 
     def _run(self, *statements: str) -> tuple | None:
         """`statements`, in one round trip where the driver takes several at once; the first row of the
@@ -801,13 +808,16 @@ class DBAPIEngine(Engine):
         return Schema(names, [self.driver.type_name(d[1]) for d in description], self.case_insensitive)
 
 
-def _begun(engine: Engine, statements: tuple[str, ...]) -> list[str] | None:
-    """Run the statements that open a call's span, its call_settings and caller_path's query, on
-    `engine` (which runs them by its _run); the schemas of the caller's search path, or None."""
+def _begun(engine: Engine, statements: tuple[str, ...]) -> None:
+    """Run the statements that open a call's span, its call_settings and its call_start query, on
+    `engine` (which runs them by its _run, in one round trip where it can): what call_start tells of
+    the caller's session is kept on the engine (caller_path, and what its reading is read from)."""
     caps = engine.capabilities
-    path = caps.caller_path()
-    last = engine._run(*statements, *caps.call_settings, *([path] if path else []))
-    return [str(schema) for schema in _plain(last[0])] if path else None
+    start = caps.call_start()
+    last = engine._run(*statements, *caps.call_settings, *([start] if start else []))
+    if start:
+        engine.caller_path = [str(schema) for schema in _plain(last[0])]
+        engine.reading = caps.reading(last[1])
 
 
 def _dbapi_errors(con) -> tuple[type[BaseException], ...]:

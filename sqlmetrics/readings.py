@@ -57,7 +57,9 @@ def _mysql_dialect(flags: tuple[str, ...]) -> str:
 
     parser_attrs: dict = {}
     if "PIPES_AS_CONCAT" in flags:
+        # || concatenates, binding tighter than ^ and looser than the unary operators (MySQL's order)
         parser_attrs["DISJUNCTION"] = {k: v for k, v in MySQL.Parser.DISJUNCTION.items() if k != TokenType.DPIPE}
+        parser_attrs["_parse_exponent"] = _exponent_of_concatenations
     if "HIGH_NOT_PRECEDENCE" in flags:
         # NOT as tight as ! (a unary operator), not below the comparisons
         parser_attrs["UNARY_PARSERS"] = {**MySQL.Parser.UNARY_PARSERS, TokenType.NOT: lambda self: self.expression(
@@ -72,6 +74,19 @@ def _mysql_dialect(flags: tuple[str, ...]) -> str:
                           "DPIPE_IS_STRING_CONCAT": "PIPES_AS_CONCAT" in flags})
     assert Dialect.get(name) is not None
     return name
+
+
+def _exponent_of_concatenations(self):
+    def concatenation():
+        this = self._parse_unary()
+        while self._match(TokenType.DPIPE):
+            this = self.expression(exp.DPipe(this=this, expression=self._parse_unary()))
+        return this
+
+    this = concatenation()
+    while self._match_set(self.EXPONENT):
+        this = self.expression(self.EXPONENT[self._prev.token_type](this=this, expression=concatenation()))
+    return this
 
 
 def _empty_string_is_null(parse_string):

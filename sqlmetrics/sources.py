@@ -280,41 +280,47 @@ def table_source(name: str, dialect: str) -> Source:
     return Source(parse_table_name(name, dialect), f"table {name!r}", name)
 
 
-def query_source(query: Query, dialect: str) -> Source:
-    return Source(parse_query(query.sql, dialect, f"{query.name} passed as data", query.functions), query.name)
+def query_source(query: Query, dialect: str, reading: str | None = None) -> Source:
+    """A Query's source, its text read in `reading` (the session's reading of `dialect`, sqlmetrics.readings)."""
+    return Source(parse_query(query.sql, dialect, f"{query.name} passed as data", query.functions, reading),
+                  query.name)
 
 
-def filtered(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = ()) -> Query:
+def filtered(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = (),
+             reading: str | None = None) -> Query:
     """The rows of `data` (a table name, or files read by DuckDB) where `condition` holds: one
     condition on its columns in `dialect` (`what` names it in messages) calling functions allowed or
-    named in `functions`, as the command line's --where."""
-    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions)
-    return Query(exp.select("*").from_(relation).where(tree).sql(dialect),
+    named in `functions`, as the command line's --where; read, and the query written, in `reading`
+    (the session's reading of `dialect`, sqlmetrics.readings), which reads it back alike."""
+    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions, reading)
+    return Query(exp.select("*").from_(relation).where(tree).sql(reading or dialect),
                  f"{description} where {' '.join(condition.split())}", trusted)
 
 
-def condition_value(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = ()) -> Query:
+def condition_value(data, condition: str, what: str, dialect: str = "duckdb", functions: tuple[str, ...] = (),
+                    reading: str | None = None) -> Query:
     """`condition`'s value on each row of `data`, as the column sm_condition: its type tells whether it
     is a condition (true or false) or a value that is not one."""
-    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions)
-    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql(dialect), f"{what} on {description}",
-                 trusted)
+    relation, tree, description, trusted = _conditioned(data, condition, what, dialect, functions, reading)
+    return Query(exp.select(tree.as_("sm_condition")).from_(relation).sql(reading or dialect),
+                 f"{what} on {description}", trusted)
 
 
-def _conditioned(data, condition: str, what: str, dialect: str, functions: tuple[str, ...]):
+def _conditioned(data, condition: str, what: str, dialect: str, functions: tuple[str, ...], reading: str | None):
     """The relation of `data`, the condition's tree, how `data` is named, and the functions the query of
     both may call: the condition's own and those of the relation, which sqlmetrics wrote (a file's
     reader) or checked already (a Query's)."""
-    tree = parse_condition(condition, dialect, what, functions)
-    source = static_source(data, dialect)
+    tree = parse_condition(condition, dialect, what, functions, reading)
+    source = static_source(data, dialect, reading)
     relation = source.relation.subquery("sm_where") if isinstance(source.relation, exp.Query) else source.relation
     return relation, tree, source.description, (*functions, *function_names(source.relation, dialect))
 
 
-def static_source(data, dialect: str) -> Source:
-    """A source that needs no engine: a table name, a Query, or (DuckDB only) files."""
+def static_source(data, dialect: str, reading: str | None = None) -> Source:
+    """A source that needs no engine: a table name, a Query (read in `reading`, as query_source), or
+    (DuckDB only) files."""
     if isinstance(data, Query):
-        return query_source(data, dialect)
+        return query_source(data, dialect, reading)
     if is_file_path(data):
         if not dialects.of(dialect).reads_files:
             raise SourceError(f"files can only be read by DuckDB, not {dialect}; load {describe(data)} "

@@ -52,12 +52,13 @@ def check_dialect(dialect: str) -> str:
     return dialect
 
 
-def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
+def parse_select(sql: str, dialect: str, what: str, reading: str | None = None) -> exp.Query:
     """Parse `sql` as exactly one read-only query, or raise SourceError saying why not. The functions
-    it calls are not checked: parse_query checks a user's."""
+    it calls are not checked: parse_query checks a user's. `reading`: the sqlglot dialect that reads
+    the text as the caller's session does (sqlmetrics.readings), where it is not `dialect`'s."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty SQL string")
-    statements = _statements(sql, dialect, what)
+    statements = _statements(sql, reading or dialect, what)
     if len(statements) != 1:
         raise SourceError(f"{what} must be exactly one SELECT statement; found {len(statements)} statements")
     tree = statements[0]
@@ -67,21 +68,23 @@ def parse_select(sql: str, dialect: str, what: str) -> exp.Query:
     return tree
 
 
-def parse_query(sql: str, dialect: str, what: str, functions: tuple[str, ...] = ()) -> exp.Query:
+def parse_query(sql: str, dialect: str, what: str, functions: tuple[str, ...] = (),
+                reading: str | None = None) -> exp.Query:
     """A user's query (a sqlmetrics.Query): parse_select, calling only the functions allowed
     (require_allowed) and those the user trusts (`functions`)."""
-    tree = parse_select(sql, dialect, what)
+    tree = parse_select(sql, dialect, what, reading)
     require_allowed(tree, sql, dialect, what, functions)
     return tree
 
 
-def parse_condition(sql: str, dialect: str, what: str, functions: tuple[str, ...] = ()) -> exp.Expression:
+def parse_condition(sql: str, dialect: str, what: str, functions: tuple[str, ...] = (),
+                    reading: str | None = None) -> exp.Expression:
     """Parse a user's `sql` as one boolean expression (a WHERE condition) without subqueries, read-only
     and calling only the functions allowed (require_allowed) and those the user trusts (`functions`),
-    or raise SourceError saying why not."""
+    or raise SourceError saying why not. `reading` as for parse_select."""
     if not isinstance(sql, str) or not sql.strip():
         raise SourceError(f"{what} must be a non-empty condition")
-    parsed = _statements(sql, dialect, what)
+    parsed = _statements(sql, reading or dialect, what)
     if len(parsed) != 1 or not isinstance(parsed[0], exp.Condition) or isinstance(parsed[0], exp.Query):
         raise SourceError(f"{what} must be one condition, such as \"score IS NOT NULL AND day = 3\"")
     tree = parsed[0]

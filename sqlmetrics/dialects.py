@@ -107,8 +107,8 @@ class Capabilities:
     #: where it has one (pinned), else set at the call's start and restored at its end (session_pins)
     statement_settings: tuple[tuple[str, str], ...] = ()
     #: a query of the names of the functions the connection defines itself that its engine calls in
-    #: place of a builtin of that name (DuckDB's macros, SQLite's application functions): a statement
-    #: calling one of those names is refused, as it would not compute what sqlmetrics wrote
+    #: place of the builtin of the same name (DuckDB's macros, SQLite's application functions): a
+    #: statement calling one of those names is refused, as it would not compute what sqlmetrics wrote
     own_functions: str | None = None
     #: the search path every statement of a call resolves names in: the builtins' schema only, so
     #: that no function or operator of another schema can stand in for a builtin (PostgreSQL:
@@ -179,6 +179,11 @@ class Capabilities:
         values after it, where pinned cannot scope them to each statement; ((), ()) otherwise."""
         return (), ()
 
+    def began_already(self, error: str) -> bool:
+        """Whether `error`, of begin_read_only, says a transaction is open already (a driver may not
+        know of one: the call then runs inside it)."""
+        return False
+
     def call_start(self) -> str | None:
         """A query run as a call's transaction opens, where the call's settings are set there and what
         the caller's session had set must be known: one row of the caller's search path (its schemas
@@ -228,7 +233,8 @@ class DuckDB(Capabilities):
     plans_from_data = True
     in_memory = True
     explicit_ascending = True
-    own_functions = "SELECT function_name FROM duckdb_functions() WHERE NOT internal"
+    own_functions = ("SELECT function_name FROM duckdb_functions() WHERE NOT internal AND function_name IN "
+                     "(SELECT function_name FROM duckdb_functions() WHERE internal)")
 
     def exact_text(self, column_sql, type_name):
         # a column's COLLATE NOCASE, or the session's default_collation, would merge 'U' and 'u'
@@ -261,7 +267,8 @@ class SQLite(Capabilities):
     begin_read_only = "BEGIN"
     within_transaction = (("SAVEPOINT sm_call",), ("ROLLBACK TO sm_call", "RELEASE sm_call"))
     loose_types = True
-    own_functions = "SELECT name FROM pragma_function_list WHERE NOT builtin"
+    own_functions = ("SELECT name FROM pragma_function_list WHERE NOT builtin AND name IN "
+                     "(SELECT name FROM pragma_function_list WHERE builtin)")
 
     def is_nan(self, column_sql, decimal=False):
         return None  # SQLite stores NaN as NULL: the NULL check covers it
@@ -479,6 +486,9 @@ class MySQL(Capabilities):
         # must match exactly, as on every other engine. In utf8mb4 first, whatever the column's
         # character set (latin1, utf8mb3) or the connection's
         return f"CONVERT({column_sql} USING utf8mb4) COLLATE {self.binary_collation}"
+
+    def began_already(self, error):
+        return "1568" in error  # ER_CANT_CHANGE_TX_CHARACTERISTICS: "... while a transaction is in progress"
 
     def session_pins(self):
         # MySQL has no statement-scoped SET for these: the caller's values are kept in user variables

@@ -84,7 +84,7 @@ class Psycopg2(PostgresProtocol):
 
 class MySQLProtocol(Driver):
     """PyMySQL, mysqlclient (MySQLdb), mysql-connector and MariaDB Connector/Python: the MySQL
-    protocol's type codes; START TRANSACTION opens a transaction whatever the autocommit mode."""
+    protocol's type codes; the server's version from connecting (MariaDB's or MySQL's)."""
 
     def type_name(self, type_code):
         return _MYSQL_TYPES.get(type_code, str(type_code))
@@ -135,11 +135,9 @@ class ADBC(Driver):
             return "DECIMAL"
         return "BOOLEAN" if pa.types.is_boolean(type_code) else str(type_code).upper()
 
-    def __init__(self, dialect: str | None, name: str = "ADBC"):
-        super().__init__(dialect, name)
-        # its PostgreSQL driver answers every statement after a failed one with "the connection is
-        # in an error state; first rollback" (checked with adbc-driver-postgresql 1.x)
-        self.savepoint_after_error = dialect != "postgres"
+    def __init__(self, dialect: str | None, savepoint_after_error: bool = True):
+        super().__init__(dialect, "ADBC")
+        self.savepoint_after_error = savepoint_after_error
 
     def transaction(self, con):
         # Out of autocommit, ADBC begins a transaction before the first statement after connecting,
@@ -170,9 +168,9 @@ _BY_MODULE = {
     "clickhouse_connect": Driver("clickhouse", "clickhouse_connect"),
     "pyhive": PyHive("spark", "PyHive"),
 }
-#: ADBC drivers' modules -> their dialect
-_ADBC = {"adbc_driver_postgresql": "postgres", "adbc_driver_sqlite": "sqlite", "adbc_driver_snowflake": "snowflake",
-         "adbc_driver_bigquery": "bigquery"}
+#: ADBC drivers' modules -> their names (adbc_get_info's driver_name)
+_ADBC_MODULES = {"adbc_driver_postgresql": "ADBC PostgreSQL Driver", "adbc_driver_sqlite": "ADBC SQLite Driver",
+                 "adbc_driver_snowflake": "ADBC Snowflake Driver", "adbc_driver_bigquery": "ADBC BigQuery Driver"}
 #: ADBC drivers' names (adbc_get_info's driver_name) -> their dialect, for a connection of the driver manager
 _ADBC_NAMES = {"ADBC PostgreSQL Driver": "postgres", "ADBC SQLite Driver": "sqlite",
                "ADBC Snowflake Driver": "snowflake", "ADBC BigQuery Driver": "bigquery"}
@@ -183,12 +181,11 @@ def of(con) -> Driver | None:
     caller then names its dialect)."""
     module = type(con).__module__
     top, _, rest = module.partition(".")
-    if top in _ADBC or top == "adbc_driver_manager":
-        dialect = _ADBC.get(top)
-        if dialect is None:
-            name = str(con.adbc_get_info().get("driver_name", ""))
-            dialect = _ADBC_NAMES.get(name)
-        return ADBC(dialect)
+    if top in _ADBC_MODULES or top == "adbc_driver_manager":
+        name = _ADBC_MODULES.get(top) or str(con.adbc_get_info().get("driver_name", ""))
+        # the PostgreSQL driver answers every statement after a failed one with "the connection is
+        # in an error state; first rollback" (checked with adbc-driver-postgresql 1.x)
+        return ADBC(_ADBC_NAMES.get(name), savepoint_after_error=name != "ADBC PostgreSQL Driver")
     return _BY_MODULE.get(f"{top}.{rest.partition('.')[0]}") or _BY_MODULE.get(top)
 
 

@@ -708,12 +708,8 @@ class DBAPIEngine(Engine):
             state = self._pending()
         pin, unpin = caps.session_pins()
         if state == "open":  # the caller's: the call's statements run inside it, which they leave as it was
-            begin, end = caps.within_transaction or ((), ())
-            self._begin(*begin, *pin)
-            try:
+            with self._inside(pin, unpin):
                 yield
-            finally:
-                self._run(*unpin, *end)
             return
         if state is None or caps.begin_read_only is None:  # no transaction to open: SELECTs as they come
             self._run(*pin)
@@ -733,11 +729,30 @@ class DBAPIEngine(Engine):
         # with autocommit on, where a transaction must begin without BEGIN (MySQL), off for the call
         off, on = ((caps.autocommit_off[0],), (caps.autocommit_off[1],)) if (
             caps.autocommit_off and self.driver.autocommit(self.con)) else ((), ())
-        self._begin(caps.begin_read_only, *off, *pin)
+        try:
+            self._begin(caps.begin_read_only, *off, *pin)
+        except self.errors as e:
+            # a transaction the driver did not know of (PyMySQL hears of the one a SELECT begins only at
+            # the next OK packet): the caller's, which the call's statements run inside as they are
+            if not caps.began_already(str(e)):
+                raise
+            with self._inside(pin, unpin):
+                yield
+            return
         try:
             yield
         finally:
             self._run(*unpin, caps.rollback, *on)
+
+    @contextmanager
+    def _inside(self, pin, unpin):
+        """The call's span inside the caller's open transaction."""
+        begin, end = self.capabilities.within_transaction or ((), ())
+        self._begin(*begin, *pin)
+        try:
+            yield
+        finally:
+            self._run(*unpin, *end)
 
     def _pending(self) -> str:
         """The state of a connection whose driver begins a transaction on its own ('pending', ADBC): 'idle'

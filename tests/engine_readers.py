@@ -313,8 +313,9 @@ class MariaDB:
 
     name = "mysql"
     folds = False
-    #: statement counters a call moves itself (its transaction, its SELECTs, the SHOW of traces)
-    _OWN_COUNTERS = {"Com_begin", "Com_rollback", "Com_select", "Com_show_status"}
+    #: statement counters a call moves itself (its transaction, its SELECTs, the SHOW of traces, the SET
+    #: TRANSACTION that begins its transaction: the settings themselves are compared as values)
+    _OWN_COUNTERS = {"Com_begin", "Com_rollback", "Com_select", "Com_show_status", "Com_set_option"}
 
     def __init__(self, locks: tuple[str, ...] = ()):
         self.con = connect_mysql()

@@ -190,8 +190,9 @@ def test_postgres_refuses_functions_with_lasting_effects(pg):
 @pytest.mark.parametrize("in_transaction", [False, True])
 def test_postgres_reads_literals_as_checked_whatever_the_sessions_strings(pg, in_transaction):
     """A session with the legacy standard_conforming_strings = off reads a backslash in '...' as an
-    escape, which moved the end of a literal sqlmetrics wrote (pos_label, a Query's text): each call
-    sets it on for itself, and the session's setting is as it was afterwards."""
+    escape, which moved the end of a literal sqlmetrics wrote (pos_label): each call sets it on for
+    itself, and the session's setting is as it was afterwards. A Query's text is the user's, read as
+    their session reads it: 'a\\' is a\ there, and a text that session cannot read is refused."""
     pg.autocommit = True
     pg.execute("CREATE TEMP TABLE labels AS SELECT (CASE WHEN y = 1 THEN 'a\\' ELSE 'b' END)::text AS y, s FROM t0")
     pg.execute("SET standard_conforming_strings = off")
@@ -201,8 +202,10 @@ def test_postgres_reads_literals_as_checked_whatever_the_sessions_strings(pg, in
         pg.execute("SELECT 1")
     want = roc_auc_score(FRAMES[0].y, FRAMES[0].s)
     assert sm.auc("labels", label="y", score="s", pos_label="a\\", con=pg) == pytest.approx(want, rel=1e-12)
-    query = sm.Query("SELECT y, s FROM labels WHERE y = 'a\\' OR y = 'b' OR y = '\\' OR y LIKE '%'")
+    query = sm.Query("SELECT y, s FROM labels WHERE y = 'a\\\\' OR y = 'b' OR y = '\\\\' OR y LIKE '%'")
     assert sm.auc(query, label="y", score="s", pos_label="a\\", con=pg) == pytest.approx(want, rel=1e-12)
+    with pytest.raises(sm.SourceError, match="does not parse"):  # as a session without standard strings reads it
+        sm.auc(sm.Query("SELECT y, s FROM labels WHERE y = 'a\\' OR y = 'b'"), label="y", score="s", con=pg)
     assert pg.execute("SHOW standard_conforming_strings").fetchone()[0] == "off"
     pg.rollback()
     pg.autocommit = True

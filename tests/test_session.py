@@ -541,3 +541,23 @@ def test_mariadb_ids_of_any_character_set(mariadb, charset):
     finally:
         _mysql(mariadb, "SET NAMES utf8mb4")
         _mysql(mariadb, "DROP TEMPORARY TABLE latin_run, binary_run, utf_qrels")
+
+
+def test_mariadb_keeps_the_callers_snapshot(mariadb):
+    """Out of autocommit, a SELECT begins a transaction that PyMySQL hears of only with the server's
+    next OK packet: a call took the connection for idle and its START TRANSACTION committed the
+    caller's, whose next read saw another snapshot. The call now runs inside it."""
+    other = connect_mysql()
+    try:
+        other.select_db(_mysql(mariadb, "SELECT DATABASE()")[0][0])
+        _mysql(mariadb, "CREATE TABLE snapshot_rows (x INT)")
+        mariadb.commit()
+        seen = _mysql(mariadb, "SELECT COUNT(*) FROM snapshot_rows")  # the caller's transaction, and snapshot
+        _mysql(other, "INSERT INTO snapshot_rows VALUES (1)")
+        other.commit()
+        sm.auc("preds", label="y", score="s", con=mariadb)
+        assert _mysql(mariadb, "SELECT COUNT(*) FROM snapshot_rows") == seen
+    finally:
+        mariadb.rollback()
+        _mysql(mariadb, "DROP TABLE snapshot_rows")
+        other.close()

@@ -120,6 +120,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
             f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}"),
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
+    if role == "duration":  # the censoring's Kaplan-Meier weights count time from 0, as scikit-survival's
+        checks.append(Check(f"{q} < 0", col, lambda n, ex: (
+            f"{param} must be >= 0 (a time since the start of follow-up); {desc} has {n} negative value{_s(n)}, "
+            f"e.g. {ex!r}"), screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     if role == "probability":  # the range also excludes infinities
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} {'is' if n == 1 else 'are'} outside, "
@@ -135,7 +139,8 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or caps.loose_types):
+    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p", "duration") and (
+            special or caps.loose_types):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
         infinite = caps.is_infinite(q, render_macro("infinity", Target(dialect)), decimal)
         if infinite:

@@ -342,6 +342,19 @@ def test_spark_session_shared_by_threads(spark_con):
     assert not [t for t in spark_con.catalog.listTables() if t.name.startswith("sm_frame_")]
 
 
+def test_survival_inputs_name_the_problem(con):
+    """A negative duration is refused by Uno's C and the dynamic AUC (as scikit-survival), a check like
+    the others: by the screen and its count, or on Spark as a guard in the metric's own query; Harrell's
+    C, which compares times only, takes it (lifelines and scikit-survival do)."""
+    negative = int((BINARY["t"] < 0).sum())
+    for metric, extra in (("concordance_index_ipcw", {}), ("cumulative_dynamic_auc", {"times": [0.5]})):
+        with pytest.raises(sm.ColumnError, match=rf"^duration must be >= 0 \(a time since the start of follow-up\); "
+                                                 rf"column 't' \(duration\) has {negative} negative values, e\.g\. -"):
+            getattr(sm, metric)("preds", duration="t", event="y", score="s", con=con, **extra)
+    assert sm.concordance_index("preds", duration="t", event="y", score="s", con=con) == pytest.approx(
+        sm.concordance_index(BINARY, duration="t", event="y", score="s"), rel=1e-12)
+
+
 def test_pos_label_on_the_engine(con):
     """pos_label on a text, a boolean and a number column, against scikit-learn."""
     from sklearn.metrics import average_precision_score, precision_score, roc_auc_score

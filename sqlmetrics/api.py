@@ -324,7 +324,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
         raise ColumnError(f"{source.description} has more than one column named {twice[0]!r} (names that differ "
                           "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
-    booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary", "treatment")
+    booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary", "indicator")
                          and kinds[col] == "boolean")
     texts = frozenset(col for _, col, role in wanted if role == "class" and kinds[col] == "other")
     found = {}

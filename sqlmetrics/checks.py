@@ -85,7 +85,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         nan = caps.is_nan(q) if kind == "float" else None
         return checks + ([Check(nan, None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a class: remove or replace them"))] if nan else [])
-    binary = role in ("label", "binary", "treatment")
+    binary = role in ("label", "binary", "indicator")
     if kind == "other" or (kind == "boolean" and not binary):
         message = f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; {desc} has type {type_name}"
         raise NotBinaryError(message, param, col, type_name) if binary else ColumnError(message)

@@ -881,6 +881,8 @@ _ADVICE = (
     (re.compile(r"a table name, sqlmetrics\.Query, file(?: path)? or (?:DataFrame|frame)"),
      lambda m: "a Parquet/CSV/JSON file, or a table of --database"),
     (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
+    (re.compile(r"first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)"),
+     lambda m: "first, in the data (e.g. a view in a --database file)"),
     (re.compile(r"rename it, e\.g\. sqlmetrics\.Query\('SELECT .*? FROM \.\.\.'\)"),
      lambda m: "rename it in the data (e.g. a view in a --database file)"),
     (re.compile(r"cast one side in a sqlmetrics\.Query \(e\.g\. (.*?)\)$"),

@@ -11,7 +11,7 @@ DURATION = Param("duration", "column", "the observed time: of the event, or of c
 FOLLOW_UP = Param("duration", "column", "the observed time, >= 0 (since the start of follow-up): of the event, or of "
                   "censoring.", role="duration")
 EVENT = Param("event", "column", "1 (or true) when the event was observed at duration, 0 when censored there.",
-              role="label")
+              role="indicator")
 RISK = Param("score", "column", "the model's prediction; which way it points: higher.", role="score")
 HIGHER = Param("higher", "choice",
                "what a higher score predicts: 'risk', an earlier event (scikit-survival's estimate), or "
@@ -24,7 +24,7 @@ TIMES = Param("times", "floats", "the times at which to compute the AUC (within 
 TRAIN = Param("train", "relation", "the training data whose censoring distribution weighs the pairs (scikit-survival's "
               "survival_train): a table with the duration and event columns, one estimate over all of it; default "
               "None, the data itself (per slice).", default=None,
-              relation_columns=(("{duration}", "duration"), ("{event}", "label")))
+              relation_columns=(("{duration}", "duration"), ("{event}", "indicator")))
 
 #: the survival metrics, in catalogue order
 SURVIVAL = [

@@ -64,17 +64,19 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
-def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
-                  dialect: str = "duckdb") -> list[Check]:
+def column_checks(param: str, role: str, col: str, kind: str, type_name: str, dialect: str = "duckdb",
+                  slot: str = "data", relation: str = "") -> list[Check]:
     """The checks for one column used in role `role` (`kind`: its type class, see engine.type_class);
-    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines.
+    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines. The
+    messages name a column of a relation other than the data (`slot`: train, qrels...) with that
+    relation (`relation`: its description), whose values they show.
 
     Numbers must be numbers (SQLite keeps text in any column), never NaN (PostgreSQL's numeric has
     one too), and finite except for scores, which only order rows (+-inf rank first and last)."""
     if role == "slice":  # a by column: any type, and NULL is a slice of its own
         return []
     q = quote(col)
-    desc = f"column {col!r} ({param})"
+    desc = f"column {col!r} ({param})" + ("" if slot == "data" else f" of {relation} given as {slot}")
     caps = dialects.of(dialect)
     checks = [Check(f"{q} IS NULL", None, lambda n, _: (
         f"{desc} has {n} NULL value{_s(n)} (missing values; NaN in a pandas column is one); remove them, "
@@ -88,7 +90,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
     binary = role in ("label", "binary", "indicator")
     if kind == "other" or (kind == "boolean" and not binary):
         message = f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; {desc} has type {type_name}"
-        raise NotBinaryError(message, param, col, type_name) if binary else ColumnError(message)
+        raise NotBinaryError(message, param, col, type_name, desc, slot) if binary else ColumnError(message)
     text = caps.not_a_number(q)
     if text:
         checks.append(Check(text, col, lambda n, ex: (
@@ -114,7 +116,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
                 f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
                 screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END",
-                error=lambda message: NotBinaryError(message, param, col, type_name)))
+                error=lambda message: NotBinaryError(message, param, col, type_name, desc, slot)))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (

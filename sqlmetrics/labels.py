@@ -145,7 +145,7 @@ def not_binary(m: Metric, values: dict, error: NotBinaryError, found: list) -> C
         return ColumnError(str(error))
     found = sorted((v if isinstance(v, str) else int(float(v)) for v in found), key=lambda v: (isinstance(v, str), v))
     shown = ", ".join(repr(v) for v in found)
-    column = f"{error.param} must be 0/1 (or boolean); column {error.column!r} ({error.param})"
+    column = f"{error.param} must be 0/1 (or boolean); {error.described}"
     if len(found) == 2 and m.param(error.param).role == "indicator":
         return ColumnError(f"{column} holds {shown} ({error.type_name}): map its values to 0/1 first, in a "
                            "sqlmetrics.Query('SELECT ...')")

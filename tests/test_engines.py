@@ -346,7 +346,8 @@ def test_survival_and_uplift_inputs_name_the_problem(con):
     """A negative duration is refused by Uno's C and the dynamic AUC (as scikit-survival), a check like
     the others: by the screen and its count, or on Spark as a guard in the metric's own query; Harrell's
     C, which compares times only, takes it (lifelines and scikit-survival do). A treatment or an event
-    of two values other than 0/1 is to be mapped to 0/1 (pos_label applies to the label only)."""
+    of two values other than 0/1 is to be mapped to 0/1 (pos_label applies to the label only); one of
+    train= is named as train's."""
     negative = int((BINARY["t"] < 0).sum())
     for metric, extra in (("concordance_index_ipcw", {}), ("cumulative_dynamic_auc", {"times": [0.5]})):
         with pytest.raises(sm.ColumnError, match=rf"^duration must be >= 0 \(a time since the start of follow-up\); "
@@ -361,6 +362,11 @@ def test_survival_and_uplift_inputs_name_the_problem(con):
         with pytest.raises(sm.ColumnError, match=rf"^{param} must be 0/1 \(or boolean\); column 'g' \({param}\) holds "
                                                  r"3, 4 \(.+\): map its values to 0/1 first, in a sqlmetrics\.Query"):
             getattr(sm, metric)(two, con=con, **params)
+    # a training set's event, named as train's with its own values (the data's are 0/1)
+    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'y' \(event\) of the query given "
+                                             r"as train holds 3, 4 \(.+\): map its values to 0/1 first"):
+        sm.concordance_index_ipcw("preds", duration="dur", event="y", score="s", con=con,
+                                  train=sm.Query("SELECT dur, g AS y FROM preds WHERE g IN (3, 4)"))
 
 
 def test_pos_label_on_the_engine(con):

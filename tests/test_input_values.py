@@ -659,3 +659,30 @@ def test_survival_metrics_take_no_pos_label():
         assert "pos_label" not in {p.name for p in sm.METRICS[metric].params}
     with pytest.raises(sm.ParameterError, match="unexpected keyword argument 'pos_label'"):
         sm.concordance_index(indicator_frame([1, 2]), duration="t", event="x", score="s", pos_label=2)
+
+
+def test_a_training_sets_values_are_reported_as_its_own(pg):
+    """Uno's C reads a second relation, train=: a bad value there is named as train's, with train's
+    values (the data's event is 0/1 here), on every input path; a NULL, a missing column too."""
+    df = frame().assign(x=[1, 0] * 6)
+    train = frame().assign(x=["event", "censored"] * 6)
+    con = sqlite3.connect(":memory:")
+    sqlite_table(con, df, SQLITE_TYPES, "d")
+    sqlite_table(con, train, dict(SQLITE_TYPES, x="TEXT"), "train")
+    params = dict(duration="p", event="x", score="s")
+    values = r"holds 'censored', 'event' \(\w+\): map its values to 0/1 first"
+    for data, given, name, on in ((df, train, "the pandas DataFrame", None), ("d", "train", "table 'train'", con),
+                                  (pg_table(pg, df, {}), (t := pg_table(pg, train, {})), f"table {t!r}", pg)):
+        with pytest.raises(sm.ColumnError, match=rf"^event must be 0/1 \(or boolean\); column 'x' \(event\) of "
+                                                 rf"{name} given as train {values}"):
+            sm.concordance_index_ipcw(data, train=given, con=on, **params)
+    two = train.assign(x=[1, 0, 2] * 4)
+    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'x' \(event\) of the pandas "
+                                             r"DataFrame given as train has 4 other values, e\.g\. 2$"):
+        sm.cumulative_dynamic_auc(df, train=two, times=[0.5], **params)
+    with pytest.raises(sm.ColumnError, match=r"^column 'x' \(event\) of the pandas DataFrame given as train has 1 "
+                                             r"NULL value"):
+        sm.concordance_index_ipcw(df, train=two.assign(x=[None] + [1.0] * 11), **params)
+    with pytest.raises(sm.MissingColumnError, match=r"^column 'x' \(event\) not found in the pandas DataFrame given "
+                                                    r"as train"):
+        sm.concordance_index_ipcw(df, train=two.drop(columns="x"), **params)

@@ -54,7 +54,7 @@ class TrecRun:
     columns query, item (text, as written: '00123' stays '00123') and score (a number): the defaults of
     the ranking metrics. As trec_eval: blank lines and lines starting with '#' are skipped, fields after
     the sixth ignored, the rank column ignored (equal scores are ordered by docno descending:
-    ties='item_desc'). Read by DuckDB."""
+    ties='item_desc'), a carriage return is whitespace (CRLF line ends read as LF ones). Read by DuckDB."""
     path: str | os.PathLike
 
 
@@ -62,7 +62,7 @@ class TrecRun:
 class TrecQrels:
     """A trec_eval qrels file, ``qid iter docno rel`` per line, as the columns query, item (text) and
     relevance (a whole number: 0.5 or 1e2, which trec_eval would read as 0 and 1, is an error naming the
-    line; a negative grade is trec_eval's "in the pool, unjudged"). Read by DuckDB."""
+    line; a negative grade is trec_eval's "in the pool, unjudged"). Lines are read as TrecRun's. Read by DuckDB."""
     path: str | os.PathLike
 
 

@@ -500,7 +500,8 @@ def test_a_treatment_or_event_not_0_1_names_its_flag_not_pos_label(tmp_path, cap
     assert main(["compute", "concordance_index", str(path), "--duration", "days", "--event", "status",
                  "--score", "u"]) == 1
     assert capsys.readouterr().err == (
-        "sqlmetrics: error: --event must be 0/1 (or boolean); column 'status' (event) holds 1, 2 (BIGINT): " + map_first)
+        "sqlmetrics: error: --event must be 0/1 (or boolean); column 'status' (event) holds 1, 2 (BIGINT): "
+        + map_first)
     # a training set's column, named as --train's
     train = tmp_path / "train.parquet"
     pd.DataFrame({"days": [4.0, -1.0, 6.0], "y": [1, 0, 1]}).to_parquet(train)

@@ -363,8 +363,8 @@ def test_survival_and_uplift_inputs_name_the_problem(con):
                                                  r"3, 4 \(.+\): map its values to 0/1 first, in a sqlmetrics\.Query"):
             getattr(sm, metric)(two, con=con, **params)
     # a training set's event, named as train's with its own values (the data's are 0/1)
-    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'y' \(event\) of the query given "
-                                             r"as train holds 3, 4 \(.+\): map its values to 0/1 first"):
+    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'y' \(event\) of the query "
+                                             r"given as train holds 3, 4 \(.+\): map its values to 0/1 first"):
         sm.concordance_index_ipcw("preds", duration="dur", event="y", score="s", con=con,
                                   train=sm.Query("SELECT dur, g AS y FROM preds WHERE g IN (3, 4)"))
 

@@ -625,9 +625,10 @@ def test_pos_label_on_the_command_line(tmp_path):
 INDICATORS = [("qini_auc", dict(label="y", treatment="x", score="s"), "treatment"),
               ("concordance_index", dict(duration="t", event="x", score="s"), "event")]
 #: (values of x, repeated over the rows, and the end of the message: the values and what to do)
+MAP_FIRST = r"map its values to 0/1 first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)$"
 INDICATOR_VALUES = [
-    ([1, 2], r"holds 1, 2 \(\w+\): map its values to 0/1 first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)$"),
-    (["yes", "no"], r"holds 'no', 'yes' \(\w+\): map its values to 0/1 first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)$"),
+    ([1, 2], rf"holds 1, 2 \(\w+\): {MAP_FIRST}"),
+    (["yes", "no"], rf"holds 'no', 'yes' \(\w+\): {MAP_FIRST}"),
     ([0, 1, 2], r"has 4 other values, e\.g\. 2$"),
     ([0, 0.5, 1], r"has 4 other values, e\.g\. 0\.5$"),
 ]

@@ -229,7 +229,8 @@ def test_trec_files_with_carriage_returns(tmp_path):
     give the LF file's values (the test above's, by hand), a malformed line is named by its LF number
     and shown without the CR, and render's SQL reads the file itself."""
     run, qrels = tmp_path / "run.txt", tmp_path / "qrels"
-    run.write_bytes(b"# a comment\r\n007 Q0 d2 1 2.0 tag\r\n\r\n007\rQ0 d1 9 3e0 tag\r\n007 Q0 d3 2 1 tag\n7 Q0 d1 1 1 tag\r\n")
+    run.write_bytes(b"# a comment\r\n007 Q0 d2 1 2.0 tag\r\n\r\n007\rQ0 d1 9 3e0 tag\r\n007 Q0 d3 2 1 tag\n"
+                    b"7 Q0 d1 1 1 tag\r\n")
     qrels.write_bytes(b"007 0 d1 1\r\n007 0 d3 2\r\n007 0 d2 -1\r\n7 0 d9 1\r\n")
     assert sm.precision_at_k(sm.TrecRun(run), sm.TrecQrels(qrels), k=2, per_query=True).set_index(
         "query")["precision_at_k"].to_dict() == {"007": 0.5, "7": 0.0}

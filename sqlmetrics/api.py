@@ -224,14 +224,14 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
     with engine.call(), ExitStack() as stack:
         given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
         opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
-        stack.enter_context(_label_advice(m, values, engine, opened["data"]))
+        stack.enter_context(_label_advice(m, values, engine, opened))
         for source in opened.values():
             require_repeatable(source.relation, engine.dialect, source.description)
         schemas = {slot: engine.schema(source) for slot, source in opened.items()}
         placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
         checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
                                        renames if slot == "qrels" else {}, given[slot],
-                                       _no_judgments(m, values) if slot == "data" else None)
+                                       _no_judgments(m, values) if slot == "data" else None, slot)
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
@@ -267,13 +267,14 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
 
 
 @contextmanager
-def _label_advice(m: Metric, values: dict, engine, source: Source):
-    """A label or prediction column that is not 0/1 (NotBinaryError) said with what to pass instead,
-    from its values in `source` (labels.not_binary); where the metric takes classes instead
-    (labels.micro_when_not_binary), as it is for compute to take them, unless one holds a fraction."""
+def _label_advice(m: Metric, values: dict, engine, sources: dict[str, Source]):
+    """A column that is not 0/1 (NotBinaryError) said with what to pass instead, from its values in the
+    relation it is of (`sources`: slot -> source; labels.not_binary); where the metric takes classes
+    instead (labels.micro_when_not_binary), as it is for compute to take them, unless one holds a fraction."""
     try:
         yield
     except NotBinaryError as e:
+        source = sources[e.slot]
         schema = engine.schema(source)
 
         def fractions(col: str) -> bool:
@@ -311,27 +312,30 @@ def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
 
 
 def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, renames: dict[str, str],
-                  data=None, advice: dict[str, str] | None = None) -> _Checked:
+                  data=None, advice: dict[str, str] | None = None, slot: str = "data") -> _Checked:
     """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
     fires, the query that says what failed; or, where the engine can fail a query from a row
     (Capabilities.guards_rows), as guards in the metric's own query (one read of the input). The checks
     name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
     `data`: what the user gave, for the advice on a file's numbers read as text; `advice`: on a missing
-    column, see checks.require_columns."""
-    checks.require_columns([(param, col) for param, col, _ in wanted], schema, source.description, advice)
+    column, see checks.require_columns; `slot`: the relation it is ("data", or the parameter that gave it),
+    named in the messages."""
+    named = source.description if slot == "data" else f"{source.description} given as {slot}"
+    checks.require_columns([(param, col) for param, col, _ in wanted], schema, named, advice)
     twice = sorted({col for _, col, _ in wanted if col in schema.duplicated})
     if twice:
-        raise ColumnError(f"{source.description} has more than one column named {twice[0]!r} (names that differ "
+        raise ColumnError(f"{named} has more than one column named {twice[0]!r} (names that differ "
                           "only in case count as one here): the engine would pick one; rename the others")
     kinds = {col: engine.type_class(schema[col]) for _, col, _ in wanted}
-    booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary", "treatment")
+    booleans = frozenset(col for _, col, role in wanted if role in ("label", "binary", "indicator")
                          and kinds[col] == "boolean")
     texts = frozenset(col for _, col, role in wanted if role == "class" and kinds[col] == "other")
     found = {}
     for param, col, role in wanted:
         try:
             found.setdefault(col, []).extend(
-                checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect))
+                checks.column_checks(param, role, col, kinds[col], schema[col], engine.dialect, slot,
+                                     source.description))
         except ColumnError as e:  # a number read as text: in a CSV file, say which values did it
             hint = text_values_hint(data, col, engine.rows) if data is not None and kinds[col] == "other" else ""
             if not hint:
@@ -360,7 +364,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
         n_rows, null_rows = run_checks()
         if null_rows:
             query = query.where(checks.null_filter(nullable), dialect="duckdb")
-            warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {source.description} with NULL in "
+            warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {named} with NULL in "
                           f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=6)
     elif not guards:
         n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),

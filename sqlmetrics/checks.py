@@ -64,17 +64,19 @@ def _s(n: int) -> str:
     return "" if n == 1 else "s"
 
 
-def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
-                  dialect: str = "duckdb") -> list[Check]:
+def column_checks(param: str, role: str, col: str, kind: str, type_name: str, dialect: str = "duckdb",
+                  slot: str = "data", relation: str = "") -> list[Check]:
     """The checks for one column used in role `role` (`kind`: its type class, see engine.type_class);
-    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines.
+    raises at once on an unusable type. Conditions are DuckDB SQL, transpiled for other engines. The
+    messages name a column of a relation other than the data (`slot`: train, qrels...) with that
+    relation (`relation`: its description), whose values they show.
 
     Numbers must be numbers (SQLite keeps text in any column), never NaN (PostgreSQL's numeric has
     one too), and finite except for scores, which only order rows (+-inf rank first and last)."""
     if role == "slice":  # a by column: any type, and NULL is a slice of its own
         return []
     q = quote(col)
-    desc = f"column {col!r} ({param})"
+    desc = f"column {col!r} ({param})" + ("" if slot == "data" else f" of {relation} given as {slot}")
     caps = dialects.of(dialect)
     checks = [Check(f"{q} IS NULL", None, lambda n, _: (
         f"{desc} has {n} NULL value{_s(n)} (missing values; NaN in a pandas column is one); remove them, "
@@ -85,10 +87,10 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
         nan = caps.is_nan(q) if kind == "float" else None
         return checks + ([Check(nan, None, lambda n, _: (
             f"{desc} has {n} NaN value{_s(n)}; NaN is not a class: remove or replace them"))] if nan else [])
-    binary = role in ("label", "binary", "treatment")
+    binary = role in ("label", "binary", "indicator")
     if kind == "other" or (kind == "boolean" and not binary):
         message = f"{param} must be {'0/1 (or boolean)' if binary else 'numeric'}; {desc} has type {type_name}"
-        raise NotBinaryError(message, param, col, type_name) if binary else ColumnError(message)
+        raise NotBinaryError(message, param, col, type_name, desc, slot) if binary else ColumnError(message)
     text = caps.not_a_number(q)
     if text:
         checks.append(Check(text, col, lambda n, ex: (
@@ -114,12 +116,16 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             checks.append(Check(f"{q} NOT IN (0, 1)", col, lambda n, ex: (
                 f"{param} must be 0/1 (or boolean); {desc} has {n} other value{_s(n)}, e.g. {ex!r}"),
                 screen=None if caps.loose_types else f"CASE WHEN {below_0} OR {above_1}{fraction} THEN 1 ELSE 0 END",
-                error=lambda message: NotBinaryError(message, param, col, type_name)))
+                error=lambda message: NotBinaryError(message, param, col, type_name, desc, slot)))
         return checks
     if role == "relevance":
         checks.append(Check(f"{q} < 0", col, lambda n, ex: (
             f"relevance must be >= 0; {desc} has {n} negative value{_s(n)}, e.g. {ex!r}"),
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
+    if role == "duration":  # the censoring's Kaplan-Meier weights count time from 0, as scikit-survival's
+        checks.append(Check(f"{q} < 0", col, lambda n, ex: (
+            f"{param} must be >= 0 (a time since the start of follow-up); {desc} has {n} negative value{_s(n)}, "
+            f"e.g. {ex!r}"), screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     if role == "probability":  # the range also excludes infinities
         checks.append(Check(f"({q} < 0 OR {q} > 1)", col, lambda n, ex: (
             f"{desc} must hold probabilities in [0, 1]; {n} value{_s(n)} {'is' if n == 1 else 'are'} outside, "
@@ -135,7 +141,8 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str,
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p") and (special or caps.loose_types):
+    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p", "duration") and (
+            special or caps.loose_types):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
         infinite = caps.is_infinite(q, render_macro("infinity", Target(dialect)), decimal)
         if infinite:

@@ -891,6 +891,10 @@ _ADVICE = (
      lambda m: "a Parquet/CSV/JSON file, or a table of --database"),
     (re.compile(r"or wrap a query in sqlmetrics\.Query\('SELECT \.\.\.'\)"), lambda m: "and select rows with --where"),
     (re.compile(r"pass functions=\('([^']*)',\) to sqlmetrics\.Query"), lambda m: f"pass --allow-function {m.group(1)}"),
+    (re.compile(r"first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)"),
+     lambda m: "first, in the data (e.g. a view in a --database file)"),
+    # a relation named by the parameter that gave it (train, qrels): its flag
+    (re.compile(r"(?<= given as )([a-z_]+)\b"), lambda m: _flag(m.group(1)) if m.group(1) in _OPTIONS else m.group(0)),
     (re.compile(r"rename it, e\.g\. sqlmetrics\.Query\('SELECT .*? FROM \.\.\.'\)"),
      lambda m: "rename it in the data (e.g. a view in a --database file)"),
     (re.compile(r"cast one side in a sqlmetrics\.Query \(e\.g\. (.*?)\)$"),

@@ -44,13 +44,14 @@ class MissingColumnError(ColumnError):
 
 
 class NotBinaryError(ColumnError):
-    """A label or prediction column a metric reads as 0/1 holds other values (or is of another type):
-    the call takes them as classes where the metric can (accuracy), or says what to pass instead
-    (labels.not_binary). ``param`` and ``column`` name it, ``type_name`` is the engine's type."""
+    """A column a metric reads as 0/1 holds other values (or is of another type): the call takes them
+    as classes where the metric can (accuracy), or says what to pass instead (labels.not_binary).
+    ``param`` and ``column`` name it, ``described`` as the message does, ``slot`` is the relation it is
+    of ("data", or a relation parameter such as train), ``type_name`` the engine's type."""
 
-    def __init__(self, message: str, param: str, column: str, type_name: str):
+    def __init__(self, message: str, param: str, column: str, type_name: str, described: str, slot: str):
         super().__init__(message)
-        self.param, self.column, self.type_name = param, column, type_name
+        self.param, self.column, self.type_name, self.described, self.slot = param, column, type_name, described, slot
 
 
 class UndefinedMetricError(MetricError):

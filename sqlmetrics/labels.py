@@ -134,16 +134,21 @@ def _whole(value) -> bool:
 
 
 def not_binary(m: Metric, values: dict, error: NotBinaryError, found: list) -> ColumnError:
-    """`error` (a label or prediction column that is not 0/1) with what to pass instead, from `found`
-    (values_query's): two values (yes/no, '0'/'1', 1/2) are a positive and a negative label, pos_label
-    says which; more are classes, which a metric with `average` takes (as scikit-learn's
-    precision_score asks for another average on multi-class labels). Values that are no classes (a
-    fraction), a single value, and classes for a metric without `average` keep the sentence of `error`."""
+    """`error` (a column that is not 0/1) with what to pass instead, from `found` (values_query's): two
+    values (yes/no, '0'/'1', 1/2) of a label or prediction are a positive and a negative label,
+    pos_label says which; more are classes, which a metric with `average` takes (as scikit-learn's
+    precision_score asks for another average on multi-class labels). Two values of an indicator (a
+    treatment, an event), which pos_label does not apply to, are mapped to 0/1 by the user. Values
+    that are no classes (a fraction), a single value, and classes for a metric without `average` keep
+    the sentence of `error`."""
     if len(found) < 2 or not are_classes(found):  # one value not 0/1 (2, 'yes'): a mistake, not a choice
         return ColumnError(str(error))
     found = sorted((v if isinstance(v, str) else int(float(v)) for v in found), key=lambda v: (isinstance(v, str), v))
     shown = ", ".join(repr(v) for v in found)
-    column = f"{error.param} must be 0/1 (or boolean); column {error.column!r} ({error.param})"
+    column = f"{error.param} must be 0/1 (or boolean); {error.described}"
+    if len(found) == 2 and m.param(error.param).role == "indicator":
+        return ColumnError(f"{column} holds {shown} ({error.type_name}): map its values to 0/1 first, in a "
+                           "sqlmetrics.Query('SELECT ...')")
     if len(found) == 2:
         return ColumnError(f"{column} holds {shown} ({error.type_name}): say which label is positive: "
                            + " or ".join(f"pos_label={v!r}" for v in found))

@@ -21,7 +21,8 @@ ParamKind = Literal["column", "columns", "float", "floats", "int", "bool", "choi
 #: what values a column must hold (checks.column_checks enforces each)
 Role = Literal["label", "binary", "class", "score", "probability", "weight", "count", "numeric", "log1p",
                "relevance", "grade", "group", "key", "slice",
-               "treatment",  # 0/1 like "binary", but pos_label never applies to it (uplift)
+               "indicator",  # 0/1 like "binary", but pos_label never applies to it: a treatment, a survival event
+               "duration",  # a time since the start of follow-up: a number >= 0 (survival)
                ]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]

@@ -13,6 +13,7 @@ import difflib
 import glob
 import os
 import re
+import tempfile
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,7 +63,7 @@ class TrecRun:
     columns query, item (text, as written: '00123' stays '00123') and score (a number): the defaults of
     the ranking metrics. As trec_eval: blank lines and lines starting with '#' are skipped, fields after
     the sixth ignored, the rank column ignored (equal scores are ordered by docno descending:
-    ties='item_desc'). Read by DuckDB."""
+    ties='item_desc'), a carriage return is whitespace (CRLF line ends read as LF ones). Read by DuckDB."""
     path: str | os.PathLike
 
 
@@ -70,7 +71,7 @@ class TrecRun:
 class TrecQrels:
     """A trec_eval qrels file, ``qid iter docno rel`` per line, as the columns query, item (text) and
     relevance (a whole number: 0.5 or 1e2, which trec_eval would read as 0 and 1, is an error naming the
-    line; a negative grade is trec_eval's "in the pool, unjudged"). Read by DuckDB."""
+    line; a negative grade is trec_eval's "in the pool, unjudged"). Lines are read as TrecRun's. Read by DuckDB."""
     path: str | os.PathLike
 
 
@@ -200,16 +201,43 @@ def text_values_hint(data, column: str, rows) -> str:
             f"them as NULL: sqlmetrics.Query({csv_with_nulls(data, values).sql!r}{trusted})")
 
 
-def trec_source(data) -> Source:
+def trec_source(data, read: str | None = None) -> Source:
     """A TREC file as a SELECT of its named, typed columns: each line split at runs of whitespace
-    (trec_eval's rule; DuckDB's CSV reader takes one delimiter), read whole as one text column."""
+    (trec_eval's rule; DuckDB's CSV reader takes one delimiter), read whole as one text column. `read`:
+    the file DuckDB reads in its place (trec_text's copy), if not the file itself."""
     columns, _, _ = _TREC[type(data)]
+    path = _trec_path(data)
+    select = exp.select(*(exp.cast(exp.Bracket(this=exp.column("sm_fields"), expressions=[exp.Literal.number(i - 1)]), kind)
+                          .as_(name, quoted=True) for i, name, kind in columns)).from_(
+        _trec_lines(read or path).subquery("sm_lines"))
+    return Source(select, describe(data))
+
+
+def _trec_path(data) -> str:
     path = os.path.expanduser(os.fspath(data.path))
     if not os.path.isfile(path):
         raise SourceError(f"no file {path!r} ({describe(data)})")
-    select = exp.select(*(exp.cast(exp.Bracket(this=exp.column("sm_fields"), expressions=[exp.Literal.number(i - 1)]), kind)
-                          .as_(name, quoted=True) for i, name, kind in columns)).from_(_trec_lines(path).subquery("sm_lines"))
-    return Source(select, describe(data))
+    return path
+
+
+@contextmanager
+def trec_text(data):
+    """The path DuckDB is to read a TREC file from: the file, or where it holds a carriage return (CRLF
+    line ends, or a stray one) a copy with each CR a space, kept for the duration of the call. trec_eval
+    ends a line at LF only and reads a CR as whitespace (C's isspace); DuckDB's CSV reader cannot read
+    a CR as part of a line."""
+    path = _trec_path(data)
+    with open(path, "rb") as f:
+        carriage_return = any(b"\r" in block for block in iter(lambda: f.read(1 << 20), b""))
+    if not carriage_return:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="sqlmetrics-") as folder:
+        copy = os.path.join(folder, os.path.basename(path))
+        with open(path, "rb") as f, open(copy, "wb") as out:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                out.write(block.replace(b"\r", b" "))
+        yield copy
 
 
 #: what separates the fields of a TREC line: C's isspace, as trec_eval splits them (RE2's \s lacks \v)
@@ -237,10 +265,11 @@ def _trec_lines(path: str) -> exp.Select:
                                  and node.is_string and node.this == "sm_path" else node)
 
 
-def check_trec_file(data, rows) -> None:
+def check_trec_file(data, rows, read: str) -> None:
     """Every line read must have the fields the file type needs, with a number of its kind where one is
     read (_NUMBERS): else an error naming the file, the line and its text (trec_eval: "Malformed line").
-    DuckDB finds whether a line is malformed; Python, reading the file by the same rules, which one."""
+    DuckDB finds whether a line is malformed (in `read`, trec_text's path); Python, reading the file by
+    the same rules, which one."""
     columns, needed, _ = _TREC[type(data)]
     path = os.path.expanduser(os.fspath(data.path))
     fields = exp.column("sm_fields")
@@ -252,7 +281,7 @@ def check_trec_file(data, rows) -> None:
         exp.or_(exp.func("regexp_full_match", field(i), exp.Literal.string(_NUMBERS[kind])).not_(),
                 exp.TryCast(this=field(i), to=exp.DataType.build(kind)).is_(exp.null()))
         for i, kind in numbers.items()))
-    sql = exp.select(exp.func("COUNT", exp.Star())).from_(_trec_lines(path).subquery("sm_lines")).where(
+    sql = exp.select(exp.func("COUNT", exp.Star())).from_(_trec_lines(read).subquery("sm_lines")).where(
         malformed).sql("duckdb")
     if not rows(sql)[0][0]:
         return
@@ -373,12 +402,13 @@ def duckdb_source(data, con, slot: str, rows):
     """The source on a DuckDB connection; a frame is registered for the duration of the call. `rows`
     runs a query on `con` (the engine's, which checks what it runs)."""
     if is_trec(data):
-        source = trec_source(data)
-        try:
-            check_trec_file(data, rows)
-        except EngineError as e:  # unreadable, not text...
-            raise SourceError(f"cannot read {describe(data)}: {str(e.__cause__ or e).strip().splitlines()[0]}") from None
-        yield source
+        with trec_text(data) as read:
+            source = trec_source(data, read)
+            try:
+                check_trec_file(data, rows, read)
+            except EngineError as e:  # unreadable, not text...
+                raise SourceError(f"cannot read {describe(data)}: {str(e.__cause__ or e).strip().splitlines()[0]}") from None
+            yield source
         return
     if not is_frame(data):
         yield static_source(data, "duckdb")

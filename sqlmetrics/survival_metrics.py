@@ -5,9 +5,13 @@ from .metric import Metric
 from .params import BY, Param
 from .plans import ParallelWhenDistributed
 
-DURATION = Param("duration", "column", "the observed time: of the event, or of censoring.", role="numeric")
+DURATION = Param("duration", "column", "the observed time: of the event, or of censoring; any number, negative too "
+                 "(only the order of the times counts, as lifelines and scikit-survival take them).", role="numeric")
+#: the censoring weights' Kaplan-Meier estimate counts time from 0 (scikit-survival refuses a negative time)
+FOLLOW_UP = Param("duration", "column", "the observed time, >= 0 (since the start of follow-up): of the event, or of "
+                  "censoring.", role="duration")
 EVENT = Param("event", "column", "1 (or true) when the event was observed at duration, 0 when censored there.",
-              role="label")
+              role="indicator")
 RISK = Param("score", "column", "the model's prediction; which way it points: higher.", role="score")
 HIGHER = Param("higher", "choice",
                "what a higher score predicts: 'risk', an earlier event (scikit-survival's estimate), or "
@@ -20,7 +24,7 @@ TIMES = Param("times", "floats", "the times at which to compute the AUC (within 
 TRAIN = Param("train", "relation", "the training data whose censoring distribution weighs the pairs (scikit-survival's "
               "survival_train): a table with the duration and event columns, one estimate over all of it; default "
               "None, the data itself (per slice).", default=None,
-              relation_columns=(("{duration}", "numeric"), ("{event}", "label")))
+              relation_columns=(("{duration}", "duration"), ("{event}", "indicator")))
 
 #: the survival metrics, in catalogue order
 SURVIVAL = [
@@ -45,7 +49,7 @@ SURVIVAL = [
         plan=ParallelWhenDistributed()),
     Metric(
         name="concordance_index_ipcw", section="survival", template="survival/concordance_index_ipcw.sql",
-        kind="scalar", params=(DURATION, EVENT, RISK, TAU, TRAIN, HIGHER, BY),
+        kind="scalar", params=(FOLLOW_UP, EVENT, RISK, TAU, TRAIN, HIGHER, BY),
         outputs=("concordance_index_ipcw", "concordant", "discordant", "tied_risk", "comparable"),
         summary="Uno's concordance index (C-index) under right censoring: Harrell's comparable pairs weighted by the "
                 "inverse probability of censoring, whose limit does not depend on the censoring. Exact, from rank "
@@ -66,7 +70,7 @@ SURVIVAL = [
         plan=ParallelWhenDistributed()),
     Metric(
         name="cumulative_dynamic_auc", section="survival", template="survival/cumulative_dynamic_auc.sql",
-        kind="curve", params=(DURATION, EVENT, RISK, TIMES, TRAIN, HIGHER, BY),
+        kind="curve", params=(FOLLOW_UP, EVENT, RISK, TIMES, TRAIN, HIGHER, BY),
         outputs=("time", "cumulative_dynamic_auc", "mean_auc"),
         summary="The time-dependent (cumulative/dynamic) AUC at given times under right censoring: how well the "
                 "score separates the rows whose event came by each time from those still event-free after it, the "

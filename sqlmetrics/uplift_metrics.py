@@ -10,7 +10,7 @@ from .metric import Metric
 from .params import BY, LABEL, SCORE, WEIGHT, Param
 from .plans import ParallelWhenDistributed
 
-TREATMENT = Param("treatment", "column", "0/1 (or boolean) column: 1 = treated, 0 = control.", role="treatment")
+TREATMENT = Param("treatment", "column", "0/1 (or boolean) column: 1 = treated, 0 = control.", role="indicator")
 UPLIFT = Param("score", "column", "predicted uplift (the treatment effect); higher = treat first. NaN is an error, "
                "+-inf allowed.", role="score")
 OUTCOME = Param("label", "column", "0/1 (or boolean) outcome; 1 = responded.", role="label")

@@ -37,8 +37,8 @@ def make_binary_frame(n=600, seed=7, groups=12, ties=True):
         # classes as text: the prediction right 60% of the time, and a class ("dog") never true
         "cls": (cls := rng.choice(["ant", "bee", "cat"], n)),
         "cls_hat": np.where(rng.random(n) < 0.6, cls, rng.choice(["ant", "bee", "cat", "dog"], n))}).assign(
-        # values above -1, for the logarithmic errors (msle, rmsle)
-        t1=lambda d: np.expm1(d["t"]), p1=lambda d: np.expm1(d["p"]))
+        # values above -1, for the logarithmic errors (msle, rmsle); durations >= 0, for survival
+        t1=lambda d: np.expm1(d["t"]), p1=lambda d: np.expm1(d["p"]), dur=lambda d: np.exp(d["t"]))
 
 
 #: the fixtures that start a Spark session (a JVM), directly or as one of their parameters
@@ -150,7 +150,7 @@ def args(name, weight=False):
                 out["prediction"] = "p"
         elif p.required or p.name == "score" and not m.one_of:
             out[p.name] = {"label": "y", "score": "s", "base_score": "s2", "other_score": "s2", "group": "g", "sensitive": ["g"],
-                          "target": "t", "duration": "t", "event": "y", "times": [-0.5, 0.0, 0.5], "winsize": 50,
+                          "target": "t", "duration": "dur", "event": "y", "times": [0.5, 1.0, 1.5], "winsize": 50,
                           "treatment": "d"}[p.name]
     if m.one_of:
         out["score"] = "s"

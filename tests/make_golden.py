@@ -62,7 +62,7 @@ DIALECTS = ("bigquery", "snowflake", "trino", "redshift", "mysql", "databricks",
 COLUMNS = {
     "y": "clicked", "s": "pctr", "s2": "pctr_baseline", "w": "impressions", "g": "user_id",
     "t": "revenue", "p": "predicted_revenue", "t1": "revenue", "p1": "predicted_revenue", "cls": "category",
-    "cls_hat": "predicted_category", "d": "treated",
+    "cls_hat": "predicted_category", "d": "treated", "dur": "revenue",
     "qid": "query_id", "doc no": "doc_id", "Score": "score", "rel": "relevance",
 }
 BY = ["country"]

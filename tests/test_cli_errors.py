@@ -486,6 +486,32 @@ def test_yes_no_labels_of_a_score_metric_name_pos_label(tmp_path, capsys):
         assert json.loads(capsys.readouterr().out)["value"] == 0.75
 
 
+def test_a_treatment_or_event_not_0_1_names_its_flag_not_pos_label(tmp_path, capsys):
+    """pos_label applies to the label only: a treatment or an event of two other values is to be mapped
+    to 0/1, which the command line says in its own words; a training set's column is --train's."""
+    path = tmp_path / "experiment.parquet"
+    pd.DataFrame({"y": [1, 0, 1, 0], "arm": ["treated", "control", "control", "treated"], "u": [0.9, 0.2, 0.4, 0.5],
+                  "days": [3.0, 5.0, 8.0, 9.0], "status": [2, 1, 2, 2]}).to_parquet(path)
+    map_first = "map its values to 0/1 first, in the data (e.g. a view in a --database file)\n"
+    assert main(["compute", "qini_auc", str(path), "--label", "y", "--treatment", "arm", "--score", "u"]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --treatment must be 0/1 (or boolean); column 'arm' (treatment) holds 'control', "
+        "'treated' (VARCHAR): " + map_first)
+    assert main(["compute", "concordance_index", str(path), "--duration", "days", "--event", "status",
+                 "--score", "u"]) == 1
+    assert capsys.readouterr().err == (
+        "sqlmetrics: error: --event must be 0/1 (or boolean); column 'status' (event) holds 1, 2 (BIGINT): "
+        + map_first)
+    # a training set's column, named as --train's
+    train = tmp_path / "train.parquet"
+    pd.DataFrame({"days": [4.0, -1.0, 6.0], "y": [1, 0, 1]}).to_parquet(train)
+    assert main(["compute", "concordance_index_ipcw", str(path), "--duration", "days", "--event", "y",
+                 "--score", "u", "--train", str(train)]) == 1
+    assert capsys.readouterr().err == (
+        f"sqlmetrics: error: --duration must be >= 0 (a time since the start of follow-up); column 'days' (duration) "
+        f"of {str(train)!r} given as --train has 1 negative value, e.g. -1.0\n")
+
+
 # -- plots -------------------------------------------------------------------------------------------
 
 def test_plot_destinations_that_cannot_be_written(tmp_path):

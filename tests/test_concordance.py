@@ -231,3 +231,46 @@ def test_dynamic_auc_outside_the_follow_up_is_undefined():
     assert early.loc[[1, 2]].cumulative_dynamic_auc.notna().all()
     part = df[df.g == 0]
     assert late.loc[0].cumulative_dynamic_auc == pytest.approx(_dynamic(part, part, [5.0, 29.5])[0][1], rel=1e-12)
+
+
+# -- negative durations ---------------------------------------------------------------------------------
+
+
+def test_harrells_c_takes_negative_times_as_the_references():
+    """Harrell's C compares times only: lifelines and scikit-survival take negative ones, and so does it
+    (the same value as the times shifted above 0)."""
+    df = _data(4).assign(t=lambda d: d.t - 15.0)
+    assert (df.t < 0).any()
+    assert sm.concordance_index(df, duration="t", event="e", score="s") == pytest.approx(_sksurv(df)[0], abs=1e-12)
+    assert sm.concordance_index(df, duration="t", event="e", score="s", higher="survival") == pytest.approx(
+        lifelines_utils.concordance_index(df.t, df.s, df.e), abs=1e-12)
+
+
+@pytest.mark.parametrize("metric, extra", [("concordance_index_ipcw", {}),
+                                           ("cumulative_dynamic_auc", {"times": [5.0, 10.0]})])
+def test_negative_durations_are_refused_as_scikit_survival(metric, extra):
+    """Uno's C and the dynamic AUC weigh by the censoring's Kaplan-Meier estimate from time 0:
+    scikit-survival refuses a negative time, of the data or of the training set; so does sqlmetrics,
+    naming the column (and the training set's as train's). 0 is a time like any other."""
+    df = _uncensored_last(_data(5))
+    negative = df.assign(t=df.t.where(df.index % 50 != 7, -1.5))
+    reference = getattr(sksurv_metrics, metric)
+    refs = (negative.s.to_numpy(),) + tuple(extra.values())
+    for train, test in ((df, negative), (negative, df)):
+        with pytest.raises(ValueError, match="observed time contains values smaller zero"):
+            reference(_surv(train), _surv(test), *refs)
+    n = int((negative.t < 0).sum())
+    call = getattr(sm, metric)
+    with pytest.raises(sm.ColumnError, match=rf"^duration must be >= 0 \(a time since the start of follow-up\); "
+                                             rf"column 't' \(duration\) has {n} negative values, e\.g\. -1\.5$"):
+        call(negative, duration="t", event="e", score="s", **extra)
+    with pytest.raises(sm.ColumnError, match=rf"^duration must be >= 0 .*; column 't' \(duration\) of the pandas "
+                                             rf"DataFrame given as train has {n} negative values, e\.g\. -1\.5$"):
+        call(df, duration="t", event="e", score="s", train=negative, **extra)
+    zero = df.assign(t=df.t.where(df.index != 3, 0.0))
+    want = reference(_surv(zero), _surv(zero), zero.s.to_numpy(), *extra.values())
+    got = call(zero, duration="t", event="e", score="s", **extra)
+    if metric == "concordance_index_ipcw":
+        assert got == pytest.approx(want[0], rel=1e-12)
+    else:
+        assert got.cumulative_dynamic_auc.to_numpy() == pytest.approx(want[0], rel=1e-12)

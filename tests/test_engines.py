@@ -342,6 +342,33 @@ def test_spark_session_shared_by_threads(spark_con):
     assert not [t for t in spark_con.catalog.listTables() if t.name.startswith("sm_frame_")]
 
 
+def test_survival_and_uplift_inputs_name_the_problem(con):
+    """A negative duration is refused by Uno's C and the dynamic AUC (as scikit-survival), a check like
+    the others: by the screen and its count, or on Spark as a guard in the metric's own query; Harrell's
+    C, which compares times only, takes it (lifelines and scikit-survival do). A treatment or an event
+    of two values other than 0/1 is to be mapped to 0/1 (pos_label applies to the label only); one of
+    train= is named as train's."""
+    negative = int((BINARY["t"] < 0).sum())
+    for metric, extra in (("concordance_index_ipcw", {}), ("cumulative_dynamic_auc", {"times": [0.5]})):
+        with pytest.raises(sm.ColumnError, match=rf"^duration must be >= 0 \(a time since the start of follow-up\); "
+                                                 rf"column 't' \(duration\) has {negative} negative values, e\.g\. -"):
+            getattr(sm, metric)("preds", duration="t", event="y", score="s", con=con, **extra)
+    assert sm.concordance_index("preds", duration="t", event="y", score="s", con=con) == pytest.approx(
+        sm.concordance_index(BINARY, duration="t", event="y", score="s"), rel=1e-12)
+    two = sm.Query("SELECT * FROM preds WHERE g IN (3, 4)")
+    for metric, params in (("uplift_auc", dict(label="y", treatment="g", score="s")),
+                           ("concordance_index", dict(duration="dur", event="g", score="s"))):
+        param = next(k for k, v in params.items() if v == "g")
+        with pytest.raises(sm.ColumnError, match=rf"^{param} must be 0/1 \(or boolean\); column 'g' \({param}\) holds "
+                                                 r"3, 4 \(.+\): map its values to 0/1 first, in a sqlmetrics\.Query"):
+            getattr(sm, metric)(two, con=con, **params)
+    # a training set's event, named as train's with its own values (the data's are 0/1)
+    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'y' \(event\) of the query "
+                                             r"given as train holds 3, 4 \(.+\): map its values to 0/1 first"):
+        sm.concordance_index_ipcw("preds", duration="dur", event="y", score="s", con=con,
+                                  train=sm.Query("SELECT dur, g AS y FROM preds WHERE g IN (3, 4)"))
+
+
 def test_pos_label_on_the_engine(con):
     """pos_label on a text, a boolean and a number column, against scikit-learn."""
     from sklearn.metrics import average_precision_score, precision_score, roc_auc_score

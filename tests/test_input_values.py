@@ -617,3 +617,73 @@ def test_pos_label_on_the_command_line(tmp_path):
     assert done.returncode == 2 and done.stderr.strip() == (
         "sqlmetrics: error: --pos-label up is not a number; column 'n' (label) holds numbers (BIGINT): give one "
         "of its values, e.g. --pos-label 1"), done.stderr
+
+
+# -- a treatment, an event: 0/1 columns pos_label does not apply to --------------------------------
+
+#: (metric, parameters) reading column x as 0/1: an uplift treatment, a survival event
+INDICATORS = [("qini_auc", dict(label="y", treatment="x", score="s"), "treatment"),
+              ("concordance_index", dict(duration="t", event="x", score="s"), "event")]
+#: (values of x, repeated over the rows, and the end of the message: the values and what to do)
+MAP_FIRST = r"map its values to 0/1 first, in a sqlmetrics\.Query\('SELECT \.\.\.'\)$"
+INDICATOR_VALUES = [
+    ([1, 2], rf"holds 1, 2 \(\w+\): {MAP_FIRST}"),
+    (["yes", "no"], rf"holds 'no', 'yes' \(\w+\): {MAP_FIRST}"),
+    ([0, 1, 2], r"has 4 other values, e\.g\. 2$"),
+    ([0, 0.5, 1], r"has 4 other values, e\.g\. 0\.5$"),
+]
+
+
+def indicator_frame(values) -> pd.DataFrame:
+    return frame().assign(x=values * (12 // len(values)))
+
+
+@pytest.mark.parametrize("values, end", INDICATOR_VALUES, ids=["1-2", "yes-no", "a-third-value", "a-fraction"])
+@pytest.mark.parametrize("metric, params, param", INDICATORS, ids=["treatment", "event"])
+def test_a_treatment_or_event_not_0_1_says_so_without_pos_label(pg, metric, params, param, values, end):
+    """pos_label applies to the label only (it would leave a treatment or an event as it is, and the
+    error repeat): a column of other values is to be mapped to 0/1, on every input path."""
+    df = indicator_frame(values)
+    con = sqlite3.connect(":memory:")
+    declared = "TEXT" if isinstance(values[0], str) else "REAL" if 0.5 in values else "INTEGER"
+    sqlite_table(con, df, dict(SQLITE_TYPES, x=declared))
+    want = rf"^{param} must be 0/1 \(or boolean\); column 'x' \({param}\) {end}"
+    for data, on in ((df, None), ("t", con), (pg_table(pg, df, {}), pg)):
+        with pytest.raises(sm.ColumnError, match=want):
+            getattr(sm, metric)(data, con=on, **params)
+
+
+def test_survival_metrics_take_no_pos_label():
+    """The event is 0/1 (or boolean), as scikit-survival's and lifelines': pos_label, which applied to the
+    data's event but not to the training set's, is no parameter of theirs."""
+    for metric in ("concordance_index", "concordance_index_ipcw", "cumulative_dynamic_auc"):
+        assert "pos_label" not in {p.name for p in sm.METRICS[metric].params}
+    with pytest.raises(sm.ParameterError, match="unexpected keyword argument 'pos_label'"):
+        sm.concordance_index(indicator_frame([1, 2]), duration="t", event="x", score="s", pos_label=2)
+
+
+def test_a_training_sets_values_are_reported_as_its_own(pg):
+    """Uno's C reads a second relation, train=: a bad value there is named as train's, with train's
+    values (the data's event is 0/1 here), on every input path; a NULL, a missing column too."""
+    df = frame().assign(x=[1, 0] * 6)
+    train = frame().assign(x=["event", "censored"] * 6)
+    con = sqlite3.connect(":memory:")
+    sqlite_table(con, df, SQLITE_TYPES, "d")
+    sqlite_table(con, train, dict(SQLITE_TYPES, x="TEXT"), "train")
+    params = dict(duration="p", event="x", score="s")
+    values = r"holds 'censored', 'event' \(\w+\): map its values to 0/1 first"
+    for data, given, name, on in ((df, train, "the pandas DataFrame", None), ("d", "train", "table 'train'", con),
+                                  (pg_table(pg, df, {}), (t := pg_table(pg, train, {})), f"table {t!r}", pg)):
+        with pytest.raises(sm.ColumnError, match=rf"^event must be 0/1 \(or boolean\); column 'x' \(event\) of "
+                                                 rf"{name} given as train {values}"):
+            sm.concordance_index_ipcw(data, train=given, con=on, **params)
+    two = train.assign(x=[1, 0, 2] * 4)
+    with pytest.raises(sm.ColumnError, match=r"^event must be 0/1 \(or boolean\); column 'x' \(event\) of the pandas "
+                                             r"DataFrame given as train has 4 other values, e\.g\. 2$"):
+        sm.cumulative_dynamic_auc(df, train=two, times=[0.5], **params)
+    with pytest.raises(sm.ColumnError, match=r"^column 'x' \(event\) of the pandas DataFrame given as train has 1 "
+                                             r"NULL value"):
+        sm.concordance_index_ipcw(df, train=two.assign(x=[None] + [1.0] * 11), **params)
+    with pytest.raises(sm.MissingColumnError, match=r"^column 'x' \(event\) not found in the pandas DataFrame given "
+                                                    r"as train"):
+        sm.concordance_index_ipcw(df, train=two.drop(columns="x"), **params)

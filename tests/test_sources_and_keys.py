@@ -224,6 +224,25 @@ def test_trec_files_read_as_trec_eval_does(tmp_path):
         sm.ndcg(sm.TrecRun(run), con=sqlite3.connect(":memory:"))
 
 
+def test_trec_files_with_carriage_returns(tmp_path):
+    """trec_eval ends a line at LF only and reads a CR as whitespace: CRLF ends (or a CR among the fields)
+    give the LF file's values (the test above's, by hand), a malformed line is named by its LF number
+    and shown without the CR, and render's SQL reads the file itself."""
+    run, qrels = tmp_path / "run.txt", tmp_path / "qrels"
+    run.write_bytes(b"# a comment\r\n007 Q0 d2 1 2.0 tag\r\n\r\n007\rQ0 d1 9 3e0 tag\r\n007 Q0 d3 2 1 tag\n"
+                    b"7 Q0 d1 1 1 tag\r\n")
+    qrels.write_bytes(b"007 0 d1 1\r\n007 0 d3 2\r\n007 0 d2 -1\r\n7 0 d9 1\r\n")
+    assert sm.precision_at_k(sm.TrecRun(run), sm.TrecQrels(qrels), k=2, per_query=True).set_index(
+        "query")["precision_at_k"].to_dict() == {"007": 0.5, "7": 0.0}
+    got = sm.map(sm.TrecRun(run), qrels=sm.TrecQrels(qrels), per_query=True).set_index("query")
+    assert got.loc["007", "mean_average_precision"] == pytest.approx((1 + 2 / 3) / 2, abs=1e-12)
+    bad = tmp_path / "bad.run"
+    bad.write_bytes(b"q Q0 d1 1 1.0 tag\r\n\r\nq Q0 d2 2 high tag\r\n")
+    with pytest.raises(sm.SourceError, match=r"bad.run', line 3: 'q Q0 d2 2 high tag' is not a TREC run line"):
+        sm.ndcg(sm.TrecRun(bad), sm.TrecQrels(qrels))
+    assert repr(str(run)) in sm.render("ndcg", sm.TrecRun(run), qrels=sm.TrecQrels(qrels))
+
+
 def test_qrels_with_their_own_column_names():
     """qrels_query / qrels_item / qrels_relevance: the value is that of the qrels renamed; errors name the
     qrels' own columns."""

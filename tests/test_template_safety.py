@@ -264,7 +264,7 @@ def bad_calls():
         out.append((f"{name}-null_prediction", name, "null_prediction", dict(prediction, prediction="hat"),
                     "aggregate"))
         out.append((f"{name}-null_score", name, "null_score", args(name), "aggregate"))
-    for name in (m for m in ALL if any(p.role == "treatment" for p in METRICS[m].params)):
+    for name in (m for m in ALL if any(p.name == "treatment" for p in METRICS[m].params)):
         out.append((f"{name}-treatment_two", name, "treatment_two", args(name), "aggregate"))
     for name in _PROBABILITY:
         out.append((f"{name}-null_probability", name, "null_score", args(name), "aggregate"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import tempfile
 from pathlib import Path
 
 import ir_measures
@@ -193,16 +194,41 @@ def _trec_eval_calls():
     return out + [(f"success_{k}", "hit_rate", {"k": k}, "hit_rate") for k in (1, 5, 10)]
 
 
-@pytest.mark.parametrize("results, output", [("results.test", "out.test.aq"), ("results.trunc", "out.test.aqc")])
-def test_trec_eval_test_files(results, output):
-    """trec_eval -q (and -c: a query absent from the run scores 0) on its own test files. The
-    expected values are printed to 4 decimals. One difference, documented: trec_eval's rbp_resid of a
-    query absent from the run is 0, sqlmetrics' residual 1 (nothing of it is judged)."""
+def with_ends(name: str, ends: str, folder: Path) -> Path:
+    """trec_eval's test file `name` with other line ends: as it is (LF), CRLF, CRLF on every other line,
+    or carriage returns among the fields and as blank lines (trec_eval ends a line at LF only and reads a
+    CR as whitespace, C's isspace: the same lines)."""
+    if ends == "lf":
+        return DATA / name
+    lines = (DATA / name).read_text().splitlines()
+    if ends == "crlf":
+        text = "".join(line + "\r\n" for line in lines)
+    elif ends == "mixed":
+        text = "".join(line + ("\r\n" if i % 2 else "\n") for i, line in enumerate(lines))
+    else:
+        text = "".join("\r" + line.replace(" ", "\r", 1) + " \r\n\r\n" for line in lines)
+    path = folder / f"{name}.{ends}"
+    path.write_bytes(text.encode())
+    return path
+
+
+@pytest.mark.parametrize("results, output, ends", [("results.test", "out.test.aq", "lf"),
+                                                  ("results.trunc", "out.test.aqc", "lf")]
+                         + [("results.test", "out.test.aq", ends) for ends in ("crlf", "mixed", "stray")])
+def test_trec_eval_test_files(results, output, ends, tmp_path, monkeypatch):
+    """trec_eval -q (and -c: a query absent from the run scores 0) on its own test files, with their
+    own line ends and with carriage returns (with_ends), which a copy lets DuckDB read as trec_eval
+    does, removed after the call. The expected values are printed to 4 decimals. One difference,
+    documented: trec_eval's rbp_resid of a query absent from the run is 0, sqlmetrics' residual 1
+    (nothing of it is judged)."""
     judged = set(read_trec("qrels.test", ["query", "iter", "item", "relevance"])["query"])
     absent = judged - set(read_trec(results, ["query", "q0", "item", "rank", "score", "runid"])["query"])
     assert absent == ({"302"} if results == "results.trunc" else set())
-    # the files as they are, read by sqlmetrics (results.trunc has text after the sixth field of some lines)
-    run, qrels = sm.TrecRun(DATA / results), sm.TrecQrels(DATA / "qrels.test")
+    copies, made = [], tempfile.TemporaryDirectory
+    monkeypatch.setattr(tempfile, "TemporaryDirectory", lambda **kw: copies.append(made(**kw)) or copies[-1])
+    # the files read by sqlmetrics (results.trunc has text after the sixth field of some lines)
+    run = sm.TrecRun(with_ends(results, ends, tmp_path))
+    qrels = sm.TrecQrels(with_ends("qrels.test", ends, tmp_path))
     want = expected(output)
     for measure, name, kwargs, column in _trec_eval_calls():
         fn = getattr(sm, name)
@@ -220,6 +246,8 @@ def test_trec_eval_test_files(results, output):
                 assert int(value) == int(text), (measure, q)
             else:
                 assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
+    assert len(copies) == (0 if ends == "lf" else 2 * 2 * len(_trec_eval_calls()))  # each call's run and qrels
+    assert not any(Path(c.name).exists() for c in copies)
 
 
 @pytest.mark.parametrize("threshold", [2, 3])

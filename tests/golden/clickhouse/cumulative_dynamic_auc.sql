@@ -20,15 +20,15 @@ WITH sm_rows AS (
 ), sm_times AS (
   SELECT
     1 AS sm_k,
-    CAST(-0.5 AS Nullable(Float64)) AS sm_time
+    CAST(0.5 AS Nullable(Float64)) AS sm_time
   UNION ALL
   SELECT
     2 AS sm_k,
-    CAST(0.0 AS Nullable(Float64)) AS sm_time
+    CAST(1.0 AS Nullable(Float64)) AS sm_time
   UNION ALL
   SELECT
     3 AS sm_k,
-    CAST(0.5 AS Nullable(Float64)) AS sm_time
+    CAST(1.5 AS Nullable(Float64)) AS sm_time
 ), sm_train_rows AS (
   SELECT
     "country",

@@ -1,8 +1,9 @@
 """What sqlmetrics must know of a warehouse's Python driver beyond PEP 249 (DB-API 2.0), in one place:
 which dialect its connections speak, how its cursors name a column's type, whether a connection is
-inside a transaction, and whether the driver opens one itself before the next statement.
+inside a transaction, whether the driver opens one itself before the next statement, and how a running
+statement is cancelled (Ctrl-C, ``interrupts``).
 
-PEP 249 leaves all four to the driver. A class here answers them for a family of drivers, found by
+PEP 249 leaves all five to the driver. A class here answers them for a family of drivers, found by
 the module of the connection's class (``of(con)``); an unknown driver is used when the caller names
 its dialect, with the answers of the base class: type codes as names, transactions unknown (its
 statements then run as they come, each a read-only SELECT). What differs between dialects (the
@@ -61,6 +62,17 @@ class Driver:
     #: PostgreSQL driver refuses every statement until the whole transaction is rolled back)
     savepoint_after_error = True
 
+    def canceller(self, con):
+        """What cancels the statement running on `con`, called from another thread, by the driver's own
+        means: the server ends the statement with an error, which the driver reads whole, and the
+        connection goes on in the state the statement found it (its transaction still open). None where
+        sqlmetrics knows no such means: Ctrl-C then reaches the driver as it would without sqlmetrics."""
+        return None
+
+    #: in the main thread the driver's calls take SIGINT themselves (``interrupts`` then runs them in
+    #: a thread of their own)
+    takes_sigint = False
+
 
 class PostgresProtocol(Driver):
     """A driver of PostgreSQL's protocol: type OIDs; unless in autocommit it sends BEGIN before a
@@ -80,6 +92,26 @@ class Psycopg2(PostgresProtocol):
     def transaction(self, con):
         # psycopg2.extensions.TRANSACTION_STATUS_*: IDLE 0, ACTIVE 1, INTRANS 2, INERROR 3, UNKNOWN 4
         return {0: "idle", 2: "open", 3: "failed"}.get(con.info.transaction_status)
+
+    def canceller(self, con):
+        return con.cancel  # a cancel request on a connection of its own (libpq's PQcancel), thread-safe
+
+
+class Psycopg(Driver):
+    """psycopg 3, whose connections have an engine of their own (engine.PostgresEngine): how it cancels.
+    On a KeyboardInterrupt in its own wait psycopg cancels too, but only in the main thread, and where
+    Python raises the KeyboardInterrupt there, which may be outside that wait."""
+
+    def canceller(self, con):
+        return con.cancel
+
+
+class SQLite3(Driver):
+    """Python's sqlite3, whose connections have an engine of their own (engine.SQLiteEngine): how it
+    cancels. interrupt() may be called from any thread, even on a connection bound to its own."""
+
+    def canceller(self, con):
+        return con.interrupt
 
 
 class MySQLProtocol(Driver):
@@ -105,6 +137,32 @@ class MySQLProtocol(Driver):
         info = getattr(con, "get_server_info", None)
         version = info() if callable(info) else getattr(con, "server_info", None)
         return version if isinstance(version, str) else None
+
+
+class PyMySQL(MySQLProtocol):
+    """PyMySQL, which cancels as MySQL does: KILL QUERY, sent on a second connection (the first is busy
+    with the statement) opened with the first one's parameters. A user may kill its own sessions'
+    statements without any privilege. Had Ctrl-C raised KeyboardInterrupt inside PyMySQL, it would leave
+    the connection in the middle of the server's answer, dead (InterfaceError(0, '') on its next use)."""
+
+    def canceller(self, con):
+        return lambda: _kill_query(con)
+
+
+def _kill_query(con) -> None:
+    """KILL QUERY for PyMySQL's connection `con`: its statement ends with error 1317, its transaction kept."""
+    import pymysql
+    # TLS where the first connection required it (PyMySQL 1.2 keeps `ssl` True for its preferred mode too)
+    required = getattr(con, "_ssl_required", con.ssl)
+    killer = pymysql.connect(host=con.host, port=con.port, user=con.user, password=con.password,
+                             unix_socket=con.unix_socket, bind_address=con.bind_address,
+                             server_public_key=con.server_public_key, ssl=con.ctx if required else None,
+                             connect_timeout=5)
+    try:
+        with killer.cursor() as cursor:
+            cursor.execute(f"KILL QUERY {int(con.thread_id())}")
+    finally:
+        killer.close()
 
 
 class Snowflake(Driver):
@@ -151,12 +209,19 @@ class ADBC(Driver):
     def autocommit(self, con):
         return con.adbc_connection.get_option("adbc.connection.autocommit") == "true"
 
+    def canceller(self, con):
+        return con.adbc_connection.cancel  # AdbcConnectionCancel: the running statement's too
+
+    # in the main thread its driver manager cancels on SIGINT itself, then raises the driver's error for a
+    # cancelled statement, the same as a statement timeout's (checked with adbc-driver-manager 1.x)
+    takes_sigint = True
+
 
 #: a connection class's top-level module (or its two first parts) -> its driver
 _BY_MODULE = {
     "psycopg2": Psycopg2("postgres", "psycopg2"),
     "redshift_connector": PostgresProtocol("redshift", "redshift_connector"),
-    "pymysql": MySQLProtocol("mysql", "PyMySQL"),
+    "pymysql": PyMySQL("mysql", "PyMySQL"),
     "MySQLdb": MySQLProtocol("mysql", "mysqlclient"),
     "mysql.connector": MySQLProtocol("mysql", "mysql-connector"),
     "mariadb": MySQLProtocol("mysql", "MariaDB Connector"),

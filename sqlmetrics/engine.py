@@ -32,7 +32,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from . import dialects, drivers
+from . import dialects, drivers, interrupts
 from .errors import EngineError, SourceError
 from .sources import (Query, Source, describe, duckdb_source, is_file_path, is_frame, is_relation, is_trec,
                       missing_table, static_source)
@@ -423,6 +423,7 @@ class SQLiteEngine(Engine):
     dialect = "sqlite"
     name = "SQLite"
     errors = sqlite3.Error
+    driver = drivers.SQLite3("sqlite", "sqlite3")
     typed_values = False  # a column holds values of any type, and a query's columns have no declared one
 
     #: the connection's settings for a call: read-only, and each result column named as the SQL names
@@ -467,6 +468,7 @@ class SQLiteEngine(Engine):
     def _disagreement(self, sql: str) -> str | None:
         return _sqlite_disagreement(sql)
 
+    @interrupts.cancellable
     def _fetch(self, sql):
         cursor = self.con.cursor()
         cursor.row_factory = None  # plain tuples, whatever the connection's row factory
@@ -498,6 +500,7 @@ class PostgresEngine(Engine):
     dialect = "postgres"
     name = "PostgreSQL"
     case_insensitive = False
+    driver = drivers.Psycopg("postgres", "psycopg")
 
     def __init__(self, con, dialect: str | None = None):
         import psycopg
@@ -553,6 +556,7 @@ class PostgresEngine(Engine):
         with self.con.cursor(row_factory=tuple_row) as cursor:  # whatever the connection's row factory
             yield cursor
 
+    @interrupts.cancellable
     def _fetch(self, sql):
         with self._cursor() as cursor:
             # binary results: psycopg then sends by the extended protocol (one statement), as it
@@ -563,6 +567,7 @@ class PostgresEngine(Engine):
     def _missing(self, error):
         return getattr(error, "sqlstate", None) == "42P01"  # undefined_table
 
+    @interrupts.cancellable
     def _schema(self, sql, source):
         with self._cursor() as cursor:
             # never prepared: psycopg prepares a statement run 5 times, and its plan fails once a
@@ -792,6 +797,7 @@ class DBAPIEngine(Engine):
     def _disagreement(self, sql: str) -> str | None:
         return _uniform_disagreement(sql, self.dialect)
 
+    @interrupts.cancellable
     def _fetch(self, sql):
         cursor = self.con.cursor()
         try:
@@ -807,6 +813,7 @@ class DBAPIEngine(Engine):
         text = str(error).lower()
         return any(k in text for k in ("doesn't exist", "does not exist", "not found", "no such table", "unknown table"))
 
+    @interrupts.cancellable
     def _schema(self, sql, source):
         cursor = self.con.cursor()
         try:

@@ -6,13 +6,17 @@ Python delivers Ctrl-C to the main thread only, between two bytecodes: a main th
 DuckDB query would notice it when DuckDB next checks for signals, between its tasks (seconds, even
 minutes, into a large sort). So the computation runs in a worker thread and the main thread waits,
 drawing the spinner; on Ctrl-C it calls `interrupt` (DuckDB's ``connection.interrupt()`` stops the
-running query within milliseconds), waits for the worker to end and raises KeyboardInterrupt.
+running query within milliseconds) and stops the worker's statement on any other connection (a
+warehouse's of --url, lent for the call by its pool: ``interrupts.stop`` cancels it by its driver's
+means), waits for the worker to end and raises KeyboardInterrupt.
 """
 from __future__ import annotations
 
 import sys
 import threading
 import time
+
+from . import interrupts
 
 _FRAMES = "|/-\\"
 
@@ -82,15 +86,20 @@ class Steps:
 
 def _stop(began: threading.Event, done: threading.Event, interrupt, worker: threading.Thread) -> None:
     """Interrupt until the worker has ended (`done`): an interrupt that lands between two of its
-    queries stops nothing, the next query has to be interrupted too; without `interrupt`, wait.
-    Another Ctrl-C meanwhile changes nothing: the worker's query must end before its connection
-    is closed (DuckDB refuses, and the process aborts at exit); joined once `done`, so the thread
-    has ended when run() raises. A worker that has not begun within a second never will (Ctrl-C
+    queries stops nothing, the next query has to be interrupted too; without `interrupt`, wait. A
+    statement on a driver's connection is stopped once (interrupts.stop: the running one cancelled,
+    else the next one stopped before it is sent). Another Ctrl-C meanwhile changes nothing: the
+    worker's query must end before its connection is closed (DuckDB refuses, and the process aborts
+    at exit); joined once `done`, so the thread has ended when run() raises. A worker that has not begun within a second never will (Ctrl-C
     came before its thread was created): there is nothing to stop."""
     if not began.wait(1.0):
         return
+    stopped = False
     while True:
         try:
+            if not stopped:
+                interrupts.stop(worker)
+                stopped = True
             if interrupt is not None:
                 try:
                     interrupt()

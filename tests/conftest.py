@@ -267,3 +267,15 @@ def connect_postgres(**options):
         return psycopg.connect(PG_DSN, connect_timeout=5, **options)
     except Exception as e:  # no driver, no server, no such database or role
         unreachable("PostgreSQL", e)
+
+
+@pytest.fixture
+def psycopg2_con():
+    """A psycopg2 connection to PG_DSN (test_reach.py, test_interrupts.py), closed after the test."""
+    try:
+        import psycopg2
+        con = psycopg2.connect(PG_DSN)
+    except Exception as e:  # no driver, no server, no such database or role
+        unreachable("PostgreSQL", e)
+    yield con
+    con.close()

@@ -245,17 +245,6 @@ def pg_schema():
     con.close()
 
 
-@pytest.fixture
-def psycopg2_con():
-    try:
-        import psycopg2
-        con = psycopg2.connect(PG_DSN)
-    except Exception as e:
-        unreachable("PostgreSQL", e)
-    yield con
-    con.close()
-
-
 def test_postgres_through_psycopg2(pg_schema, psycopg2_con):
     assert_the_four(psycopg2_con, f"{pg_schema}.")
     assert psycopg2_con.info.transaction_status == 0 and psycopg2_con.autocommit is False

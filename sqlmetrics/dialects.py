@@ -81,10 +81,6 @@ class Capabilities:
     folds_result_names = False
     #: a WITH inside a CTE's query sees the names of the WITH around it
     nested_with = True
-    #: statements run at the start of that transaction, for the SQL to read as sqlglot wrote it and
-    #: its values to come back whole, whatever the session had set (SET LOCAL: the transaction's end
-    #: undoes them)
-    call_settings: tuple[str, ...] = ()
     #: the transaction's end where the engine's plain ROLLBACK may do more (MySQL's completion_type
     #: can make it open a new transaction, or close the connection)
     rollback = "ROLLBACK"
@@ -113,7 +109,7 @@ class Capabilities:
     #: the search path every statement of a call resolves names in: the builtins' schema only, so
     #: that no function or operator of another schema can stand in for a builtin (PostgreSQL:
     #: CVE-2018-1058's pattern); the tables of the data are named with the schema the caller's own
-    #: path finds them in (caller_path, tables_found)
+    #: path finds them in (engine.Engine._found)
     builtin_path: str | None = None
     #: a query true when the transaction a driver keeps open on its own (Driver 'pending') holds
     #: uncommitted changes of the caller's; None where it cannot be asked
@@ -493,9 +489,10 @@ class MySQL(Capabilities):
     def session_pins(self):
         # MySQL has no statement-scoped SET for these: the caller's values are kept in user variables
         # of the session (which read as NULL once cleared, as one never set)
-        saved = [f"@sm_saved_{name}" for name, _ in self.statement_settings]
-        return ((f"SET {', '.join(f'{var} = @@SESSION.{name}, SESSION {name} = {value}' for var, (name, value) in zip(saved, self.statement_settings))}",),
-                (f"SET {', '.join(f'SESSION {name} = {var}, {var} = NULL' for var, (name, _) in zip(saved, self.statement_settings))}",))
+        pin = ", ".join(f"@sm_saved_{name} = @@SESSION.{name}, SESSION {name} = {value}"
+                        for name, value in self.statement_settings)
+        unpin = ", ".join(f"SESSION {name} = @sm_saved_{name}, @sm_saved_{name} = NULL" for name, _ in self.statement_settings)
+        return (f"SET {pin}",), (f"SET {unpin}",)
 
     def for_server(self, version):
         return _MARIADB if version and "mariadb" in version.lower() else self
@@ -511,7 +508,7 @@ class MariaDB(MySQL):
     binary_collation = "utf8mb4_nopad_bin"
 
     def pinned(self, sql, settings):
-        return f"SET STATEMENT {', '.join(f'{name} = {value}' for name, value in settings)} FOR {sql}"
+        return f"SET STATEMENT {', '.join(f'{name} = {value}' for name, value in settings)} FOR {sql}" if settings else sql
 
     def session_pins(self):
         return (), ()

@@ -262,9 +262,7 @@ class DuckDBEngine(Engine):
             yield
             return
         in_transaction = self._in_transaction()
-        # a macro of the connection's own shadows the builtin of its name (CREATE MACRO ln(x) AS 42)
-        self.shadowing = frozenset(name.lower() for (name,) in self.con.execute(
-            self.capabilities.own_functions).fetchall())
+        self.shadowing = _macros_named_like_builtins(self.con, self.capabilities.own_functions)
         if in_transaction:
             yield
             return
@@ -339,6 +337,18 @@ class DuckDBEngine(Engine):
                 yield
         except duckdb.Error as e:
             raise EngineError(f"DuckDB rejected the query: {_first_line(e)}") from e
+
+
+#: per DuckDB connection, the names of its macros that shadow a builtin of the same name (CREATE MACRO
+#: ln(x) AS 42), found on its first call: duckdb_functions() costs ~10 ms, as much as a call itself
+_SHADOWING: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _macros_named_like_builtins(con: duckdb.DuckDBPyConnection, query: str) -> frozenset[str]:
+    with _LOCKS_GUARD:
+        if con not in _SHADOWING:
+            _SHADOWING[con] = frozenset(name.lower() for (name,) in con.execute(query).fetchall())
+        return _SHADOWING[con]
 
 
 @functools.lru_cache(maxsize=512)
@@ -831,12 +841,12 @@ class DBAPIEngine(Engine):
 
 
 def _begun(engine: Engine, statements: tuple[str, ...]) -> None:
-    """Run the statements that open a call's span, its call_settings and its call_start query, on
+    """Run the statements that open a call's span, then its call_start query (Capabilities), on
     `engine` (which runs them by its _run, in one round trip where it can): what call_start tells of
     the caller's session is kept on the engine (caller_path, and what its reading is read from)."""
     caps = engine.capabilities
     start = caps.call_start()
-    last = engine._run(*statements, *caps.call_settings, *([start] if start else []))
+    last = engine._run(*statements, *([start] if start else []))
     if start:
         engine.caller_path = [str(schema) for schema in _plain(last[0])]
         engine.reading = caps.reading(last[1])

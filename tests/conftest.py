@@ -3,6 +3,7 @@ import importlib.util
 import os
 import shutil
 import sysconfig
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -236,6 +237,46 @@ def load_tables(cursor, tables: dict[str, pd.DataFrame], types: dict[str, str], 
         cursor.execute(f"CREATE TABLE {prefix}{quote}{name}{quote} ({columns})")
         cursor.executemany(f"INSERT INTO {prefix}{quote}{name}{quote} VALUES ({', '.join(['%s'] * frame.shape[1])})",
                            plain_rows(frame))
+
+
+#: MariaDB's column types for the tables' dtypes: text in the server's default collation (utf8mb4,
+#: case-insensitive, as most MySQL tables are), so that what sorts or matches text by bytes is exercised
+MYSQL_TYPES = {"f": "DOUBLE", "i": "BIGINT", "u": "BIGINT", "b": "BOOLEAN", "text": "VARCHAR(255)"}
+
+
+@contextmanager
+def mariadb_database(tables: dict[str, pd.DataFrame], purpose: str):
+    """A PyMySQL connection to a database of its own (named for `purpose` and the process) holding
+    `tables`, dropped afterwards: (connection, database name)."""
+    con = connect_mysql()
+    database = f"sqlmetrics_{purpose}_{os.getpid()}"
+    with con.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE `{database}`")
+        con.select_db(database)
+        load_tables(cursor, tables, MYSQL_TYPES, quote="`")
+    con.commit()
+    try:
+        yield con, database
+    finally:
+        with con.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE `{database}`")
+        con.close()
+
+
+@contextmanager
+def chdb_session(tables: dict[str, pd.DataFrame]):
+    """A chDB (ClickHouse) session holding `tables`."""
+    try:
+        from chdb import session
+        con = session.Session()
+    except Exception as e:  # no chdb
+        unreachable("ClickHouse (chDB)", e)
+    for name, frame in tables.items():
+        con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
+    try:
+        yield con
+    finally:
+        con.close()
 
 
 def connect_mysql():

@@ -15,7 +15,7 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import PG_DSN, as_dbt_renders, connect_mysql, connect_postgres, load_tables, plain_rows, unreachable
+from conftest import PG_DSN, as_dbt_renders, chdb_session, connect_postgres, mariadb_database, plain_rows, unreachable
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, reference)
 from sqlmetrics import plans
@@ -77,34 +77,15 @@ def spark_con():
 
 @pytest.fixture(scope="module")
 def clickhouse_con():
-    try:
-        from chdb import session
-        con = session.Session()
-    except Exception as e:  # no chdb
-        unreachable("ClickHouse (chDB)", e)
-    for name, frame in TABLES.items():
-        con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
-    yield con
-    con.close()
+    with chdb_session(TABLES) as con:
+        yield con
 
 
 @pytest.fixture(scope="module")
 def mysql_con():
-    """MariaDB through PyMySQL: a warehouse's own DB-API driver. Text in the server's default collation
-    (utf8mb4, case-insensitive, as most MySQL tables are), so that what sorts or matches text by bytes
-    is exercised."""
-    con = connect_mysql()
-    database = f"sqlmetrics_test_{os.getpid()}"
-    with con.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE `{database}`")
-        con.select_db(database)
-        load_tables(cursor, TABLES, {"f": "DOUBLE", "i": "BIGINT", "u": "BIGINT", "b": "BOOLEAN",
-                                     "text": "VARCHAR(255)"}, quote="`")
-    con.commit()
-    yield con
-    with con.cursor() as cursor:
-        cursor.execute(f"DROP DATABASE `{database}`")
-    con.close()
+    """MariaDB through PyMySQL: a warehouse's own DB-API driver."""
+    with mariadb_database(TABLES, "test") as (con, _):
+        yield con
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,16 @@ from sqlmetrics import drivers, interrupts
 
 #: seconds from SIGINT to KeyboardInterrupt (or to the command's exit)
 PROMPT = 2.0
+
+
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    """Python's own SIGINT handler, which sqlmetrics' stands in for during a statement: a test process
+    that started a classic Spark session earlier has PySpark's, and a program's own handler is left
+    alone (tested below)."""
+    found = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, found)
 #: PG_DSN's database, for the URLs of ADBC and SQLAlchemy
 PG_DATABASE = dict(part.split("=", 1) for part in PG_DSN.split() if "=" in part).get("dbname", "postgres")
 

@@ -17,7 +17,7 @@ from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
 from conftest import (MYSQL_URL, PG_DSN, connect_mysql, connect_postgres, load_tables, make_binary_frame,
-                      make_ranking_frames, unreachable)
+                      make_ranking_frames, mariadb_database, unreachable)
 from sqlmetrics.engine import connect
 
 BINARY = make_binary_frame(n=400, seed=5)
@@ -86,17 +86,8 @@ def test_what_is_no_connection_is_refused_saying_what_is():
 
 @pytest.fixture(scope="module")
 def mariadb():
-    con = connect_mysql()
-    database = f"sqlmetrics_reach_{os.getpid()}"
-    with con.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE `{database}`")
-        con.select_db(database)
-        load_tables(cursor, TABLES, {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(64)"}, quote="`")
-    con.commit()
-    yield con, database
-    with con.cursor() as cursor:
-        cursor.execute(f"DROP DATABASE `{database}`")
-    con.close()
+    with mariadb_database(TABLES, "reach") as found:
+        yield found
 
 
 def _mysql_tables(con) -> set:

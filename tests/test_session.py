@@ -16,7 +16,8 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import PG_DSN, connect_mysql, connect_postgres, load_tables, plain_rows, unreachable
+from conftest import (PG_DSN, chdb_session, connect_mysql, connect_postgres, load_tables, mariadb_database,
+                      plain_rows, unreachable)
 from engine_cases import CALLS, TABLES, assert_same, reference
 
 #: the calls each setting is tried on: a metric of each family, the slices, curves and per-class rows
@@ -39,18 +40,8 @@ def assert_the_sample(con):
 
 @pytest.fixture(scope="module")
 def mariadb():
-    con = connect_mysql()
-    database = f"sqlmetrics_session_{os.getpid()}"
-    with con.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE `{database}`")
-        con.select_db(database)
-        load_tables(cursor, TABLES, {"f": "DOUBLE", "i": "BIGINT", "u": "BIGINT", "b": "BOOLEAN",
-                                     "text": "VARCHAR(255)"}, quote="`")
-    con.commit()
-    yield con
-    with con.cursor() as cursor:
-        cursor.execute(f"DROP DATABASE `{database}`")
-    con.close()
+    with mariadb_database(TABLES, "session") as (con, _):
+        yield con
 
 
 def _mysql(con, statement: str):
@@ -118,15 +109,8 @@ def sqlite_con():
 
 @pytest.fixture(scope="module")
 def clickhouse_con():
-    try:
-        from chdb import session
-        con = session.Session()
-    except Exception as e:  # no chdb
-        unreachable("ClickHouse (chDB)", e)
-    for name, frame in TABLES.items():
-        con.query(f"CREATE TABLE {name} ENGINE = MergeTree ORDER BY tuple() AS SELECT * FROM Python(frame)")
-    yield con
-    con.close()
+    with chdb_session(TABLES) as con:
+        yield con
 
 
 # -- the sweeps: a setting at a time, the sample equal to DuckDB's, the setting as it was -----------
@@ -143,20 +127,27 @@ MARIADB_SETTINGS = [
     "time_zone = '+05:00'", "autocommit = 0"]
 
 
+def assert_swept(con, set_it, read_it, reset_it):
+    """With the setting set (`set_it`), the sample equals DuckDB's, and the setting reads back as set."""
+    set_it()
+    held = read_it()
+    try:
+        assert_the_sample(con)
+        assert read_it() == held
+    finally:
+        reset_it()
+
+
 @pytest.mark.parametrize("setting", MARIADB_SETTINGS)
 def test_mariadb_session_cannot_change_a_number(mariadb, setting):
-    name = setting.split(" = ")[0].removeprefix("NAMES ")
-    variable = {"latin1": "character_set_connection", "utf8mb3": "character_set_connection"}.get(name, name)
-    _mysql(mariadb, f"SET {setting}" if setting.startswith("NAMES") else f"SET SESSION {setting}")
-    held = _mysql(mariadb, f"SELECT @@SESSION.{variable}")
-    try:
-        assert_the_sample(mariadb)
-        mariadb.ping(reconnect=False)  # completion_type = 2 (RELEASE) would have closed it
-        assert _mysql(mariadb, f"SELECT @@SESSION.{variable}") == held
-        assert not mariadb.server_status & 1 or setting == "autocommit = 0"  # no transaction left open
-    finally:
-        _mysql(mariadb, "SET NAMES utf8mb4" if setting.startswith("NAMES") else f"SET SESSION {name} = DEFAULT")
-        mariadb.rollback()
+    names = setting.startswith("NAMES")
+    name = "character_set_connection" if names else setting.split(" = ")[0]
+    assert_swept(mariadb, lambda: _mysql(mariadb, f"SET {setting}" if names else f"SET SESSION {setting}"),
+                 lambda: _mysql(mariadb, f"SELECT @@SESSION.{name}"),
+                 lambda: _mysql(mariadb, "SET NAMES utf8mb4" if names else f"SET SESSION {name} = DEFAULT"))
+    mariadb.ping(reconnect=False)  # completion_type = 2 (RELEASE) would have closed it
+    assert not mariadb.server_status & 1 or setting == "autocommit = 0"  # no transaction left open
+    mariadb.rollback()
 
 
 POSTGRES_SETTINGS = ["extra_float_digits = -15", "extra_float_digits = 0", "standard_conforming_strings = off",
@@ -169,13 +160,7 @@ POSTGRES_SETTINGS = ["extra_float_digits = -15", "extra_float_digits = 0", "stan
 def test_postgres_session_cannot_change_a_number(postgres, setting):
     con, run = postgres
     name = setting.split(" = ")[0]
-    run(f"SET {setting}")
-    held = _show(con, run, name)
-    try:
-        assert_the_sample(con)
-        assert _show(con, run, name) == held
-    finally:
-        run(f"RESET {name}")
+    assert_swept(con, lambda: run(f"SET {setting}"), lambda: _show(con, run, name), lambda: run(f"RESET {name}"))
 
 
 DUCKDB_SETTINGS = ["default_order = 'DESC'", "default_null_order = 'NULLS_FIRST'", "default_collation = 'nocase'",
@@ -186,13 +171,9 @@ DUCKDB_SETTINGS = ["default_order = 'DESC'", "default_null_order = 'NULLS_FIRST'
 @pytest.mark.parametrize("setting", DUCKDB_SETTINGS)
 def test_duckdb_connection_cannot_change_a_number(duckdb_con, setting):
     name = setting.split(" = ")[0]
-    duckdb_con.execute(f"SET {setting}")
-    held = duckdb_con.execute(f"SELECT current_setting('{name}')").fetchone()
-    try:
-        assert_the_sample(duckdb_con)
-        assert duckdb_con.execute(f"SELECT current_setting('{name}')").fetchone() == held
-    finally:
-        duckdb_con.execute(f"RESET {name}")
+    assert_swept(duckdb_con, lambda: duckdb_con.execute(f"SET {setting}"),
+                 lambda: duckdb_con.execute(f"SELECT current_setting('{name}')").fetchone(),
+                 lambda: duckdb_con.execute(f"RESET {name}"))
 
 
 SQLITE_PRAGMAS = ["full_column_names = 1", "short_column_names = 0", "case_sensitive_like = 1",
@@ -202,13 +183,9 @@ SQLITE_PRAGMAS = ["full_column_names = 1", "short_column_names = 0", "case_sensi
 @pytest.mark.parametrize("pragma", SQLITE_PRAGMAS)
 def test_sqlite_connection_cannot_change_a_number(sqlite_con, pragma):
     name, value = pragma.split(" = ")
-    sqlite_con.execute(f"PRAGMA {pragma}")
-    held = sqlite_con.execute(f"PRAGMA {name}").fetchall()
-    try:
-        assert_the_sample(sqlite_con)
-        assert sqlite_con.execute(f"PRAGMA {name}").fetchall() == held
-    finally:
-        sqlite_con.execute(f"PRAGMA {name} = {1 - int(value)}")
+    assert_swept(sqlite_con, lambda: sqlite_con.execute(f"PRAGMA {pragma}"),
+                 lambda: sqlite_con.execute(f"PRAGMA {name}").fetchall(),
+                 lambda: sqlite_con.execute(f"PRAGMA {name} = {1 - int(value)}"))
 
 
 CLICKHOUSE_SETTINGS = ["limit = 3", "offset = 2", "join_default_strictness = 'ANY'", "use_query_cache = 1",
@@ -220,11 +197,9 @@ CLICKHOUSE_SETTINGS = ["limit = 3", "offset = 2", "join_default_strictness = 'AN
 @pytest.mark.parametrize("setting", CLICKHOUSE_SETTINGS)
 def test_clickhouse_session_cannot_change_a_number(clickhouse_con, setting):
     name = setting.split(" = ")[0]
-    clickhouse_con.query(f"SET {setting}")
-    try:
-        assert_the_sample(clickhouse_con)
-    finally:
-        clickhouse_con.query(f"SET {name} = DEFAULT")
+    assert_swept(clickhouse_con, lambda: clickhouse_con.query(f"SET {setting}"),
+                 lambda: clickhouse_con.query(f"SELECT getSetting('{name}')", "CSV").bytes(),
+                 lambda: clickhouse_con.query(f"SET {name} = DEFAULT"))
 
 
 @pytest.mark.parametrize("setting", ["max_result_rows = 3, result_overflow_mode = 'break'",
@@ -300,7 +275,8 @@ def test_mariadb_ids_that_differ_by_trailing_spaces_are_two(mariadb):
             load_tables(cursor, {name: table}, {"f": "DOUBLE", "i": "BIGINT", "text": "VARCHAR(8)"}, quote="`")
     mariadb.commit()
     by = sm.auc("padded", label="y", score="s", by="u", con=mariadb)
-    assert by["u"].tolist() == ["u", "u "] and by["auc"].tolist() == sm.auc(frame, label="y", score="s", by="u")["auc"].tolist()
+    want = sm.auc(frame, label="y", score="s", by="u")
+    assert by["u"].tolist() == ["u", "u "] and by["auc"].tolist() == want["auc"].tolist()
     assert sm.gauc("padded", label="y", score="s", group="u", con=mariadb) == sm.gauc(frame, label="y", score="s",
                                                                                      group="u")
     assert sm.mrr("padded_run", "padded_qrels", con=mariadb) == sm.mrr(run, qrels) == 0.0
@@ -324,7 +300,7 @@ def test_mariadb_reads_a_query_as_the_session_reads_it(mariadb, mode, condition,
         assert _mysql(mariadb, "SELECT @@SESSION.sql_mode") == held
     finally:
         _mysql(mariadb, "SET SESSION sql_mode = DEFAULT")
-    rows = duckdb.sql(f"SELECT * FROM frame WHERE {meaning}").df()
+    rows = duckdb.query_df(frame, "frame", f"SELECT * FROM frame WHERE {meaning}").df()
     assert got == pytest.approx(roc_auc_score(rows["y"], rows["s"]), rel=1e-12)
 
 
@@ -367,8 +343,9 @@ def test_postgres_builtins_cannot_be_stood_in_for(postgres, pg_schema):
         for signature, body in (("power(integer, double precision)", "0.0::float8"),
                                 ("ln(integer)", "1.0::float8"), ("lower(varchar)", "'x'"),
                                 ("round(double precision)", "0.0::float8")):
-            setup.execute(f'CREATE FUNCTION "{schema}".{signature} RETURNS '
-                          f'{"text" if "lower" in signature else "double precision"} AS $$ SELECT {body} $$ LANGUAGE sql')
+            returns = "text" if "lower" in signature else "double precision"
+            setup.execute(f'CREATE FUNCTION "{schema}".{signature} RETURNS {returns} '
+                          f'AS $$ SELECT {body} $$ LANGUAGE sql')
         run(f'SET search_path TO "{schema}", "{pg_schema}", public')
         held = _show(con, run, "search_path")
         assert sm.err("run", "qrels", k=10, con=con) == pytest.approx(sm.err(TABLES["run"], TABLES["qrels"], k=10),
@@ -525,10 +502,12 @@ def test_mariadb_ids_of_any_character_set(mariadb, charset):
     """Ids were compared in utf8mb4_bin, which a latin1 or VARBINARY column, or a connection in utf8 or
     latin1, refused with error 1253; they are compared as utf8mb4 bytes whatever their character set:
     a run in latin1 is judged by qrels in utf8mb4, 'é' by 'é'."""
-    run = pd.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["é", "e", "b", "é", "Z"], "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    run = pd.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["é", "e", "b", "é", "Z"],
+                        "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
     qrels = pd.DataFrame({"query": [1, 2, 2], "item": ["é", "z", "Z"], "relevance": [1, 1, 0]})
     with mariadb.cursor() as cursor:
-        cursor.execute("CREATE TEMPORARY TABLE latin_run (`query` INT, item VARCHAR(8) CHARACTER SET latin1, score DOUBLE)")
+        cursor.execute("CREATE TEMPORARY TABLE latin_run "
+                       "(`query` INT, item VARCHAR(8) CHARACTER SET latin1, score DOUBLE)")
         cursor.execute("CREATE TEMPORARY TABLE binary_run (`query` INT, item VARBINARY(8), score DOUBLE)")
         cursor.execute("CREATE TEMPORARY TABLE utf_qrels (`query` INT, item VARCHAR(8), relevance INT)")
         for table, frame in (("latin_run", run), ("binary_run", run), ("utf_qrels", qrels)):
@@ -561,3 +540,26 @@ def test_mariadb_keeps_the_callers_snapshot(mariadb):
         mariadb.rollback()
         _mysql(mariadb, "DROP TABLE snapshot_rows")
         other.close()
+
+
+@pytest.mark.parametrize("setting", ["sql_select_limit = 3",
+                                     "sql_mode = 'HIGH_NOT_PRECEDENCE,PAD_CHAR_TO_FULL_LENGTH'"])
+def test_mysql_settings_saved_and_restored_where_no_statement_scopes_them(mariadb, monkeypatch, setting):
+    """MySQL (not MariaDB) has no SET STATEMENT: a call sets its settings as it starts, keeping the
+    session's in user variables, and restores them as it ends. Run here on MariaDB taken for MySQL
+    (with MariaDB's name of the binary collation without padding)."""
+    from sqlmetrics import dialects
+
+    class MySQLServer(dialects.MySQL):
+        binary_collation = "utf8mb4_nopad_bin"
+
+    monkeypatch.setattr(dialects.MySQL, "for_server", lambda self, version: MySQLServer())
+    name = setting.split(" = ")[0]
+    _mysql(mariadb, f"SET SESSION {setting}")
+    held = _mysql(mariadb, f"SELECT @@SESSION.{name}")
+    try:
+        assert_the_sample(mariadb)
+        assert _mysql(mariadb, f"SELECT @@SESSION.{name}, @sm_saved_{name}") == ((held[0][0], None),)
+    finally:
+        _mysql(mariadb, f"SET SESSION {name} = DEFAULT")
+        mariadb.rollback()

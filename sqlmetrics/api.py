@@ -1,10 +1,11 @@
 """The public entry points: one function per registered metric, and ``render``."""
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, NoReturn
 
 from sqlglot import exp
@@ -135,7 +136,8 @@ def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
 
 
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
-         per_query: bool = False, extra: dict | None = None) -> str:
+         per_query: bool = False, extra: dict | None = None, inputs: dict[str, exp.Query] | None = None,
+         screen: exp.Expression | None = None) -> str:
     # the parameters the Python layer applies reach the SQL otherwise: by renaming, or as the target's literal
     kwargs = {k: v for k, v in values.items() if m.param(k).in_template} | (extra or {})
     kwargs["by"] = list(values.get("by") or [])
@@ -146,7 +148,7 @@ def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, pl
     if m.per_query:
         kwargs["per_query"] = per_query
     relations = {_placeholder(slot): source.relation for slot, source in sources.items()}
-    return finish(render_macro(m.name, target, relation=PLACEHOLDER, **kwargs), relations, target)
+    return finish(render_macro(m.name, target, relation=PLACEHOLDER, **kwargs), relations, target, inputs, screen)
 
 
 def _placeholder(slot: str) -> str:
@@ -229,17 +231,34 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
             require_repeatable(source.relation, engine.dialect, source.description)
         schemas = {slot: engine.schema(source) for slot, source in opened.items()}
         placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
+        # the checks' screens ride in the metric's statement, unless its failure would leave no way to
+        # ask what failed (the caller's DuckDB transaction, aborted), or the caller runs it otherwise
+        fold = run is None and (engine.renewable or not engine.capabilities.failure_aborts)
         checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
                                        renames if slot == "qrels" else {}, given[slot],
-                                       _no_judgments(m, values) if slot == "data" else None, slot)
+                                       _no_judgments(m, values) if slot == "data" else None, slot, fold)
                    for slot, source in opened.items()}
         sources = {slot: c.source for slot, c in checked.items()}
         _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
+        unique = _unique_keys(m, values, sources, _slices_held(placement, values))
+        folded = {slot for slot, c in checked.items() if c.screen is not None}
+
+        def diagnose() -> None:
+            """Raise what a screen or guard found, if anything: each check, then each key that must be unique."""
+            for c in checked.values():
+                c.explain()
+            for slot, keys in unique:
+                _check_unique(engine, sources[slot], keys, screened=slot in folded)
         try:
             # pos_label as the label column's value: of its type where columns have one
             pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
                          if engine.typed_values else values.get("pos_label"))
-            _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values))
+            try:
+                _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values),
+                              [(slot, keys) for slot, keys in unique if slot not in folded])
+            except (ColumnError, ParameterError):
+                diagnose()  # the values' own checks speak first, as they did when they ran first
+                raise
             plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
                                        engine.dialect) if m.plan else None)
             booleans = frozenset(col for c in checked.values() for col in c.booleans)
@@ -251,6 +270,14 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
                             for slot in sources)
             target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive,
                             relation_columns=columns)
+            screens = [c.screen for c in checked.values() if c.screen is not None] + [
+                _screen_over(checks.duplicates_screen(keys, _from_sql(checked[slot].in_statement or sources[slot]),
+                                                      engine.dialect)) for slot, keys in unique if slot in folded]
+            statement = {slot: c.in_statement or c.source for slot, c in checked.items()}
+            inputs = {name: query for c in checked.values() for name, query in c.inputs.items()}
+            screen = functools.reduce(lambda a, b: exp.Add(this=a, expression=b),
+                                      (s.subquery() for s in screens)) if screens else None
+
             def sql(**extra) -> str:
                 return _sql(m, values, sources, target, plan, per_query, extra)
             single = _single_value(m, values, details, per_query)
@@ -258,12 +285,30 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
                 frame = run(engine, sql)
                 result = ({c: frame[c].iloc[0] for c in frame.columns} if len(frame) else {}) if single else frame
             else:
-                result = engine.one_row(sql()) if single else engine.execute(sql())
+                text = _sql(m, values, statement, target, plan, per_query, inputs=inputs, screen=screen)
+                result = engine.one_row(text) if single else engine.execute(text)
         except EngineError:
-            for c in checked.values():
-                c.explain()  # a guard failed: its checks say which value, and how often
+            if folded:
+                engine.renew()
+            diagnose()  # a guard or a screened value failed it: the checks say which value, and how often
             raise
+        if screen is not None and _screen_fired(result, single):
+            diagnose()  # raises, unless the screens fired on clean values
     return _value(m, result) if single else _shape(m, result, values, details, per_query)
+
+
+def _screen_over(sql: str) -> exp.Query:
+    """A screen query written in DuckDB's SQL (checks), over sources that DuckDB writes as they are."""
+    return exp.maybe_parse(sql, dialect="duckdb")
+
+
+def _screen_fired(result, single: bool) -> bool:
+    """Whether the screens in the result's sm_screen column (taken out of it) fired; a result without rows
+    does not say, and counts as fired."""
+    if single:
+        return not result or bool(result.pop("sm_screen"))
+    fired = result.pop("sm_screen")
+    return len(fired) == 0 or bool(fired.fillna(1).astype(float).any())
 
 
 @contextmanager
@@ -299,8 +344,11 @@ class _Checked:
     types: dict[str, str]  # column -> the engine's type name
     booleans: frozenset[str]  # label/prediction columns of boolean type
     texts: frozenset[str]  # class columns of text type
-    n_rows: int | None  # of the source as given (None where the checks are guards: not counted)
-    explain: Callable[[], None]  # raises the ColumnError of a failed guard (nothing when none can fail)
+    n_rows: int | None  # of the source as given (None where the checks are guards or screens of the metric's statement)
+    explain: Callable[[], None]  # raises the ColumnError of a failed guard or screen (nothing when none can fail)
+    screen: exp.Query | None = None  # a query of one value, nonzero where a check may fail: for the metric's statement
+    inputs: dict[str, exp.Query] = field(default_factory=dict)  # the CTE the source reads, where it is written once
+    in_statement: Source | None = None  # `source` as the metric's statement reads it (from `inputs`)
 
 
 def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
@@ -312,10 +360,11 @@ def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
 
 
 def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, renames: dict[str, str],
-                  data=None, advice: dict[str, str] | None = None, slot: str = "data") -> _Checked:
-    """Check one relation's columns: names and types now; values now, by a cheap screen and, where it
-    fires, the query that says what failed; or, where the engine can fail a query from a row
-    (Capabilities.guards_rows), as guards in the metric's own query (one read of the input). The checks
+                  data=None, advice: dict[str, str] | None = None, slot: str = "data", fold: bool = False) -> _Checked:
+    """Check one relation's columns: names and types now; values by a cheap screen and, where it fires,
+    the query that says what failed. With `fold` the screen is a column of the metric's own statement
+    (_Checked.screen: one read of the input), else a query now; where the engine can fail a query from
+    a row (Capabilities.guards_rows), the checks are guards in the metric's own query instead. The checks
     name the relation's own columns; `renames` (its column -> the metric's) names them for the metric.
     `data`: what the user gave, for the advice on a file's numbers read as text; `advice`: on a missing
     column, see checks.require_columns; `slot`: the relation it is ("data", or the parameter that gave it),
@@ -348,7 +397,14 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
         check_sql = checks.check_query(everything, _from_sql(source), nullable if dropna else None)
         return checks.interpret(everything, engine.first_row(transpile(check_sql, engine.dialect)), dropna)
 
-    guards = dialects.of(engine.dialect).guards_rows and not dropna
+    caps = engine.capabilities
+    guards = caps.guards_rows and not dropna
+    # the screen rides in the metric's statement, where a diagnostic query can follow its failure
+    # (Engine.renew); the input is then written once (Capabilities.input_once) for both to read
+    folded = fold and not guards and not dropna
+    name = f"sm_input_{slot}"
+    raw = _from_expr(source)
+    read = exp.to_table(name) if folded and caps.input_once else raw
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
     # SQLite: a query's columns have no declared type, but may carry a table column's collation
@@ -359,23 +415,27 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
                else _exact_text(col, schema[col], engine).as_(renames.get(col, col), quoted=True) if col in exact
                else exp.column(col, quoted=True).as_(renames[col], quoted=True) if col in renames
                else exp.column(col, quoted=True) for col in found]
-    query = exp.select(*columns).from_(_from_expr(source))
+    query = exp.select(*columns).from_(raw)
     if dropna:
         n_rows, null_rows = run_checks()
         if null_rows:
             query = query.where(checks.null_filter(nullable), dialect="duckdb")
             warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {named} with NULL in "
                           f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=6)
-    elif not guards:
+    elif not guards and not folded:
         n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),
                                                        engine.dialect))
         if any(screened):
             run_checks()  # raises, unless the screen fired on a clean column
     else:
         n_rows = None
+    flag = checks.screen_flag(everything) if folded else None
+    screen = exp.select(exp.maybe_parse(flag, dialect="duckdb")).from_(read) if flag else None
+    inputs = {name: exp.select(*(exp.column(col, quoted=True) for col in found)).from_(raw)} if read is not raw else {}
     booleans, texts = (frozenset(renames.get(c, c) for c in cols) for cols in (booleans, texts))
+    in_statement = Source(query.from_(read, copy=True), source.description) if inputs else None
     return _Checked(Source(query, source.description), kinds, {col: schema[col] for col in kinds}, booleans, texts, n_rows,
-                    run_checks if guards else lambda: None)
+                    run_checks if guards or folded else lambda: None, screen, inputs, in_statement)
 
 
 def _exact_text(col: str, type_name: str, engine) -> exp.Expression:
@@ -391,16 +451,16 @@ def _exact_text(col: str, type_name: str, engine) -> exp.Expression:
 
 
 def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], pos_label,
-                  slices: dict[str, list[str]]) -> None:
-    """The checks across rows and relations: keys that must be unique, pos_label one of two labels,
-    one value per query of a slice that one side (the run, or the qrels) gives the other (`slices`:
-    slot -> the by columns it has), then the metric's own."""
+                  slices: dict[str, list[str]], unique: list) -> None:
+    """The checks across rows and relations: pos_label one of two labels, keys that must be unique
+    (`unique`: [(slot, keys)] not screened in the metric's statement), one value per query of a slice
+    that one side (the run, or the qrels) gives the other (`slices`: slot -> the by columns it has),
+    then the metric's own."""
     if pos_label is not None:
         labels.require_two_values(m, values, pos_label, _from_sql(sources["data"]),
                                   lambda sql: engine.rows(transpile(sql, engine.dialect)))
-    for slot in ["data", "qrels"] + [p.name for p in m.params if p.like_data]:
-        if m.unique and slot in sources:
-            _check_unique(engine, sources[slot], slices[slot] + [values[k] for k in m.unique])
+    for slot, keys in unique:
+        _check_unique(engine, sources[slot], keys)
     relations = {slot: _from_sql(source) for slot, source in sources.items()}
     def rows(sql: str) -> list[tuple]:
         return engine.rows(transpile(sql, engine.dialect))
@@ -411,6 +471,12 @@ def _check_across(engine, m: Metric, values: dict, sources: dict[str, Source], p
                                                                     sources[slot].description, slot == "qrels")
                                     for col in columns if col not in other], rows)
     consistency.run(m.checks, values, relations, rows)
+
+
+def _unique_keys(m: Metric, values: dict, sources: dict[str, Source], slices: dict[str, list[str]]) -> list:
+    """[(slot, keys)]: the relations whose key combinations must not repeat, and those keys."""
+    slots = ["data", "qrels"] + [p.name for p in m.params if p.like_data]
+    return [(slot, slices[slot] + [values[k] for k in m.unique]) for slot in slots if m.unique and slot in sources]
 
 
 def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
@@ -449,9 +515,10 @@ def _key_class(kind: str, exact: bool = True) -> str:
     return {**numbers, "boolean": "a boolean"}.get(kind, "text")
 
 
-def _check_unique(engine, source: Source, keys: list[str]) -> None:
-    screen = checks.duplicates_screen(keys, _from_sql(source), engine.dialect)
-    if screen and not engine.first_row(screen)[0]:
+def _check_unique(engine, source: Source, keys: list[str], screened: bool = False) -> None:
+    """Raise where a combination of `keys` repeats in `source`; `screened`: its screen has fired already."""
+    if not screened and not engine.first_row(transpile(checks.duplicates_screen(keys, _from_sql(source), engine.dialect),
+                                                       engine.dialect))[0]:
         return
     rows = engine.rows(transpile(checks.duplicates_query(keys, _from_sql(source)), engine.dialect))
     if rows:

@@ -164,6 +164,15 @@ def screen_query(checks: list[Check], source_sql: str) -> str:
     return f"SELECT {', '.join(['COUNT(*)'] + [c.screen_sql() for c in checks])} FROM {source_sql}"
 
 
+def screen_flag(checks: list[Check]) -> str | None:
+    """One aggregate whose value is 1 where a screen of `checks` fired (see screen_query), else 0: what
+    the metric's own statement carries (api), so that the checks read the rows the metric reads, in its
+    scan; None where no check applies."""
+    if not checks:
+        return None
+    return f"CASE WHEN {' OR '.join(f'({c.screen_sql()}) <> 0' for c in checks)} THEN 1 ELSE 0 END"
+
+
 def null_filter(columns: list[str]) -> str:
     """SQL predicate: none of `columns` is NULL."""
     return " AND ".join(f"{quote(c)} IS NOT NULL" for c in columns)
@@ -206,13 +215,16 @@ def guarded(checks: list[Check], column: str, dialect: str) -> str:
     return f"COALESCE({fail}, {q})"
 
 
-def duplicates_screen(keys: list[str], source_sql: str, dialect: str) -> str | None:
+def duplicates_screen(keys: list[str], source_sql: str, dialect: str) -> str:
     """A query whose one value is 0 when no key combination repeats (nonzero: maybe; duplicates_query
-    then says), where the engine has a cheaper way to tell than grouping by the keys: counting
-    distinct hashes of the combinations (DuckDB: 0.55 s on 10M rows, grouping 1.0 s). Two
-    combinations sharing a 64-bit hash (a chance of about 3 in 10^6 at 10^7 rows) only cost that second query."""
+    then says): counting distinct hashes of the combinations where the engine has a hash of a row,
+    cheaper than grouping by the keys (DuckDB: 0.55 s on 10M rows, grouping 1.0 s; two combinations
+    sharing a 64-bit hash, a chance of about 3 in 10^6 at 10^7 rows, only cost that second query),
+    else counting the repeated combinations."""
     row_hash = dialects.of(dialect).row_hash([quote(k) for k in keys])
-    return f"SELECT COUNT(*) - COUNT(DISTINCT {row_hash}) FROM {source_sql}" if row_hash else None
+    if row_hash:
+        return f"SELECT COUNT(*) - COUNT(DISTINCT {row_hash}) FROM {source_sql}"
+    return duplicates_query(keys, source_sql, count=True)
 
 
 def duplicates_query(keys: list[str], source_sql: str, count: bool = False) -> str:

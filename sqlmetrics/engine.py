@@ -23,7 +23,7 @@ import threading
 import uuid
 import weakref
 from collections.abc import Mapping
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -108,11 +108,28 @@ class Engine:
         try:
             with connection_lock(self.con):
                 self.pins = self._pins()
-                with self._snapshot():
+                self._span = ExitStack()  # renew() may replace it
+                try:
+                    self._span.enter_context(self._snapshot())
                     yield
+                finally:
+                    self._span.close()
         finally:
             if self.lease is not None:
                 self.lease.close()
+
+    #: a failed statement leaves the call's span usable, or renew() can begin it anew: False on a caller's
+    #: DuckDB connection, which has no savepoints (a failure aborts the transaction the call's frames
+    #: are registered in)
+    renewable = True
+
+    def renew(self) -> None:
+        """After a failed statement, the call's span ended and begun again where the failure aborted its
+        transaction (Capabilities.failure_aborts): a diagnostic query can then run (in a newer snapshot)."""
+        if self.capabilities.failure_aborts:
+            self._span.close()
+            self._span = ExitStack()
+            self._span.enter_context(self._snapshot())
 
     #: the statement settings each statement of the call fixes (Capabilities.pinned)
     pins: tuple[tuple[str, str], ...] = ()
@@ -263,6 +280,9 @@ class DuckDBEngine(Engine):
             return
         in_transaction = self._in_transaction()
         self.shadowing = _macros_named_like_builtins(self.con, self.capabilities.own_functions)
+        # a failed statement aborts the transaction, and rolling ours back would drop the call's frames
+        # registered in it; the private connection has no transaction
+        self.renewable = False
         if in_transaction:
             yield
             return

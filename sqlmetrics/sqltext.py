@@ -340,22 +340,28 @@ _FINISHED_MAX = 256
 _FINISHED_LOCK = threading.Lock()  # calls from many threads share the memo
 
 
-def finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -> str:
+def finish(rendered: str, sources: dict[str, exp.Expression], target: Target,
+           inputs: dict[str, exp.Query] | None = None, screen: exp.Expression | None = None) -> str:
     """Parse rendered template SQL, put the sources in place of their placeholder table names and
     the target's own macros in place of their sm_native calls, and generate it for `target`.
+    `inputs`: CTEs the sources read (name -> query), written first (Capabilities.input_once);
+    `screen`: a value added to each row of the result as its column sm_screen (api: the checks'
+    screens, in the metric's own statement).
 
     Parsing and generating dominate the fixed cost of a call, and dashboards repeat the same
     calls, so results are memoised, keyed by what runs: each source as the target's dialect writes
     it (the text the result holds; another dialect's writing may lose what tells two apart, as
     DuckDB's drops the seed of MySQL's RAND(1)), bounded.
     """
-    key = (rendered, tuple((k, v.sql(target.dialect)) for k, v in sorted(sources.items())), target.dialect,
-           target.pretty, target.warehouse_names)
+    written = {k: v.sql(target.dialect) for k, v in sorted(sources.items())}
+    key = (rendered, tuple(written.items()), tuple((k, v.sql(target.dialect)) for k, v in (inputs or {}).items()),
+           screen.sql(target.dialect) if screen is not None else None, target.dialect, target.pretty,
+           target.warehouse_names)
     with _FINISHED_LOCK:
         if key in _FINISHED:
             _FINISHED.move_to_end(key)
             return _FINISHED[key]
-    sql = _finish(rendered, sources, target)
+    sql = _finish(rendered, sources, target, inputs or {}, screen)
     with _FINISHED_LOCK:
         _FINISHED[key] = sql
         if len(_FINISHED) > _FINISHED_MAX:
@@ -363,10 +369,13 @@ def finish(rendered: str, sources: dict[str, exp.Expression], target: Target) ->
     return sql
 
 
-def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -> str:
+def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target, inputs: dict[str, exp.Query],
+            screen: exp.Expression | None) -> str:
     # the template's own SQL, before the sources are in place: their text is the user's, read as
     # the session reads it (explicit_ascending would turn a user's bare ORDER BY into ASC)
     tree = _as_written(parse_select(rendered, "duckdb", "the rendered template"), target.capabilities)
+    if screen is not None:
+        _add_to_each_row(tree, screen.as_("sm_screen"))
     for table in list(tree.find_all(exp.Table)):
         if table.name in sources and not table.args.get("db"):
             replacement = sources[table.name].copy()
@@ -375,6 +384,8 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
+    if inputs:
+        tree = _inputs_first(tree, inputs, target.capabilities.input_once == "materialized")
     if not target.capabilities.nested_with:
         tree = _nested_with_hoisted(tree)
     tree = _not_parenthesized(tree) if target.capabilities.parenthesized_not else tree
@@ -382,6 +393,29 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target) -
         dialect=target.dialect, pretty=target.pretty, comments=False)
     check_final(sql, target.dialect)
     return sql
+
+
+def _add_to_each_row(tree: exp.Expression, column: exp.Expression) -> None:
+    """`column` added to the SELECT list of the statement (of each SELECT of a set operation)."""
+    if isinstance(tree, exp.SetOperation):
+        _add_to_each_row(tree.this, column)
+        _add_to_each_row(tree.expression, column)
+    elif isinstance(tree, exp.Subquery):
+        _add_to_each_row(tree.this, column)
+    else:
+        tree.select(column.copy(), copy=False)
+
+
+def _inputs_first(tree: exp.Expression, inputs: dict[str, exp.Query], materialized: bool) -> exp.Expression:
+    """The statement with a CTE per input, before its own (which read them)."""
+    ctes = [exp.CTE(this=query.copy(), alias=exp.TableAlias(this=exp.to_identifier(name)),
+                    materialized=materialized or None) for name, query in inputs.items()]
+    outer = tree.args.get("with_")
+    if outer is None:
+        tree.set("with_", exp.With(expressions=ctes))
+    else:
+        outer.set("expressions", ctes + outer.expressions)
+    return tree
 
 
 def _as_written(tree: exp.Expression, caps: dialects.Capabilities) -> exp.Expression:

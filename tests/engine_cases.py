@@ -3,13 +3,16 @@ one call per metric and per dialect hazard, every other value of each choice par
 DuckDB reference they are compared with. A helper module, as conftest.py: test modules import from
 here, never from each other."""
 import math
+import os
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import ALL, LONG_TABLE, args, make_binary_frame, make_class_scores, make_ranking_frames, with_choice
+from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_class_scores, make_ranking_frames,
+                      plain_rows, with_choice)
 from sqlmetrics.registry import METRICS
 
 BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool), db=lambda d: d["d"].astype(bool))
@@ -207,6 +210,35 @@ def assert_same(got: pd.DataFrame, want: pd.DataFrame, what: str):
                 assert x == pytest.approx(y, rel=1e-9, abs=1e-12), (what, column, x, y)
             else:
                 assert str(x) == str(y), (what, column, x, y)
+
+
+@contextmanager
+def postgres_tables(schema: str = "sqlmetrics_test"):
+    """A psycopg connection whose search path is a schema of its own holding TABLES, dropped afterwards."""
+    con = connect_postgres()
+    schema = f"{schema}_{os.getpid()}"
+    # text in a linguistic collation (as most production databases), so that the byte-order
+    # tie-break (COLLATE "C") is really exercised
+    icu = con.execute("SELECT collname FROM pg_collation WHERE collname = 'en-x-icu'").fetchone()
+    text = 'text COLLATE "en-x-icu"' if icu else "text"
+    with con.transaction():
+        con.execute(f'CREATE SCHEMA "{schema}"')
+        con.execute(f'SET search_path TO "{schema}"')
+        for name, frame in TABLES.items():
+            types = {"f": "double precision", "i": "bigint", "u": "bigint", "b": "boolean"}
+            columns = ", ".join(f'"{c}" {types.get(frame[c].dtype.kind, text)}' for c in frame.columns)
+            con.execute(f'CREATE TABLE "{name}" ({columns})')
+            with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
+                for row in plain_rows(frame):
+                    copy.write_row(row)
+    con.commit()
+    try:
+        yield con
+    finally:
+        con.rollback()
+        con.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        con.commit()
+        con.close()
 
 
 def load_spark(spark):

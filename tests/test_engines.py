@@ -6,7 +6,6 @@ Spark (PySpark in local mode, with ANSI SQL mode on, its default, and off for ea
 ClickHouse (chDB, in-process). An engine that cannot be reached skips with the reason, except in
 CI (CI=true), where a missing engine is a failure.
 """
-import os
 import re
 import sqlite3
 
@@ -15,9 +14,9 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import PG_DSN, as_dbt_renders, chdb_session, connect_postgres, mariadb_database, plain_rows, unreachable
+from conftest import PG_DSN, as_dbt_renders, chdb_session, mariadb_database, unreachable
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
-                          load_spark, reference)
+                          load_spark, postgres_tables, reference)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS
@@ -36,28 +35,8 @@ def sqlite_con():
 
 @pytest.fixture(scope="module")
 def postgres_con():
-    con = connect_postgres()
-    schema = f"sqlmetrics_test_{os.getpid()}"
-    # text in a linguistic collation (as most production databases), so that the byte-order
-    # tie-break (COLLATE "C") is really exercised
-    icu = con.execute("SELECT collname FROM pg_collation WHERE collname = 'en-x-icu'").fetchone()
-    text = 'text COLLATE "en-x-icu"' if icu else "text"
-    with con.transaction():
-        con.execute(f'CREATE SCHEMA "{schema}"')
-        con.execute(f'SET search_path TO "{schema}"')
-        for name, frame in TABLES.items():
-            types = {"f": "double precision", "i": "bigint", "u": "bigint", "b": "boolean"}
-            columns = ", ".join(f'"{c}" {types.get(frame[c].dtype.kind, text)}' for c in frame.columns)
-            con.execute(f'CREATE TABLE "{name}" ({columns})')
-            with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
-                for row in plain_rows(frame):
-                    copy.write_row(row)
-    con.commit()
-    yield con
-    con.rollback()
-    con.execute(f'DROP SCHEMA "{schema}" CASCADE')
-    con.commit()
-    con.close()
+    with postgres_tables() as con:
+        yield con
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ColumnError, EngineError, MissingColumnError, NotBinaryError, ParameterError, UndefinedMetricError
 from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named
 from .sources import Source, static_source, text_values_hint
-from .sqltext import PLACEHOLDER, check_dialect, finish, require_repeatable, transpile
+from .sqltext import PLACEHOLDER, check_dialect, finish, finish_side_by_side, require_repeatable, transpile
 from .imports import instance_of
 from .target import Target
 from .templates import native_call, render_macro
@@ -138,6 +138,13 @@ def _renamed(source: Source, wanted: list, renames: dict[str, str]) -> Source:
 def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, plan: str | None,
          per_query: bool = False, extra: dict | None = None, inputs: dict[str, exp.Query] | None = None,
          screen: exp.Expression | None = None) -> str:
+    relations = {_placeholder(slot): source.relation for slot, source in sources.items()}
+    return finish(_rendered(m, values, target, plan, per_query, extra), relations, target, inputs, screen)
+
+
+def _rendered(m: Metric, values: dict, target: Target, plan: str | None, per_query: bool = False,
+              extra: dict | None = None, relation: str = PLACEHOLDER) -> str:
+    """The metric's template rendered over the placeholder `relation`."""
     # the parameters the Python layer applies reach the SQL otherwise: by renaming, or as the target's literal
     kwargs = {k: v for k, v in values.items() if m.param(k).in_template} | (extra or {})
     kwargs["by"] = list(values.get("by") or [])
@@ -147,8 +154,7 @@ def _sql(m: Metric, values: dict, sources: dict[str, Source], target: Target, pl
         kwargs["plan"] = plan or m.plan.default(target.dialect)
     if m.per_query:
         kwargs["per_query"] = per_query
-    relations = {_placeholder(slot): source.relation for slot, source in sources.items()}
-    return finish(render_macro(m.name, target, relation=PLACEHOLDER, **kwargs), relations, target, inputs, screen)
+    return render_macro(m.name, target, relation=relation, **kwargs)
 
 
 def _placeholder(slot: str) -> str:
@@ -201,7 +207,7 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     return _sql(m, values, sources, target, None, per_query)
 
 
-def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
+def compute_metric(m: Metric, data, *, con=None, dialect: str | None = None, details: bool = False,
             dropna: bool = False, per_query: bool = False, run: Callable | None = None, **params):
     """Validate, check the sources, choose the plan, render, run on the engine and shape the result.
     `run(engine, sql)`: how to run it, where not as one statement: sql(**template arguments) renders
@@ -219,82 +225,270 @@ def compute(m: Metric, data, *, con=None, dialect: str | None = None, details: b
 
 def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details: bool, dropna: bool, per_query: bool,
              run: Callable | None):
-    placement = _placement(m, values)
-    renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     # connected right before the call: a SQLAlchemy engine lends a connection until the call ends
     engine = connect(con, check_dialect(dialect) if dialect else None, data)
     with engine.call(), ExitStack() as stack:
-        given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
-        opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
-        stack.enter_context(_label_advice(m, values, engine, opened))
-        for source in opened.values():
-            require_repeatable(source.relation, engine.dialect, source.description)
+        opened = _opened(engine, stack, m, values, data)
         schemas = {slot: engine.schema(source) for slot, source in opened.items()}
-        placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
-        # the checks' screens ride in the metric's statement, unless its failure would leave no way to
-        # ask what failed (the caller's DuckDB transaction, aborted), or the caller runs it otherwise
-        fold = run is None and (engine.renewable or not engine.capabilities.failure_aborts)
-        checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
-                                       renames if slot == "qrels" else {}, given[slot],
-                                       _no_judgments(m, values) if slot == "data" else None, slot, fold)
-                   for slot, source in opened.items()}
-        sources = {slot: c.source for slot, c in checked.items()}
-        _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
-        unique = _unique_keys(m, values, sources, _slices_held(placement, values))
-        folded = {slot for slot, c in checked.items() if c.screen is not None}
-
-        def diagnose() -> None:
-            """Raise what a screen or guard found, if anything: each check, then each key that must be unique."""
-            for c in checked.values():
-                c.explain()
-            for slot, keys in unique:
-                _check_unique(engine, sources[slot], keys, screened=slot in folded)
+        call = _prepared(engine, m, values, opened, schemas, data, dropna=dropna, details=details,
+                         per_query=per_query, fold=run is None)
         try:
-            # pos_label as the label column's value: of its type where columns have one
-            pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
-                         if engine.typed_values else values.get("pos_label"))
-            try:
-                _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values),
-                              [(slot, keys) for slot, keys in unique if slot not in folded])
-            except (ColumnError, ParameterError):
-                diagnose()  # the values' own checks speak first, as they did when they ran first
-                raise
-            plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
-                                       engine.dialect) if m.plan else None)
-            booleans = frozenset(col for c in checked.values() for col in c.booleans)
-            texts = frozenset(col for c in checked.values() for col in c.texts)
-            positive = labels.positive_literal(pos_label)
-            # the columns of each checked source, under the metric's names: where each by column is
-            columns = tuple((_placeholder(slot), tuple(renames.get(col, col) if slot == "qrels" else col
-                                                       for _, col, _ in placement.get(slot, [])))
-                            for slot in sources)
-            target = Target(engine.dialect, booleans=booleans, texts=texts, positive=positive,
-                            relation_columns=columns)
-            screens = [c.screen for c in checked.values() if c.screen is not None] + [
-                _screen_over(checks.duplicates_screen(keys, _from_sql(checked[slot].in_statement or sources[slot]),
-                                                      engine.dialect)) for slot, keys in unique if slot in folded]
-            statement = {slot: c.in_statement or c.source for slot, c in checked.items()}
-            inputs = {name: query for c in checked.values() for name, query in c.inputs.items()}
-            screen = functools.reduce(lambda a, b: exp.Add(this=a, expression=b),
-                                      (s.subquery() for s in screens)) if screens else None
-
-            def sql(**extra) -> str:
-                return _sql(m, values, sources, target, plan, per_query, extra)
-            single = _single_value(m, values, details, per_query)
             if run:  # the caller's way to run it (bootstrap's batches) gives a frame
-                frame = run(engine, sql)
-                result = ({c: frame[c].iloc[0] for c in frame.columns} if len(frame) else {}) if single else frame
+                frame = run(engine, call.sql)
+                result = ({c: frame[c].iloc[0] for c in frame.columns} if len(frame) else {}) if call.single else frame
             else:
-                text = _sql(m, values, statement, target, plan, per_query, inputs=inputs, screen=screen)
-                result = engine.one_row(text) if single else engine.execute(text)
+                text = call.sql(inputs=call.inputs, screen=call.screen())
+                result = engine.one_row(text) if call.single else engine.execute(text)
         except EngineError:
-            if folded:
-                engine.renew()
-            diagnose()  # a guard or a screened value failed it: the checks say which value, and how often
+            call.failed()
             raise
-        if screen is not None and _screen_fired(result, single):
-            diagnose()  # raises, unless the screens fired on clean values
-    return _value(m, result) if single else _shape(m, result, values, details, per_query)
+        if call.screens and _screen_fired(result, call.single):
+            call.diagnose()  # raises, unless the screens fired on clean values
+    return _value(m, result) if call.single else _shape(m, result, values, details, per_query)
+
+
+def compute(metrics: list, data, *, con=None, dialect: str | None = None, **params) -> pd.DataFrame:
+    """Several metrics of one value on one relation, by one statement that reads it once: a row per
+    metric of its value and the counts it rests on (the columns of ``details=True``; NaN where a
+    metric has no such count), or, in ``error``, why its checks rejected the data (log loss of scores
+    that are not probabilities, say; its value NaN).
+
+    ``metrics``: names (or aliases), each called with those of ``params`` it takes, or
+    ``(name, {parameters})`` pairs, whose own parameters take precedence. ``data``, ``con`` and
+    ``dialect`` as for each metric. On MariaDB (whose SQL cannot nest a metric's WITH inside another
+    statement) and for a metric that reads more than the rows it is given (slices, a second relation,
+    checks across rows), a metric runs its own statement.
+
+    >>> import sqlmetrics as sm, pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0], "p": [0.1, 0.8, 0.35, 0.4]})
+    >>> sm.compute(["auc", "log_loss", ("precision", {"threshold": 0.3})], df, label="y", score="p")[
+    ...     "value"].round(4).tolist()
+    [0.75, 0.4723, 0.6667]
+    """
+    import pandas as pd  # a frame is the result
+    calls = []
+    for entry in metrics:
+        name, own = entry if isinstance(entry, tuple) else (entry, {})
+        m, _ = named(name, {})
+        calls.append((m, {k: v for k, v in params.items() if m.takes(k)} | own))
+    unused = sorted(k for k in params if not any(m.takes(k) for m, _ in calls))
+    if unused:
+        raise ParameterError(f"no metric of {[m.name for m, _ in calls]} takes {unused}")
+    rows = []
+    for (m, _), result in zip(calls, compute_many(calls, data, con=con, dialect=dialect)):
+        if isinstance(result, (ColumnError, UndefinedMetricError)):
+            rows.append({"metric": m.name, "value": math.nan, "error": str(result)})
+        elif isinstance(result, Exception):
+            raise result
+        else:
+            rows.append({"metric": m.name, "value": result[m.name]} | {
+                k: v for k, v in result.items() if k != m.name} | {"error": None})
+    frame = pd.DataFrame(rows)
+    return frame[[c for c in frame.columns if c != "error"] + ["error"]]
+
+
+def compute_many(calls: list[tuple[Metric, dict]], data, *, con=None, dialect: str | None = None) -> list:
+    """Several metrics of one relation, as one statement that reads it once: each call's details row (a
+    dict of its outputs and counts, as compute_metric(details=True) has them), or the error its own call
+    raises, in its place. The calls' checks screen the rows in that statement, each call's own screens
+    keeping its metric from rows it rejects; a call whose screen fires, which cannot join (a second
+    relation, slices, checks across rows, a curve), or all of them where the engine fails the
+    statement, are computed each on its own (compute_metric), which says what its screen found."""
+    curves = [m.name for m, _ in calls if m.kind == "curve"]
+    if curves:
+        raise ParameterError(f"{curves[0]} is a curve, whose rows are not one row of values: compute it on its own")
+    validated = []
+    for m, params in calls:
+        try:
+            validated.append((m, validate(m, params)))
+        except ParameterError as e:
+            validated.append(e)
+    rows: dict[int, dict] = {}
+    engine = connect(con, check_dialect(dialect) if dialect else None, data)
+    if engine.capabilities.nested_with:  # the metrics' own WITHs inside the statement see its inputs
+        with engine.call(), engine.source(data) as source:
+            rows = _together(engine, validated, source, data)
+    out = []
+    for i, (call, given) in enumerate(zip(validated, calls)):
+        if isinstance(call, Exception) or i in rows:
+            out.append(rows.get(i, call))
+            continue
+        try:
+            frame = compute_metric(given[0], data, con=con, dialect=dialect, details=True, **given[1])
+            out.append({c: _python(frame[c].iloc[0]) for c in frame.columns})
+        except (ColumnError, UndefinedMetricError, EngineError) as e:
+            out.append(e)
+    return out
+
+
+def _joins(m: Metric, values: dict) -> bool:
+    """Whether a call can join others in one statement: one value (or record) of the data alone, from
+    its rows as they are (no checks across them), without slices."""
+    return (m.kind != "curve" and not _relation_params(m, values) and not m.checks and not m.unique
+            and not values.get("by") and values.get("pos_label") is None and not (m.averaged and values["average"] is None))
+
+
+def _together(engine, validated: list, source: Source, data) -> dict[int, dict]:
+    """index -> the details row of each call computed in one statement (compute_many), or the error its
+    checks raise where its screens fired; the calls not there are computed on their own."""
+    require_repeatable(source.relation, engine.dialect, source.description)
+    opened = {"data": source}
+    schemas = {"data": engine.schema(source)}
+    prepared = {}
+    for i, call in enumerate(validated):
+        if isinstance(call, Exception) or not _joins(*call):
+            continue
+        try:
+            prepared[i] = _prepared(engine, *call, opened, schemas, data, dropna=False, details=True, per_query=False,
+                                    fold=True)
+        except (ColumnError, ParameterError, EngineError):
+            continue  # said by its own call
+    prepared = {i: c for i, c in prepared.items() if c.folded == {"data"} and not c.unique}
+    if len(prepared) < 2:
+        return {}
+    first = next(iter(prepared.values()))
+    read = first.read("data").relation.args["from_"].this
+    inputs = {}
+    if first.inputs:  # one CTE of every column any call reads, by the name each reads it
+        (name, query), = first.inputs.items()
+        columns = {col.sql(): col for c in prepared.values() for col in c.inputs[name].selects}
+        inputs = {name: exp.select(*columns.values()).from_(query.args["from_"].this)}
+    screens = exp.select(*(c.checked["data"].screen.selects[0].as_(f"sm_screen_{i}") for i, c in prepared.items()))
+    gates = {i: exp.select(exp.column(f"sm_screen_{i}")).from_("sm_screens").subquery().eq(0) for i in prepared}
+    parts = [(i, _rendered(c.m, c.values, c.target, c.plan, relation=f"{PLACEHOLDER}_{i}"),
+              c.read("data").relation.where(gates[i], copy=True)) for i, c in prepared.items()]
+    sql, columns = finish_side_by_side(parts, inputs | {"sm_screens": screens.from_(read)}, Target(engine.dialect))
+    try:
+        row = engine.one_row(sql)
+    except EngineError:
+        if engine.capabilities.failure_aborts:
+            engine.renew()
+        return {}
+    out = {}
+    for i, call in prepared.items():
+        if not row[f"sm_screen_{i}"]:
+            out[i] = {c: _python(row[f"sm_{i}_{c}"]) for c in columns[i]}
+            continue
+        try:
+            call.diagnose()  # in the statement's snapshot, once for the calls that share checks
+        except ColumnError as e:
+            out[i] = e
+    return out
+
+
+def _opened(engine, stack: ExitStack, m: Metric, values: dict, data) -> dict[str, Source]:
+    """slot -> the relation given for it (the data, and each relation parameter), open for the call."""
+    given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
+    opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
+    stack.enter_context(_label_advice(m, values, engine, opened))
+    for source in opened.values():
+        require_repeatable(source.relation, engine.dialect, source.description)
+    return opened
+
+
+@dataclass
+class _Call:
+    """A metric call checked and planned, ready to run: its statement and what explains a failure."""
+    engine: object
+    m: Metric
+    values: dict
+    checked: dict  # slot -> _Checked
+    unique: list  # [(slot, keys)] that must not repeat
+    target: Target
+    plan: str | None
+    per_query: bool
+    single: bool  # one value (or record), not a frame
+
+    @property
+    def folded(self) -> set[str]:
+        """The slots whose screens ride in the metric's statement."""
+        return {slot for slot, c in self.checked.items() if c.screen is not None}
+
+    @property
+    def sources(self) -> dict[str, Source]:
+        return {slot: c.source for slot, c in self.checked.items()}
+
+    @property
+    def inputs(self) -> dict[str, exp.Query]:
+        return {name: query for c in self.checked.values() for name, query in c.inputs.items()}
+
+    @property
+    def screens(self) -> list[exp.Query]:
+        """The queries of one value, nonzero where a check may fail: each folded source's, and its keys' repeats."""
+        return [c.screen for c in self.checked.values() if c.screen is not None] + [
+            _screen_over(checks.duplicates_screen(keys, _from_sql(self.read(slot)), self.engine.dialect))
+            for slot, keys in self.unique if slot in self.folded]
+
+    def screen(self) -> exp.Expression | None:
+        """The screens as one value: their sum."""
+        return functools.reduce(lambda a, b: exp.Add(this=a, expression=b),
+                                (s.subquery() for s in self.screens)) if self.screens else None
+
+    def read(self, slot: str) -> Source:
+        """The source of `slot` as the metric's statement reads it (from the input's CTE, where it has one)."""
+        return self.checked[slot].in_statement or self.checked[slot].source
+
+    def sql(self, inputs: dict | None = None, screen: exp.Expression | None = None, **extra) -> str:
+        """The metric's statement, with further template arguments; reading the inputs' CTEs, given them."""
+        sources = {slot: self.read(slot) for slot in self.checked} if inputs else self.sources
+        return _sql(self.m, self.values, sources, self.target, self.plan, self.per_query, extra, inputs, screen)
+
+    def diagnose(self) -> None:
+        """Raise what a screen or guard found, if anything: each check, then each key that must be unique."""
+        for c in self.checked.values():
+            c.explain()
+        for slot, keys in self.unique:
+            _check_unique(self.engine, self.sources[slot], keys, screened=slot in self.folded)
+
+    def failed(self) -> None:
+        """After the engine failed the statement: what a guard or a screened value says, in a span that can ask."""
+        if self.folded:
+            self.engine.renew()
+        self.diagnose()
+
+
+def _prepared(engine, m: Metric, values: dict, opened: dict[str, Source], schemas: dict, data, *, dropna: bool,
+              details: bool, per_query: bool, fold: bool) -> _Call:
+    """The call checked (names, types; values by screens, which ride in its statement with `fold`, where a
+    failure leaves a way to ask what failed: not the caller's aborted DuckDB transaction) and planned.
+    `opened`, `schemas`: slot -> the relation given for it, and its columns."""
+    placement = _placement(m, values)
+    renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
+    placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
+    fold = fold and (engine.renewable or not engine.capabilities.failure_aborts)
+    given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
+    checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
+                                   renames if slot == "qrels" else {}, given[slot],
+                                   _no_judgments(m, values) if slot == "data" else None, slot, fold)
+               for slot, source in opened.items()}
+    sources = {slot: c.source for slot, c in checked.items()}
+    _check_key_types(placement, {slot: c.kinds for slot, c in checked.items()}, sources)
+    unique = _unique_keys(m, values, sources, _slices_held(placement, values))
+    # pos_label as the label column's value: of its type where columns have one
+    pos_label = (labels.pos_label(values, placement, checked["data"].kinds, checked["data"].types)
+                 if engine.typed_values else values.get("pos_label"))
+    booleans = frozenset(col for c in checked.values() for col in c.booleans)
+    texts = frozenset(col for c in checked.values() for col in c.texts)
+    # the columns of each checked source, under the metric's names: where each by column is
+    columns = tuple((_placeholder(slot), tuple(renames.get(col, col) if slot == "qrels" else col
+                                               for _, col, _ in placement.get(slot, [])))
+                    for slot in sources)
+    target = Target(engine.dialect, booleans=booleans, texts=texts, positive=labels.positive_literal(pos_label),
+                    relation_columns=columns)
+    call = _Call(engine, m, values, checked, unique, target, None, per_query,
+                 _single_value(m, values, details, per_query))
+    try:
+        _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values),
+                      [(slot, keys) for slot, keys in unique if slot not in call.folded])
+        call.plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
+                                        engine.dialect) if m.plan else None)
+    except (ColumnError, ParameterError):
+        call.diagnose()  # the values' own checks speak first, as they did when they ran first
+        raise
+    except EngineError:
+        call.failed()
+        raise
+    return call
 
 
 def _screen_over(sql: str) -> exp.Query:
@@ -394,8 +588,11 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
     nullable = [col for _, col, role in wanted if role != "slice"]
 
     def run_checks() -> tuple[int, int]:
-        check_sql = checks.check_query(everything, _from_sql(source), nullable if dropna else None)
-        return checks.interpret(everything, engine.first_row(transpile(check_sql, engine.dialect)), dropna)
+        check_sql = transpile(checks.check_query(everything, _from_sql(source), nullable if dropna else None),
+                              engine.dialect)
+        if check_sql not in engine.diagnosed:  # calls of one statement (compute_many) share it
+            engine.diagnosed[check_sql] = engine.first_row(check_sql)
+        return checks.interpret(everything, engine.diagnosed[check_sql], dropna)
 
     caps = engine.capabilities
     guards = caps.guards_rows and not dropna

@@ -1,11 +1,13 @@
 """Input validation: columns exist and have usable types and values, before a metric runs.
 
-The values are screened by one cheap aggregate SELECT (screen_query: the row count, minima and
-maxima, NaN by sums), and only where a screen fires does check_query count how many rows fail each
-check and fetch an example. Where the engine can fail a query from a row (Capabilities.guards_rows:
-Spark) the checks instead ride along in the metric's own query as guards on each value (guarded),
-so a cluster reads the input once, and check_query runs only once a guard has failed. Either way a
-bad table fails with a sentence naming the column and the problem instead of a wrong number.
+The values are screened by cheap aggregates (the minima and maxima, NaN by sums, NULLs by counts):
+as a column of the metric's own statement (screen_flag, api: the input is read once), or where that
+cannot be, as a SELECT of their own first (screen_query). Only where a screen fires (or the metric's
+statement fails) does check_query count how many rows fail each check and fetch an example. Where
+the engine can fail a query from a row (Capabilities.guards_rows: Spark) the checks instead ride along
+in the metric's own query as guards on each value (guarded), and check_query runs only once a guard
+has failed. Either way a bad table fails with a sentence naming the column and the problem instead of
+a wrong number.
 """
 from __future__ import annotations
 

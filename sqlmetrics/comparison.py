@@ -4,7 +4,7 @@ metric of its own (registry.compare_of). With ``runs=``, several systems on seve
 (sqlmetrics.systems)."""
 from __future__ import annotations
 
-from .api import compute
+from .api import compute_metric
 from .errors import ParameterError
 from .registry import compare_of
 from .systems import compare_runs
@@ -99,5 +99,5 @@ def compare(metric=None, data=None, other=None, qrels=None, *, runs: dict | None
         from .resampling import replicated  # pandas, which the other tests' one row does not need
         return replicated(m, data, other=other, con=con, dialect=dialect, details=details, dropna=dropna,
                           confidence=confidence, **params)
-    return compute(m, data, other=other, con=con, dialect=dialect, details=details, dropna=dropna,
+    return compute_metric(m, data, other=other, con=con, dialect=dialect, details=details, dropna=dropna,
                    confidence=confidence, **params)

@@ -48,8 +48,8 @@ class Capabilities:
     #: (helpers.sql invalid_value) on a value a check finds, so the input is read once: where a
     #: passing invalid_value is a typeless NULL that COALESCE with the column leaves the column as
     #: it was (Spark's raise_error()): a cluster then reads the input once instead of twice.
-    #: Elsewhere the checks run as a query of their own before the metric, screened cheaply
-    #: (checks.screen_query): on DuckDB that costs less than a guard on each value (13 ms against
+    #: Elsewhere the checks are screened cheaply by aggregates in the metric's own statement
+    #: (checks.screen_flag): on DuckDB that costs less than a guard on each value (13 ms against
     #: 30 ms on 10M rows in memory, 35 against 43 ms from Parquet), and where a passing
     #: invalid_value is a failing cast (which passes as a number) a guard cannot leave the column
     #: as it was

@@ -4,7 +4,7 @@ engine in one statement (sql/group_disparity.sql). The metric's own checks and e
 disparity is a metric of its own (registry.disparity_of)."""
 from __future__ import annotations
 
-from .api import compute
+from .api import compute_metric
 from .registry import disparity_of
 
 
@@ -56,7 +56,7 @@ def group_disparity(data, metric: str, sensitive, *, method: str = "between_grou
     1   m     0.5         0.5    0.5        0.5        1.0     0.75         2
     """
     m, params = disparity_of(metric, dict(params, sensitive=sensitive, method=method, per_group=per_group))
-    result = compute(m, data, con=con, dialect=dialect, details=details or per_group, dropna=dropna, **params)
+    result = compute_metric(m, data, con=con, dialect=dialect, details=details or per_group, dropna=dropna, **params)
     if per_group:  # a row per group, in the order of its keys
         keys = [params["by"]] if isinstance(params.get("by"), str) else list(params.get("by") or [])
         keys += [sensitive] if isinstance(sensitive, str) else list(sensitive)

@@ -108,6 +108,7 @@ class Engine:
         try:
             with connection_lock(self.con):
                 self.pins = self._pins()
+                self.diagnosed = {}
                 self._span = ExitStack()  # renew() may replace it
                 try:
                     self._span.enter_context(self._snapshot())
@@ -118,6 +119,8 @@ class Engine:
             if self.lease is not None:
                 self.lease.close()
 
+    #: the call's diagnostic queries and their rows, in its snapshot (api: calls that share checks ask once)
+    diagnosed: dict[str, tuple] = {}
     #: a failed statement leaves the call's span usable, or renew() can begin it anew: False on a caller's
     #: DuckDB connection, which has no savepoints (a failure aborts the transaction the call's frames
     #: are registered in)
@@ -127,6 +130,7 @@ class Engine:
         """After a failed statement, the call's span ended and begun again where the failure aborted its
         transaction (Capabilities.failure_aborts): a diagnostic query can then run (in a newer snapshot)."""
         if self.capabilities.failure_aborts:
+            self.diagnosed = {}
             self._span.close()
             self._span = ExitStack()
             self._span.enter_context(self._snapshot())

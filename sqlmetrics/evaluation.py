@@ -5,7 +5,7 @@ import textwrap
 
 import pandas as pd
 
-from .api import compute
+from .api import compute_metric
 from .errors import ParameterError
 from .measures import Measure, spellings_by_tool
 from .ranking_metrics import QUERY_COUNTS
@@ -94,7 +94,7 @@ Example
         params["relevance_threshold"] = relevance_threshold
     m, params, own = evaluate_of(params)
     options = dict(con=con, dialect=dialect, details=True, dropna=dropna, per_query=per_query)
-    frames = [compute(m, run, **options, **params)] if params["measures"] else []
+    frames = [compute_metric(m, run, **options, **params)] if params["measures"] else []
     frames += [_own_query(x, fixed, run, params, options) for x, fixed in own]
     order = [x.name for x in read_measures(measures)]
     keys = list(by if isinstance(by, (list, tuple)) else [by] if by else []) + ([query] if per_query else [])
@@ -106,7 +106,7 @@ def _own_query(measure: Measure, fixed: dict, run, params: dict, options: dict) 
     its value column named as the measure."""
     metric = METRICS[measure.metric]
     call = {name: value for name, value in params.items() if name != "measures" and metric.takes(name)} | fixed
-    frame = compute(metric, run, **options, **call)
+    frame = compute_metric(metric, run, **options, **call)
     return frame.drop(columns=["recall_level"], errors="ignore").rename(columns={metric.name: measure.name})
 
 

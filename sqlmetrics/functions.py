@@ -33,8 +33,8 @@ def make_function(m: Metric):
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         data = arguments.pop("data")
-        from .api import compute  # on the first call: `import sqlmetrics` stays light
-        return compute(m, data, **arguments)
+        from .api import compute_metric  # on the first call: `import sqlmetrics` stays light
+        return compute_metric(m, data, **arguments)
 
     function.__name__ = function.__qualname__ = m.name
     function.__signature__ = signature

@@ -45,11 +45,13 @@ class ParallelWhenDistributed:
     def choose(self, distinct_share: float | None, dialect: str) -> str:
         return self.default(dialect)
 
-    def choose_from(self, rows: Callable[[str], list[tuple]], source_sql: str, values: dict, n: int,
+    def choose_from(self, rows: Callable[[str], list[tuple]], source_sql: str, values: dict, n: int | None,
                     dialect: str) -> str:
-        """The plan for `values` on the `n` rows of `source_sql`, measured where the choice depends on them."""
+        """The plan for `values` on the `n` rows of `source_sql` (None: counted here, where the choice
+        depends on them), measured where the choice depends on them."""
         measured = self.columns_to_measure(values, dialect)
-        return self.choose(distinct_share(rows, source_sql, measured, n) if measured else None, dialect)
+        return self.choose(distinct_share(rows, source_sql, measured, count(rows, source_sql, n)) if measured
+                           else None, dialect)
 
 
 @dataclass(frozen=True)
@@ -89,11 +91,18 @@ class PairsWhenGroupsSmall(RankWhenScoresDistinct):
     group's size squared, which the bound keeps near the rows' count."""
 
     def choose_from(self, rows, source_sql, values, n, dialect):
+        n = count(rows, source_sql, n) if self.columns_to_measure(values, dialect) else n
         plan = super().choose_from(rows, source_sql, values, n, dialect)
         if plan != "rank":
             return plan
         groups = list(values.get("by") or []) + [values["group"]]
         return "pairs" if pairs_per_row(rows, source_sql, groups, n) <= PAIRS_PER_ROW else plan
+
+
+def count(rows: Callable[[str], list[tuple]], source_sql: str, n: int | None) -> int:
+    """`n`, or where the call has not counted the rows of `source_sql` (its screens ride in the metric's
+    statement), their count (DuckDB: from the table's or frame's row count, reading no column)."""
+    return rows(f"SELECT COUNT(*) FROM {source_sql}")[0][0] if n is None else n
 
 
 def _sample(n: int) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import sqlmetrics as sm
 
+from .api import compute_many
 from .errors import ColumnError, ParameterError
 from .output import plain
 from .params import N_BINS, STRATEGY
@@ -186,12 +187,7 @@ def check(spec: ReportSpec) -> None:
 
 def n_steps(spec: ReportSpec) -> int:
     """The computations `build_report` plans for `spec` (the progress shown counts them)."""
-    n = 0
-    if spec.label and spec.score:
-        n += len(_RANKED) + bool(spec.group) + len(_probability(spec)) + len(_AT_THRESHOLD)
-    if spec.query:
-        n += 1  # the ranking metrics: one evaluate call
-    return n
+    return bool(spec.label and spec.score) + bool(spec.query)
 
 
 def build_report(data, con, spec: ReportSpec, steps: Steps | None = None) -> Report:
@@ -205,56 +201,48 @@ def build_report(data, con, spec: ReportSpec, steps: Steps | None = None) -> Rep
     return report
 
 
-def _run(report: Report, name: str, data, con, based_on, **params) -> dict | None:
-    """Compute one metric with its counts. Only a metric undefined on this data (NaN) is skipped:
-    every error (a missing file or column, rejected values) stops the report."""
-    function = getattr(sm, name)
-    frame = report.steps.run(name, lambda: function(data, con=con, details=True, **params), interrupt=interrupter(con))
-    row = frame.to_dict("records")[0]
+def _classification(report: Report, data, con, spec: ReportSpec) -> None:
+    """The classification metrics, in one statement where the engine takes it (api.compute_many). Only a
+    metric undefined on this data (NaN) is skipped, and the metrics of probabilities where log loss
+    rejects the scores: every other error (a missing file or column, rejected values) stops the report."""
+    cols = dict(label=spec.label, score=spec.score) | ({"weight": spec.weight} if spec.weight else {})
+    bins = dict(n_bins=spec.n_bins, strategy=spec.strategy)
+    calls = {name: cols for name in _RANKED} | ({"gauc": dict(cols, group=spec.group)} if spec.group else {}) \
+        | {name: dict(cols, **bins) if name == "ece" else cols for name in _probability(spec)} \
+        | {name: dict(cols, threshold=spec.threshold) for name in _AT_THRESHOLD}
+    results = dict(zip(calls, report.steps.run("the classification metrics", lambda: compute_many(
+        [(METRICS[name], params) for name, params in calls.items()], data, con=con), interrupt=interrupter(con))))
+    rows = lambda r: _counts(r, ("n", "n_pos", "n_neg"))  # noqa: E731
+    at = lambda r: f"score >= {spec.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
+    based_on = {name: rows for name in calls} | {name: at for name in _AT_THRESHOLD} | {
+        "gauc": lambda r: (f"{plain(r['n_groups_used']):,} groups used, {plain(r['n_groups_excluded']):,} excluded "
+                           "(only one class)"),
+        "normalized_entropy": lambda r: f"base rate {plain(r['base_rate']):.4g}, " + rows(r),
+        "ece": lambda r: f"{spec.n_bins} {spec.strategy} bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}"}
+    rejected = results["log_loss"] if isinstance(results["log_loss"], ColumnError) else None
+    for name, result in results.items():
+        if rejected and name in _probability(spec):
+            # AUC accepted these columns: what log loss checks beyond them is that the scores are
+            # probabilities in [0, 1]. Raw scores (logits, ranks): the probability metrics do not apply.
+            report.skipped.append({"metric": name, "reason": str(rejected)})
+        elif isinstance(result, Exception):
+            raise result
+        else:
+            _add(report, name, result, based_on[name])
+    if isinstance(results["auc"], dict):
+        report.counts.update(rows=plain(results["auc"]["n"]), positives=plain(results["auc"]["n_pos"]))
+    report.calls.update(roc=cols, pr=cols)
+    if not rejected:
+        report.calls["calibration"] = dict(cols, **bins)
+
+
+def _add(report: Report, name: str, row: dict, based_on) -> None:
+    """A metric's row in the report, or where its value is undefined on this data (NaN), the reason it is skipped."""
     value = row[name]
     if value is None or (isinstance(value, float) and math.isnan(value)):
         report.skipped.append({"metric": name, "reason": f"undefined: {METRICS[name].undefined}"})
-        return None
-    report.add(name, row, based_on(row))
-    return row
-
-
-def _classification(report: Report, data, con, spec: ReportSpec) -> None:
-    cols = dict(label=spec.label, score=spec.score)
-    if spec.weight:
-        cols["weight"] = spec.weight
-    rows = lambda r: _counts(r, ("n", "n_pos", "n_neg"))  # noqa: E731
-    first = _run(report, "auc", data, con, rows, **cols)
-    if first:
-        report.counts.update(rows=plain(first["n"]), positives=plain(first["n_pos"]))
-    report.calls.update(roc=cols, pr=cols)
-    for name in _RANKED[1:]:
-        _run(report, name, data, con, rows, **cols)
-    if spec.group:
-        _run(report, "gauc", data, con, lambda r: (
-            f"{plain(r['n_groups_used']):,} groups used, {plain(r['n_groups_excluded']):,} excluded "
-            "(only one class)"), group=spec.group, **cols)
-    try:
-        _run(report, "log_loss", data, con, rows, **cols)
-    except ColumnError as e:
-        # AUC accepted these columns above: what log loss checks beyond them is that the scores are
-        # probabilities in [0, 1]. Raw scores (logits, ranks): the probability metrics do not apply.
-        for name in _probability(spec):
-            report.skipped.append({"metric": name, "reason": str(e)})
-        report.steps.skip(len(_probability(spec)) - 1)
     else:
-        if spec.compared:
-            _run(report, "normalized_entropy", data, con, lambda r: f"base rate {plain(r['base_rate']):.4g}, "
-                 + _counts(r, ("n", "n_pos", "n_neg")), **cols)
-        _run(report, "brier_score", data, con, rows, **cols)
-        _run(report, "calibration", data, con, rows, **cols)
-        bins = dict(n_bins=spec.n_bins, strategy=spec.strategy)
-        _run(report, "ece", data, con, lambda r: (
-            f"{spec.n_bins} {spec.strategy} bins: {plain(r['n_bins_used'])} used, n={plain(r['n']):,}"), **bins, **cols)
-        report.calls["calibration"] = dict(cols, **bins)
-    at = lambda r: f"score >= {spec.threshold:g}: " + _counts(r, ("tp", "fp", "tn", "fn"))  # noqa: E731
-    for name in _AT_THRESHOLD:
-        _run(report, name, data, con, at, threshold=spec.threshold, **cols)
+        report.add(name, row, based_on(row))
 
 
 def _probability(spec: ReportSpec) -> tuple[str, ...]:

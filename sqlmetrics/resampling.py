@@ -8,7 +8,7 @@ import warnings
 
 import pandas as pd
 
-from .api import compute
+from .api import compute_metric
 from .engine import own_connection
 from .errors import UndefinedMetricError
 from .registry import bootstrap_of
@@ -86,7 +86,7 @@ def replicated(m, data, *, confidence: float, con, dialect, details: bool, dropn
 
     def run(engine, sql):
         return _in_batches(engine, sql, metric, params, n_boot, confidence)
-    result = compute(m, data, con=con, dialect=dialect, details=details, dropna=dropna, confidence=confidence,
+    result = compute_metric(m, data, con=con, dialect=dialect, details=details, dropna=dropna, confidence=confidence,
                      run=run, **params)
     return _honest(result, m, metric)
 

@@ -371,11 +371,40 @@ def finish(rendered: str, sources: dict[str, exp.Expression], target: Target,
 
 def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target, inputs: dict[str, exp.Query],
             screen: exp.Expression | None) -> str:
-    # the template's own SQL, before the sources are in place: their text is the user's, read as
-    # the session reads it (explicit_ascending would turn a user's bare ORDER BY into ASC)
-    tree = _as_written(parse_select(rendered, "duckdb", "the rendered template"), target.capabilities)
+    tree = _template(rendered, target)
     if screen is not None:
         _add_to_each_row(tree, screen.as_("sm_screen"))
+    return _generated(_in_place(tree, sources), inputs, target)
+
+
+def finish_side_by_side(parts: list[tuple[int, str, exp.Query]], inputs: dict[str, exp.Query],
+                        target: Target) -> tuple[str, dict[int, list[str]]]:
+    """One statement of several rendered metrics of one row each (a part: its key, its SQL rendered
+    over the relation f"{PLACEHOLDER}_{key}", and the source that stands there), side by side in one
+    row: a metric's column c as sm_<key>_<c>, then the columns of the last of `inputs` (CTEs written
+    first, which the sources read). Also, per key, the metric's columns."""
+    columns, derived = {}, []
+    for key, rendered, source in parts:
+        tree = _template(rendered, target)
+        columns[key] = list(tree.named_selects)
+        derived.append((key, _in_place(tree, {f"{PLACEHOLDER}_{key}": source}).subquery(f"sm_m{key}")))
+    carried = list(inputs)[-1]
+    query = exp.select(*(exp.column(c, table=f"sm_m{key}", quoted=True).as_(f"sm_{key}_{c}", quoted=True)
+                         for key, _ in derived for c in columns[key]), exp.Column(this=exp.Star(), table=exp.to_identifier(carried)))
+    query = query.from_(derived[0][1])
+    for _, subquery in derived[1:] + [(None, exp.to_table(carried))]:
+        query = query.join(subquery, join_type="CROSS")
+    return _generated(query, inputs, target), columns
+
+
+def _template(rendered: str, target: Target) -> exp.Expression:
+    """The template's own SQL, before the sources are in place: their text is the user's, read as the
+    session reads it (explicit_ascending would turn a user's bare ORDER BY into ASC)."""
+    return _as_written(parse_select(rendered, "duckdb", "the rendered template"), target.capabilities)
+
+
+def _in_place(tree: exp.Expression, sources: dict[str, exp.Expression]) -> exp.Expression:
+    """`tree` with each source in place of the table named as its placeholder."""
     for table in list(tree.find_all(exp.Table)):
         if table.name in sources and not table.args.get("db"):
             replacement = sources[table.name].copy()
@@ -384,6 +413,11 @@ def _finish(rendered: str, sources: dict[str, exp.Expression], target: Target, i
             elif table.alias:
                 replacement.set("alias", table.args["alias"])
             table.replace(replacement)
+    return tree
+
+
+def _generated(tree: exp.Expression, inputs: dict[str, exp.Query], target: Target) -> str:
+    """The statement `tree` (with its inputs' CTEs first) as the target's dialect writes it, checked."""
     if inputs:
         tree = _inputs_first(tree, inputs, target.capabilities.input_once == "materialized")
     if not target.capabilities.nested_with:

@@ -45,6 +45,13 @@ def test_docstring_example_runs(name):
     assert runner.summarize(verbose=False).failed == 0
 
 
+def test_compute_docstring_example_runs():
+    test = doctest.DocTestParser().get_doctest(sm.compute.__doc__, {}, "compute", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert test.examples and runner.summarize(verbose=False).failed == 0
+
+
 def test_render_docstring_example_runs():
     test = doctest.DocTestParser().get_doctest(sm.render.__doc__, {}, "render", None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)

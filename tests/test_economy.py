@@ -118,3 +118,56 @@ def test_a_screen_that_fires_is_diagnosed_with_the_checks_message(counted_postgr
     assert con.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
     assert sm.auc("preds", label="y", score="s", con=con) == pytest.approx(
         sm.auc(TABLES["preds"], label="y", score="s"), rel=1e-12)
+
+
+#: the report's classification metrics (sqlmetrics report with a group column)
+REPORT = ["auc", "gini", "average_precision", "gauc", "log_loss", "brier_score", "calibration", "ece", "precision",
+          "recall", "f1", "accuracy"]
+
+
+def _each_alone(data, con, names, **params) -> list[float]:
+    from sqlmetrics.registry import METRICS
+    return [getattr(sm, name)(data, con=con, **{k: v for k, v in params.items() if METRICS[name].takes(k)})
+            for name in names]
+
+
+def test_many_metrics_read_the_table_once_in_one_statement_on_postgres(counted_postgres, monkeypatch):
+    con = counted_postgres
+    sent = []
+    execute = psycopg.Cursor.execute
+    before = _scans(con)
+    with monkeypatch.context() as patched:
+        patched.setattr(psycopg.Cursor, "execute", lambda self, query, *a, **k: sent.append(query) or execute(
+            self, query, *a, **k))
+        got = sm.compute(REPORT, "preds", label="y", score="s", group="g", threshold=0.4, con=con)
+    read = _scans(con)["preds"] - before.get("preds", 0)
+    assert read == 1 and len(sent) == FRAMING + PER_RELATION, (read, sent)
+    assert got["error"].isna().all()
+    want = _each_alone("preds", con, REPORT, label="y", score="s", group="g", threshold=0.4)
+    assert got["value"].tolist() == pytest.approx(want, rel=1e-12)
+
+
+def test_many_metrics_say_which_rejects_the_data(counted_postgres):
+    """Raw scores (not probabilities): the metrics of probabilities give their checks' message, the
+    others their values, from the one statement and one diagnostic query of the rows."""
+    con = counted_postgres
+    before = _scans(con)
+    got = sm.compute(["auc", "log_loss", "brier_score", "precision"], "preds", label="y", score="p", threshold=0.4,
+                     con=con).set_index("metric")
+    assert _scans(con)["preds"] - before["preds"] == 2
+    for name in ("log_loss", "brier_score"):
+        assert "must hold probabilities" in got.loc[name, "error"], got
+    assert got.loc[["auc", "precision"], "value"].tolist() == pytest.approx(
+        _each_alone("preds", con, ["auc", "precision"], label="y", score="p", threshold=0.4), rel=1e-12)
+
+
+def test_many_metrics_in_one_statement_on_sqlite():
+    con = sqlite3.connect(":memory:")
+    TABLES["preds"].to_sql("preds", con, index=False)
+    statements = []
+    con.set_trace_callback(statements.append)
+    got = sm.compute(REPORT, "preds", label="y", score="s", group="g", threshold=0.4, con=con)
+    con.set_trace_callback(None)
+    assert len([s for s in statements if re.search(_reads("preds"), s) and not s.rstrip().endswith("LIMIT 0")]) == 1
+    assert got["value"].tolist() == pytest.approx(
+        _each_alone("preds", con, REPORT, label="y", score="s", group="g", threshold=0.4), rel=1e-12)

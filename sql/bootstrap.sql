@@ -60,6 +60,7 @@ SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
 FROM (
   SELECT sm_drawn.*, {{ draw }} AS sm_k
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
+  {{ sqlmetrics.computed_once() }}
 ) AS sm_weighted
 {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
 {%- else %}
@@ -74,13 +75,14 @@ sm_units AS (
   ) AS sm_occurrences
 ),
 {%- if path == 'ranks' %}
-{{ sqlmetrics.auc_replicates('sm_units', kwargs.get('label'), kwargs.get('score'), weight, by, span, seed) }}
+{{ sqlmetrics.auc_replicates('sm_units', kwargs.get('label'), kwargs.get('score'), weight, by, span, seed, kwargs.get('plan')) }}
 {%- else %}
 {{ numbered }}
 sm_resampled AS (
   SELECT {{ sqlmetrics.cols(carried) }} sm_replicate,
          {{ draw }} * {{ sqlmetrics.row_weight(weight) }} AS sm_boot_weight
   FROM ({{ sqlmetrics.unit_uniform('sm_units', 'sm_replicates', seed) }}) AS sm_drawn
+  {{ sqlmetrics.computed_once() }}
 ),
 {%- if other %}
 {%- set compared = kwargs['score'] if kwargs.get('score') else kwargs['prediction'] %}
@@ -157,89 +159,137 @@ SELECT * FROM sm_metric
       aggregation) and a running sum of the other weight over the keys give the anchor weight's
       wins. The replicates are columns, bootstrap_width per row of a chunk (replicate sm_chunk *
       width + column): one sort of a chunk's keys serves its columns' running sums.
+    plan='parallel' (a distributed engine, where a window over a slice's order runs in one task):
+    the keys are numbered within each monotone_bucket of the score, whose order is the slice's, and
+    the running sums over the keys are running_sums' parallel ones; the per-slice values join the
+    rows by (slice, bucket) (spread_slices).
     The weights are shares of the slice's largest, so that no product of sums overflows a double.
     With each replicate: sm_rows and sm_keys, the slice's rows and keys (how many replicates a
     batch can hold: the Python layer's). -#}
-{% macro auc_replicates(units, label, score, weight, by, span, seed) %}
+{% macro auc_replicates(units, label, score, weight, by, span, seed, plan) %}
 {%- set width = sqlmetrics.bootstrap_width() %}
-{%- set slice = sqlmetrics.partition_by(by) %}
-{%- set anchor_positive %}2 * SUM(sm_pos) OVER ({{ slice }}) <= COUNT(*) OVER ({{ slice }}){% endset %}
-{%- set keyed = by + ['sm_anchor_positive', 'sm_rows', 'sm_chunk'] %}
-{%- set sorted %}{{ slice }} ORDER BY sm_s, sm_a DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
+{%- set parallel = plan == 'parallel' %}
+{#- a slice's order, or on the parallel plan the order within each of its score buckets -#}
+{%- set ordered = by + (['sm_bucket'] if parallel else []) %}
+{%- set key = sqlmetrics.spread_key(by, plan) %}
+{%- set keyed = by + ['sm_chunk', 'sm_anchor_positive', 'sm_rows'] %}
+{%- set sorted %}{{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
+{%- set labelled %}
+SELECT {{ sqlmetrics.cols(by) }} sm_unit, {{ sqlmetrics.ident(score) }} AS sm_s,
+       {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.row_weight(weight) }} AS sm_weight
+FROM {{ units }}
+{%- endset %}
 sm_labelled AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_unit, {{ sqlmetrics.ident(score) }} AS sm_s,
-         {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.row_weight(weight) }} AS sm_weight
-  FROM {{ units }}
+  {{ sqlmetrics.with_bucket(labelled, 'sm_s') if parallel else labelled }}
 ),
-sm_anchored AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_unit, sm_s,
-         {{ sqlmetrics.fdiv('sm_weight', 'MAX(sm_weight) OVER (' ~ slice ~ ')') }} AS sm_share,
-         CASE WHEN {{ anchor_positive }} THEN 1 ELSE 0 END AS sm_anchor_positive,
-         CASE WHEN {{ anchor_positive }} THEN sm_pos ELSE 1 - sm_pos END AS sm_a,
-         COUNT(*) OVER ({{ slice }}) AS sm_rows
+sm_slices AS (
+  SELECT {{ sqlmetrics.cols(by) }} CASE WHEN 2 * SUM(sm_pos) <= COUNT(*) THEN 1 ELSE 0 END AS sm_anchor_positive,
+         COUNT(*) AS sm_rows, MAX(sm_weight) AS sm_largest
   FROM sm_labelled
+  {{ sqlmetrics.group_by(by) }}
+){{ sqlmetrics.spread_cte('sm_slices', 'sm_labelled', by, key) }},
+sm_anchored AS (
+  SELECT {{ sqlmetrics.qualified_cols(ordered, 'sm_labelled') }} sm_unit, sm_s,
+         {{ sqlmetrics.fdiv('sm_weight', 'sm_largest') }} AS sm_share, sm_anchor_positive, sm_rows,
+         CASE WHEN sm_anchor_positive = 1 THEN sm_pos ELSE 1 - sm_pos END AS sm_a
+  FROM sm_labelled
+  {{ sqlmetrics.join_slices('sm_labelled', 'sm_slices', by, key) }}
 ),
 sm_ranked AS (
-  SELECT sm_anchored.*, RANK() OVER ({{ slice }} ORDER BY sm_s, sm_a DESC) AS sm_rank
+  SELECT sm_anchored.*, RANK() OVER ({{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC) AS sm_rank
   FROM sm_anchored
 ),
 sm_keyed AS (
-  SELECT {{ sqlmetrics.cols(by) }} sm_unit, sm_share, sm_anchor_positive, sm_rows, sm_a,
+  SELECT {{ sqlmetrics.cols(ordered) }} sm_unit, sm_s, sm_anchor_positive, sm_rows,
+         {#- a row's anchor and other weight: one of them 0 #}
+         sm_a * sm_share AS sm_anchor_share, (1 - sm_a) * sm_share AS sm_other_share,
+         {{ sqlmetrics.unit_seeded('sm_unit', seed) }} AS sm_unit_seeded,
          2 * COALESCE(MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER ({{ sorted }}), 0)
          + CASE WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER ({{ sorted }}) = sm_s THEN 0 ELSE 1 END AS sm_key
   FROM sm_ranked
 ),
 sm_chunks AS (
-  SELECT sm_replicate AS sm_chunk FROM ({{ sqlmetrics.replicate_numbers(span[1] // width, span[0] // width) }}) AS sm_chunk_numbers
-),
-sm_key_sums AS (
-  SELECT {{ sqlmetrics.cols(keyed) }} sm_key,
+  SELECT sm_replicate AS sm_chunk,
          {%- for i in range(width) %}
-         SUM(sm_a * sm_k{{ i }}) AS sm_anchor{{ i }}, SUM((1 - sm_a) * sm_k{{ i }}) AS sm_other{{ i }}{{ "," if not loop.last }}
+         {{ sqlmetrics.replicate_seeded('sm_replicate * ' ~ width ~ ' + ' ~ i) }} AS sm_offset{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM ({{ sqlmetrics.replicate_numbers(span[1] // width, span[0] // width) }}) AS sm_chunk_numbers
+),
+{#- each step's columns computed once (computed_once): the next reads them more than once -#}
+sm_key_sums AS (
+  SELECT {{ sqlmetrics.cols(keyed + ordered[by | length:]) }} sm_key,{% if parallel %} MIN(sm_s) AS sm_key_s,{% endif %}
+         {%- for i in range(width) %}
+         SUM(sm_k{{ i }} * sm_anchor_share) AS sm_anchor{{ i }}, SUM(sm_k{{ i }} * sm_other_share) AS sm_other{{ i }}{{ "," if not loop.last }}
          {%- endfor %}
   FROM (
-    SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a,
+    SELECT {{ sqlmetrics.cols(keyed + ordered[by | length:]) }} sm_key, sm_s, sm_anchor_share, sm_other_share,
            {%- for i in range(width) %}
            {% if i == 0 %}CASE WHEN sm_chunk = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_u0') }} END
-           {%- else %}{{ sqlmetrics.poisson_one('sm_u' ~ i) }}{% endif %} * sm_share AS sm_k{{ i }}{{ "," if not loop.last }}
+           {%- else %}{{ sqlmetrics.poisson_one('sm_u' ~ i) }}{% endif %} AS sm_k{{ i }}{{ "," if not loop.last }}
            {%- endfor %}
     FROM (
-      SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a, sm_share,
+      SELECT {{ sqlmetrics.cols(keyed + ordered[by | length:]) }} sm_key, sm_s, sm_anchor_share, sm_other_share,
              {%- for i in range(width) %}
              {{ sqlmetrics.uniform_of('sm_m' ~ i) }} AS sm_u{{ i }}{{ "," if not loop.last }}
              {%- endfor %}
       FROM (
-        SELECT {{ sqlmetrics.cols(keyed) }} sm_key, sm_a, sm_share,
+        SELECT {{ sqlmetrics.cols(keyed + ordered[by | length:]) }} sm_key, sm_s, sm_anchor_share, sm_other_share,
                {%- for i in range(width) %}
                {{ sqlmetrics.uniform_mixed('sm_r' ~ i, 'sm_unit') }} AS sm_m{{ i }}{{ "," if not loop.last }}
                {%- endfor %}
         FROM (
           SELECT sm_keyed.*, sm_chunks.sm_chunk,
                  {%- for i in range(width) %}
-                 {{ sqlmetrics.uniform_seeded('sm_unit', 'sm_chunks.sm_chunk * ' ~ width ~ ' + ' ~ i, seed) }} AS sm_r{{ i }}{{ "," if not loop.last }}
+                 {{ sqlmetrics.uniform_seeded('sm_unit_seeded', 'sm_offset' ~ i) }} AS sm_r{{ i }}{{ "," if not loop.last }}
                  {%- endfor %}
           FROM sm_keyed
           CROSS JOIN sm_chunks
+          {{ sqlmetrics.computed_once() }}
         ) AS sm_seeded
+        {{ sqlmetrics.computed_once() }}
       ) AS sm_mixed
+      {{ sqlmetrics.computed_once() }}
     ) AS sm_uniforms
+    {{ sqlmetrics.computed_once() }}
   ) AS sm_drawn
-  GROUP BY {{ sqlmetrics.cols(keyed) }}sm_key
+  GROUP BY {{ sqlmetrics.cols(keyed + ordered[by | length:]) }}sm_key
 ),
+{%- if parallel %}
+{#- the keys' order is that of their scores (those of a key lie between the next keys'), in their bucket -#}
+sm_key_rows AS (
+  SELECT {{ sqlmetrics.cols(keyed) }} sm_key_s,
+         {%- for i in range(width) %}
+         sm_anchor{{ i }}, sm_other{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM sm_key_sums
+),
+{%- set anchors, others = [], [] %}
+{%- for i in range(width) %}{% set _ = anchors.append('sm_anchor' ~ i) %}{% set _ = others.append('sm_other' ~ i) %}{% endfor %}
+{{ sqlmetrics.running_sums('sm_key_runs', 'sm_key_rows', keyed, 'sm_key_s', false, anchors, others, plan) }},
+sm_running AS (
+  SELECT sm_key_runs.*,
+         {%- for i in range(width) %}
+         sm_other{{ i }}_run - sm_other{{ i }} AS sm_below{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM sm_key_runs
+),
+{%- else %}
+sm_running AS (
+  SELECT sm_key_sums.*,
+         {%- for i in range(width) %}
+         SUM(sm_other{{ i }}) OVER (PARTITION BY {{ sqlmetrics.col_list(by + ['sm_chunk']) }} ORDER BY sm_key
+                                    ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_below{{ i }}{{ "," if not loop.last }}
+         {%- endfor %}
+  FROM sm_key_sums
+),
+{%- endif %}
 sm_chunked AS (
   SELECT {{ sqlmetrics.cols(keyed) }} CAST(COUNT(*) AS BIGINT) AS sm_keys,
          {%- for i in range(width) %}
          {{ sqlmetrics.fdiv('SUM(sm_anchor' ~ i ~ ' * (COALESCE(sm_below' ~ i ~ ', 0) + 0.5 * sm_other' ~ i ~ '))',
                             'SUM(sm_anchor' ~ i ~ ') * SUM(sm_other' ~ i ~ ')') }} AS sm_wins{{ i }}{{ "," if not loop.last }}
          {%- endfor %}
-  FROM (
-    SELECT sm_key_sums.*,
-           {%- for i in range(width) %}
-           SUM(sm_other{{ i }}) OVER (PARTITION BY {{ sqlmetrics.col_list(by + ['sm_chunk']) }} ORDER BY sm_key
-                                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_below{{ i }}{{ "," if not loop.last }}
-           {%- endfor %}
-    FROM sm_key_sums
-  ) AS sm_running
+  FROM sm_running
   GROUP BY {{ sqlmetrics.col_list(keyed) }}
 )
 SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
@@ -353,24 +403,42 @@ WHERE sm_replicate <= {{ n }}{% if first %} AND sm_replicate >= {{ first }}{% en
     and the seed: the three combined, then two rounds of squaring modulo M between multiplications
     (Park & Miller's 48271 and 16807). Integer arithmetic below 2^63 on
     every engine, and no longer linear in the replicate, so that a unit's draws in successive
-    replicates are not shifted copies of each other. -#}
+    replicates are not shifted copies of each other. The unit's and the replicate's parts of the
+    first step are computed once each (unit_seeded, replicate_seeded), not once per pair. -#}
 {% macro unit_uniform(units, replicates, seed) -%}
 SELECT sm_second.*, {{ sqlmetrics.uniform_of('sm_r3') }} AS sm_uniform
 FROM (
   SELECT sm_first.*, {{ sqlmetrics.uniform_mixed('sm_r1', 'sm_unit') }} AS sm_r3
   FROM (
-    SELECT {{ units }}.*, {{ replicates }}.sm_replicate,
-           {{ sqlmetrics.uniform_seeded('sm_unit', replicates ~ '.sm_replicate', seed) }} AS sm_r1
-    FROM {{ units }}
-    CROSS JOIN {{ replicates }}
+    SELECT sm_seeded_units.*, sm_seeds.sm_replicate,
+           {{ sqlmetrics.uniform_seeded('sm_seeded_units.sm_unit_seeded', 'sm_seeds.sm_offset') }} AS sm_r1
+    FROM (
+      SELECT {{ units }}.*, {{ sqlmetrics.unit_seeded('sm_unit', seed) }} AS sm_unit_seeded FROM {{ units }}
+    ) AS sm_seeded_units
+    CROSS JOIN (
+      SELECT sm_replicate, {{ sqlmetrics.replicate_seeded('sm_replicate') }} AS sm_offset FROM {{ replicates }}
+    ) AS sm_seeds
+    {{ sqlmetrics.computed_once() }}
   ) AS sm_first
+  {{ sqlmetrics.computed_once() }}
 ) AS sm_second
+{{ sqlmetrics.computed_once() }}
 {%- endmacro %}
 
-{#- unit_uniform's three steps as expressions, each of a column holding the step before (which it
-    reads twice): of the unit's hash and the replicate; of that and the unit's hash; the uniform. -#}
-{% macro uniform_seeded(unit, replicate, seed) -%}
-MOD(MOD({{ unit }} + CAST({{ replicate }} AS BIGINT) * 1000003 + {{ (seed * 999983 + 1) % 2147483647 }}, 2147483647) * 48271, 2147483647)
+{#- unit_uniform's steps as expressions, each of a column holding the step before (which it reads
+    twice): the first, MOD(MOD(unit + replicate * 1000003 + the seed's, M) * 48271, M), as the sum
+    modulo M of its unit's part and its replicate's (equal modulo M: every product stays below
+    2^63); of that and the unit's hash; the uniform. -#}
+{% macro unit_seeded(unit, seed) -%}
+MOD(({{ unit }} + {{ (seed * 999983 + 1) % 2147483647 }}) * 48271, 2147483647)
+{%- endmacro %}
+
+{% macro replicate_seeded(replicate) -%}
+MOD(CAST({{ replicate }} AS BIGINT) * 1000003 * 48271, 2147483647)
+{%- endmacro %}
+
+{% macro uniform_seeded(unit_seeded, replicate_seeded) -%}
+MOD({{ unit_seeded }} + {{ replicate_seeded }}, 2147483647)
 {%- endmacro %}
 
 {% macro uniform_mixed(r, unit) -%}
@@ -393,6 +461,34 @@ CASE
 {%- set ns.term = ns.term / (k + 1) %}
 {%- endfor %}
   ELSE 13 END
+{%- endmacro %}
+
+{#- Ends a derived table whose columns the query around it reads more than once (a draw's steps,
+    each read twice or, by poisson_one, 13 times). PostgreSQL pulls such a subquery up into the
+    query and evaluates its expression at each reference, so that a Poisson draw computed its hash
+    chain 52 times, and its JIT compiled every copy (24 s of a 27 s bootstrap of 200,000 rows):
+    there OFFSET 0, which keeps the subquery, its columns computed once; elsewhere nothing. -#}
+{% macro computed_once() -%}
+{{ 'OFFSET 0' if sqlmetrics.substitutes_subqueries() }}
+{%- endmacro %}
+
+{#- Whether the engine evaluates a derived table's column at each reference of the query around it
+    (a fact, not SQL). DuckDB, Spark and ClickHouse compute a common expression once. -#}
+{% macro substitutes_subqueries() -%}
+{{ return(adapter.dispatch('substitutes_subqueries', 'sqlmetrics')()) }}
+{%- endmacro %}
+
+{% macro default__substitutes_subqueries() -%}
+{{ return(false) }}
+{%- endmacro %}
+
+{% macro postgres__substitutes_subqueries() -%}
+{{ return(true) }}
+{%- endmacro %}
+
+{#- built on PostgreSQL's adapter; a cluster, where OFFSET would gather the rows to one node -#}
+{% macro redshift__substitutes_subqueries() -%}
+{{ return(false) }}
 {%- endmacro %}
 
 {#- A resampling unit (the `columns` of a row; a slice column may be NULL) as an integer in

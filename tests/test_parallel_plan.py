@@ -12,7 +12,7 @@ reads all the rows in one task on a distributed engine.
    with a `by` that join per-slice values back to a slice's rows (auc_ci, auc_compare, compare,
    det_curve, best_threshold, ks_statistic, auc with bins, d2_absolute_error, explained_variance)
    also on Parquet tables the optimizer takes for 4M rows, where it broadcasts none of the tables a
-   slice's rows meet in a join.
+   slice's rows meet in a join; there too the bootstrap of AUC, sliced and on the whole data.
 """
 from __future__ import annotations
 
@@ -174,9 +174,10 @@ def _planned(session):
 #: the Parquet audit's files weigh, to the optimizer, what those of 4M rows would
 SCALE = 200
 #: the sliced statistics, which join per-slice results back to the rows or units; benchmarks/spark_plans.py
-#: --statistics also measures compare's Wilcoxon test (the same rows' plan as its t test) and the bootstrap
+#: --statistics also measures compare's Wilcoxon test (the same rows' plan as its t test) and the bootstrap of
+#: ndcg (its queries' values, spread as compare ndcg's)
 STATISTICS = [(label, table, params) for label, table, params in AUDIT.statistics()
-              if label in ("auc_ci", "auc_compare", "compare gauc", "compare ndcg")]
+              if label in ("auc_ci", "auc_compare", "compare gauc", "compare ndcg", "bootstrap auc")]
 #: the metrics that join a per-slice value (a curve's ends, the best value, the score range of bins=,
 #: the median, the means) back to a slice's points or rows, and the sliced statistics
 SLICE_JOINS = STATISTICS + [(label, table, params) for label, table, params in AUDIT.calls()
@@ -244,6 +245,14 @@ def test_on_parquet_tables_no_sliced_join_funnels_the_rows(spark_parquet, label,
     reads = AUDIT.task_reads(spark_parquet, sql)
     assert reads.busiest_share(AUDIT_ROWS) <= 2 / PARTITIONS
     assert max(reads.broadcasts, default=0) <= SMALL_TABLE
+
+
+def test_on_parquet_tables_the_bootstrap_of_the_whole_data_spreads_its_rows(spark_parquet):
+    """The bootstrap of AUC orders the rows once for all its replicates: one window over that order
+    read every row in one task; its parallel plan orders them within score buckets."""
+    label, table, params = next(s for s in STATISTICS if s[0] == "bootstrap auc")
+    sql = sm.render("bootstrap", table, dialect="spark", pretty=False, **params)
+    assert AUDIT.task_reads(spark_parquet, sql).busiest_share(AUDIT_ROWS) <= 2 / PARTITIONS
 
 
 def test_on_spark_every_score_gets_the_bucket_it_gets_on_duckdb(spark):

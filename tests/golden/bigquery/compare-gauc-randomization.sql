@@ -360,14 +360,23 @@ WITH sm_cmp_scores AS (
         MOD(MOD(sm_r1 * sm_r1 + 12345, 2147483647) * 16807 + sm_unit, 2147483647) AS sm_r3
       FROM (
         SELECT
-          sm_cmp_hashed.*,
-          sm_cmp_resamples.sm_replicate,
-          MOD(
-            MOD(sm_unit + CAST(sm_cmp_resamples.sm_replicate AS INT64) * 1000003 + 1, 2147483647) * 48271,
-            2147483647
-          ) AS sm_r1
-        FROM sm_cmp_hashed
-        CROSS JOIN sm_cmp_resamples
+          sm_seeded_units.*,
+          sm_seeds.sm_replicate,
+          MOD(sm_seeded_units.sm_unit_seeded + sm_seeds.sm_offset, 2147483647) AS sm_r1
+        FROM (
+          SELECT
+            sm_cmp_hashed.*,
+            MOD((
+              sm_unit + 1
+            ) * 48271, 2147483647) AS sm_unit_seeded
+          FROM sm_cmp_hashed
+        ) AS sm_seeded_units
+        CROSS JOIN (
+          SELECT
+            sm_replicate,
+            MOD(CAST(sm_replicate AS INT64) * 1000003 * 48271, 2147483647) AS sm_offset
+          FROM sm_cmp_resamples
+        ) AS sm_seeds
       ) AS sm_first
     ) AS sm_second
   ) AS sm_drawn

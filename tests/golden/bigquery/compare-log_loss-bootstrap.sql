@@ -178,14 +178,23 @@ WITH sm_replicated AS (
           MOD(MOD(sm_r1 * sm_r1 + 12345, 2147483647) * 16807 + sm_unit, 2147483647) AS sm_r3
         FROM (
           SELECT
-            sm_units.*,
-            sm_replicates.sm_replicate,
-            MOD(
-              MOD(sm_unit + CAST(sm_replicates.sm_replicate AS INT64) * 1000003 + 1, 2147483647) * 48271,
-              2147483647
-            ) AS sm_r1
-          FROM sm_units
-          CROSS JOIN sm_replicates
+            sm_seeded_units.*,
+            sm_seeds.sm_replicate,
+            MOD(sm_seeded_units.sm_unit_seeded + sm_seeds.sm_offset, 2147483647) AS sm_r1
+          FROM (
+            SELECT
+              sm_units.*,
+              MOD((
+                sm_unit + 1
+              ) * 48271, 2147483647) AS sm_unit_seeded
+            FROM sm_units
+          ) AS sm_seeded_units
+          CROSS JOIN (
+            SELECT
+              sm_replicate,
+              MOD(CAST(sm_replicate AS INT64) * 1000003 * 48271, 2147483647) AS sm_offset
+            FROM sm_replicates
+          ) AS sm_seeds
         ) AS sm_first
       ) AS sm_second
     ) AS sm_drawn

@@ -174,15 +174,29 @@ WITH sm_replicated AS (
           ) % 2147483647 AS sm_r3
         FROM (
           SELECT
-            sm_units.*,
-            sm_replicates.sm_replicate,
+            sm_seeded_units.*,
+            sm_seeds.sm_replicate,
             (
-              (
-                sm_unit + CAST(sm_replicates.sm_replicate AS Nullable(Int64)) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_seeded_units.sm_unit_seeded + sm_seeds.sm_offset
             ) % 2147483647 AS sm_r1
-          FROM sm_units
-          CROSS JOIN sm_replicates
+          FROM (
+            SELECT
+              sm_units.*,
+              (
+                (
+                  sm_unit + 1
+                ) * 48271
+              ) % 2147483647 AS sm_unit_seeded
+            FROM sm_units
+          ) AS sm_seeded_units
+          CROSS JOIN (
+            SELECT
+              sm_replicate,
+              (
+                CAST(sm_replicate AS Nullable(Int64)) * 1000003 * 48271
+              ) % 2147483647 AS sm_offset
+            FROM sm_replicates
+          ) AS sm_seeds
         ) AS sm_first
       ) AS sm_second
     ) AS sm_drawn

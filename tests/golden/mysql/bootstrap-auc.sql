@@ -41,26 +41,31 @@ WITH sm_units AS (
     END AS sm_pos,
     CAST(`impressions` AS DOUBLE) AS sm_weight
   FROM sm_units
-), sm_anchored AS (
+), sm_slices AS (
   SELECT
     `country`,
+    CASE WHEN 2 * SUM(sm_pos) <= COUNT(*) THEN 1 ELSE 0 END AS sm_anchor_positive,
+    COUNT(*) AS sm_rows,
+    MAX(sm_weight) AS sm_largest
+  FROM sm_labelled
+  GROUP BY
+    `country`
+), sm_anchored AS (
+  SELECT
+    sm_labelled.`country` AS `country`,
     sm_unit,
     sm_s,
     (
-      CAST(sm_weight AS DOUBLE) / NULLIF(CAST(MAX(sm_weight) OVER (PARTITION BY `country`) AS DOUBLE), 0)
+      CAST(sm_weight AS DOUBLE) / NULLIF(CAST(sm_largest AS DOUBLE), 0)
     ) AS sm_share,
-    CASE
-      WHEN 2 * SUM(sm_pos) OVER (PARTITION BY `country`) <= COUNT(*) OVER (PARTITION BY `country`)
-      THEN 1
-      ELSE 0
-    END AS sm_anchor_positive,
-    CASE
-      WHEN 2 * SUM(sm_pos) OVER (PARTITION BY `country`) <= COUNT(*) OVER (PARTITION BY `country`)
-      THEN sm_pos
-      ELSE 1 - sm_pos
-    END AS sm_a,
-    COUNT(*) OVER (PARTITION BY `country`) AS sm_rows
+    sm_anchor_positive,
+    sm_rows,
+    CASE WHEN sm_anchor_positive = 1 THEN sm_pos ELSE 1 - sm_pos END AS sm_a
   FROM sm_labelled
+  JOIN sm_slices
+    ON (
+      sm_labelled.`country` <=> sm_slices.`country`
+    )
 ), sm_ranked AS (
   SELECT
     sm_anchored.*,
@@ -73,10 +78,18 @@ WITH sm_units AS (
   SELECT
     `country`,
     sm_unit,
-    sm_share,
+    sm_s,
     sm_anchor_positive,
     sm_rows,
-    sm_a,
+    sm_a * sm_share AS sm_anchor_share,
+    (
+      1 - sm_a
+    ) * sm_share AS sm_other_share,
+    (
+      (
+        sm_unit + 1
+      ) * 48271
+    ) % 2147483647 AS sm_unit_seeded,
     2 * COALESCE(
       MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
         PARTITION BY `country`
@@ -96,7 +109,31 @@ WITH sm_units AS (
   FROM sm_ranked
 ), sm_chunks AS (
   SELECT
-    sm_replicate AS sm_chunk
+    sm_replicate AS sm_chunk,
+    (
+      CAST(sm_replicate * 8 + 0 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset0,
+    (
+      CAST(sm_replicate * 8 + 1 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset1,
+    (
+      CAST(sm_replicate * 8 + 2 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset2,
+    (
+      CAST(sm_replicate * 8 + 3 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset3,
+    (
+      CAST(sm_replicate * 8 + 4 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset4,
+    (
+      CAST(sm_replicate * 8 + 5 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset5,
+    (
+      CAST(sm_replicate * 8 + 6 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset6,
+    (
+      CAST(sm_replicate * 8 + 7 AS SIGNED) * 1000003 * 48271
+    ) % 2147483647 AS sm_offset7
   FROM (
     SELECT
       sm_replicate
@@ -172,50 +209,36 @@ WITH sm_units AS (
 ), sm_key_sums AS (
   SELECT
     `country`,
+    `sm_chunk`,
     `sm_anchor_positive`,
     `sm_rows`,
-    `sm_chunk`,
     sm_key,
-    SUM(sm_a * sm_k0) AS sm_anchor0,
-    SUM((
-      1 - sm_a
-    ) * sm_k0) AS sm_other0,
-    SUM(sm_a * sm_k1) AS sm_anchor1,
-    SUM((
-      1 - sm_a
-    ) * sm_k1) AS sm_other1,
-    SUM(sm_a * sm_k2) AS sm_anchor2,
-    SUM((
-      1 - sm_a
-    ) * sm_k2) AS sm_other2,
-    SUM(sm_a * sm_k3) AS sm_anchor3,
-    SUM((
-      1 - sm_a
-    ) * sm_k3) AS sm_other3,
-    SUM(sm_a * sm_k4) AS sm_anchor4,
-    SUM((
-      1 - sm_a
-    ) * sm_k4) AS sm_other4,
-    SUM(sm_a * sm_k5) AS sm_anchor5,
-    SUM((
-      1 - sm_a
-    ) * sm_k5) AS sm_other5,
-    SUM(sm_a * sm_k6) AS sm_anchor6,
-    SUM((
-      1 - sm_a
-    ) * sm_k6) AS sm_other6,
-    SUM(sm_a * sm_k7) AS sm_anchor7,
-    SUM((
-      1 - sm_a
-    ) * sm_k7) AS sm_other7
+    SUM(sm_k0 * sm_anchor_share) AS sm_anchor0,
+    SUM(sm_k0 * sm_other_share) AS sm_other0,
+    SUM(sm_k1 * sm_anchor_share) AS sm_anchor1,
+    SUM(sm_k1 * sm_other_share) AS sm_other1,
+    SUM(sm_k2 * sm_anchor_share) AS sm_anchor2,
+    SUM(sm_k2 * sm_other_share) AS sm_other2,
+    SUM(sm_k3 * sm_anchor_share) AS sm_anchor3,
+    SUM(sm_k3 * sm_other_share) AS sm_other3,
+    SUM(sm_k4 * sm_anchor_share) AS sm_anchor4,
+    SUM(sm_k4 * sm_other_share) AS sm_other4,
+    SUM(sm_k5 * sm_anchor_share) AS sm_anchor5,
+    SUM(sm_k5 * sm_other_share) AS sm_other5,
+    SUM(sm_k6 * sm_anchor_share) AS sm_anchor6,
+    SUM(sm_k6 * sm_other_share) AS sm_other6,
+    SUM(sm_k7 * sm_anchor_share) AS sm_anchor7,
+    SUM(sm_k7 * sm_other_share) AS sm_other7
   FROM (
     SELECT
       `country`,
+      `sm_chunk`,
       `sm_anchor_positive`,
       `sm_rows`,
-      `sm_chunk`,
       sm_key,
-      sm_a,
+      sm_s,
+      sm_anchor_share,
+      sm_other_share,
       CASE
         WHEN sm_chunk = 0
         THEN 1
@@ -248,7 +271,7 @@ WITH sm_units AS (
           THEN 12
           ELSE 13
         END
-      END * sm_share AS sm_k0,
+      END AS sm_k0,
       CASE
         WHEN sm_u1 < 0.36787944117144233
         THEN 0
@@ -277,7 +300,7 @@ WITH sm_units AS (
         WHEN sm_u1 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k1,
+      END AS sm_k1,
       CASE
         WHEN sm_u2 < 0.36787944117144233
         THEN 0
@@ -306,7 +329,7 @@ WITH sm_units AS (
         WHEN sm_u2 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k2,
+      END AS sm_k2,
       CASE
         WHEN sm_u3 < 0.36787944117144233
         THEN 0
@@ -335,7 +358,7 @@ WITH sm_units AS (
         WHEN sm_u3 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k3,
+      END AS sm_k3,
       CASE
         WHEN sm_u4 < 0.36787944117144233
         THEN 0
@@ -364,7 +387,7 @@ WITH sm_units AS (
         WHEN sm_u4 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k4,
+      END AS sm_k4,
       CASE
         WHEN sm_u5 < 0.36787944117144233
         THEN 0
@@ -393,7 +416,7 @@ WITH sm_units AS (
         WHEN sm_u5 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k5,
+      END AS sm_k5,
       CASE
         WHEN sm_u6 < 0.36787944117144233
         THEN 0
@@ -422,7 +445,7 @@ WITH sm_units AS (
         WHEN sm_u6 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k6,
+      END AS sm_k6,
       CASE
         WHEN sm_u7 < 0.36787944117144233
         THEN 0
@@ -451,16 +474,17 @@ WITH sm_units AS (
         WHEN sm_u7 < 0.99999999993640221
         THEN 12
         ELSE 13
-      END * sm_share AS sm_k7
+      END AS sm_k7
     FROM (
       SELECT
         `country`,
+        `sm_chunk`,
         `sm_anchor_positive`,
         `sm_rows`,
-        `sm_chunk`,
         sm_key,
-        sm_a,
-        sm_share,
+        sm_s,
+        sm_anchor_share,
+        sm_other_share,
         CAST((
           (
             sm_m0 * sm_m0 + 54321
@@ -504,12 +528,13 @@ WITH sm_units AS (
       FROM (
         SELECT
           `country`,
+          `sm_chunk`,
           `sm_anchor_positive`,
           `sm_rows`,
-          `sm_chunk`,
           sm_key,
-          sm_a,
-          sm_share,
+          sm_s,
+          sm_anchor_share,
+          sm_other_share,
           (
             (
               sm_r0 * sm_r0 + 12345
@@ -555,44 +580,28 @@ WITH sm_units AS (
             sm_keyed.*,
             sm_chunks.sm_chunk,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 0 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset0
             ) % 2147483647 AS sm_r0,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 1 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset1
             ) % 2147483647 AS sm_r1,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 2 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset2
             ) % 2147483647 AS sm_r2,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 3 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset3
             ) % 2147483647 AS sm_r3,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 4 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset4
             ) % 2147483647 AS sm_r4,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 5 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset5
             ) % 2147483647 AS sm_r5,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 6 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset6
             ) % 2147483647 AS sm_r6,
             (
-              (
-                sm_unit + CAST(sm_chunks.sm_chunk * 8 + 7 AS SIGNED) * 1000003 + 1
-              ) % 2147483647 * 48271
+              sm_unit_seeded + sm_offset7
             ) % 2147483647 AS sm_r7
           FROM sm_keyed
           CROSS JOIN sm_chunks
@@ -602,16 +611,60 @@ WITH sm_units AS (
   ) AS sm_drawn
   GROUP BY
     `country`,
+    `sm_chunk`,
     `sm_anchor_positive`,
     `sm_rows`,
-    `sm_chunk`,
     sm_key
+), sm_running AS (
+  SELECT
+    sm_key_sums.*,
+    SUM(sm_other0) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below0,
+    SUM(sm_other1) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below1,
+    SUM(sm_other2) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below2,
+    SUM(sm_other3) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below3,
+    SUM(sm_other4) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below4,
+    SUM(sm_other5) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below5,
+    SUM(sm_other6) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below6,
+    SUM(sm_other7) OVER (
+      PARTITION BY `country`, `sm_chunk`
+      ORDER BY sm_key
+      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+    ) AS sm_below7
+  FROM sm_key_sums
 ), sm_chunked AS (
   SELECT
     `country`,
+    `sm_chunk`,
     `sm_anchor_positive`,
     `sm_rows`,
-    `sm_chunk`,
     CAST(COUNT(*) AS SIGNED) AS sm_keys,
     (
       CAST(SUM(sm_anchor0 * (
@@ -653,56 +706,12 @@ WITH sm_units AS (
         COALESCE(sm_below7, 0) + 0.5 * sm_other7
       )) AS DOUBLE) / NULLIF(CAST(SUM(sm_anchor7) * SUM(sm_other7) AS DOUBLE), 0)
     ) AS sm_wins7
-  FROM (
-    SELECT
-      sm_key_sums.*,
-      SUM(sm_other0) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below0,
-      SUM(sm_other1) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below1,
-      SUM(sm_other2) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below2,
-      SUM(sm_other3) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below3,
-      SUM(sm_other4) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below4,
-      SUM(sm_other5) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below5,
-      SUM(sm_other6) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below6,
-      SUM(sm_other7) OVER (
-        PARTITION BY `country`, `sm_chunk`
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below7
-    FROM sm_key_sums
-  ) AS sm_running
+  FROM sm_running
   GROUP BY
     `country`,
+    `sm_chunk`,
     `sm_anchor_positive`,
-    `sm_rows`,
-    `sm_chunk`
+    `sm_rows`
 ), sm_replicated AS (
   SELECT
     `country`,

@@ -28,67 +28,149 @@ WITH sm_replicated AS (
     ) AS sm_occurrences
   ), sm_labelled AS (
     SELECT
-      "country",
-      sm_unit,
-      "pctr" AS sm_s,
-      CASE
-        WHEN "clicked" = 1
-        THEN 1
-        WHEN "clicked" = 0
+      sm_exponents.*,
+      CAST(CASE
+        WHEN sm_x = 0
         THEN 0
-        ELSE CAST(CASE
-          WHEN COALESCE(NOT (
-            "clicked" = 1 OR "clicked" = 0
-          ), TRUE)
-          THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL')
-          ELSE '0'
-        END AS BIGINT)
-      END AS sm_pos,
-      CAST("impressions" AS DOUBLE PRECISION) AS sm_weight
-    FROM sm_units
-  ), sm_anchored AS (
+        WHEN NOT (
+          ABS(sm_x) < CAST('Infinity' AS DOUBLE PRECISION)
+        )
+        THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+        WHEN sm_e IS NULL
+        THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+        WHEN sm_x > 0
+        THEN (
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+        ELSE -(
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+      END AS BIGINT) AS sm_bucket
+    FROM (
+      SELECT
+        sm_valued.*,
+        CAST(sm_s AS DOUBLE PRECISION) AS sm_x,
+        CAST(CASE
+          WHEN NOT (
+            ABS(CAST(sm_s AS DOUBLE PRECISION)) >= 2.2250738585072014e-308
+            AND ABS(CAST(sm_s AS DOUBLE PRECISION)) < CAST('Infinity' AS DOUBLE PRECISION)
+          )
+          THEN NULL
+          WHEN ABS(CAST(sm_s AS DOUBLE PRECISION)) >= 8.98846567431158e307
+          THEN 1023
+          ELSE FLOOR((
+            CAST(LN(ABS(CAST(sm_s AS DOUBLE PRECISION))) AS DOUBLE PRECISION) / LN(2)
+          ))
+        END AS DOUBLE PRECISION) AS sm_e
+      FROM (
+        SELECT
+          "country",
+          sm_unit,
+          "pctr" AS sm_s,
+          CASE
+            WHEN "clicked" = 1
+            THEN 1
+            WHEN "clicked" = 0
+            THEN 0
+            ELSE CAST(CASE
+              WHEN COALESCE(NOT (
+                "clicked" = 1 OR "clicked" = 0
+              ), TRUE)
+              THEN 'sqlmetrics: a label or prediction must be 0 or 1 (or a boolean); found ' || COALESCE(CAST("clicked" AS VARCHAR(MAX)), 'NULL')
+              ELSE '0'
+            END AS BIGINT)
+          END AS sm_pos,
+          CAST("impressions" AS DOUBLE PRECISION) AS sm_weight
+        FROM sm_units
+      ) AS sm_valued
+    ) AS sm_exponents
+  ), sm_slices AS (
     SELECT
       "country",
+      CASE WHEN 2 * SUM(sm_pos) <= COUNT(*) THEN 1 ELSE 0 END AS sm_anchor_positive,
+      COUNT(*) AS sm_rows,
+      MAX(sm_weight) AS sm_largest
+    FROM sm_labelled
+    GROUP BY
+      "country"
+  ), sm_slices_spread AS (
+    SELECT
+      sm_slices.*,
+      sm_keys.sm_bucket AS sm_bucket
+    FROM sm_slices AS sm_slices
+    JOIN (
+      SELECT DISTINCT
+        "country",
+        sm_bucket
+      FROM sm_labelled AS sm_keyed
+    ) AS sm_keys
+      ON (
+        sm_slices."country" = sm_keys."country"
+        OR (
+          sm_slices."country" IS NULL AND sm_keys."country" IS NULL
+        )
+      )
+  ), sm_anchored AS (
+    SELECT
+      sm_labelled."country" AS "country",
+      sm_labelled."sm_bucket" AS "sm_bucket",
       sm_unit,
       sm_s,
       (
-        CAST(sm_weight AS DOUBLE PRECISION) / NULLIF(CAST(MAX(sm_weight) OVER (PARTITION BY "country") AS DOUBLE PRECISION), 0)
+        CAST(sm_weight AS DOUBLE PRECISION) / NULLIF(CAST(sm_largest AS DOUBLE PRECISION), 0)
       ) AS sm_share,
-      CASE
-        WHEN 2 * SUM(sm_pos) OVER (PARTITION BY "country") <= COUNT(*) OVER (PARTITION BY "country")
-        THEN 1
-        ELSE 0
-      END AS sm_anchor_positive,
-      CASE
-        WHEN 2 * SUM(sm_pos) OVER (PARTITION BY "country") <= COUNT(*) OVER (PARTITION BY "country")
-        THEN sm_pos
-        ELSE 1 - sm_pos
-      END AS sm_a,
-      COUNT(*) OVER (PARTITION BY "country") AS sm_rows
+      sm_anchor_positive,
+      sm_rows,
+      CASE WHEN sm_anchor_positive = 1 THEN sm_pos ELSE 1 - sm_pos END AS sm_a
     FROM sm_labelled
+    JOIN sm_slices_spread AS sm_slices
+      ON sm_labelled."sm_bucket" = sm_slices."sm_bucket"
+      AND (
+        sm_labelled."country" = sm_slices."country"
+        OR (
+          sm_labelled."country" IS NULL AND sm_slices."country" IS NULL
+        )
+      )
   ), sm_ranked AS (
     SELECT
       sm_anchored.*,
-      RANK() OVER (PARTITION BY "country" ORDER BY sm_s, sm_a DESC NULLS LAST) AS sm_rank
+      RANK() OVER (PARTITION BY "country", "sm_bucket" ORDER BY sm_s, sm_a DESC NULLS LAST) AS sm_rank
     FROM sm_anchored
   ), sm_keyed AS (
     SELECT
       "country",
+      "sm_bucket",
       sm_unit,
-      sm_share,
+      sm_s,
       sm_anchor_positive,
       sm_rows,
-      sm_a,
+      sm_a * sm_share AS sm_anchor_share,
+      (
+        1 - sm_a
+      ) * sm_share AS sm_other_share,
+      (
+        (
+          sm_unit + 1
+        ) * 48271
+      ) % 2147483647 AS sm_unit_seeded,
       2 * COALESCE(
         MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
-          PARTITION BY "country"
+          PARTITION BY "country", "sm_bucket"
           ORDER BY sm_s, sm_a DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ),
         0
       ) + CASE
         WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER (
-          PARTITION BY "country"
+          PARTITION BY "country", "sm_bucket"
           ORDER BY sm_s, sm_a DESC NULLS LAST
           ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
         ) = sm_s
@@ -98,7 +180,31 @@ WITH sm_replicated AS (
     FROM sm_ranked
   ), sm_chunks AS (
     SELECT
-      sm_replicate AS sm_chunk
+      sm_replicate AS sm_chunk,
+      (
+        CAST(sm_replicate * 8 + 0 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset0,
+      (
+        CAST(sm_replicate * 8 + 1 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset1,
+      (
+        CAST(sm_replicate * 8 + 2 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset2,
+      (
+        CAST(sm_replicate * 8 + 3 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset3,
+      (
+        CAST(sm_replicate * 8 + 4 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset4,
+      (
+        CAST(sm_replicate * 8 + 5 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset5,
+      (
+        CAST(sm_replicate * 8 + 6 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset6,
+      (
+        CAST(sm_replicate * 8 + 7 AS BIGINT) * 1000003 * 48271
+      ) % 2147483647 AS sm_offset7
     FROM (
       SELECT
         sm_replicate
@@ -174,50 +280,39 @@ WITH sm_replicated AS (
   ), sm_key_sums AS (
     SELECT
       "country",
+      "sm_chunk",
       "sm_anchor_positive",
       "sm_rows",
-      "sm_chunk",
+      "sm_bucket",
       sm_key,
-      SUM(sm_a * sm_k0) AS sm_anchor0,
-      SUM((
-        1 - sm_a
-      ) * sm_k0) AS sm_other0,
-      SUM(sm_a * sm_k1) AS sm_anchor1,
-      SUM((
-        1 - sm_a
-      ) * sm_k1) AS sm_other1,
-      SUM(sm_a * sm_k2) AS sm_anchor2,
-      SUM((
-        1 - sm_a
-      ) * sm_k2) AS sm_other2,
-      SUM(sm_a * sm_k3) AS sm_anchor3,
-      SUM((
-        1 - sm_a
-      ) * sm_k3) AS sm_other3,
-      SUM(sm_a * sm_k4) AS sm_anchor4,
-      SUM((
-        1 - sm_a
-      ) * sm_k4) AS sm_other4,
-      SUM(sm_a * sm_k5) AS sm_anchor5,
-      SUM((
-        1 - sm_a
-      ) * sm_k5) AS sm_other5,
-      SUM(sm_a * sm_k6) AS sm_anchor6,
-      SUM((
-        1 - sm_a
-      ) * sm_k6) AS sm_other6,
-      SUM(sm_a * sm_k7) AS sm_anchor7,
-      SUM((
-        1 - sm_a
-      ) * sm_k7) AS sm_other7
+      MIN(sm_s) AS sm_key_s,
+      SUM(sm_k0 * sm_anchor_share) AS sm_anchor0,
+      SUM(sm_k0 * sm_other_share) AS sm_other0,
+      SUM(sm_k1 * sm_anchor_share) AS sm_anchor1,
+      SUM(sm_k1 * sm_other_share) AS sm_other1,
+      SUM(sm_k2 * sm_anchor_share) AS sm_anchor2,
+      SUM(sm_k2 * sm_other_share) AS sm_other2,
+      SUM(sm_k3 * sm_anchor_share) AS sm_anchor3,
+      SUM(sm_k3 * sm_other_share) AS sm_other3,
+      SUM(sm_k4 * sm_anchor_share) AS sm_anchor4,
+      SUM(sm_k4 * sm_other_share) AS sm_other4,
+      SUM(sm_k5 * sm_anchor_share) AS sm_anchor5,
+      SUM(sm_k5 * sm_other_share) AS sm_other5,
+      SUM(sm_k6 * sm_anchor_share) AS sm_anchor6,
+      SUM(sm_k6 * sm_other_share) AS sm_other6,
+      SUM(sm_k7 * sm_anchor_share) AS sm_anchor7,
+      SUM(sm_k7 * sm_other_share) AS sm_other7
     FROM (
       SELECT
         "country",
+        "sm_chunk",
         "sm_anchor_positive",
         "sm_rows",
-        "sm_chunk",
+        "sm_bucket",
         sm_key,
-        sm_a,
+        sm_s,
+        sm_anchor_share,
+        sm_other_share,
         CASE
           WHEN sm_chunk = 0
           THEN 1
@@ -250,7 +345,7 @@ WITH sm_replicated AS (
             THEN 12
             ELSE 13
           END
-        END * sm_share AS sm_k0,
+        END AS sm_k0,
         CASE
           WHEN sm_u1 < 0.36787944117144233
           THEN 0
@@ -279,7 +374,7 @@ WITH sm_replicated AS (
           WHEN sm_u1 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k1,
+        END AS sm_k1,
         CASE
           WHEN sm_u2 < 0.36787944117144233
           THEN 0
@@ -308,7 +403,7 @@ WITH sm_replicated AS (
           WHEN sm_u2 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k2,
+        END AS sm_k2,
         CASE
           WHEN sm_u3 < 0.36787944117144233
           THEN 0
@@ -337,7 +432,7 @@ WITH sm_replicated AS (
           WHEN sm_u3 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k3,
+        END AS sm_k3,
         CASE
           WHEN sm_u4 < 0.36787944117144233
           THEN 0
@@ -366,7 +461,7 @@ WITH sm_replicated AS (
           WHEN sm_u4 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k4,
+        END AS sm_k4,
         CASE
           WHEN sm_u5 < 0.36787944117144233
           THEN 0
@@ -395,7 +490,7 @@ WITH sm_replicated AS (
           WHEN sm_u5 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k5,
+        END AS sm_k5,
         CASE
           WHEN sm_u6 < 0.36787944117144233
           THEN 0
@@ -424,7 +519,7 @@ WITH sm_replicated AS (
           WHEN sm_u6 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k6,
+        END AS sm_k6,
         CASE
           WHEN sm_u7 < 0.36787944117144233
           THEN 0
@@ -453,16 +548,18 @@ WITH sm_replicated AS (
           WHEN sm_u7 < 0.99999999993640221
           THEN 12
           ELSE 13
-        END * sm_share AS sm_k7
+        END AS sm_k7
       FROM (
         SELECT
           "country",
+          "sm_chunk",
           "sm_anchor_positive",
           "sm_rows",
-          "sm_chunk",
+          "sm_bucket",
           sm_key,
-          sm_a,
-          sm_share,
+          sm_s,
+          sm_anchor_share,
+          sm_other_share,
           CAST((
             (
               sm_m0 * sm_m0 + 54321
@@ -506,12 +603,14 @@ WITH sm_replicated AS (
         FROM (
           SELECT
             "country",
+            "sm_chunk",
             "sm_anchor_positive",
             "sm_rows",
-            "sm_chunk",
+            "sm_bucket",
             sm_key,
-            sm_a,
-            sm_share,
+            sm_s,
+            sm_anchor_share,
+            sm_other_share,
             (
               (
                 sm_r0 * sm_r0 + 12345
@@ -557,44 +656,28 @@ WITH sm_replicated AS (
               sm_keyed.*,
               sm_chunks.sm_chunk,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 0 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset0
               ) % 2147483647 AS sm_r0,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 1 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset1
               ) % 2147483647 AS sm_r1,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 2 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset2
               ) % 2147483647 AS sm_r2,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 3 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset3
               ) % 2147483647 AS sm_r3,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 4 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset4
               ) % 2147483647 AS sm_r4,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 5 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset5
               ) % 2147483647 AS sm_r5,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 6 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset6
               ) % 2147483647 AS sm_r6,
               (
-                (
-                  sm_unit + CAST(sm_chunks.sm_chunk * 8 + 7 AS BIGINT) * 1000003 + 1
-                ) % 2147483647 * 48271
+                sm_unit_seeded + sm_offset7
               ) % 2147483647 AS sm_r7
             FROM sm_keyed
             CROSS JOIN sm_chunks
@@ -604,16 +687,384 @@ WITH sm_replicated AS (
     ) AS sm_drawn
     GROUP BY
       "country",
+      "sm_chunk",
       "sm_anchor_positive",
       "sm_rows",
-      "sm_chunk",
+      "sm_bucket",
       sm_key
+  ), sm_key_rows AS (
+    SELECT
+      "country",
+      "sm_chunk",
+      "sm_anchor_positive",
+      "sm_rows",
+      sm_key_s,
+      sm_anchor0,
+      sm_other0,
+      sm_anchor1,
+      sm_other1,
+      sm_anchor2,
+      sm_other2,
+      sm_anchor3,
+      sm_other3,
+      sm_anchor4,
+      sm_other4,
+      sm_anchor5,
+      sm_other5,
+      sm_anchor6,
+      sm_other6,
+      sm_anchor7,
+      sm_other7
+    FROM sm_key_sums
+  ), sm_key_runs_bucketed AS (
+    SELECT
+      sm_exponents.*,
+      CAST(CASE
+        WHEN sm_x = 0
+        THEN 0
+        WHEN NOT (
+          ABS(sm_x) < CAST('Infinity' AS DOUBLE PRECISION)
+        )
+        THEN CASE WHEN sm_x > 0 THEN 2100000 ELSE -2100000 END
+        WHEN sm_e IS NULL
+        THEN CASE WHEN sm_x > 0 THEN 1 ELSE -1 END
+        WHEN sm_x > 0
+        THEN (
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+        ELSE -(
+          (
+            sm_e + 1025
+          ) * 1024 + FLOOR((
+            CAST(ABS(sm_x) AS DOUBLE PRECISION) / POWER(2, sm_e) - 1
+          ) * 1024)
+        )
+      END AS BIGINT) AS sm_bucket
+    FROM (
+      SELECT
+        sm_valued.*,
+        CAST(sm_key_s AS DOUBLE PRECISION) AS sm_x,
+        CAST(CASE
+          WHEN NOT (
+            ABS(CAST(sm_key_s AS DOUBLE PRECISION)) >= 2.2250738585072014e-308
+            AND ABS(CAST(sm_key_s AS DOUBLE PRECISION)) < CAST('Infinity' AS DOUBLE PRECISION)
+          )
+          THEN NULL
+          WHEN ABS(CAST(sm_key_s AS DOUBLE PRECISION)) >= 8.98846567431158e307
+          THEN 1023
+          ELSE FLOOR(
+            (
+              CAST(LN(ABS(CAST(sm_key_s AS DOUBLE PRECISION))) AS DOUBLE PRECISION) / LN(2)
+            )
+          )
+        END AS DOUBLE PRECISION) AS sm_e
+      FROM (
+        SELECT
+          *
+        FROM sm_key_rows
+      ) AS sm_valued
+    ) AS sm_exponents
+  ), sm_key_runs_offsets AS (
+    SELECT
+      "country",
+      "sm_chunk",
+      "sm_anchor_positive",
+      "sm_rows",
+      "sm_bucket",
+      SUM(sm_bucket_sm_other0) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other0,
+      SUM(sm_bucket_sm_other0) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other0,
+      SUM(sm_bucket_sm_other1) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other1,
+      SUM(sm_bucket_sm_other1) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other1,
+      SUM(sm_bucket_sm_other2) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other2,
+      SUM(sm_bucket_sm_other2) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other2,
+      SUM(sm_bucket_sm_other3) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other3,
+      SUM(sm_bucket_sm_other3) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other3,
+      SUM(sm_bucket_sm_other4) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other4,
+      SUM(sm_bucket_sm_other4) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other4,
+      SUM(sm_bucket_sm_other5) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other5,
+      SUM(sm_bucket_sm_other5) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other5,
+      SUM(sm_bucket_sm_other6) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other6,
+      SUM(sm_bucket_sm_other6) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other6,
+      SUM(sm_bucket_sm_other7) OVER (
+        PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows"
+        ORDER BY sm_bucket ASC
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+      ) AS sm_before_sm_other7,
+      SUM(sm_bucket_sm_other7) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows") AS sm_total_sm_other7
+    FROM (
+      SELECT
+        "country",
+        "sm_chunk",
+        "sm_anchor_positive",
+        "sm_rows",
+        "sm_bucket",
+        SUM(sm_other0) AS sm_bucket_sm_other0,
+        SUM(sm_other1) AS sm_bucket_sm_other1,
+        SUM(sm_other2) AS sm_bucket_sm_other2,
+        SUM(sm_other3) AS sm_bucket_sm_other3,
+        SUM(sm_other4) AS sm_bucket_sm_other4,
+        SUM(sm_other5) AS sm_bucket_sm_other5,
+        SUM(sm_other6) AS sm_bucket_sm_other6,
+        SUM(sm_other7) AS sm_bucket_sm_other7
+      FROM sm_key_runs_bucketed
+      GROUP BY
+        "country",
+        "sm_chunk",
+        "sm_anchor_positive",
+        "sm_rows",
+        "sm_bucket"
+    ) AS sm_per_bucket
+  ), sm_key_runs AS (
+    SELECT
+      "country",
+      "sm_chunk",
+      "sm_anchor_positive",
+      "sm_rows",
+      "sm_bucket",
+      sm_key_s,
+      sm_anchor0,
+      sm_anchor1,
+      sm_anchor2,
+      sm_anchor3,
+      sm_anchor4,
+      sm_anchor5,
+      sm_anchor6,
+      sm_anchor7,
+      sm_other0,
+      sm_other0_run,
+      sm_other0_all,
+      sm_other1,
+      sm_other1_run,
+      sm_other1_all,
+      sm_other2,
+      sm_other2_run,
+      sm_other2_all,
+      sm_other3,
+      sm_other3_run,
+      sm_other3_all,
+      sm_other4,
+      sm_other4_run,
+      sm_other4_all,
+      sm_other5,
+      sm_other5_run,
+      sm_other5_all,
+      sm_other6,
+      sm_other6_run,
+      sm_other6_all,
+      sm_other7,
+      sm_other7_run,
+      sm_other7_all
+    FROM (
+      SELECT
+        "country",
+        "sm_chunk",
+        "sm_anchor_positive",
+        "sm_rows",
+        "sm_bucket",
+        sm_kind,
+        sm_key_s,
+        sm_anchor0,
+        sm_anchor1,
+        sm_anchor2,
+        sm_anchor3,
+        sm_anchor4,
+        sm_anchor5,
+        sm_anchor6,
+        sm_anchor7,
+        sm_other0,
+        SUM(sm_add_sm_other0) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other0_run,
+        MAX(sm_slice_sm_other0) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other0_all,
+        sm_other1,
+        SUM(sm_add_sm_other1) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other1_run,
+        MAX(sm_slice_sm_other1) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other1_all,
+        sm_other2,
+        SUM(sm_add_sm_other2) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other2_run,
+        MAX(sm_slice_sm_other2) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other2_all,
+        sm_other3,
+        SUM(sm_add_sm_other3) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other3_run,
+        MAX(sm_slice_sm_other3) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other3_all,
+        sm_other4,
+        SUM(sm_add_sm_other4) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other4_run,
+        MAX(sm_slice_sm_other4) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other4_all,
+        sm_other5,
+        SUM(sm_add_sm_other5) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other5_run,
+        MAX(sm_slice_sm_other5) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other5_all,
+        sm_other6,
+        SUM(sm_add_sm_other6) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other6_run,
+        MAX(sm_slice_sm_other6) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other6_all,
+        sm_other7,
+        SUM(sm_add_sm_other7) OVER (
+          PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket"
+          ORDER BY sm_kind DESC NULLS LAST, sm_key_s ASC
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ) AS sm_other7_run,
+        MAX(sm_slice_sm_other7) OVER (PARTITION BY "country", "sm_chunk", "sm_anchor_positive", "sm_rows", "sm_bucket") AS sm_other7_all
+      FROM (
+        SELECT
+          "country",
+          "sm_chunk",
+          "sm_anchor_positive",
+          "sm_rows",
+          "sm_bucket",
+          0 AS sm_kind,
+          sm_key_s,
+          sm_anchor0,
+          sm_anchor1,
+          sm_anchor2,
+          sm_anchor3,
+          sm_anchor4,
+          sm_anchor5,
+          sm_anchor6,
+          sm_anchor7,
+          sm_other0,
+          sm_other0 AS sm_add_sm_other0,
+          NULL AS sm_slice_sm_other0,
+          sm_other1,
+          sm_other1 AS sm_add_sm_other1,
+          NULL AS sm_slice_sm_other1,
+          sm_other2,
+          sm_other2 AS sm_add_sm_other2,
+          NULL AS sm_slice_sm_other2,
+          sm_other3,
+          sm_other3 AS sm_add_sm_other3,
+          NULL AS sm_slice_sm_other3,
+          sm_other4,
+          sm_other4 AS sm_add_sm_other4,
+          NULL AS sm_slice_sm_other4,
+          sm_other5,
+          sm_other5 AS sm_add_sm_other5,
+          NULL AS sm_slice_sm_other5,
+          sm_other6,
+          sm_other6 AS sm_add_sm_other6,
+          NULL AS sm_slice_sm_other6,
+          sm_other7,
+          sm_other7 AS sm_add_sm_other7,
+          NULL AS sm_slice_sm_other7
+        FROM sm_key_runs_bucketed
+        UNION ALL
+        SELECT
+          "country",
+          "sm_chunk",
+          "sm_anchor_positive",
+          "sm_rows",
+          "sm_bucket",
+          1 AS sm_kind,
+          NULL AS sm_key_s,
+          NULL AS sm_anchor0,
+          NULL AS sm_anchor1,
+          NULL AS sm_anchor2,
+          NULL AS sm_anchor3,
+          NULL AS sm_anchor4,
+          NULL AS sm_anchor5,
+          NULL AS sm_anchor6,
+          NULL AS sm_anchor7,
+          NULL AS sm_other0,
+          sm_before_sm_other0 AS sm_add_sm_other0,
+          sm_total_sm_other0 AS sm_slice_sm_other0,
+          NULL AS sm_other1,
+          sm_before_sm_other1 AS sm_add_sm_other1,
+          sm_total_sm_other1 AS sm_slice_sm_other1,
+          NULL AS sm_other2,
+          sm_before_sm_other2 AS sm_add_sm_other2,
+          sm_total_sm_other2 AS sm_slice_sm_other2,
+          NULL AS sm_other3,
+          sm_before_sm_other3 AS sm_add_sm_other3,
+          sm_total_sm_other3 AS sm_slice_sm_other3,
+          NULL AS sm_other4,
+          sm_before_sm_other4 AS sm_add_sm_other4,
+          sm_total_sm_other4 AS sm_slice_sm_other4,
+          NULL AS sm_other5,
+          sm_before_sm_other5 AS sm_add_sm_other5,
+          sm_total_sm_other5 AS sm_slice_sm_other5,
+          NULL AS sm_other6,
+          sm_before_sm_other6 AS sm_add_sm_other6,
+          sm_total_sm_other6 AS sm_slice_sm_other6,
+          NULL AS sm_other7,
+          sm_before_sm_other7 AS sm_add_sm_other7,
+          sm_total_sm_other7 AS sm_slice_sm_other7
+        FROM sm_key_runs_offsets
+      ) AS sm_with_offsets
+    ) AS sm_running
+    WHERE
+      sm_kind = 0
+  ), sm_running AS (
+    SELECT
+      sm_key_runs.*,
+      sm_other0_run - sm_other0 AS sm_below0,
+      sm_other1_run - sm_other1 AS sm_below1,
+      sm_other2_run - sm_other2 AS sm_below2,
+      sm_other3_run - sm_other3 AS sm_below3,
+      sm_other4_run - sm_other4 AS sm_below4,
+      sm_other5_run - sm_other5 AS sm_below5,
+      sm_other6_run - sm_other6 AS sm_below6,
+      sm_other7_run - sm_other7 AS sm_below7
+    FROM sm_key_runs
   ), sm_chunked AS (
     SELECT
       "country",
+      "sm_chunk",
       "sm_anchor_positive",
       "sm_rows",
-      "sm_chunk",
       CAST(COUNT(*) AS BIGINT) AS sm_keys,
       (
         CAST(SUM(sm_anchor0 * (
@@ -655,56 +1106,12 @@ WITH sm_replicated AS (
           COALESCE(sm_below7, 0) + 0.5 * sm_other7
         )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor7) * SUM(sm_other7) AS DOUBLE PRECISION), 0)
       ) AS sm_wins7
-    FROM (
-      SELECT
-        sm_key_sums.*,
-        SUM(sm_other0) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below0,
-        SUM(sm_other1) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below1,
-        SUM(sm_other2) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below2,
-        SUM(sm_other3) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below3,
-        SUM(sm_other4) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below4,
-        SUM(sm_other5) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below5,
-        SUM(sm_other6) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below6,
-        SUM(sm_other7) OVER (
-          PARTITION BY "country", "sm_chunk"
-          ORDER BY sm_key
-          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-        ) AS sm_below7
-      FROM sm_key_sums
-    ) AS sm_running
+    FROM sm_running
     GROUP BY
       "country",
+      "sm_chunk",
       "sm_anchor_positive",
-      "sm_rows",
-      "sm_chunk"
+      "sm_rows"
   )
   SELECT
     "country",

@@ -266,22 +266,23 @@ def compute(metrics: list, data, *, con=None, dialect: str | None = None, **para
     [0.75, 0.4723, 0.6667]
     """
     import pandas as pd  # a frame is the result
-    calls = []
+    calls, names = [], []
     for entry in metrics:
         name, own = entry if isinstance(entry, tuple) else (entry, {})
-        m, _ = named(name, {})
-        calls.append((m, {k: v for k, v in params.items() if m.takes(k)} | own))
+        m, fixed = named(name, own)  # a measure string (ndcg@10) fixes some of them
+        calls.append((m, {k: v for k, v in params.items() if m.takes(k) and k not in fixed} | fixed))
+        names.append(name)
     unused = sorted(k for k in params if not any(m.takes(k) for m, _ in calls))
     if unused:
-        raise ParameterError(f"no metric of {[m.name for m, _ in calls]} takes {unused}")
+        raise ParameterError(f"no metric of {names} takes {unused}")
     rows = []
-    for (m, _), result in zip(calls, compute_many(calls, data, con=con, dialect=dialect)):
+    for name, (m, _), result in zip(names, calls, compute_many(calls, data, con=con, dialect=dialect)):
         if isinstance(result, (ColumnError, UndefinedMetricError)):
-            rows.append({"metric": m.name, "value": math.nan, "error": str(result)})
+            rows.append({"metric": name, "value": math.nan, "error": str(result)})
         elif isinstance(result, Exception):
             raise result
         else:
-            rows.append({"metric": m.name, "value": result[m.name]} | {
+            rows.append({"metric": name, "value": result[m.name]} | {
                 k: v for k, v in result.items() if k != m.name} | {"error": None})
     frame = pd.DataFrame(rows)
     return frame[[c for c in frame.columns if c != "error"] + ["error"]]
@@ -360,9 +361,7 @@ def _together(engine, validated: list, source: Source, data) -> dict[int, dict]:
     sql, columns = finish_side_by_side(parts, inputs | {"sm_screens": screens.from_(read)}, Target(engine.dialect))
     try:
         row = engine.one_row(sql)
-    except EngineError:
-        if engine.capabilities.failure_aborts:
-            engine.renew()
+    except EngineError:  # each call on its own says why
         return {}
     out = {}
     for i, call in prepared.items():
@@ -371,6 +370,8 @@ def _together(engine, validated: list, source: Source, data) -> dict[int, dict]:
             continue
         try:
             call.diagnose()  # in the statement's snapshot, once for the calls that share checks
+        except NotBinaryError:
+            continue  # classes, which its own call may take (accuracy)
         except ColumnError as e:
             out[i] = e
     return out

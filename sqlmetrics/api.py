@@ -456,7 +456,8 @@ def _prepared(engine, m: Metric, values: dict, opened: dict[str, Source], schema
     placement = _placement(m, values)
     renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
-    fold = fold and (engine.renewable or not engine.capabilities.failure_aborts)
+    caps = engine.capabilities
+    fold = fold and caps.screens_in_statement and (engine.renewable or not caps.failure_aborts)
     given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
     checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
                                    renames if slot == "qrels" else {}, given[slot],
@@ -619,7 +620,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
         if null_rows:
             query = query.where(checks.null_filter(nullable), dialect="duckdb")
             warnings.warn(f"dropna=True dropped {null_rows} of {n_rows} rows of {named} with NULL in "
-                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=6)
+                          f"{', '.join(repr(c) for c in dict.fromkeys(nullable))}", stacklevel=7)
     elif not guards and not folded:
         n_rows, *screened = engine.first_row(transpile(checks.screen_query(everything, _from_sql(source)),
                                                        engine.dialect))

@@ -61,6 +61,10 @@ class Capabilities:
     #: reading it twice costs less than copying it once (DuckDB's in-process data: 38 ms against 61 ms
     #: for AUC on 10M rows)
     input_once: str | None = "cte"
+    #: the checks' screens ride in the metric's statement (api), which then names the input twice where
+    #: input_once is None: not where a table the caller holds by LOCK TABLES may be named once per
+    #: statement (MySQL), where they are a statement of their own first
+    screens_in_statement = True
     #: a statement that fails aborts the transaction it ran in (PostgreSQL, DuckDB): the call's span is
     #: begun anew (Engine.renew) before a diagnostic query can run
     failure_aborts = False
@@ -465,6 +469,7 @@ class MySQL(Capabilities):
     nested_with = False  # MariaDB's does not (MySQL 8's does): the CTEs are written at one level
     # MariaDB computes a CTE once per reference (as a derived table), and a nested WITH could not see it
     input_once = None
+    screens_in_statement = False
     infinity_stand_in = 1.7976931348623157e308  # the largest double (mysql__infinity)
     parenthesized_not = True
     text_charset = "utf8mb4"

@@ -764,12 +764,12 @@ def test_ctrl_c_while_the_worker_thread_starts_still_stops_its_query(monkeypatch
 
 
 def test_ctrl_c_in_the_demo():
-    # the demo's first metric replaced by a query that would run for hours
-    code = ("import sys, sqlmetrics as sm\n"
-            "def endless(data, *, con, **kwargs):\n"
+    # the demo's first computation (its report's metrics) replaced by a query that would run for hours
+    code = ("import sys, sqlmetrics.report\n"
+            "def endless(calls, data, *, con, **kwargs):\n"
             "    print('started', file=sys.stderr, flush=True)\n"
             "    con.execute('SELECT SUM(i % 7) FROM range(1000000000000) r(i)').fetchall()\n"
-            "sm.auc = endless\n"
+            "sqlmetrics.report.compute_many = endless\n"
             "from sqlmetrics.cli import main\n"
             "sys.exit(main(['demo']))\n")
     assert run_interrupted(code, "started") == (130, "sqlmetrics: error: interrupted\n")

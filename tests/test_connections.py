@@ -249,16 +249,17 @@ def test_postgres_any_row_factory(pg):
 # -- one snapshot: the checks and the metric read the same rows --------------------------------
 
 def insert_after_the_checks(monkeypatch, insert):
-    """Run `insert` (from another connection, committed) right after the first check query (every
-    engine's check queries go through Engine.first_row)."""
-    original, done = sm_engine.Engine.first_row, []
+    """Run `insert` (from another connection, committed) once the call's first statement of its own has
+    run (the probe of the columns; every statement goes through Engine.checked), before the next: the
+    checks (a statement of their own, or screens in the metric's) and the metric."""
+    original, seen = sm_engine.Engine.checked, []
 
-    def first_row(self, sql):
-        row = original(self, sql)
-        if not done:
-            done.append(insert())
-        return row
-    monkeypatch.setattr(sm_engine.Engine, "first_row", first_row)
+    def checked(self, sql):
+        seen.append(sql)
+        if len(seen) == 2:
+            insert()
+        return original(self, sql)
+    monkeypatch.setattr(sm_engine.Engine, "checked", checked)
 
 
 def test_duckdb_rows_inserted_between_checks_and_metric_are_not_seen(monkeypatch, tmp_path):

@@ -85,6 +85,7 @@ class Engine:
     def __init__(self, con, dialect: str | None = None):
         self.con = con
         self.dialect = dialect or self.dialect
+        self._columns: dict[str, Schema] = {}  # a table's (by its name as written) found with it (_catalogued)
 
     @property
     def capabilities(self) -> dialects.Capabilities:
@@ -171,6 +172,8 @@ class Engine:
         name found nowhere stays as it is, for the engine to say it does not exist."""
         if self.caller_path is None:
             return source
+        if isinstance(source.relation, exp.Table) and not source.relation.args.get("catalog"):
+            return self._catalogued(source)
         relation = source.relation.copy()
         ctes = {_folded(cte.args["alias"].this) for cte in relation.find_all(exp.CTE) if cte.args.get("alias")}
         tables = [t for t in relation.find_all(exp.Table) if isinstance(t.this, exp.Identifier)
@@ -190,6 +193,31 @@ class Engine:
             if _folded(table.this) in found:
                 table.set("db", exp.to_identifier(found[_folded(table.this)], quoted=True))
         return Source(relation, source.description, source.name)
+
+    def _catalogued(self, source: Source) -> Source:
+        """A table given by name, as _found names it, and its columns (taken by schema() instead of a
+        probe of its own: one round trip fewer), from one query of the catalogue. A domain's column is
+        of its base type, as a result's description has it. Where the caller may not read the table,
+        or it is found nowhere, its probe says so."""
+        table = source.relation.copy()
+        schemas = [_folded(table.args["db"])] if table.args.get("db") else self.caller_path
+        listed = ", ".join(exp.Literal.string(n).sql("postgres") for n in schemas)
+        columns = ("FROM pg_catalog.pg_attribute AS a JOIN pg_catalog.pg_type AS t ON t.oid = a.atttypid "
+                   "JOIN pg_catalog.pg_type AS b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END "
+                   "WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")
+        found = sorted(self.rows(
+            "SELECT n.nspname, pg_catalog.has_table_privilege(c.oid, 'SELECT'), "
+            f"ARRAY(SELECT CAST(a.attname AS TEXT) {columns}), ARRAY(SELECT CAST(b.typname AS TEXT) {columns}) "
+            "FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace "
+            f"WHERE c.relname = {exp.Literal.string(_folded(table.this)).sql('postgres')} AND n.nspname IN ({listed})"),
+            key=lambda row: schemas.index(row[0]))  # the first schema of the path that has it, as the engine looks
+        if not found:
+            return source
+        schema, readable, names, types = found[0]
+        table.set("db", exp.to_identifier(schema, quoted=True))
+        if readable and names:
+            self._columns[table.sql(self.dialect)] = Schema(names, types, self.case_insensitive)
+        return Source(table, source.description, source.name)
 
     def type_class(self, type_name: str) -> str:
         return self.capabilities.type_class(type_name)
@@ -220,6 +248,8 @@ class Engine:
 
     def schema(self, source: Source) -> Schema:
         """Column name -> type name, without reading any rows."""
+        if isinstance(source.relation, exp.Table) and source.relation.sql(self.dialect) in self._columns:
+            return self._columns[source.relation.sql(self.dialect)]
         sql = self.checked(_schema_query(source).sql(self.dialect))
         try:
             return self._schema(sql, source)

@@ -25,8 +25,9 @@ REPEATED = dict.fromkeys(("accuracy-classes", "accuracy-integer-classes"),
 #: statements of a call on PostgreSQL beyond one per relation: its span's framing (BEGIN with the
 #: session's pins, ROLLBACK) and the metric's statement
 FRAMING = 3
-#: per relation given by name: where the caller's search path finds it (Engine._found), its columns
-PER_RELATION = 2
+#: per relation given by name: where the caller's search path finds it and its columns, from the catalogue
+#: (Engine._catalogued)
+PER_RELATION = 1
 
 
 def _relations(params: dict) -> int:

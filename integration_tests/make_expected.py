@@ -201,6 +201,29 @@ def calibration_rows(frame, n_bins=5):
                          "n": sizes[used]})
 
 
+def ece_of(frame, cal) -> float:
+    """The expected calibration error of sklearn's calibration curve `cal` of `frame`: the bins' mean
+    |fraction positive - mean predicted|, weighted by their rows."""
+    return float((cal["n"] / len(frame) * (cal["fraction_positive"] - cal["mean_predicted"]).abs()).sum())
+
+
+def report_of(frame, group, threshold=0.5, n_bins=5) -> pd.DataFrame:
+    """sqlmetrics.report's rows (scores that are probabilities, a group): a metric's value as its
+    reference gives it; n, and n_pos and n_neg where the metric's own result counts them (not ece's
+    nor the metrics at the threshold)."""
+    y, s = frame["clicked"], frame["pctr"]
+    at = (s >= threshold).astype(int)
+    values = {"auc": auc_of(frame), "gini": 2 * auc_of(frame) - 1, "average_precision": skm.average_precision_score(y, s),
+              "gauc": gauc_row(frame, "impressions")["gauc"], "log_loss": skm.log_loss(y, s, labels=[0, 1]),
+              "brier_score": skm.brier_score_loss(y, s), "calibration": s.sum() / y.sum(),  # predicted / observed
+              "ece": ece_of(frame, calibration_rows(frame, n_bins)), "precision": skm.precision_score(y, at),
+              "recall": skm.recall_score(y, at), "f1": skm.f1_score(y, at), "accuracy": skm.accuracy_score(y, at)}
+    c = counts(frame)
+    counted = lambda m, k: c[k] if m not in ("ece", "precision", "recall", "f1", "accuracy") else None  # noqa: E731
+    return pd.DataFrame({"metric": list(values), "value": list(values.values()), "n": c["n"],
+                         **{k: pd.array([counted(m, k) for m in values], dtype="Int64") for k in ("n_pos", "n_neg")}})
+
+
 def histogram_bucket(s: pd.Series, bins: int, lower=0.0, upper=1.0) -> np.ndarray:
     """The bucket of each score: floor((s - lower) / (upper - lower) * bins), clamped to 0 .. bins-1."""
     return np.clip(np.floor((s.to_numpy() - lower) / (upper - lower) * bins), 0, bins - 1).astype(int)
@@ -249,13 +272,13 @@ def classification(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
             part["clicked"], part["pctr"], sample_weight=part["weight"], labels=[0, 1])}),
         "brier_score": one(brier_score=skm.brier_score_loss(y, s)),
         "calibration_curve": cal,
-        "ece": one(ece=float((cal["n"] / len(p) * (cal["fraction_positive"] - cal["mean_predicted"]).abs()).sum()),
-                   n=len(p), n_bins_used=len(cal)),
+        "ece": one(ece=ece_of(p, cal), n=len(p), n_bins_used=len(cal)),
         "confusion_matrix": one(tp=tp, fp=fp, tn=tn, fn=fn, n=len(p)),
         "precision_at_03": one(precision=skm.precision_score(y, at_03)),
         "recall_at_03": one(recall=skm.recall_score(y, at_03)),
         "f1_weighted": one(f1=skm.f1_score(y, at_half, sample_weight=p["weight"])),
         "accuracy": one(accuracy=skm.accuracy_score(y, at_half)),
+        "report": report_of(p, group="user_id"),
         "mae": one(mae=skm.mean_absolute_error(p["revenue"], p["predicted_revenue"])),
         "rmse_weighted": one(rmse=skm.root_mean_squared_error(p["revenue"], p["predicted_revenue"],
                                                               sample_weight=p["weight"])),

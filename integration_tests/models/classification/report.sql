@@ -1,0 +1,1 @@
+{{ sqlmetrics.report(ref('predictions'), label='clicked', score='pctr', group='user_id') }}

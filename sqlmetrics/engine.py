@@ -206,8 +206,10 @@ class Engine:
                    "JOIN pg_catalog.pg_type AS b ON b.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END "
                    "WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum")
         found = sorted(self.rows(
-            "SELECT n.nspname, pg_catalog.has_table_privilege(c.oid, 'SELECT'), "
-            f"ARRAY(SELECT CAST(a.attname AS TEXT) {columns}), ARRAY(SELECT CAST(b.typname AS TEXT) {columns}) "
+            # named: a dictionary cursor's rows hold one value per name
+            "SELECT n.nspname AS sm_schema, pg_catalog.has_table_privilege(c.oid, 'SELECT') AS sm_readable, "
+            f"ARRAY(SELECT CAST(a.attname AS TEXT) {columns}) AS sm_names, "
+            f"ARRAY(SELECT CAST(b.typname AS TEXT) {columns}) AS sm_types "
             "FROM pg_catalog.pg_class AS c JOIN pg_catalog.pg_namespace AS n ON n.oid = c.relnamespace "
             f"WHERE c.relname = {exp.Literal.string(_folded(table.this)).sql('postgres')} AND n.nspname IN ({listed})"),
             key=lambda row: schemas.index(row[0]))  # the first schema of the path that has it, as the engine looks

@@ -1,6 +1,6 @@
 """What a call costs a warehouse far away: statements, scans and wall time on PostgreSQL with a fixed
 latency added to each statement the driver sends (psycopg's Cursor.execute; 150 ms by default, a cloud
-warehouse's round trip), for five single metrics and for the command line's report (11 metrics of one
+warehouse's round trip), for five single metrics and for the command line's report (12 metrics of one
 table). Run it from two checkouts to compare them (before and after a change): the rows are written
 as JSON with --out.
 
@@ -24,7 +24,7 @@ CALLS = {
     "log_loss": lambda con: sm.log_loss("sm_bench", label="label", score="score", con=con),
     "roc_curve": lambda con: sm.roc_curve("sm_bench", label="label", score="score", max_points=100, con=con),
     "gauc": lambda con: sm.gauc("sm_bench", label="label", score="score", group="user_id", con=con),
-    "report (11 metrics)": lambda con: build_report("sm_bench", con, ReportSpec(
+    "report (12 metrics, with GAUC)": lambda con: build_report("sm_bench", con, ReportSpec(
         "sm_bench", label="label", score="score", group="user_id")),
 }
 
@@ -80,7 +80,7 @@ def main() -> None:
         print(f"{name:22s} statements {len(sent):4d}  scans {results[-1]['scans']:3d}  {seconds:7.2f} s")
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"rows": args.rows, "latency": args.latency, "sqlmetrics": sm.__file__, "results": results}, f, indent=1)
+            json.dump({"rows": args.rows, "latency": args.latency, "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ by the statements the driver sends; on SQLite by its statement trace. The calls 
 import re
 import sqlite3
 import warnings
+from contextlib import contextmanager
 
 import psycopg
 import pytest
@@ -47,6 +48,16 @@ def counted_postgres():
         yield con
 
 
+@contextmanager
+def _sent(monkeypatch):
+    """The statements psycopg sends meanwhile."""
+    sent, execute = [], psycopg.Cursor.execute
+    with monkeypatch.context() as patched:
+        patched.setattr(psycopg.Cursor, "execute", lambda self, query, *a, **k: sent.append(query) or execute(
+            self, query, *a, **k))
+        yield sent
+
+
 def _scans(con) -> dict[str, int]:
     """Each table's scans so far, as the server's statistics have them (flushed and read anew)."""
     con.execute("SELECT pg_stat_force_next_flush()")
@@ -61,12 +72,8 @@ def _scans(con) -> dict[str, int]:
 @pytest.mark.parametrize("case, metric, table, params", _OWN_CALLS, ids=[c[0] for c in _OWN_CALLS])
 def test_each_metric_reads_each_relation_once_on_postgres(counted_postgres, monkeypatch, case, metric, table, params):
     con = counted_postgres
-    sent = []
-    execute = psycopg.Cursor.execute
     before = _scans(con)
-    with monkeypatch.context() as patched:
-        patched.setattr(psycopg.Cursor, "execute", lambda self, query, *a, **k: sent.append(query) or execute(
-            self, query, *a, **k))
+    with _sent(monkeypatch) as sent:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -134,12 +141,8 @@ def _each_alone(data, con, names, **params) -> list[float]:
 
 def test_many_metrics_read_the_table_once_in_one_statement_on_postgres(counted_postgres, monkeypatch):
     con = counted_postgres
-    sent = []
-    execute = psycopg.Cursor.execute
     before = _scans(con)
-    with monkeypatch.context() as patched:
-        patched.setattr(psycopg.Cursor, "execute", lambda self, query, *a, **k: sent.append(query) or execute(
-            self, query, *a, **k))
+    with _sent(monkeypatch) as sent:
         got = sm.compute(REPORT, "preds", label="y", score="s", group="g", threshold=0.4, con=con)
     read = _scans(con)["preds"] - before.get("preds", 0)
     assert read == 1 and len(sent) == FRAMING + PER_RELATION, (read, sent)

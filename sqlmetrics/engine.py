@@ -85,7 +85,7 @@ class Engine:
     def __init__(self, con, dialect: str | None = None):
         self.con = con
         self.dialect = dialect or self.dialect
-        self._columns: dict[str, Schema] = {}  # a table's (by its name as written) found with it (_catalogued)
+        self._columns: dict[str, Schema] = {}  # a table's columns by its qualified name, as _catalogued read them
 
     @property
     def capabilities(self) -> dialects.Capabilities:

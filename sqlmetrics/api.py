@@ -377,10 +377,14 @@ def _together(engine, validated: list, source: Source, data) -> dict[int, dict]:
     return out
 
 
+def _given(m: Metric, values: dict, data) -> dict:
+    """slot -> the relation given for it: the data, and each relation parameter's."""
+    return {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
+
+
 def _opened(engine, stack: ExitStack, m: Metric, values: dict, data) -> dict[str, Source]:
-    """slot -> the relation given for it (the data, and each relation parameter), open for the call."""
-    given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
-    opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in given.items()}
+    """slot -> the relation given for it, open for the call."""
+    opened = {slot: stack.enter_context(engine.source(value, slot)) for slot, value in _given(m, values, data).items()}
     stack.enter_context(_label_advice(m, values, engine, opened))
     for source in opened.values():
         require_repeatable(source.relation, engine.dialect, source.description)
@@ -458,7 +462,7 @@ def _prepared(engine, m: Metric, values: dict, opened: dict[str, Source], schema
     placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
     caps = engine.capabilities
     fold = fold and caps.screens_in_statement and (engine.renewable or not caps.failure_aborts)
-    given = {"data": data} | {p.name: values[p.name] for p in _relation_params(m, values)}
+    given = _given(m, values, data)
     checked = {slot: _check_source(engine, source, schemas[slot], placement.get(slot, []), dropna,
                                    renames if slot == "qrels" else {}, given[slot],
                                    _no_judgments(m, values) if slot == "data" else None, slot, fold)
@@ -482,7 +486,7 @@ def _prepared(engine, m: Metric, values: dict, opened: dict[str, Source], schema
     try:
         _check_across(engine, m, values, sources, pos_label, _slices_held(placement, values),
                       [(slot, keys) for slot, keys in unique if slot not in call.folded])
-        call.plan = (m.plan.choose_from(engine.rows, _from_sql(opened["data"]), values, checked["data"].n_rows,
+        call.plan = (m.plan.choose_from(engine.rows_once, _from_sql(opened["data"]), values, checked["data"].n_rows,
                                         engine.dialect) if m.plan else None)
     except (ColumnError, ParameterError):
         call.diagnose()  # the values' own checks speak first, as they did when they ran first
@@ -592,9 +596,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
     def run_checks() -> tuple[int, int]:
         check_sql = transpile(checks.check_query(everything, _from_sql(source), nullable if dropna else None),
                               engine.dialect)
-        if check_sql not in engine.diagnosed:  # calls of one statement (compute_many) share it
-            engine.diagnosed[check_sql] = engine.first_row(check_sql)
-        return checks.interpret(everything, engine.diagnosed[check_sql], dropna)
+        return checks.interpret(everything, engine.rows_once(check_sql)[0], dropna)
 
     caps = engine.capabilities
     guards = caps.guards_rows and not dropna

@@ -388,7 +388,6 @@ class Spark(Capabilities):
     name = "spark"
     title = "Spark"
     guards_rows = True
-    input_once = None  # the checks are guards on the metric's own read
 
     def type_class(self, type_name):
         t = type_name.lower()

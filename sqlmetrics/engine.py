@@ -86,6 +86,7 @@ class Engine:
         self.con = con
         self.dialect = dialect or self.dialect
         self._columns: dict[str, Schema] = {}  # a table's columns by its qualified name, as _catalogued read them
+        self._asked: dict[str, list[tuple]] = {}  # the queries rows_once asked in the call's span, and their rows
 
     @property
     def capabilities(self) -> dialects.Capabilities:
@@ -109,7 +110,7 @@ class Engine:
         try:
             with connection_lock(self.con):
                 self.pins = self._pins()
-                self.diagnosed = {}
+                self._asked = {}
                 self._span = ExitStack()  # renew() may replace it
                 try:
                     self._span.enter_context(self._snapshot())
@@ -120,8 +121,6 @@ class Engine:
             if self.lease is not None:
                 self.lease.close()
 
-    #: the call's diagnostic queries and their rows, in its snapshot (api: calls that share checks ask once)
-    diagnosed: dict[str, tuple] = {}
     #: a failed statement leaves the call's span usable, or renew() can begin it anew: False on a caller's
     #: DuckDB connection, which has no savepoints (a failure aborts the transaction the call's frames
     #: are registered in)
@@ -131,7 +130,7 @@ class Engine:
         """After a failed statement, the call's span ended and begun again where the failure aborted its
         transaction (Capabilities.failure_aborts): a diagnostic query can then run (in a newer snapshot)."""
         if self.capabilities.failure_aborts:
-            self.diagnosed = {}
+            self._asked = {}
             self._span.close()
             self._span = ExitStack()
             self._span.enter_context(self._snapshot())
@@ -268,6 +267,13 @@ class Engine:
             return [tuple(_plain(v) for v in row) for row in self._fetch(sql)[1]]
         except self.errors as e:
             raise EngineError(f"{self.name} rejected the query: {_first_line(e)}") from e
+
+    def rows_once(self, sql: str) -> list[tuple]:
+        """rows(sql), asked once in the call's span (one snapshot, read-only: the same rows): the metrics
+        of one statement (api.compute_many) share their checks' diagnosis and their plans' measures."""
+        if sql not in self._asked:
+            self._asked[sql] = self.rows(sql)
+        return self._asked[sql]
 
     def first_row(self, sql: str) -> tuple:
         return self.rows(sql)[0]

@@ -353,8 +353,8 @@ def finish(rendered: str, sources: dict[str, exp.Expression], target: Target,
     it (the text the result holds; another dialect's writing may lose what tells two apart, as
     DuckDB's drops the seed of MySQL's RAND(1)), bounded.
     """
-    written = {k: v.sql(target.dialect) for k, v in sorted(sources.items())}
-    key = (rendered, tuple(written.items()), tuple((k, v.sql(target.dialect)) for k, v in (inputs or {}).items()),
+    key = (rendered, tuple((k, v.sql(target.dialect)) for k, v in sorted(sources.items())),
+           tuple((k, v.sql(target.dialect)) for k, v in (inputs or {}).items()),
            screen.sql(target.dialect) if screen is not None else None, target.dialect, target.pretty,
            target.warehouse_names)
     with _FINISHED_LOCK:

@@ -48,6 +48,100 @@ WITH {% if metric == 'gauc' -%}
 {%- else -%}
 {{ sqlmetrics.compare_queries(metric, relation, other, by, **kwargs) }}
 {%- endif %},
+{{ sqlmetrics.compare_statistics(by, keys, test, n_resamples, seed, confidence) }}
+SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error, statistic, p_value, ci_low, ci_high, n_units,
+       n_wins, n_ties, n_losses
+       {%- if by %}, p_value_holm{% endif %}
+FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_adjusted{% else %}sm_cmp_result{% endif %}
+{%- endif %}
+{% endmacro %}
+
+{#- Several runs of the same queries compared on several ranking measures, reading each run once:
+    the runs (`relation`, then run_1, run_2, ... among the keywords) side by side, a slice
+    sm_cmp_system each (0, 1, ...), the qrels copied for each, sm.evaluate's one pass over them
+    (each query's value of every measure under every run), then compare's paired test of every
+    pair of runs on every measure, the pair and the measure as slices (compare_statistics): the
+    run numbered `baseline` against each other run, or with none every later run against every
+    earlier one. A pair's units are the queries both runs give a value (as compare_queries pairs
+    them), and the randomization test draws a query's signs from the hash of its columns alone, as
+    compare of the two runs does. Per (`by`, pair, measure): system_index, baseline_index,
+    measure_index (the measures' order) and compare's outputs; Holm's adjustment is the caller's
+    (over the pairs of a measure). -#}
+{% macro compare_runs(metric, relation, qrels=none, query='query', item='item', score='score', relevance='relevance',
+                      measures=[], ties='item_desc', gain='exponential', relevance_threshold=1.0, missing='zero',
+                      empty='zero', by=[], baseline=none, test='paired_t', n_resamples=10000, seed=0, confidence=0.95) %}
+{%- if test not in ('paired_t', 'wilcoxon', 'randomization') %}{{ sqlmetrics.fail('test is paired_t, wilcoxon or randomization') }}{% endif %}
+{%- set runs = [relation] %}
+{%- for i in range(1, kwargs | length + 1) if kwargs.get('run_' ~ i) %}{% set _ = runs.append(kwargs['run_' ~ i]) %}{% endfor %}
+{%- set carried = (by + [query, item, score] + ([] if qrels else [relevance])) | unique | list %}
+{%- set lacking = sqlmetrics.slices_lacking(relation, qrels, by) %}
+{%- set slices = by + ['sm_cmp_system', 'sm_cmp_baseline', 'sm_cmp_measure'] %}
+{%- set numbers %}SELECT sm_replicate AS sm_cmp_number FROM ({{ sqlmetrics.replicate_numbers(runs | length - 1) }}) AS sm_cmp_numbers{% endset %}
+WITH sm_cmp_systems AS (
+  {%- for run in runs %}
+  SELECT {{ sqlmetrics.cols(carried) }} {{ loop.index0 }} AS sm_cmp_system
+  FROM {{ sqlmetrics.with_slices(run, qrels, query, lacking.run, 'qrels') }}
+  {%- if not loop.last %}
+  UNION ALL
+  {%- endif %}
+  {%- endfor %}
+),
+{%- if qrels %}
+sm_cmp_judgments AS (
+  SELECT sm_cmp_qrels.*, sm_cmp_copies.sm_cmp_system
+  FROM {{ sqlmetrics.with_slices(qrels, 'sm_cmp_systems', query, lacking.qrels, 'run', 'sm_cmp_qrels') }}
+  CROSS JOIN (SELECT DISTINCT sm_cmp_system FROM sm_cmp_systems) AS sm_cmp_copies
+),
+{%- endif %}
+sm_cmp_values AS (
+  {{ sqlmetrics.evaluate('sm_cmp_systems', qrels='sm_cmp_judgments' if qrels else none, query=query, item=item, score=score,
+                         relevance=relevance, measures=measures, ties=ties, gain=gain,
+                         relevance_threshold=relevance_threshold, missing=missing, empty=empty,
+                         by=by + ['sm_cmp_system'], per_query=true) }}
+),
+{#- a row per query, run and measure with a value (a measure leaves out the queries it does not count) -#}
+sm_cmp_measured AS (
+  SELECT {{ sqlmetrics.cols(by + [query]) }} sm_cmp_run, sm_cmp_measure, sm_value
+  FROM (
+    SELECT {{ sqlmetrics.qualified_cols(by + [query], 'sm_cmp_values') }} sm_cmp_values.sm_cmp_system AS sm_cmp_run,
+           sm_cmp_measures.sm_cmp_number AS sm_cmp_measure,
+           CASE sm_cmp_measures.sm_cmp_number
+           {%- for m in measures %} WHEN {{ loop.index0 }} THEN sm_cmp_values.{{ sqlmetrics.ident(m.name) }}{% endfor %} END AS sm_value
+    FROM sm_cmp_values
+    CROSS JOIN (SELECT sm_replicate AS sm_cmp_number FROM ({{ sqlmetrics.replicate_numbers(measures | length - 1) }}) AS sm_cmp_measure_numbers) AS sm_cmp_measures
+  ) AS sm_cmp_unpivoted
+  WHERE sm_value IS NOT NULL
+),
+sm_cmp_pairs AS (
+  SELECT sm_cmp_left.sm_cmp_number AS sm_cmp_system, sm_cmp_right.sm_cmp_number AS sm_cmp_baseline
+  FROM ({{ numbers }}) AS sm_cmp_left
+  CROSS JOIN ({{ numbers }}) AS sm_cmp_right
+  WHERE {% if baseline is none %}sm_cmp_left.sm_cmp_number > sm_cmp_right.sm_cmp_number
+        {%- else %}sm_cmp_right.sm_cmp_number = {{ baseline }} AND sm_cmp_left.sm_cmp_number <> {{ baseline }}{% endif %}
+),
+sm_cmp_units AS (
+  SELECT {{ sqlmetrics.cols(slices + [query]) }}
+         MAX(CASE WHEN sm_cmp_run = sm_cmp_system THEN sm_value END) AS sm_a,
+         MAX(CASE WHEN sm_cmp_run = sm_cmp_baseline THEN sm_value END) AS sm_b,
+         {{ sqlmetrics.as_double('1') }} AS sm_v
+  FROM sm_cmp_measured
+  CROSS JOIN sm_cmp_pairs
+  WHERE sm_cmp_run = sm_cmp_system OR sm_cmp_run = sm_cmp_baseline
+  {{ sqlmetrics.group_by(slices + [query]) }}
+  HAVING COUNT(*) = 2
+),
+{{ sqlmetrics.compare_statistics(slices, slices + [query], test, n_resamples, seed, confidence, hashed=by + [query]) }}
+SELECT {{ sqlmetrics.cols(by) }} sm_cmp_system AS system_index, sm_cmp_baseline AS baseline_index,
+       sm_cmp_measure AS measure_index, estimate, other_estimate, difference, std_error, statistic, p_value, ci_low,
+       ci_high, n_units, n_wins, n_ties, n_losses
+FROM sm_cmp_result
+{% endmacro %}
+
+{#- compare's statistics of the paired units sm_cmp_units (`keys`: the slices `by` and the unit),
+    as CTEs ending in sm_cmp_result: a row per slice with compare's outputs. `hashed`: the columns
+    whose hash draws a unit's signs in the randomization test (the keys, unless the slices hold
+    more than the call's own: compare_runs' pairs and measures draw as one pair's call does). -#}
+{% macro compare_statistics(by, keys, test, n_resamples, seed, confidence, hashed=none) %}
 sm_cmp_summary AS (
   SELECT {{ sqlmetrics.cols(by) }}
          CAST(COUNT(*) AS BIGINT) AS sm_n, SUM(sm_v) AS sm_sv,
@@ -91,7 +185,7 @@ sm_cmp_t AS (
 {%- elif test == 'wilcoxon' %}
 {{ sqlmetrics.wilcoxon_p(keys, by) }},
 {%- else %}
-{{ sqlmetrics.randomization_p(keys, by, n_resamples, seed) }},
+{{ sqlmetrics.randomization_p(keys, by, n_resamples, seed, hashed or keys) }},
 {%- endif %}
 sm_cmp_result AS (
   SELECT {{ sqlmetrics.cols(by) }}
@@ -104,12 +198,7 @@ sm_cmp_result AS (
     FROM sm_cmp_tested
   ) AS sm_cmp_interval
 )
-SELECT {{ sqlmetrics.cols(by) }} estimate, other_estimate, difference, std_error, statistic, p_value, ci_low, ci_high, n_units,
-       n_wins, n_ties, n_losses
-       {%- if by %}, p_value_holm{% endif %}
-FROM {% if by %}({{ sqlmetrics.with_holm('sm_cmp_result', 'p_value') }}) AS sm_adjusted{% else %}sm_cmp_result{% endif %}
-{%- endif %}
-{% endmacro %}
+{%- endmacro %}
 
 {#- compare's test='delong': auc_compare's paired DeLong test of `score` against the column
     `other`, in compare's columns (its z the statistic). -#}
@@ -333,10 +422,11 @@ sm_cmp_tested AS (
 
 {#- sm_cmp_tested: sm_cmp_t with Fisher's sign-flip randomization test of the (weighted) mean
     difference: sm_statistic = the difference, sm_p = (1 + replicates whose |sum of v d with flipped
-    signs| reaches the data's, up to rounding) / (1 + n_resamples). -#}
-{% macro randomization_p(keys, by, n_resamples, seed) %}
+    signs| reaches the data's, up to rounding) / (1 + n_resamples); a unit's signs drawn from the hash
+    of its columns `hashed`. -#}
+{% macro randomization_p(keys, by, n_resamples, seed, hashed) %}
 sm_cmp_hashed AS (
-  SELECT {{ sqlmetrics.cols(keys) }} sm_v * sm_d AS sm_vd, {{ sqlmetrics.unit_hash(keys) }} AS sm_unit
+  SELECT {{ sqlmetrics.cols(keys) }} sm_v * sm_d AS sm_vd, {{ sqlmetrics.unit_hash(hashed) }} AS sm_unit
   FROM sm_cmp_deviations
 ),
 sm_cmp_resamples AS (

@@ -13,7 +13,7 @@ from sqlglot import exp
 from . import checks, consistency, dialects, labels
 from .engine import ENGINE_DIALECTS, as_from, connect
 from .errors import ColumnError, EngineError, MissingColumnError, NotBinaryError, ParameterError, UndefinedMetricError
-from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named
+from .registry import DERIVED, RESERVED_COLUMNS, TEXT_OUTPUTS, Metric, evaluate_of, named, runs_compared
 from .sources import Source, static_source, text_values_hint
 from .sqltext import PLACEHOLDER, check_dialect, finish, finish_side_by_side, require_repeatable, transpile
 from .imports import instance_of
@@ -172,6 +172,9 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
     warehouse finds for it unquoted (Snowflake: ``clicked`` is ``"CLICKED"``) and one in double
     quotes (``label='"clicked"'``) is exactly the name between them; for the engines it runs on
     (DuckDB, SQLite, PostgreSQL, Spark, ClickHouse) a name is the column's exact name, as in ``compute``.
+    ``render("compare", None, metric=["ndcg@10", "map"], runs={"bm25": ..., "dense": ...}, qrels=...)``
+    gives the one statement in which ``sm.compare`` of several runs compares every pair on the measures
+    of sm.evaluate's one pass (of one order of ties and one relevance level).
 
     >>> import sqlmetrics as sm
     >>> print(sm.render("auc", "analytics.preds", label="clicked", score="pctr", dialect="snowflake"))
@@ -188,6 +191,12 @@ def render(metric_name: str, data, *, dialect: str = "duckdb", pretty: bool = Tr
             raise ParameterError(f"render('evaluate') gives the SQL of evaluate's one pass; "
                                  f"{', '.join(x.name for x, _ in own)} run their own queries: render "
                                  f"{'them' if len(own) > 1 else 'it'} by name, as render({own[0][0].name!r}, ...)")
+    elif metric_name == "compare" and "runs" in params:  # sm.compare(measures, runs={...})'s one statement
+        if data is not None:
+            raise ParameterError("render('compare', None, metric=[...], runs={...}) renders the runs it names: "
+                                 "pass data=None")
+        runs, baseline, measures = params.pop("runs"), params.pop("baseline", None), params.pop("metric", None)
+        m, data, params = runs_compared(dict(params, measures=measures), runs, baseline)
     elif metric_name in DERIVED:  # sm.render("bootstrap", data, metric="auc", ...): sm.bootstrap's SQL, and compare's
         if "metric" not in params:
             raise ParameterError(f"render({metric_name!r}, ...) needs metric=, the name of the metric {metric_name} takes")

@@ -342,3 +342,41 @@ def evaluate_of(params: dict) -> tuple[Metric, dict, tuple[tuple[measure_strings
         raise ParameterError(f"measure {clash[0]!r} is also the name of a query or by column (or a count): rename "
                              "the column")
     return replace(EVALUATE, outputs=tuple(m.name for m in measures) + QUERY_COUNTS), params, tuple(own)
+
+
+#: what compare_runs returns, per pair of runs and measure: their numbers (the runs' and the measures'
+#: order) and compare's outputs
+RUNS_COMPARED_OUTPUTS = ("system_index", "baseline_index", "measure_index") + COMPARE_OUTPUTS
+_BASELINE_INDEX = Param("baseline", "int", "the number of the run (0 the data, i run_i) each other run is compared "
+                        "with; None: every later run with every earlier one.", default=None, low=0)
+
+
+def check_runs(runs, baseline: str | None) -> None:
+    """Several runs named (runs={'bm25': run1, 'dense': run2}), and their baseline, one of them or None."""
+    if not isinstance(runs, dict) or len(runs) < 2 or not all(isinstance(name, str) for name in runs):
+        raise ParameterError("runs must name two runs or more, e.g. runs={'bm25': run1, 'dense': run2}; got "
+                             + (f"{len(runs)} run" if isinstance(runs, dict) else repr(type(runs).__name__)))
+    if baseline is not None and baseline not in runs:
+        near = difflib.get_close_matches(str(baseline), list(runs), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise ParameterError(f"baseline {baseline!r} is not one of the runs{hint} (runs: {', '.join(map(repr, runs))})")
+
+
+def runs_compared(params: dict, runs: dict, baseline: str | None) -> tuple[Metric, object, dict]:
+    """compare of several runs (`runs`: name -> run) on sm.evaluate's one-pass measures, every pair and measure
+    in one statement that reads each run once (sql/compare.sql compare_runs), as a record metric of its own:
+    the metric, its data (the first run) and the call's parameters: evaluate's (its measures read with one
+    order of ties and one relevance level: evaluate_of), run_1, run_2, ... (the other runs, in their order),
+    baseline (its run's number), test, n_resamples, seed and confidence."""
+    check_runs(runs, baseline)
+    names = list(runs)
+    m, params, own = evaluate_of(params)
+    if own:
+        raise ParameterError(f"{own[0][0].name!r} is outside sm.evaluate's one pass: compare it run pair by run pair")
+    others = tuple(Param(f"run_{i}", "relation", f"run number {i}, with the same columns as the first.", like_data=True)
+                   for i in range(1, len(names)))
+    derived = _derived(EVALUATE, "compare_runs", others, (_BASELINE_INDEX, TEST, N_RESAMPLES, SEED, CONFIDENCE),
+                       outputs=RUNS_COMPARED_OUTPUTS, defined_by=("difference",))
+    params |= {f"run_{i}": runs[name] for i, name in enumerate(names[1:], start=1)}
+    params["baseline"] = None if baseline is None else names.index(baseline)
+    return replace(derived, template="compare.sql"), runs[names[0]], params

@@ -1,19 +1,21 @@
 """Several systems compared at once: ``sm.compare(metrics, runs={...}, qrels=...)``.
 
 Every system against a baseline (or every pair of systems), on every measure: each comparison is
-the paired test of two runs that ``sm.compare`` runs in the engine (sql/compare.sql); the p-values
-of one measure are then adjusted together (Holm, Bonferroni), here, because they come from separate
-engine calls. ``paper_table`` writes the result as a LaTeX or Markdown table.
+the paired test of two runs as ``sm.compare`` of the two makes it. The measures of sm.evaluate's one
+pass are compared in one statement that reads each run once (sql/compare.sql compare_runs; one per
+order of ties and relevance level the measures need), the others pair by pair. The p-values of one
+measure are then adjusted together (Holm, Bonferroni), here. ``paper_table`` writes the result as
+a LaTeX or Markdown table.
 """
 from __future__ import annotations
 
-import difflib
 import math
 from typing import TYPE_CHECKING
 
-from .errors import ParameterError
+from .api import compute_metric
+from .errors import ParameterError, UndefinedMetricError
 from .params import TEST
-from .registry import compare_of, named
+from .registry import EVALUATE, check_runs, compare_of, named, runs_compared
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,21 +29,16 @@ COLUMNS = ("system", "baseline", "metric", "estimate", "baseline_estimate", "dif
 def compare_runs(pair, metrics, runs: dict, qrels=None, *, baseline: str | None = None, test: str = "paired_t",
                  correction: str | None = "holm", alpha: float = 0.05, n_resamples: int = 10000, seed: int = 0,
                  confidence: float = 0.95, con=None, dialect=None, dropna: bool = False, **params) -> pd.DataFrame:
-    """The long table of sm.compare(metrics, runs=...): a row per comparison and measure (see sm.compare),
-    each comparison made by `pair`, sm.compare of two runs (which dispatches here: passed, not imported)."""
+    """The long table of sm.compare(metrics, runs=...): a row per comparison and measure (see sm.compare), the
+    measures of sm.evaluate's one pass in one statement per group (_one_passes), each other comparison made
+    by `pair`, sm.compare of two runs (which dispatches here: passed, not imported)."""
     import pandas as pd  # on the call: `import sqlmetrics` stays light
     measures = [metrics] if isinstance(metrics, str) else list(metrics or [])
     if not measures or not all(isinstance(m, str) for m in measures):
         raise ParameterError(f"metrics must be measure strings such as ['ndcg@10', 'map']; got {metrics!r}")
     if len(set(measures)) < len(measures):
         raise ParameterError(f"metrics names a measure twice: {measures!r}")
-    if not isinstance(runs, dict) or len(runs) < 2 or not all(isinstance(name, str) for name in runs):
-        raise ParameterError("runs must name two runs or more, e.g. runs={'bm25': run1, 'dense': run2}; got "
-                             + (f"{len(runs)} run" if isinstance(runs, dict) else repr(type(runs).__name__)))
-    if baseline is not None and baseline not in runs:
-        near = difflib.get_close_matches(str(baseline), list(runs), n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise ParameterError(f"baseline {baseline!r} is not one of the runs{hint} (runs: {', '.join(map(repr, runs))})")
+    check_runs(runs, baseline)
     if correction not in CORRECTIONS:
         raise ParameterError(f"correction must be 'holm', 'bonferroni' or None; got {correction!r}")
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
@@ -52,14 +49,30 @@ def compare_runs(pair, metrics, runs: dict, qrels=None, *, baseline: str | None 
             raise ParameterError(f"compare of several runs takes ranking measures (a run's per-query values); "
                                  f"{measure!r} is not one")
         compare_of(measure, dict(params, test=test))
+    if params.get("by"):
+        raise ParameterError("compare with runs= compares whole runs: slice them by compare of two runs, "
+                             "sm.compare(metric, run, other_run, qrels, by=...)")
     names = list(runs)
     pairs = ([(name, baseline) for name in names if name != baseline] if baseline is not None else
              [(later, earlier) for i, earlier in enumerate(names) for later in names[i + 1:]])
+    options = dict(test=test, n_resamples=n_resamples, seed=seed, confidence=confidence)
+    compared, passes = {}, _one_passes(measures, params)
+    for group, resolved in passes:
+        m, data, call = runs_compared(dict(params, measures=group, qrels=qrels, **resolved, **options), runs, baseline)
+        frame = compute_metric(m, data, con=con, dialect=dialect, dropna=dropna, details=True, **call)
+        for r in frame.to_dict("records"):
+            compared[group[r["measure_index"]], names[r["system_index"]], names[r["baseline_index"]]] = r
     rows = []
     for measure in measures:
         for system, other in pairs:
-            r = pair(measure, runs[system], runs[other], qrels, test=test, n_resamples=n_resamples, seed=seed,
-                        confidence=confidence, con=con, dialect=dialect, dropna=dropna, **params)
+            r = compared.get((measure, system, other))
+            if r is None and any(measure in group for group, _ in passes):
+                raise UndefinedMetricError(f"compare of {system!r} with {other!r} by {measure} is undefined on this "
+                                           "data: no query is evaluated under both runs with a relevant item (is one "
+                                           "of the runs empty?)")
+            if r is None:  # a measure outside the one pass: the two runs' own comparison
+                r = pair(measure, runs[system], runs[other], qrels, con=con, dialect=dialect, dropna=dropna,
+                         **options, **params)
             rows.append({"system": system, "baseline": other, "metric": measure, "estimate": r["estimate"],
                          "baseline_estimate": r["other_estimate"]}
                         | {k: r[k] for k in ("difference", "statistic", "p_value", "ci_low", "ci_high", "n_units",
@@ -72,6 +85,28 @@ def compare_runs(pair, metrics, runs: dict, qrels=None, *, baseline: str | None 
     table.attrs.update(systems=names, baseline=baseline, test=test, correction=correction, alpha=alpha,
                        n_resamples=n_resamples)
     return table
+
+
+def _one_passes(measures: list[str], params: dict) -> list[tuple[list[str], dict]]:
+    """The measures of sm.evaluate's one pass in groups that one statement compares: each group with its one
+    order of ties and one relevance level (those each measure's own comparison takes), as evaluate's
+    parameters. None where the call has a parameter evaluate does not take: each measure is then compared
+    pair by pair."""
+    if not set(params) <= {p.name for p in EVALUATE.params}:
+        return []
+    groups = []
+    for measure in measures:
+        m, fixed = named(measure, params)
+        if not m.one_pass:
+            continue
+        # None: the measure's metric takes no such parameter, and goes with any group
+        wanted = {"ties": fixed.get("ties"), "relevance_threshold": fixed.get("relevance_threshold")}
+        group = next((g for g in groups if all(None in (v, g[k]) or v == g[k] for k, v in wanted.items())), None)
+        if group is None:
+            groups.append(group := {"names": []} | wanted)
+        group["names"].append(measure)
+        group.update({k: v for k, v in wanted.items() if v is not None})
+    return [(g.pop("names"), {k: v for k, v in g.items() if v is not None}) for g in groups]
 
 
 def adjusted(p: pd.Series, correction: str | None) -> pd.Series:

@@ -35,7 +35,9 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   ``group_disparity-recall`` (two sensitive columns, method='to_overall') and
   ``group_disparity-auc-per_group`` (a row per group);
 - ``sm.evaluate``'s SQL (``sm.render("evaluate", ...)``): ``evaluate``, the ranking columns and
-  judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass.
+  judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass;
+- ``sm.compare``'s of several runs (``sm.render("compare", None, metric=[...], runs={...})``):
+  ``compare-runs``, three runs against the first on ``COMPARE_RUNS``' measures.
 
 Keep the calls stable: changing them rewrites every golden file and hides real changes in the diff.
 """
@@ -92,19 +94,16 @@ DERIVED = {
 #: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
 EVALUATE_MEASURES = ["ndcg@10", "ndcg_burges@10", "dcg@10", "dcg_burges@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",
                      "set_recall", "hit_rate@10", "Rprec"]
-#: every golden name: the metrics, then the derived ones, then sm.evaluate's
-NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate"]
-
-
-def metric_of(name: str) -> str:
-    """The registry metric a golden name renders (itself, or the one bootstrapped or compared;
-    evaluate for sm.evaluate's)."""
-    return DERIVED[name][1] if name in DERIVED else name
+#: sm.compare of several runs on measures of sm.evaluate's one pass, each run against the first
+COMPARE_RUNS = {"measures": ["ndcg@10", "map", "P@10", "recip_rank"],
+                "runs": {"run": "analytics.run", "baseline": "analytics.run_baseline", "candidate": "analytics.run_candidate"}}
+#: every golden name: the metrics, the derived ones, sm.evaluate's and sm.compare's of several runs
+NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate", "compare-runs"]
 
 
 def function_of(name: str) -> str:
     """The name sm.render takes for golden name `name`."""
-    return DERIVED[name][0] if name in DERIVED else name
+    return DERIVED[name][0] if name in DERIVED else "compare" if name == "compare-runs" else name
 
 
 def call(name: str) -> tuple[str, dict]:
@@ -117,6 +116,11 @@ def call(name: str) -> tuple[str, dict]:
         data, params = call("ndcg")
         keep = ("qrels", "query", "item", "score", "relevance", "by")
         return data, {"measures": EVALUATE_MEASURES, **{k: v for k, v in params.items() if k in keep}}
+    if name == "compare-runs":
+        _, params = call("evaluate")
+        keep = ("qrels", "query", "item", "score", "relevance")
+        return None, {"metric": COMPARE_RUNS["measures"], "runs": COMPARE_RUNS["runs"], "baseline": "run",
+                      **{k: v for k, v in params.items() if k in keep}}
     if name in ALL:
         data = "analytics.preds"
         params = args(name, weight=any(p.name == "weight" for p in METRICS[name].params))

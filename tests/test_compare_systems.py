@@ -11,6 +11,7 @@ import inspect
 import itertools
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -206,6 +207,98 @@ def test_two_system_call_unchanged():
     many = sm.compare("ndcg@10", runs={"mid": runs["mid"], "strong": runs["strong"]}, qrels=qrels)
     assert many.iloc[0][["estimate", "p_value", "n_wins"]].to_dict() == pytest.approx(
         {k: one[k] for k in ("estimate", "p_value", "n_wins")}, rel=1e-12)
+
+
+def rough_systems(seed=11, n_queries=40, n_docs=8):
+    """Runs of rounded scores (ties), one missing queries, one listing unjudged items; qrels with queries
+    without a relevant item and graded judgments."""
+    rng = np.random.default_rng(seed)
+    qrels = pd.DataFrame([(q, f"d{i}", int(rng.choice([0, 0, 1, 2])) if q % 7 else 0)
+                          for q in range(n_queries) for i in range(n_docs)], columns=["query", "item", "relevance"])
+    runs = {name: qrels[["query", "item"]].assign(score=np.round(strength * qrels["relevance"]
+                                                                 + rng.normal(size=len(qrels)), 1))
+            for name, strength in (("a", 0.3), ("b", 0.8), ("c", 1.0), ("d", 1.0))}
+    runs["a"] = runs["a"][runs["a"]["query"] % 5 != 1]
+    runs["d"] = pd.concat([runs["d"], pd.DataFrame({"query": [2, 3], "item": ["x", "y"], "score": [9.0, 9.0]})])
+    return runs, qrels
+
+
+@pytest.mark.parametrize("options", [
+    dict(test="paired_t"), dict(test="wilcoxon", baseline="b"), dict(test="randomization", n_resamples=500, seed=3,
+                                                                     baseline="c"),
+    dict(missing="skip", empty="skip", baseline="d"), dict(relevance_threshold=2, baseline="a"),
+    dict(ties="item_asc", baseline="a")])
+def test_one_statement_per_pass_is_each_pair_own_comparison(options):
+    """The measures of evaluate's one pass, compared in one statement per order of ties (ir_measures'
+    RR@10 orders ties by item id ascending, its nDCG@10 descending) and the others pair by pair, give
+    each pair's own two-run comparison: to the last digit but for the rounding of sums."""
+    runs, qrels = rough_systems()
+    measures = ["nDCG@10", "RR@10", "map", "P@3", "Rprec", "bpref"]
+    if options.get("ties"):  # spellings whose ties the call chooses (ir_measures' RR@10 fixes them)
+        measures = ["ndcg@10", "map", "mrr", "precision@5", "bpref"]
+    if options.get("relevance_threshold"):  # whose relevance level it chooses: trec_eval's (-l)
+        measures = ["ndcg_cut_10", "map", "P_5", "recip_rank", "bpref"]
+    given = {k: v for k, v in options.items() if k != "baseline"}
+    got = sm.compare(measures, runs=runs, qrels=qrels, baseline=options.get("baseline"), correction=None, **given)
+    assert len(got) == len(measures) * (3 if options.get("baseline") else 6)
+    for row in got.itertuples():
+        want = sm.compare(row.metric, runs[row.system], runs[row.baseline], qrels, **given)
+        for column in ("estimate", "difference", "statistic", "p_value", "ci_low", "ci_high", "n_units", "n_wins",
+                       "n_ties", "n_losses"):
+            mine = getattr(row, column)
+            theirs = want["other_estimate" if column == "baseline_estimate" else column]
+            assert mine == pytest.approx(theirs, rel=1e-9, abs=1e-12, nan_ok=True), (row.metric, row.system, column)
+        assert row.baseline_estimate == pytest.approx(want["other_estimate"], rel=1e-9, abs=1e-12)
+
+
+def test_each_run_read_once_in_one_statement(monkeypatch):
+    """Three runs on five measures of the one pass: one statement reading each run and the qrels once
+    (SQLite's trace), where comparing pair by pair read each run in 10 statements."""
+    import sqlite3
+    runs, qrels = rough_systems()
+    con = sqlite3.connect(":memory:")
+    for name, frame in [*runs.items(), ("qrels", qrels)]:
+        frame.to_sql(name, con, index=False)
+    statements = []
+    con.set_trace_callback(statements.append)
+    got = sm.compare(["ndcg@10", "map", "P@3", "recall@5", "mrr"], runs={"a": "a", "b": "b", "c": "c"}, qrels="qrels",
+                     con=con)
+    con.set_trace_callback(None)
+    reading = [s for s in statements if re.search(r'\b(FROM|JOIN)\s+"?(a|b|c|qrels)"?(\s|\)|$)', s)
+               and not s.rstrip().endswith("LIMIT 0")]
+    assert len(reading) == 1, reading
+    assert all(len(re.findall(rf'\b(FROM|JOIN)\s+"?{name}"?(\s|\)|$)', reading[0])) == 1 for name in "abc"), reading[0]
+    assert len(got) == 15 and got["p_value"].notna().all()
+
+
+def test_render_of_several_runs_is_the_statement_run():
+    """sm.render("compare", None, runs=...) is the statement sm.compare runs: run as it is on DuckDB, it gives
+    sm.compare's numbers (the runs' and measures' numbers for names)."""
+    import duckdb
+    runs, qrels = rough_systems()
+    con = duckdb.connect()
+    for name, frame in [*runs.items(), ("qrels", qrels)]:
+        con.register(name, frame)
+    measures = ["ndcg@10", "map", "P@3"]
+    named = {name: name for name in runs}
+    got = con.execute(sm.render("compare", None, metric=measures, runs=named, qrels="qrels", baseline="b")).df()
+    want = sm.compare(measures, runs=runs, qrels=qrels, baseline="b", correction=None)
+    assert len(got) == len(want) == 9
+    for r in got.itertuples():
+        row = want[(want.metric == measures[r.measure_index]) & (want.system == list(runs)[r.system_index])
+                   & (want.baseline == list(runs)[r.baseline_index])].iloc[0]
+        assert (r.difference, r.p_value, r.n_units) == pytest.approx((row.difference, row.p_value, row.n_units),
+                                                                     rel=1e-12, abs=1e-15)
+    with pytest.raises(ParameterError, match="pass data=None"):
+        sm.render("compare", "a", metric=measures, runs=named, qrels="qrels")
+    with pytest.raises(ParameterError, match="outside sm.evaluate's one pass"):
+        sm.render("compare", None, metric=["map", "bpref"], runs=named, qrels="qrels")
+
+
+def test_by_refused():
+    runs, qrels = three_systems()
+    with pytest.raises(ParameterError, match="compare of two runs"):
+        sm.compare(MEASURES, runs=runs, qrels=qrels, by="query")
 
 
 def test_errors():

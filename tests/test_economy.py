@@ -176,3 +176,29 @@ def test_many_metrics_in_one_statement_on_sqlite():
     assert len([s for s in statements if re.search(_reads("preds"), s) and not s.rstrip().endswith("LIMIT 0")]) == 1
     assert got["value"].tolist() == pytest.approx(
         _each_alone("preds", con, REPORT, label="y", score="s", group="g", threshold=0.4), rel=1e-12)
+
+
+def test_several_runs_compared_read_each_run_once_on_postgres(counted_postgres, monkeypatch):
+    """sm.compare(measures, runs=...): every pair and measure of sm.evaluate's one pass in one statement."""
+    con = counted_postgres
+    before = _scans(con)
+    with _sent(monkeypatch) as sent:
+        got = sm.compare(["ndcg@5", "map", "P@3", "recip_rank"], runs={"run": "run", "baseline": "baseline"},
+                         qrels="qrels", con=con)
+    after = _scans(con)
+    assert {name: after[name] - before.get(name, 0) for name in ("run", "baseline", "qrels")} == dict.fromkeys(
+        ("run", "baseline", "qrels"), 1)
+    assert len(sent) == FRAMING + PER_RELATION * 3, sent
+    assert len(got) == 4 and got["p_value"].notna().all()
+
+
+def test_evaluate_reads_the_run_and_qrels_once_on_postgres(counted_postgres, monkeypatch):
+    """sm.evaluate: the measures of its one pass in one statement."""
+    con = counted_postgres
+    before = _scans(con)
+    with _sent(monkeypatch) as sent:
+        got = sm.evaluate("run", "qrels", ["ndcg@5", "map", "P@3", "recall@5", "recip_rank"], con=con)
+    after = _scans(con)
+    assert {name: after[name] - before.get(name, 0) for name in ("run", "qrels")} == {"run": 1, "qrels": 1}
+    assert len(sent) == FRAMING + PER_RELATION * 2, sent
+    assert got[["ndcg@5", "map"]].notna().all(axis=None)

@@ -212,6 +212,13 @@ def test_compare_on_the_engine(statistics_con):
     want = sm.compare("mrr", RUN, BASELINE, QRELS, test="randomization", n_resamples=4000)
     assert flips["difference"] == pytest.approx(want["difference"], rel=1e-12)
     assert abs(flips["p_value"] - want["p_value"]) < 0.04
+    # several runs on several measures, in one statement (sql/compare.sql compare_runs: its tests' SQL is
+    # the pair's, above)
+    measures = ["ndcg@5", "map", "P@3", "recip_rank"]
+    got = sm.compare(measures, runs={"run": "run", "baseline": "baseline", "again": "run"}, qrels="qrels",
+                     con=statistics_con)
+    assert_same(got, sm.compare(measures, runs={"run": RUN, "baseline": BASELINE, "again": RUN}, qrels=QRELS),
+                 "compare runs=")
     groups = sm.compare("gauc", "preds", "s2", label="y", score="s", group="g", weight="w", con=statistics_con)
     assert groups == pytest.approx(sm.compare("gauc", BINARY, "s2", label="y", score="s", group="g", weight="w"),
                                    rel=1e-9)

@@ -28,6 +28,7 @@ import duckdb
 from sqlglot import exp
 
 from . import __version__, api
+from .command_options import flag as _flag
 from .comparison import compare
 from .demo import demo
 from .engine import connect, own_connection
@@ -930,11 +931,6 @@ def _flags(message: str) -> str:
             value = value[7:-2].lower()
         return f"{_flag(name)} {NONE if value == 'None' else value.strip(chr(39))}"
     return _ASSIGNMENT.sub(option, message)
-
-
-def _flag(name: str) -> str:
-    """A parameter's flag (class_, a Python keyword: --class)."""
-    return "--" + name.rstrip("_").replace("_", "-")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import replace
 
-from . import measures as measure_strings
+from . import command_options, measures as measure_strings
 from .classification_metrics import CLASSIFICATION
 from .fairness_metrics import FAIRNESS, PER_GROUP, SENSITIVE, VALUE_METHOD
 from .errors import ParameterError, UnknownMetricError
@@ -35,6 +35,19 @@ def _with_pos_label(m: Metric) -> Metric:
 
 
 METRICS = {name: _with_pos_label(m) for name, m in METRICS.items()}
+
+
+def refuse_command_options(m: Metric) -> None:
+    """A parameter is an option of each metric command (flag(name)): it may not be named as a command's own."""
+    for p in m.params:
+        commands = command_options.reserved_by(p.name)
+        if commands:
+            raise TypeError(f"metric {m.name!r}: parameter {p.name!r} would be {command_options.flag(p.name)} on the "
+                            f"command line, which is the own option of {', '.join(commands)}: name it otherwise")
+
+
+for _m in METRICS.values():
+    refuse_command_options(_m)
 
 #: output columns that hold classes (of any type) or words, never converted to numbers
 TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})

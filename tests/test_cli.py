@@ -562,3 +562,37 @@ def test_disparity_is_group_disparity_and_gates_it(tmp_path):
     cli("disparity", "auc", SAMPLE, *COLS, "--sensitive", "country", "--max-difference", 1, ok=0)
     done = cli("disparity", "roc_curve", SAMPLE, *COLS, "--sensitive", "country", ok=2)
     assert "one value per slice" in done.stderr and "a curve" in done.stderr
+
+
+def _commands_of(name: str) -> list[str]:
+    from sqlmetrics import cli
+    return ["compute", "render"] + (["compare"] if cli._comparable(name) else []) + (
+        ["disparity"] if cli._disparity_takes(name) else [])
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_every_command_parser_builds_for_every_metric(name):
+    """Each command's parser for each metric (argparse fails on an option given twice: a parameter named as
+    a command's own option, or as a parameter of the comparison), with exactly the command's own options
+    besides the metric's (sqlmetrics.command_options: what the registry refuses as a parameter name)."""
+    from sqlmetrics import cli, command_options
+    for command in _commands_of(name):
+        m = {"compare": cli._compared, "disparity": cli._disparity}.get(command, lambda n, _: METRICS[n])(name, {})
+        parser = cli.metric_parser(command, m)
+        options = {o for action in parser._actions for o in action.option_strings}
+        own = options - {f for p in m.params for f in cli._param_flags(p)} - set(command_options.HELP)
+        conditional = {"--per-query", "--plot"}
+        assert set(command_options.OWN[command]) - conditional <= own <= set(command_options.OWN[command]), command
+
+
+def test_a_parameter_named_as_a_command_option_is_refused():
+    from dataclasses import replace
+    from sqlmetrics.params import Param
+    from sqlmetrics.registry import refuse_command_options
+    pinball = replace(METRICS["mae"], name="mean_pinball_loss",
+                      params=METRICS["mae"].params + (Param("alpha", "float", "the quantile.", default=0.5),))
+    with pytest.raises(TypeError, match="parameter 'alpha' would be --alpha on the command line, which is the own "
+                                        "option of compare"):
+        refuse_command_options(pinball)
+    refuse_command_options(replace(pinball, params=METRICS["mae"].params + (
+        Param("quantile", "float", "the quantile.", default=0.5),)))

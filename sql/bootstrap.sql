@@ -149,12 +149,13 @@ SELECT * FROM sm_metric
     weight and sm_unit), whose one order serves every replicate, so that a replicate costs a hash
     aggregation of the rows and a running sum over far fewer keys, not a sort of the rows:
     - In each slice the class with fewer rows anchors the order (sm_a = 1; where that is the
-      negatives, AUC = 1 - the AUC of the negatives as positives). The rows sorted by score, anchor
-      rows first among equal scores, a row's key is twice the RANK of the last anchor row up to it (0
-      before any), plus 1 for a row of the other class whose score no anchor row has. So the rows of
-      an anchor score and the other rows tied with them share a key, as do the other rows between
-      two anchor scores: an anchor row wins against the other rows of smaller keys and ties with
-      those of its own, and there are about twice as many keys as anchor scores (the minority's).
+      negatives, AUC = 1 - the AUC of the negatives as positives). The rows sorted by score, a row's
+      key numbers the runs of that order: the rows of a score that both classes have are a run (its
+      anchor rows tie with its other rows), and between such scores the rows of one class in a row
+      are one (their scores are no other class's). An anchor row wins against the other rows of
+      smaller keys and ties with those of its own; there are about as many keys as changes of class
+      along the order (1M rows of distinct scores: 430,000 keys for balanced classes, 91,000 at 5%
+      positives; a key per anchor score and per run of other rows made 714,000 and 96,000).
     - Per replicate, the anchor and the other weight of each key (rows' weights times k; in a hash
       aggregation) and a running sum of the other weight over the keys give the anchor weight's
       wins. The replicates are columns, bootstrap_width per row of a chunk (replicate sm_chunk *
@@ -173,7 +174,8 @@ SELECT * FROM sm_metric
 {%- set ordered = by + (['sm_bucket'] if parallel else []) %}
 {%- set key = sqlmetrics.spread_key(by, plan) %}
 {%- set keyed = by + ['sm_chunk', 'sm_anchor_positive', 'sm_rows'] %}
-{%- set sorted %}{{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
+{%- set in_order %}{{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s{% endset %}
+{%- set sorted %}{{ in_order }} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
 {%- set labelled %}
 SELECT {{ sqlmetrics.cols(by) }} sm_unit, {{ sqlmetrics.ident(score) }} AS sm_s,
        {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.row_weight(weight) }} AS sm_weight
@@ -195,18 +197,32 @@ sm_anchored AS (
   FROM sm_labelled
   {{ sqlmetrics.join_slices('sm_labelled', 'sm_slices', by, key) }}
 ),
-sm_ranked AS (
-  SELECT sm_anchored.*, RANK() OVER ({{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC) AS sm_rank
+sm_scored AS (
+  SELECT sm_anchored.*,
+         {#- the anchor rows' share of the rows of the score: strictly between 0 and 1 where both classes have it #}
+         {{ sqlmetrics.peer_mean(sqlmetrics.as_double('sm_a'), ordered, 'sm_s') }} AS sm_score_anchors,
+         RANK() OVER ({{ in_order }}) AS sm_rank
   FROM sm_anchored
+),
+sm_typed AS (
+  {#- 0: an anchor row of a score only anchor rows have, 1: an other row of a score only other rows have,
+      2: a row of a score of both #}
+  SELECT sm_scored.*, CASE WHEN sm_score_anchors > 0 AND sm_score_anchors < 1 THEN 2 ELSE 1 - sm_a END AS sm_type
+  FROM sm_scored
 ),
 sm_keyed AS (
   SELECT {{ sqlmetrics.cols(ordered) }} sm_unit, sm_s, sm_anchor_positive, sm_rows,
          {#- a row's anchor and other weight: one of them 0 #}
          sm_a * sm_share AS sm_anchor_share, (1 - sm_a) * sm_share AS sm_other_share,
          {{ sqlmetrics.unit_seeded('sm_unit', seed) }} AS sm_unit_seeded,
-         2 * COALESCE(MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER ({{ sorted }}), 0)
-         + CASE WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER ({{ sorted }}) = sm_s THEN 0 ELSE 1 END AS sm_key
-  FROM sm_ranked
+         {#- a score of both classes: twice its RANK; a run of one class: twice the RANK of the last row of
+             another type before it (0 before any), plus 1. A running MAX that the rows tied with a row
+             leave as it is (they are of its type), so that they share its key whatever their order. #}
+         CASE sm_type
+           WHEN 2 THEN 2 * sm_rank
+           WHEN 0 THEN 2 * COALESCE(MAX(CASE WHEN sm_type <> 0 THEN sm_rank END) OVER ({{ sorted }}), 0) + 1
+           ELSE 2 * COALESCE(MAX(CASE WHEN sm_type <> 1 THEN sm_rank END) OVER ({{ sorted }}), 0) + 1 END AS sm_key
+  FROM sm_typed
 ),
 sm_chunks AS (
   SELECT sm_replicate AS sm_chunk,

@@ -84,6 +84,7 @@ WITH sm_units AS (
     sm_s,
     sm_anchor_positive,
     sm_rows,
+    sm_a,
     sm_a * sm_share AS sm_anchor_share,
     (
       1 - sm_a

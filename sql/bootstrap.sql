@@ -139,7 +139,9 @@ SELECT * FROM sm_metric
 
 {#- Replicates per row of auc_replicates' running sums, each a column of its SQL (the Python layer
     batches the replicates by as many): on 1M rows, 200 replicates took 16 s of CPU with 8 columns,
-    17 with 16 and 20 with 32 (each batch's statement is longer to read). -#}
+    17 with 16 and 20 with 32 (each batch's statement is longer to read). PostgreSQL's chunks in turn
+    took the same 5 s with 6, 8, 12 and 16 (200,000 rows): a wider row saves per-row work that its
+    longer expressions' compilation (JIT) takes back. -#}
 {% macro bootstrap_width() -%}
 {{ return(8) }}
 {%- endmacro %}
@@ -149,16 +151,22 @@ SELECT * FROM sm_metric
     weight and sm_unit), whose one order serves every replicate, so that a replicate costs a hash
     aggregation of the rows and a running sum over far fewer keys, not a sort of the rows:
     - In each slice the class with fewer rows anchors the order (sm_a = 1; where that is the
-      negatives, AUC = 1 - the AUC of the negatives as positives). The rows sorted by score, anchor
-      rows first among equal scores, a row's key is twice the RANK of the last anchor row up to it (0
-      before any), plus 1 for a row of the other class whose score no anchor row has. So the rows of
-      an anchor score and the other rows tied with them share a key, as do the other rows between
-      two anchor scores: an anchor row wins against the other rows of smaller keys and ties with
-      those of its own, and there are about twice as many keys as anchor scores (the minority's).
+      negatives, AUC = 1 - the AUC of the negatives as positives). The rows sorted by score, a row's
+      key numbers the runs of that order: the rows of a score that both classes have are a run (its
+      anchor rows tie with its other rows), and between such scores the rows of one class in a row
+      are one (their scores are no other class's). An anchor row wins against the other rows of
+      smaller keys and ties with those of its own; there are about as many keys as changes of class
+      along the order (1M rows of distinct scores: 430,000 keys for balanced classes, 91,000 at 5%
+      positives; a key per anchor score and per run of other rows made 714,000 and 96,000).
     - Per replicate, the anchor and the other weight of each key (rows' weights times k; in a hash
       aggregation) and a running sum of the other weight over the keys give the anchor weight's
       wins. The replicates are columns, bootstrap_width per row of a chunk (replicate sm_chunk *
       width + column): one sort of a chunk's keys serves its columns' running sums.
+    - Where the chunks run in turn (chunks_in_turn: PostgreSQL), each is a LATERAL subquery over the
+      keyed rows (computed once, MATERIALIZED), sorted by key, which draws a unit's k by one hash of
+      it with the replicate (hashint8extended, poisson_of_hash: the shared arithmetic's steps took
+      6.2 s where the hash took 5.2) and sums it per key and class (a NULL where the key has no row
+      of the class), its running sums and its wins following that order without another sort.
     plan='parallel' (a distributed engine, where a window over a slice's order runs in one task):
     the keys are numbered within each monotone_bucket of the score, whose order is the slice's, and
     the running sums over the keys are running_sums' parallel ones; the per-slice values join the
@@ -173,7 +181,8 @@ SELECT * FROM sm_metric
 {%- set ordered = by + (['sm_bucket'] if parallel else []) %}
 {%- set key = sqlmetrics.spread_key(by, plan) %}
 {%- set keyed = by + ['sm_chunk', 'sm_anchor_positive', 'sm_rows'] %}
-{%- set sorted %}{{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
+{%- set in_order %}{{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s{% endset %}
+{%- set sorted %}{{ in_order }} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW{% endset %}
 {%- set labelled %}
 SELECT {{ sqlmetrics.cols(by) }} sm_unit, {{ sqlmetrics.ident(score) }} AS sm_s,
        {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.row_weight(weight) }} AS sm_weight
@@ -195,18 +204,33 @@ sm_anchored AS (
   FROM sm_labelled
   {{ sqlmetrics.join_slices('sm_labelled', 'sm_slices', by, key) }}
 ),
-sm_ranked AS (
-  SELECT sm_anchored.*, RANK() OVER ({{ sqlmetrics.partition_by(ordered) }} ORDER BY sm_s, sm_a DESC) AS sm_rank
+sm_scored AS (
+  SELECT sm_anchored.*,
+         {#- the anchor rows' share of the rows of the score: strictly between 0 and 1 where both classes have it #}
+         {{ sqlmetrics.peer_mean(sqlmetrics.as_double('sm_a'), ordered, 'sm_s') }} AS sm_score_anchors,
+         RANK() OVER ({{ in_order }}) AS sm_rank
   FROM sm_anchored
+),
+sm_typed AS (
+  {#- 0: an anchor row of a score only anchor rows have, 1: an other row of a score only other rows have,
+      2: a row of a score of both #}
+  SELECT sm_scored.*, CASE WHEN sm_score_anchors > 0 AND sm_score_anchors < 1 THEN 2 ELSE 1 - sm_a END AS sm_type
+  FROM sm_scored
 ),
 sm_keyed AS (
   SELECT {{ sqlmetrics.cols(ordered) }} sm_unit, sm_s, sm_anchor_positive, sm_rows,
+         sm_a, {#- the row's class, which chunks in turn sum by #}
          {#- a row's anchor and other weight: one of them 0 #}
          sm_a * sm_share AS sm_anchor_share, (1 - sm_a) * sm_share AS sm_other_share,
          {{ sqlmetrics.unit_seeded('sm_unit', seed) }} AS sm_unit_seeded,
-         2 * COALESCE(MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER ({{ sorted }}), 0)
-         + CASE WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER ({{ sorted }}) = sm_s THEN 0 ELSE 1 END AS sm_key
-  FROM sm_ranked
+         {#- a score of both classes: twice its RANK; a run of one class: twice the RANK of the last row of
+             another type before it (0 before any), plus 1. A running MAX that the rows tied with a row
+             leave as it is (they are of its type), so that they share its key whatever their order. #}
+         CASE sm_type
+           WHEN 2 THEN 2 * sm_rank
+           WHEN 0 THEN 2 * COALESCE(MAX(CASE WHEN sm_type <> 0 THEN sm_rank END) OVER ({{ sorted }}), 0) + 1
+           ELSE 2 * COALESCE(MAX(CASE WHEN sm_type <> 1 THEN sm_rank END) OVER ({{ sorted }}), 0) + 1 END AS sm_key
+  FROM sm_typed
 ),
 sm_chunks AS (
   SELECT sm_replicate AS sm_chunk,
@@ -214,7 +238,65 @@ sm_chunks AS (
          {{ sqlmetrics.replicate_seeded('sm_replicate * ' ~ width ~ ' + ' ~ i) }} AS sm_offset{{ i }}{{ "," if not loop.last }}
          {%- endfor %}
   FROM ({{ sqlmetrics.replicate_numbers(span[1] // width, span[0] // width) }}) AS sm_chunk_numbers
+  {#- computed once: each draw of a chunk reads its seeds (PostgreSQL would compute them at each: 6.5 s
+      of PostgreSQL's chunks in turn instead of 5.2) #}
+  {{ sqlmetrics.computed_once() }}
 ),
+{%- if sqlmetrics.chunks_in_turn() and not parallel %}
+{%- set grouped = by + ['sm_key'] %}
+{#- the rows the chunks read, computed once for them all (else each chunk would compute them anew) -#}
+sm_key_rows AS MATERIALIZED (
+  SELECT {{ sqlmetrics.cols(grouped) }} sm_a,{% if weight %} sm_anchor_share + sm_other_share AS sm_share,{% endif %} sm_unit_seeded
+  FROM sm_keyed
+),
+sm_chunked AS (
+  SELECT sm_chunk_wins.*, sm_slices.sm_anchor_positive, sm_slices.sm_rows
+  FROM sm_chunks
+  CROSS JOIN LATERAL (
+    SELECT {{ sqlmetrics.cols(by) }} sm_chunks.sm_chunk AS sm_chunk, CAST(COUNT(*) AS BIGINT) AS sm_keys,
+           {%- for i in range(width) %}
+           {#- sm_through: the other weight up to the key, its own included (a key of one class has no weight of the other: NULL) #}
+           {{ sqlmetrics.fdiv('SUM(sm_anchor' ~ i ~ ' * (COALESCE(sm_through' ~ i ~ ', 0) - 0.5 * COALESCE(sm_other' ~ i ~ ', 0)))',
+                              'SUM(sm_anchor' ~ i ~ ') * SUM(sm_other' ~ i ~ ')') }} AS sm_wins{{ i }}{{ "," if not loop.last }}
+           {%- endfor %}
+    FROM (
+      SELECT sm_key_sums.*,
+             {%- for i in range(width) %}
+             SUM(sm_other{{ i }}) OVER ({{ sqlmetrics.partition_by(by) }} ORDER BY sm_key ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_through{{ i }}{{ "," if not loop.last }}
+             {%- endfor %}
+      FROM (
+        SELECT {{ sqlmetrics.cols(grouped) }}
+               {%- for i in range(width) %}
+               {%- set k %}sm_k{{ i }}{% if weight %} * sm_share{% endif %}{% endset %}
+               SUM(CASE WHEN sm_a = 1 THEN {{ k }} END) AS sm_anchor{{ i }}, SUM(CASE WHEN sm_a = 0 THEN {{ k }} END) AS sm_other{{ i }}{{ "," if not loop.last }}
+               {%- endfor %}
+        FROM (
+          SELECT {{ sqlmetrics.cols(grouped) }} sm_a,{% if weight %} sm_share,{% endif %}
+                 {%- for i in range(width) %}
+                 {% if i == 0 %}CASE WHEN sm_chunks.sm_chunk = 0 THEN {{ sqlmetrics.as_double(1) }} ELSE {{ sqlmetrics.poisson_of_hash('sm_h0') }} END
+                 {%- else %}{{ sqlmetrics.poisson_of_hash('sm_h' ~ i) }}{% endif %} AS sm_k{{ i }}{{ "," if not loop.last }}
+                 {%- endfor %}
+          FROM (
+            {#- ordered as the aggregation and the running sums read them: PostgreSQL's planner knows a subquery's
+                order only where the query around it asks for one, and would sort each chunk's rows again.
+                A unit's draw in a replicate: the seeded parts of both hashed together (poisson_of_hash) #}
+            SELECT sm_sorted.*,
+                   {%- for i in range(width) %}
+                   hashint8extended(sm_unit_seeded, sm_chunks.sm_offset{{ i }}) AS sm_h{{ i }}{{ "," if not loop.last }}
+                   {%- endfor %}
+            FROM (SELECT * FROM sm_key_rows ORDER BY {{ sqlmetrics.col_list(grouped) }}) AS sm_sorted
+            ORDER BY {{ sqlmetrics.col_list(grouped) }}
+            {{ sqlmetrics.computed_once() }}
+          ) AS sm_hashed
+        ) AS sm_drawn
+        GROUP BY {{ sqlmetrics.col_list(grouped) }}
+      ) AS sm_key_sums
+    ) AS sm_running
+    {{ sqlmetrics.group_by(by) }}
+  ) AS sm_chunk_wins
+  {{ sqlmetrics.join_slices('sm_chunk_wins', 'sm_slices', by) }}
+)
+{%- else %}
 {#- each step's columns computed once (computed_once): the next reads them more than once -#}
 sm_key_sums AS (
   SELECT {{ sqlmetrics.cols(keyed + ordered[by | length:]) }} sm_key,{% if parallel %} MIN(sm_s) AS sm_key_s,{% endif %}
@@ -292,6 +374,7 @@ sm_chunked AS (
   FROM sm_running
   GROUP BY {{ sqlmetrics.col_list(keyed) }}
 )
+{%- endif %}
 SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
        CASE WHEN sm_anchor_positive = 1 THEN sm_wins ELSE 1 - sm_wins END AS auc, sm_rows, sm_keys
 FROM (
@@ -404,7 +487,8 @@ WHERE sm_replicate <= {{ n }}{% if first %} AND sm_replicate >= {{ first }}{% en
     (Park & Miller's 48271 and 16807). Integer arithmetic below 2^63 on
     every engine, and no longer linear in the replicate, so that a unit's draws in successive
     replicates are not shifted copies of each other. The unit's and the replicate's parts of the
-    first step are computed once each (unit_seeded, replicate_seeded), not once per pair. -#}
+    first step are computed once each (unit_seeded, replicate_seeded), not once per pair (PostgreSQL's
+    AUC replicates hash those two parts together instead: auc_replicates). -#}
 {% macro unit_uniform(units, replicates, seed) -%}
 SELECT sm_second.*, {{ sqlmetrics.uniform_of('sm_r3') }} AS sm_uniform
 FROM (
@@ -449,18 +533,36 @@ MOD(MOD({{ r }} * {{ r }} + 12345, 2147483647) * 16807 + {{ unit }}, 2147483647)
 {{ sqlmetrics.as_double('MOD(MOD(' ~ r ~ ' * ' ~ r ~ ' + 54321, 2147483647) * 48271, 2147483647)') }} / 2147483647
 {%- endmacro %}
 
-{#- k ~ Poisson(1) from a uniform u in [0, 1): the smallest k whose distribution function
-    e^-1 * sum_{j <= k} 1/j! exceeds u (computed here, at render time), up to 12 (then 13: a chance
-    below 1e-10). -#}
-{% macro poisson_one(u) -%}
-{%- set ns = namespace(term=2.718281828459045 ** -1, total=0.0) -%}
-CASE
+{#- The Poisson(1) distribution function at 0 .. 12, e^-1 * sum_{j <= k} 1/j! (computed here, at render
+    time): k = 13 beyond, a chance below 1e-10. -#}
+{% macro poisson_distribution() -%}
+{%- set ns = namespace(term=2.718281828459045 ** -1, total=0.0, at=[]) -%}
 {%- for k in range(13) %}
 {%- set ns.total = ns.total + ns.term %}
-  WHEN {{ u }} < {{ '%.17g' | format(ns.total) }} THEN {{ k }}
+{%- set ns.at = ns.at + [ns.total] %}
 {%- set ns.term = ns.term / (k + 1) %}
 {%- endfor %}
+{{- return(ns.at) }}
+{%- endmacro %}
+
+{#- k ~ Poisson(1) from a uniform u in [0, 1): the smallest k whose distribution function exceeds u. -#}
+{% macro poisson_one(u) -%}
+CASE
+{%- for total in sqlmetrics.poisson_distribution() %}
+  WHEN {{ u }} < {{ '%.17g' | format(total) }} THEN {{ loop.index0 }}
+{%- endfor %}
   ELSE 13 END
+{%- endmacro %}
+
+{#- k ~ Poisson(1), a DOUBLE, from h, a 64-bit hash taken as uniform over the BIGINTs: u = (h + 2^63) / 2^64
+    compared as poisson_one compares it, h with the thresholds 2^64 F(k) - 2^63 (integers: F(k) >= 1/4
+    has no bit below 2^-55). -#}
+{% macro poisson_of_hash(h) -%}
+CASE
+{%- for total in sqlmetrics.poisson_distribution() %}
+  WHEN {{ h }} < {{ (total * 2 ** 64) | int - 2 ** 63 }} THEN {{ sqlmetrics.as_double(loop.index0) }}
+{%- endfor %}
+  ELSE {{ sqlmetrics.as_double(13) }} END
 {%- endmacro %}
 
 {#- Ends a derived table whose columns the query around it reads more than once (a draw's steps,
@@ -470,6 +572,29 @@ CASE
     there OFFSET 0, which keeps the subquery, its columns computed once; elsewhere nothing. -#}
 {% macro computed_once() -%}
 {{ 'OFFSET 0' if sqlmetrics.substitutes_subqueries() }}
+{%- endmacro %}
+
+{#- Whether auc_replicates computes its chunks of replicates one after the other, a LATERAL subquery each
+    (a fact, not SQL), rather than all in one aggregation. PostgreSQL's one aggregation of every chunk's
+    keys (200 replicates of 200,000 distinct scores: 850,000 groups at 10% positives, 3.7M for balanced
+    classes) outgrows its work_mem and spills (390 MB), and its running sums sort them all again: 8.7 s
+    and 14.6 s. One chunk at a time, sorted by key, is aggregated and summed as it streams: 3.9 s and
+    5.5 s (with the fewer keys and the hashed draws of auc_replicates). -#}
+{% macro chunks_in_turn() -%}
+{{ return(adapter.dispatch('chunks_in_turn', 'sqlmetrics')()) }}
+{%- endmacro %}
+
+{% macro default__chunks_in_turn() -%}
+{{ return(false) }}
+{%- endmacro %}
+
+{% macro postgres__chunks_in_turn() -%}
+{{ return(true) }}
+{%- endmacro %}
+
+{#- built on PostgreSQL's adapter, without its LATERAL or hashint8extended -#}
+{% macro redshift__chunks_in_turn() -%}
+{{ return(false) }}
 {%- endmacro %}
 
 {#- Whether the engine evaluates a derived table's column at each reference of the query around it

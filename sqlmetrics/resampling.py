@@ -24,7 +24,7 @@ MIN_DEFINED = 0.9
 #: a statement of AUC replicates holds ~50 bytes per replicate and key of the rows' order (hash
 #: aggregation and running sums; sql/bootstrap.sql auc_replicates), next to ~160 bytes per row for
 #: that order: as many replicates as keep the former below KEYS_PER_ROW times the rows (1M rows of 5%
-#: positives have 94,000 keys: 40 replicates; balanced classes of distinct scores, a key per row: 8)
+#: positives have 91,000 keys: 40 replicates; balanced classes of distinct scores, 0.43 keys per row: 8)
 KEYS_PER_ROW = 4
 #: replicates per statement of the other metrics over rows (one that sorts its rows sorts 32 copies)
 ROWS_BATCH = 32

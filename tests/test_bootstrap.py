@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import doctest
 import math
+import os
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -22,6 +24,7 @@ from sqlmetrics.errors import ParameterError
 from sqlmetrics.registry import METRICS
 from sqlmetrics.dialects import DIALECTS
 from sqlmetrics.templates import SQL_DIR, namespace
+from conftest import connect_postgres, plain_rows
 
 
 def frame(rng, n, ties=False):
@@ -156,10 +159,11 @@ def sqlite_sample():
     con.close()
 
 
-def reference(frame: pd.DataFrame, by: str, statistic, units: np.ndarray, n_boot: int, seed: int) -> pd.DataFrame:
+def reference(frame: pd.DataFrame, by: str, statistic, units: np.ndarray, n_boot: int, seed: int,
+              draws=poisson_draws) -> pd.DataFrame:
     """bootstrap's outputs per slice, from `statistic(part, k)` (the metric of the slice's rows with the
-    draws k of their units) and the draws of sql/bootstrap.sql."""
-    k = poisson_draws(units, n_boot, seed)
+    draws k of their units) and the draws of sql/bootstrap.sql (`draws`: of PostgreSQL's AUC replicates)."""
+    k = draws(units, n_boot, seed)
     rows = []
     for value, part in frame.groupby(by):
         at = part.index.to_numpy()
@@ -213,6 +217,144 @@ def test_the_draws_and_metrics_as_numpy_reproduces_them(sqlite_sample):
     got = sm.bootstrap("ndcg", "run", con=con, k=5, by="m", n_boot=n_boot)
     assert_same(got, reference(per_query, "m", lambda f, k: (k * f.ndcg).sum() / k.sum(),
                                sqlite_units(per_query, ["m", "query"]), n_boot, 0))
+
+
+def _rotate(x: np.ndarray, k: int) -> np.ndarray:
+    return (x << np.uint32(k)) | (x >> np.uint32(32 - k))
+
+
+def _mix(a, b, c):
+    """lookup3's mix, as PostgreSQL's src/common/hashfn.c writes it (uint32 arithmetic, wrapping)."""
+    a -= c; a ^= _rotate(c, 4); c += b
+    b -= a; b ^= _rotate(a, 6); a += c
+    c -= b; c ^= _rotate(b, 8); b += a
+    a -= c; a ^= _rotate(c, 16); c += b
+    b -= a; b ^= _rotate(a, 19); a += c
+    c -= b; c ^= _rotate(b, 4); b += a
+    return a, b, c
+
+
+def _final(a, b, c):
+    """lookup3's final, as src/common/hashfn.c writes it."""
+    c ^= b; c -= _rotate(b, 14)
+    a ^= c; a -= _rotate(c, 11)
+    b ^= a; b -= _rotate(a, 25)
+    c ^= b; c -= _rotate(b, 16)
+    a ^= c; a -= _rotate(c, 4)
+    b ^= a; b -= _rotate(a, 14)
+    c ^= b; c -= _rotate(b, 24)
+    return a, b, c
+
+
+def _as_bigint(b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """((uint64) b << 32) | c, read as PostgreSQL's signed BIGINT."""
+    return ((b.astype(np.uint64) << np.uint64(32)) | c.astype(np.uint64)).view(np.int64)
+
+
+def hashtextextended(text: str) -> int:
+    """PostgreSQL's hashtextextended(text, 0) (a deterministic collation: hash_bytes_extended of its UTF-8
+    bytes, seed 0; a little-endian machine)."""
+    data = text.encode()
+    with np.errstate(over="ignore"):
+        a = b = c = np.uint32((0x9e3779b9 + len(data) + 3923095) % 2 ** 32)
+        while len(data) >= 12:
+            a += np.uint32(int.from_bytes(data[0:4], "little"))
+            b += np.uint32(int.from_bytes(data[4:8], "little"))
+            c += np.uint32(int.from_bytes(data[8:12], "little"))
+            a, b, c = _mix(a, b, c)
+            data = data[12:]
+        # the last 11 bytes: the lowest byte of c is reserved for the length
+        a += np.uint32(int.from_bytes(data[0:4], "little"))
+        b += np.uint32(int.from_bytes(data[4:8], "little"))
+        c += np.uint32(int.from_bytes(data[8:11], "little") << 8)
+        a, b, c = _final(a, b, c)
+    return int(_as_bigint(np.array([b]), np.array([c]))[0])
+
+
+def hashint8extended(value: np.ndarray, seed: np.ndarray) -> np.ndarray:
+    """PostgreSQL's hashint8extended(value, seed) of values in [0, 2^31) (their high half is 0):
+    hash_bytes_uint32_extended of the value with the 64-bit seed."""
+    value, seed = np.broadcast_arrays(value.astype(np.uint64), seed.astype(np.uint64))
+    with np.errstate(over="ignore"):
+        start = np.full(value.shape, (0x9e3779b9 + 4 + 3923095) % 2 ** 32, dtype=np.uint32)
+        mixed = _mix(start + (seed >> np.uint64(32)).astype(np.uint32), start + seed.astype(np.uint32), start.copy())
+        a, b, c = (np.where(seed != 0, m, start) for m in mixed)  # a seed of 0 is not mixed in
+        a, b, c = _final(a + value.astype(np.uint32), b, c)
+    return _as_bigint(b, c)
+
+
+def postgres_units(values: pd.Series) -> np.ndarray:
+    """PostgreSQL's unit hash (postgres__unit_hash) of one integer column: hashtextextended of its text,
+    taken modulo M as PostgreSQL's % takes it (the remainder of the truncated quotient), then in [0, M)."""
+    remainders = {v: (1 if h >= 0 else -1) * (abs(h) % M) for v in values.unique() for h in [hashtextextended(str(v))]}
+    return np.array([(remainders[v] + M) % M for v in values], dtype=np.int64)
+
+
+def postgres_draws(units: np.ndarray, n_boot: int, seed: int) -> np.ndarray:
+    """k[b, i] of PostgreSQL's AUC replicates: the unit's and the replicate's seeded parts (as
+    poisson_draws takes them) hashed together, h = hashint8extended(unit part, replicate part), and the
+    smallest k whose distribution function exceeds u = (h + 2^63) / 2^64, compared exactly; replicate 0
+    weighs every unit 1."""
+    u = (units.astype(np.int64) + (seed * 999983 + 1) % M) % M * 48271 % M
+    b = np.arange(n_boot + 1, dtype=np.int64) * 1000003 % M * 48271 % M
+    h = hashint8extended(u[None, :], b[:, None])
+    # u < F(k), i.e. h < 2^64 F(k) - 2^63: F(k) is a double, and 2^64 F(k) an integer here (F(k) >= 1/4)
+    below = np.array([int(Fraction(total) * 2 ** 64) - 2 ** 63 for total in _cdf()], dtype=np.int64)
+    k = np.searchsorted(below, h, side="right")
+    k[0] = 1
+    return k
+
+
+@pytest.fixture(scope="module")
+def postgres_sample():
+    """sliced_sample() as the table preds of a PostgreSQL schema of its own, dropped afterwards."""
+    df = sliced_sample()
+    con = connect_postgres()
+    schema = f"sqlmetrics_bootstrap_{os.getpid()}"
+    with con.transaction():
+        con.execute(f'CREATE SCHEMA "{schema}"')
+        con.execute(f'SET search_path TO "{schema}"')
+        types = {"f": "double precision", "i": "bigint"}
+        columns = ", ".join(f'"{c}" {types.get(df[c].dtype.kind, "text")}' for c in df.columns)
+        con.execute(f"CREATE TABLE preds ({columns})")
+        with con.cursor().copy("COPY preds FROM STDIN") as copy:
+            for row in plain_rows(df):
+                copy.write_row(row)
+    try:
+        yield con, df
+    finally:
+        con.rollback()
+        con.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        con.commit()
+        con.close()
+
+
+@pytest.mark.filterwarnings("ignore:bootstrap of")
+def test_the_draws_on_postgres_as_numpy_reproduces_them(postgres_sample):
+    """On PostgreSQL, whose AUC replicates hash each unit with its replicate (hashint8extended), numpy
+    reproduces their draws with PostgreSQL's hash functions transcribed from its source (Bob Jenkins'
+    lookup3, src/common/hashfn.c), and each replicate is scikit-learn's AUC of the rows so weighted:
+    ties, weights or none, slices (one anchored on its negatives, one whose replicates lose its one
+    positive), users resampled together."""
+    con, df = postgres_sample
+    # the transcriptions are the server's functions
+    ids = [0, 7, 123, 2 ** 31 - 2]
+    server = con.execute("SELECT " + ", ".join(f"hashtextextended('{i}', 0), hashint8extended({i}, {i * 7919 + 3})"
+                                               for i in ids)).fetchone()
+    assert list(server) == [v for i in ids for v in (hashtextextended(str(i)),
+                                                     int(hashint8extended(np.array([i]), np.array([i * 7919 + 3]))[0]))]
+    n_boot = 90
+    units = postgres_units(df.user)
+    weighted = sm.bootstrap("auc", "preds", con=con, label="y", score="s", weight="w", by="c", cluster="user",
+                            n_boot=n_boot, seed=5)
+    assert_same(weighted, reference(df, "c", lambda f, k: weighted_auc(f.y.to_numpy(), f.s.to_numpy(),
+                                                                       f.w.to_numpy() * k), units, n_boot, 5,
+                                    postgres_draws))
+    assert weighted.set_index("c").loc["c", "n_undefined"] > 0
+    plain = sm.bootstrap("auc", "preds", con=con, label="y", score="s", cluster="user", n_boot=n_boot)
+    want = reference(df.assign(all=0), "all", lambda f, k: weighted_auc(f.y.to_numpy(), f.s.to_numpy(), k), units,
+                     n_boot, 0, postgres_draws).drop(columns="all").iloc[0]
+    assert plain == pytest.approx(want.to_dict(), rel=1e-9)
 
 
 def test_batches_give_the_one_statement_interval():

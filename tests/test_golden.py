@@ -185,8 +185,8 @@ NEVER_NULL = {
     "sm_s": ("the score column (histogram_auc: the bucket column): sqlmetrics rejects NULLs there "
              "before running (dropna=True drops those rows)",
              {"auc_parts_from_sums", "auc_parts_from_buckets", "auc_replicates"}),
-    "sm_key": ("auc_replicates' key of a row: twice a COALESCE(running MAX, 0) plus a CASE of 0 or 1; the GROUP BY "
-               "of it", {"auc_replicates"}),
+    "sm_key": ("auc_replicates' key of a row: a CASE of twice a RANK or twice a COALESCE(running MAX, 0) plus 1; "
+               "the GROUP BY of it", {"auc_replicates"}),
     "sm_pos": ("a ROW_NUMBER() of ranked_run; a row index or the position of a requested quantile "
                "(calibration bins, strategy='quantile')",
                {"bpref", "err", "average_precision_over_queries", "interpolated_precisions", "evaluate",

@@ -69,11 +69,17 @@ WITH sm_replicated AS (
       ON (
         sm_labelled."country" IS NOT DISTINCT FROM sm_slices."country"
       )
-  ), sm_ranked AS (
+  ), sm_scored AS (
     SELECT
       sm_anchored.*,
-      RANK() OVER (PARTITION BY "country" ORDER BY sm_s, sm_a DESC NULLS LAST) AS sm_rank
+      AVG(CAST(sm_a AS DOUBLE PRECISION)) OVER (PARTITION BY "country" ORDER BY sm_s RANGE BETWEEN CURRENT ROW AND CURRENT ROW) AS sm_score_anchors,
+      RANK() OVER (PARTITION BY "country" ORDER BY sm_s) AS sm_rank
     FROM sm_anchored
+  ), sm_typed AS (
+    SELECT
+      sm_scored.*,
+      CASE WHEN sm_score_anchors > 0 AND sm_score_anchors < 1 THEN 2 ELSE 1 - sm_a END AS sm_type
+    FROM sm_scored
   ), sm_keyed AS (
     SELECT
       "country",
@@ -81,6 +87,7 @@ WITH sm_replicated AS (
       sm_s,
       sm_anchor_positive,
       sm_rows,
+      sm_a,
       sm_a * sm_share AS sm_anchor_share,
       (
         1 - sm_a
@@ -90,23 +97,28 @@ WITH sm_replicated AS (
           sm_unit + 1
         ) * 48271
       ) % 2147483647 AS sm_unit_seeded,
-      2 * COALESCE(
-        MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
-          PARTITION BY "country"
-          ORDER BY sm_s, sm_a DESC NULLS LAST
-          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ),
-        0
-      ) + CASE
-        WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER (
-          PARTITION BY "country"
-          ORDER BY sm_s, sm_a DESC NULLS LAST
-          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) = sm_s
-        THEN 0
-        ELSE 1
+      CASE sm_type
+        WHEN 2
+        THEN 2 * sm_rank
+        WHEN 0
+        THEN 2 * COALESCE(
+          MAX(CASE WHEN sm_type <> 0 THEN sm_rank END) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ),
+          0
+        ) + 1
+        ELSE 2 * COALESCE(
+          MAX(CASE WHEN sm_type <> 1 THEN sm_rank END) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ),
+          0
+        ) + 1
       END AS sm_key
-    FROM sm_ranked
+    FROM sm_typed
   ), sm_chunks AS (
     SELECT
       sm_replicate AS sm_chunk,
@@ -206,516 +218,408 @@ WITH sm_replicated AS (
       WHERE
         sm_replicate <= 25
     ) AS sm_chunk_numbers
-  ), sm_key_sums AS (
+    OFFSET 0
+  ), sm_key_rows AS MATERIALIZED (
     SELECT
       "country",
-      "sm_chunk",
-      "sm_anchor_positive",
-      "sm_rows",
-      sm_key,
-      SUM(sm_k0 * sm_anchor_share) AS sm_anchor0,
-      SUM(sm_k0 * sm_other_share) AS sm_other0,
-      SUM(sm_k1 * sm_anchor_share) AS sm_anchor1,
-      SUM(sm_k1 * sm_other_share) AS sm_other1,
-      SUM(sm_k2 * sm_anchor_share) AS sm_anchor2,
-      SUM(sm_k2 * sm_other_share) AS sm_other2,
-      SUM(sm_k3 * sm_anchor_share) AS sm_anchor3,
-      SUM(sm_k3 * sm_other_share) AS sm_other3,
-      SUM(sm_k4 * sm_anchor_share) AS sm_anchor4,
-      SUM(sm_k4 * sm_other_share) AS sm_other4,
-      SUM(sm_k5 * sm_anchor_share) AS sm_anchor5,
-      SUM(sm_k5 * sm_other_share) AS sm_other5,
-      SUM(sm_k6 * sm_anchor_share) AS sm_anchor6,
-      SUM(sm_k6 * sm_other_share) AS sm_other6,
-      SUM(sm_k7 * sm_anchor_share) AS sm_anchor7,
-      SUM(sm_k7 * sm_other_share) AS sm_other7
-    FROM (
+      "sm_key",
+      sm_a,
+      sm_anchor_share + sm_other_share AS sm_share,
+      sm_unit_seeded
+    FROM sm_keyed
+  ), sm_chunked AS (
+    SELECT
+      sm_chunk_wins.*,
+      sm_slices.sm_anchor_positive,
+      sm_slices.sm_rows
+    FROM sm_chunks
+    CROSS JOIN LATERAL (
       SELECT
         "country",
-        "sm_chunk",
-        "sm_anchor_positive",
-        "sm_rows",
-        sm_key,
-        sm_s,
-        sm_anchor_share,
-        sm_other_share,
-        CASE
-          WHEN sm_chunk = 0
-          THEN 1
-          ELSE CASE
-            WHEN sm_u0 < 0.36787944117144233
-            THEN 0
-            WHEN sm_u0 < 0.73575888234288467
-            THEN 1
-            WHEN sm_u0 < 0.91969860292860584
-            THEN 2
-            WHEN sm_u0 < 0.98101184312384626
-            THEN 3
-            WHEN sm_u0 < 0.99634015317265634
-            THEN 4
-            WHEN sm_u0 < 0.99940581518241833
-            THEN 5
-            WHEN sm_u0 < 0.99991675885071196
-            THEN 6
-            WHEN sm_u0 < 0.99998975080332531
-            THEN 7
-            WHEN sm_u0 < 0.99999887479740202
-            THEN 8
-            WHEN sm_u0 < 0.9999998885745216
-            THEN 9
-            WHEN sm_u0 < 0.9999999899522336
-            THEN 10
-            WHEN sm_u0 < 0.99999999916838922
-            THEN 11
-            WHEN sm_u0 < 0.99999999993640221
-            THEN 12
-            ELSE 13
-          END
-        END AS sm_k0,
-        CASE
-          WHEN sm_u1 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u1 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u1 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u1 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u1 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u1 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u1 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u1 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u1 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u1 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u1 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u1 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u1 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k1,
-        CASE
-          WHEN sm_u2 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u2 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u2 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u2 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u2 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u2 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u2 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u2 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u2 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u2 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u2 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u2 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u2 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k2,
-        CASE
-          WHEN sm_u3 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u3 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u3 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u3 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u3 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u3 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u3 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u3 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u3 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u3 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u3 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u3 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u3 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k3,
-        CASE
-          WHEN sm_u4 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u4 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u4 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u4 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u4 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u4 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u4 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u4 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u4 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u4 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u4 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u4 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u4 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k4,
-        CASE
-          WHEN sm_u5 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u5 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u5 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u5 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u5 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u5 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u5 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u5 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u5 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u5 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u5 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u5 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u5 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k5,
-        CASE
-          WHEN sm_u6 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u6 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u6 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u6 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u6 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u6 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u6 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u6 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u6 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u6 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u6 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u6 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u6 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k6,
-        CASE
-          WHEN sm_u7 < 0.36787944117144233
-          THEN 0
-          WHEN sm_u7 < 0.73575888234288467
-          THEN 1
-          WHEN sm_u7 < 0.91969860292860584
-          THEN 2
-          WHEN sm_u7 < 0.98101184312384626
-          THEN 3
-          WHEN sm_u7 < 0.99634015317265634
-          THEN 4
-          WHEN sm_u7 < 0.99940581518241833
-          THEN 5
-          WHEN sm_u7 < 0.99991675885071196
-          THEN 6
-          WHEN sm_u7 < 0.99998975080332531
-          THEN 7
-          WHEN sm_u7 < 0.99999887479740202
-          THEN 8
-          WHEN sm_u7 < 0.9999998885745216
-          THEN 9
-          WHEN sm_u7 < 0.9999999899522336
-          THEN 10
-          WHEN sm_u7 < 0.99999999916838922
-          THEN 11
-          WHEN sm_u7 < 0.99999999993640221
-          THEN 12
-          ELSE 13
-        END AS sm_k7
+        sm_chunks.sm_chunk AS sm_chunk,
+        CAST(COUNT(*) AS BIGINT) AS sm_keys,
+        (
+          CAST(SUM(sm_anchor0 * (
+            COALESCE(sm_through0, 0) - 0.5 * COALESCE(sm_other0, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor0) * SUM(sm_other0) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins0,
+        (
+          CAST(SUM(sm_anchor1 * (
+            COALESCE(sm_through1, 0) - 0.5 * COALESCE(sm_other1, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor1) * SUM(sm_other1) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins1,
+        (
+          CAST(SUM(sm_anchor2 * (
+            COALESCE(sm_through2, 0) - 0.5 * COALESCE(sm_other2, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor2) * SUM(sm_other2) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins2,
+        (
+          CAST(SUM(sm_anchor3 * (
+            COALESCE(sm_through3, 0) - 0.5 * COALESCE(sm_other3, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor3) * SUM(sm_other3) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins3,
+        (
+          CAST(SUM(sm_anchor4 * (
+            COALESCE(sm_through4, 0) - 0.5 * COALESCE(sm_other4, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor4) * SUM(sm_other4) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins4,
+        (
+          CAST(SUM(sm_anchor5 * (
+            COALESCE(sm_through5, 0) - 0.5 * COALESCE(sm_other5, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor5) * SUM(sm_other5) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins5,
+        (
+          CAST(SUM(sm_anchor6 * (
+            COALESCE(sm_through6, 0) - 0.5 * COALESCE(sm_other6, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor6) * SUM(sm_other6) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins6,
+        (
+          CAST(SUM(sm_anchor7 * (
+            COALESCE(sm_through7, 0) - 0.5 * COALESCE(sm_other7, 0)
+          )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor7) * SUM(sm_other7) AS DOUBLE PRECISION), 0)
+        ) AS sm_wins7
       FROM (
         SELECT
-          "country",
-          "sm_chunk",
-          "sm_anchor_positive",
-          "sm_rows",
-          sm_key,
-          sm_s,
-          sm_anchor_share,
-          sm_other_share,
-          CAST((
-            (
-              sm_m0 * sm_m0 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u0,
-          CAST((
-            (
-              sm_m1 * sm_m1 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u1,
-          CAST((
-            (
-              sm_m2 * sm_m2 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u2,
-          CAST((
-            (
-              sm_m3 * sm_m3 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u3,
-          CAST((
-            (
-              sm_m4 * sm_m4 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u4,
-          CAST((
-            (
-              sm_m5 * sm_m5 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u5,
-          CAST((
-            (
-              sm_m6 * sm_m6 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u6,
-          CAST((
-            (
-              sm_m7 * sm_m7 + 54321
-            ) % 2147483647 * 48271
-          ) % 2147483647 AS DOUBLE PRECISION) / 2147483647 AS sm_u7
+          sm_key_sums.*,
+          SUM(sm_other0) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through0,
+          SUM(sm_other1) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through1,
+          SUM(sm_other2) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through2,
+          SUM(sm_other3) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through3,
+          SUM(sm_other4) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through4,
+          SUM(sm_other5) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through5,
+          SUM(sm_other6) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through6,
+          SUM(sm_other7) OVER (
+            PARTITION BY "country"
+            ORDER BY sm_key
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ) AS sm_through7
         FROM (
           SELECT
             "country",
-            "sm_chunk",
-            "sm_anchor_positive",
-            "sm_rows",
-            sm_key,
-            sm_s,
-            sm_anchor_share,
-            sm_other_share,
-            (
-              (
-                sm_r0 * sm_r0 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m0,
-            (
-              (
-                sm_r1 * sm_r1 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m1,
-            (
-              (
-                sm_r2 * sm_r2 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m2,
-            (
-              (
-                sm_r3 * sm_r3 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m3,
-            (
-              (
-                sm_r4 * sm_r4 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m4,
-            (
-              (
-                sm_r5 * sm_r5 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m5,
-            (
-              (
-                sm_r6 * sm_r6 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m6,
-            (
-              (
-                sm_r7 * sm_r7 + 12345
-              ) % 2147483647 * 16807 + sm_unit
-            ) % 2147483647 AS sm_m7
+            "sm_key",
+            SUM(CASE WHEN sm_a = 1 THEN sm_k0 * sm_share END) AS sm_anchor0,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k0 * sm_share END) AS sm_other0,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k1 * sm_share END) AS sm_anchor1,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k1 * sm_share END) AS sm_other1,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k2 * sm_share END) AS sm_anchor2,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k2 * sm_share END) AS sm_other2,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k3 * sm_share END) AS sm_anchor3,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k3 * sm_share END) AS sm_other3,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k4 * sm_share END) AS sm_anchor4,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k4 * sm_share END) AS sm_other4,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k5 * sm_share END) AS sm_anchor5,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k5 * sm_share END) AS sm_other5,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k6 * sm_share END) AS sm_anchor6,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k6 * sm_share END) AS sm_other6,
+            SUM(CASE WHEN sm_a = 1 THEN sm_k7 * sm_share END) AS sm_anchor7,
+            SUM(CASE WHEN sm_a = 0 THEN sm_k7 * sm_share END) AS sm_other7
           FROM (
             SELECT
-              sm_keyed.*,
-              sm_chunks.sm_chunk,
-              (
-                sm_unit_seeded + sm_offset0
-              ) % 2147483647 AS sm_r0,
-              (
-                sm_unit_seeded + sm_offset1
-              ) % 2147483647 AS sm_r1,
-              (
-                sm_unit_seeded + sm_offset2
-              ) % 2147483647 AS sm_r2,
-              (
-                sm_unit_seeded + sm_offset3
-              ) % 2147483647 AS sm_r3,
-              (
-                sm_unit_seeded + sm_offset4
-              ) % 2147483647 AS sm_r4,
-              (
-                sm_unit_seeded + sm_offset5
-              ) % 2147483647 AS sm_r5,
-              (
-                sm_unit_seeded + sm_offset6
-              ) % 2147483647 AS sm_r6,
-              (
-                sm_unit_seeded + sm_offset7
-              ) % 2147483647 AS sm_r7
-            FROM sm_keyed
-            CROSS JOIN sm_chunks
-            OFFSET 0
-          ) AS sm_seeded
-          OFFSET 0
-        ) AS sm_mixed
-        OFFSET 0
-      ) AS sm_uniforms
-      OFFSET 0
-    ) AS sm_drawn
-    GROUP BY
-      "country",
-      "sm_chunk",
-      "sm_anchor_positive",
-      "sm_rows",
-      sm_key
-  ), sm_running AS (
-    SELECT
-      sm_key_sums.*,
-      SUM(sm_other0) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below0,
-      SUM(sm_other1) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below1,
-      SUM(sm_other2) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below2,
-      SUM(sm_other3) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below3,
-      SUM(sm_other4) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below4,
-      SUM(sm_other5) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below5,
-      SUM(sm_other6) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below6,
-      SUM(sm_other7) OVER (
-        PARTITION BY "country", "sm_chunk"
-        ORDER BY sm_key
-        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-      ) AS sm_below7
-    FROM sm_key_sums
-  ), sm_chunked AS (
-    SELECT
-      "country",
-      "sm_chunk",
-      "sm_anchor_positive",
-      "sm_rows",
-      CAST(COUNT(*) AS BIGINT) AS sm_keys,
-      (
-        CAST(SUM(sm_anchor0 * (
-          COALESCE(sm_below0, 0) + 0.5 * sm_other0
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor0) * SUM(sm_other0) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins0,
-      (
-        CAST(SUM(sm_anchor1 * (
-          COALESCE(sm_below1, 0) + 0.5 * sm_other1
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor1) * SUM(sm_other1) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins1,
-      (
-        CAST(SUM(sm_anchor2 * (
-          COALESCE(sm_below2, 0) + 0.5 * sm_other2
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor2) * SUM(sm_other2) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins2,
-      (
-        CAST(SUM(sm_anchor3 * (
-          COALESCE(sm_below3, 0) + 0.5 * sm_other3
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor3) * SUM(sm_other3) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins3,
-      (
-        CAST(SUM(sm_anchor4 * (
-          COALESCE(sm_below4, 0) + 0.5 * sm_other4
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor4) * SUM(sm_other4) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins4,
-      (
-        CAST(SUM(sm_anchor5 * (
-          COALESCE(sm_below5, 0) + 0.5 * sm_other5
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor5) * SUM(sm_other5) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins5,
-      (
-        CAST(SUM(sm_anchor6 * (
-          COALESCE(sm_below6, 0) + 0.5 * sm_other6
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor6) * SUM(sm_other6) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins6,
-      (
-        CAST(SUM(sm_anchor7 * (
-          COALESCE(sm_below7, 0) + 0.5 * sm_other7
-        )) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_anchor7) * SUM(sm_other7) AS DOUBLE PRECISION), 0)
-      ) AS sm_wins7
-    FROM sm_running
-    GROUP BY
-      "country",
-      "sm_chunk",
-      "sm_anchor_positive",
-      "sm_rows"
+              "country",
+              "sm_key",
+              sm_a,
+              sm_share,
+              CASE
+                WHEN sm_chunks.sm_chunk = 0
+                THEN CAST(1 AS DOUBLE PRECISION)
+                ELSE CASE
+                  WHEN sm_h0 < -2437194135585890304
+                  THEN CAST(0 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 4348983765682995200
+                  THEN CAST(1 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 7742072716317437952
+                  THEN CAST(2 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 8873102366528919552
+                  THEN CAST(3 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9155859779081789440
+                  THEN CAST(4 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9212411261592363008
+                  THEN CAST(5 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9221836508677457920
+                  THEN CAST(6 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223182972546756608
+                  THEN CAST(7 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223351280530419712
+                  THEN CAST(8 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223369981417492480
+                  THEN CAST(9 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223371851506200576
+                  THEN CAST(10 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223372021514264576
+                  THEN CAST(11 AS DOUBLE PRECISION)
+                  WHEN sm_h0 < 9223372035681603584
+                  THEN CAST(12 AS DOUBLE PRECISION)
+                  ELSE CAST(13 AS DOUBLE PRECISION)
+                END
+              END AS sm_k0,
+              CASE
+                WHEN sm_h1 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h1 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k1,
+              CASE
+                WHEN sm_h2 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h2 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k2,
+              CASE
+                WHEN sm_h3 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h3 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k3,
+              CASE
+                WHEN sm_h4 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h4 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k4,
+              CASE
+                WHEN sm_h5 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h5 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k5,
+              CASE
+                WHEN sm_h6 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h6 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k6,
+              CASE
+                WHEN sm_h7 < -2437194135585890304
+                THEN CAST(0 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 4348983765682995200
+                THEN CAST(1 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 7742072716317437952
+                THEN CAST(2 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 8873102366528919552
+                THEN CAST(3 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9155859779081789440
+                THEN CAST(4 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9212411261592363008
+                THEN CAST(5 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9221836508677457920
+                THEN CAST(6 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223182972546756608
+                THEN CAST(7 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223351280530419712
+                THEN CAST(8 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223369981417492480
+                THEN CAST(9 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223371851506200576
+                THEN CAST(10 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223372021514264576
+                THEN CAST(11 AS DOUBLE PRECISION)
+                WHEN sm_h7 < 9223372035681603584
+                THEN CAST(12 AS DOUBLE PRECISION)
+                ELSE CAST(13 AS DOUBLE PRECISION)
+              END AS sm_k7
+            FROM (
+              SELECT
+                sm_sorted.*,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset0) AS sm_h0,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset1) AS sm_h1,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset2) AS sm_h2,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset3) AS sm_h3,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset4) AS sm_h4,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset5) AS sm_h5,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset6) AS sm_h6,
+                HASHINT8EXTENDED(sm_unit_seeded, sm_chunks.sm_offset7) AS sm_h7
+              FROM (
+                SELECT
+                  *
+                FROM sm_key_rows
+                ORDER BY
+                  "country",
+                  "sm_key"
+              ) AS sm_sorted
+              ORDER BY
+                "country",
+                "sm_key"
+              OFFSET 0
+            ) AS sm_hashed
+          ) AS sm_drawn
+          GROUP BY
+            "country",
+            "sm_key"
+        ) AS sm_key_sums
+      ) AS sm_running
+      GROUP BY
+        "country"
+    ) AS sm_chunk_wins
+    JOIN sm_slices
+      ON (
+        sm_chunk_wins."country" IS NOT DISTINCT FROM sm_slices."country"
+      )
   )
   SELECT
     "country",

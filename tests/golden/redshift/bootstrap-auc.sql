@@ -139,11 +139,17 @@ WITH sm_replicated AS (
           sm_labelled."country" IS NULL AND sm_slices."country" IS NULL
         )
       )
-  ), sm_ranked AS (
+  ), sm_scored AS (
     SELECT
       sm_anchored.*,
-      RANK() OVER (PARTITION BY "country", "sm_bucket" ORDER BY sm_s, sm_a DESC NULLS LAST) AS sm_rank
+      AVG(CAST(sm_a AS DOUBLE PRECISION)) OVER (PARTITION BY "country", "sm_bucket", sm_s) AS sm_score_anchors,
+      RANK() OVER (PARTITION BY "country", "sm_bucket" ORDER BY sm_s) AS sm_rank
     FROM sm_anchored
+  ), sm_typed AS (
+    SELECT
+      sm_scored.*,
+      CASE WHEN sm_score_anchors > 0 AND sm_score_anchors < 1 THEN 2 ELSE 1 - sm_a END AS sm_type
+    FROM sm_scored
   ), sm_keyed AS (
     SELECT
       "country",
@@ -152,6 +158,7 @@ WITH sm_replicated AS (
       sm_s,
       sm_anchor_positive,
       sm_rows,
+      sm_a,
       sm_a * sm_share AS sm_anchor_share,
       (
         1 - sm_a
@@ -161,23 +168,28 @@ WITH sm_replicated AS (
           sm_unit + 1
         ) * 48271
       ) % 2147483647 AS sm_unit_seeded,
-      2 * COALESCE(
-        MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
-          PARTITION BY "country", "sm_bucket"
-          ORDER BY sm_s, sm_a DESC NULLS LAST
-          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ),
-        0
-      ) + CASE
-        WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER (
-          PARTITION BY "country", "sm_bucket"
-          ORDER BY sm_s, sm_a DESC NULLS LAST
-          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-        ) = sm_s
-        THEN 0
-        ELSE 1
+      CASE sm_type
+        WHEN 2
+        THEN 2 * sm_rank
+        WHEN 0
+        THEN 2 * COALESCE(
+          MAX(CASE WHEN sm_type <> 0 THEN sm_rank END) OVER (
+            PARTITION BY "country", "sm_bucket"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ),
+          0
+        ) + 1
+        ELSE 2 * COALESCE(
+          MAX(CASE WHEN sm_type <> 1 THEN sm_rank END) OVER (
+            PARTITION BY "country", "sm_bucket"
+            ORDER BY sm_s
+            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+          ),
+          0
+        ) + 1
       END AS sm_key
-    FROM sm_ranked
+    FROM sm_typed
   ), sm_chunks AS (
     SELECT
       sm_replicate AS sm_chunk,

@@ -122,11 +122,21 @@ WITH sm_units AS (
     AND (
       sm_labelled.`country` IS NOT DISTINCT FROM sm_slices.`country`
     )
-), sm_ranked AS (
+), sm_scored AS (
   SELECT
     sm_anchored.*,
-    RANK() OVER (PARTITION BY `country`, `sm_bucket` ORDER BY sm_s NULLS LAST, sm_a DESC) AS sm_rank
+    AVG(CAST(sm_a AS DOUBLE)) OVER (
+      PARTITION BY `country`, `sm_bucket`
+      ORDER BY sm_s NULLS LAST
+      RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+    ) AS sm_score_anchors,
+    RANK() OVER (PARTITION BY `country`, `sm_bucket` ORDER BY sm_s NULLS LAST) AS sm_rank
   FROM sm_anchored
+), sm_typed AS (
+  SELECT
+    sm_scored.*,
+    CASE WHEN sm_score_anchors > 0 AND sm_score_anchors < 1 THEN 2 ELSE 1 - sm_a END AS sm_type
+  FROM sm_scored
 ), sm_keyed AS (
   SELECT
     `country`,
@@ -135,6 +145,7 @@ WITH sm_units AS (
     sm_s,
     sm_anchor_positive,
     sm_rows,
+    sm_a,
     sm_a * sm_share AS sm_anchor_share,
     (
       1 - sm_a
@@ -144,23 +155,28 @@ WITH sm_units AS (
         sm_unit + 1
       ) * 48271
     ) % 2147483647 AS sm_unit_seeded,
-    2 * COALESCE(
-      MAX(CASE WHEN sm_a = 1 THEN sm_rank END) OVER (
-        PARTITION BY `country`, `sm_bucket`
-        ORDER BY sm_s NULLS LAST, sm_a DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ),
-      0
-    ) + CASE
-      WHEN MAX(CASE WHEN sm_a = 1 THEN sm_s END) OVER (
-        PARTITION BY `country`, `sm_bucket`
-        ORDER BY sm_s NULLS LAST, sm_a DESC
-        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) = sm_s
-      THEN 0
-      ELSE 1
+    CASE sm_type
+      WHEN 2
+      THEN 2 * sm_rank
+      WHEN 0
+      THEN 2 * COALESCE(
+        MAX(CASE WHEN sm_type <> 0 THEN sm_rank END) OVER (
+          PARTITION BY `country`, `sm_bucket`
+          ORDER BY sm_s NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ),
+        0
+      ) + 1
+      ELSE 2 * COALESCE(
+        MAX(CASE WHEN sm_type <> 1 THEN sm_rank END) OVER (
+          PARTITION BY `country`, `sm_bucket`
+          ORDER BY sm_s NULLS LAST
+          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+        ),
+        0
+      ) + 1
     END AS sm_key
-  FROM sm_ranked
+  FROM sm_typed
 ), sm_chunks AS (
   SELECT
     sm_replicate AS sm_chunk,

@@ -66,9 +66,11 @@ _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
 
 
 def _class_scores_metric(name, extra, summary, formula, reference, example,
-                         undefined="the examples weigh 0 in total (or there are none)", plan=None, probabilities=False):
+                         undefined="the examples weigh 0 in total (or there are none)", plan=None, probabilities=False,
+                         **fields):
     """A multi-class metric from a long table of class scores: the table's columns, the true class as a
-    column or a table, the example's weight, then `extra` and by; the checks of consistency.class_scores."""
+    column or a table, the example's weight, then `extra` and by; the checks of consistency.class_scores;
+    `fields`, any other field of its entry (metric.Metric)."""
     score = CLASS_PROBABILITY if probabilities else CLASS_SCORE
     return Metric(
         name=name, template=f"classification/{name}.sql", kind="scalar",
@@ -76,7 +78,7 @@ def _class_scores_metric(name, extra, summary, formula, reference, example,
         outputs=(name, "n", "n_classes"), summary=summary, formula=formula, reference=reference,
         example=_SCORES_DEMO + example, undefined=undefined, plan=plan, unique=("example", "class_"),
         one_of=("label", "labels"), section="multiclass", better="lower" if probabilities else "higher",
-        checks=(consistency.class_probabilities if probabilities else consistency.class_scores,))
+        checks=(consistency.class_probabilities if probabilities else consistency.class_scores,), **fields)
 
 
 _SCORES_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"

@@ -10,7 +10,9 @@ and tests/test_codegen.py fails while one is stale, naming this command.
   outputs, undefined cases, the reference it is checked against and an example;
 - the metric tables of ``docs/catalogue.md`` (the site's Metrics page) and ``docs/statistics.md``,
   between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``; each name links to the metric's page
-  of the site, which sqlmetrics/docsite.py writes while the site is built.
+  of the site, which sqlmetrics/docsite.py writes while the site is built; and the lists of the metrics
+  that require a parameter, between ``<!-- required: PARAM -->`` and ``<!-- /required -->`` (the ranking
+  metrics that need k, in ``docs/conventions.md``).
 
 A new metric is one template, one registry entry and its reference test; these follow from the entry.
 """
@@ -33,9 +35,11 @@ SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and pair
             "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy",
             "fairness": "Fairness across groups", "survival": "Survival and churn",
             "uplift": "Uplift (treatment effect)"}
-#: the pages of the site whose metric tables are written here
-TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md")
+#: the pages of the site whose metric tables (and lists) are written here
+TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md", ROOT / "docs" / "conventions.md")
 _TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)
+#: a list of the metrics whose parameter is required: <!-- required: k -->`a`, `b` and `c`<!-- /required -->
+_REQUIRED = re.compile(r"(<!-- required: (?P<param>\w+) -->)(?P<list>.*?)(<!-- /required -->)", re.S)
 
 
 def metric_sql() -> str:
@@ -136,9 +140,16 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def required_list(param: str) -> str:
+    """`a`, `b` and `c`: the ranking metrics (per query) that require parameter `param`."""
+    names = [f"`{m.name}`" for m in METRICS.values() if m.per_query and m.takes(param) and m.param(param).required]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 def with_tables(text: str) -> str:
-    """A page's text with its metric tables written from the registry."""
-    return _TABLE.sub(lambda m: m.group(1) + catalogue_table(m.group("section")) + m.group(4), text)
+    """A page's text with its metric tables and lists written from the registry."""
+    text = _TABLE.sub(lambda m: m.group(1) + catalogue_table(m.group("section")) + m.group(4), text)
+    return _REQUIRED.sub(lambda m: m.group(1) + required_list(m.group("param")) + m.group(4), text)
 
 
 def files() -> dict[Path, str]:

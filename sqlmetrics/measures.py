@@ -126,7 +126,7 @@ def catalogue(names: dict, gain_based, level_free) -> Catalogue:
 #: ir_measures' nDCG(dcg=...) parameter: its gain (log2: pytrec_eval's ndcg_cut; exp-log2: gdeval.pl)
 _IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exponential"}
 #: measures other libraries name that evaluate does not compute, and what to use instead
-_ELSEWHERE = {
+ELSEWHERE = {
     "hits": "ranx's hits (relevant items in the top k, averaged over queries) is P@k times k",
     "f1": "ranx's f1 is not a sqlmetrics measure: use P@k and R@k",
 }
@@ -453,8 +453,8 @@ def _possessive(tool: str) -> str:
 
 
 def _unknown(text: str, name: str, cat: Catalogue) -> ParameterError:
-    if name.lower() in _ELSEWHERE:
-        return ParameterError(f"measure {text!r}: {_ELSEWHERE[name.lower()]}")
+    if name.lower() in ELSEWHERE:
+        return ParameterError(f"measure {text!r}: {ELSEWHERE[name.lower()]}")
     near = difflib.get_close_matches(name.lower(), [s.lower() for s in cat.spellings] + [f"{n}_K" for n in cat.cut_names],
                                      n=1, cutoff=0.6)
     hint = f" (did you mean {near[0]!r}?)" if near else ""

@@ -40,6 +40,9 @@ class Metric:
     #: for the AUC family from the data too), or None: one plan
     plan: ParallelWhenDistributed | None = None
     per_query: bool = False  # ranking: `per_query=True` returns the value of every query
+    #: ranking: what its value is when not a mean of per-query values (gm_map: their geometric mean),
+    #: said when bootstrap or compare refuse it (they recombine the per-query parts of a mean); "" a mean
+    not_a_mean: str = ""
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
     aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
     plot: Plot | None = None  # the plot drawn from this curve

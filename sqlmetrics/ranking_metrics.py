@@ -21,13 +21,13 @@ _NO_RELEVANT = "no evaluated query has a relevant item"
 
 
 def _ranking_metric(name, params, formula, summary, reference, example, undefined=_NO_RELEVANT,
-                    outputs=QUERY_COUNTS, template=None, one_of=(), aliases=(), checks=(), count=False,
-                    section="ranking", measure_names=(), one_pass=False):
+                    outputs=QUERY_COUNTS, template=None, section="ranking", **fields):
+    """A metric of a ranked run: one value per query, their mean over queries; `fields`, any other field
+    of its entry (metric.Metric)."""
     return Metric(
         name=name, template=template or f"ranking/{name}.sql", kind="scalar", params=params,
         outputs=(name,) + outputs, summary=summary, formula=formula, reference=reference, example=example,
-        undefined=undefined, per_query=True, unique=("query", "item"), one_of=one_of, aliases=aliases,
-        checks=checks, count=count, section=section, measure_names=measure_names, one_pass=one_pass)
+        undefined=undefined, per_query=True, unique=("query", "item"), section=section, **fields)
 
 
 _RANK_DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
@@ -169,7 +169,8 @@ RANKING = [
                                ">>> c[['recall_level', 'interpolated_precision']].round(4).values.tolist()\n"
                                "[[0.0, 0.75], [0.5, 0.5833], [1.0, 0.55]]\n",
         measure_names=(trec_eval("iprec_at_recall", "named_level"), ir_measures("IPrec", "level")),
-        undefined=_NO_RELEVANT, per_query=True, unique=("query", "item")),
+        undefined=_NO_RELEVANT, per_query=True, unique=("query", "item"),
+        not_a_mean="a curve, one mean per recall level (precision_11pt is their mean, one value per query)"),
     _ranking_metric(
         "precision_11pt", RUN + (TIES_ORDER,) + POLICIES,
         "11pt = (1/11) * sum over L in 0, 0.1, ..., 1 of the query's interpolated precision at recall L "
@@ -188,7 +189,9 @@ RANKING = [
         "trec_eval gm_map (1e-5: its MIN_GEO_MEAN); pytrec_eval gm_map (per query ln(max(AP, 1e-5)), "
         "aggregated by compute_aggregated_measure)",
         _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n",
-        measure_names=(trec_eval("gm_map"), sqlmetrics("gm_map", "whole"))),
+        measure_names=(trec_eval("gm_map"), sqlmetrics("gm_map", "whole")),
+        not_a_mean="their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision "
+                   "is their mean)"),
     _ranking_metric(
         "err", RUN + (K, TIES_ORDER, Param(
             "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
@@ -265,7 +268,8 @@ RANKING = [
         "are counted).",
         "Number of relevant items retrieved, over all queries (per query with per_query=True).",
         "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True,
-        measure_names=(trec_eval("num_rel_ret"), ir_measures("NumRelRet", "whole"), sqlmetrics("num_rel_ret", "whole"))),
+        measure_names=(trec_eval("num_rel_ret"), ir_measures("NumRelRet", "whole"), sqlmetrics("num_rel_ret", "whole")),
+        not_a_mean="their sum, a count that grows with the number of queries (set_recall is a mean)"),
     _ranking_metric(
         "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
                               "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "

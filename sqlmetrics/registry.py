@@ -104,19 +104,9 @@ def measure_parameters(measure: measure_strings.Measure, ties: str, threshold: f
     return {key: value for key, value in fixed.items() if m.takes(key)}
 
 
-#: ranking metrics that are not a mean of per-query values (the parts bootstrap and compare recombine)
-_NOT_A_MEAN_OVER_QUERIES = {
-    "gm_map": "their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision is "
-              "their mean)",
-    "interpolated_precision": "a curve, one mean per recall level (precision_11pt is their mean, one value per query)",
-    "num_rel_ret": "their sum, a count that grows with the number of queries (set_recall is a mean)",
-}
-
-
 def _require_mean_over_queries(m: Metric, what: str) -> None:
-    if m.name in _NOT_A_MEAN_OVER_QUERIES:
-        raise ParameterError(f"{what} recombines per-query values by their mean; {m.name} is "
-                             f"{_NOT_A_MEAN_OVER_QUERIES[m.name]}")
+    if m.not_a_mean:
+        raise ParameterError(f"{what} recombines per-query values by their mean; {m.name} is {m.not_a_mean}")
 
 
 #: GAUC weightings under which a group drawn k times weighs k times as much when its rows weigh k

@@ -11,19 +11,21 @@ _PARALLEL = ParallelWhenDistributed()
 
 
 def _regression_metric(name, summary, formula, ref, value, undefined=_NO_WEIGHT, plan=None,
-                       columns=(TARGET, PREDICTION), weighted=True, better="lower"):
-    """A metric of a target and a prediction column, with its sklearn function `ref` (which takes
-    sample_weight where the metric is `weighted`) and an example on sklearn's documented data: an
-    error, better lower, but for the shares of variance or deviation explained (`better`)."""
+                       columns=(TARGET, PREDICTION), weighted=True, better="lower", extra=(), **fields):
+    """A metric of a target and a prediction column (`extra`: its own parameters after them), with its
+    sklearn function `ref` (which takes sample_weight where the metric is `weighted`) and an example on
+    sklearn's documented data: an error, better lower, but for the shares of variance or deviation
+    explained (`better`); `fields`, any other field of its entry (metric.Metric)."""
     return Metric(
         name=name, template=f"regression/{name}.sql", kind="scalar",
-        params=columns + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan, section="regression",
+        params=columns + tuple(extra) + ((WEIGHT,) if weighted else ()) + (BY,), outputs=(name, "n"), plan=plan,
+        section="regression",
         summary=summary, formula=formula,
         reference=f"sklearn.metrics.{ref}(y, y_pred{', sample_weight=w' if weighted else ''})",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
                  ">>> df = pd.DataFrame({'y': [3.0, -0.5, 2.0, 7.0], 'p': [2.5, 0.0, 2.0, 8.0]})\n"
                  f">>> round(sm.{name}(df, target='y', prediction='p'), 4)\n{value}\n"),
-        undefined=undefined, better=better)
+        undefined=undefined, better=better, **fields)
 
 
 

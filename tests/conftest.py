@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from sqlmetrics import templates
-from sqlmetrics.registry import METRICS
+from sqlmetrics.registry import CATALOGUE, METRICS
 from sqlmetrics.target import Target
 
 #: the `sqlmetrics` command installed with the interpreter running the tests (its scripts directory,
@@ -188,6 +188,26 @@ def ranking_args(name, variant):
     if "interactions" in names:  # the training interactions (novelty, serendipity, average_popularity, ...)
         params["interactions"] = "analytics.interactions"
     return params
+
+
+def one_pass_measures(k: int) -> list[str]:
+    """Measure strings spanning sm.evaluate's one pass, read from the registry: each one_pass metric by
+    its own name at cut-off `k` (where it takes one) and over the whole list (its whole-list name, as
+    set_precision, or its own name without @k), and a gain-based one also by the name that fixes the
+    exponential gain (ranx's ndcg_burges): a metric marked one_pass is in every case built from this."""
+    out = []
+    for name, m in METRICS.items():
+        if not m.one_pass:
+            continue
+        readings = [(text, r) for text, rs in CATALOGUE.spellings.items() for r in rs if r.metric == name]
+        own = CATALOGUE.own_names.get(name)
+        cutoff = next((r.cutoff for text, r in readings if text == own and r.tool == "sqlmetrics"), None)
+        if cutoff in ("optional", "required"):
+            out.append(f"{own}@{k}")
+        whole = [text for text, r in readings if r.tool == "sqlmetrics" and r.cutoff == "whole"]
+        out += whole or ([own] if cutoff == "optional" else [])
+        out += [f"{text}@{k}" for text, r in readings if r.gain == "exponential" and r.cutoff != "whole"][:1]
+    return out
 
 
 #: the PostgreSQL server of the engine tests, as a libpq connection string (.ci/run creates this database)

@@ -1,4 +1,5 @@
-"""Regenerate the golden SQL files: ``python tests/make_golden.py``.
+"""Regenerate the golden SQL files: ``python tests/make_golden.py`` (every file), or
+``python tests/make_golden.py NAME...`` (the files of those metrics or golden names only).
 
 ``tests/golden/<dialect>/<metric>.sql`` holds ``sm.render(...)`` (pretty=True) of one canonical call
 per registered metric, in every dialect sqlmetrics supports, so that every change to the generated
@@ -52,7 +53,7 @@ if str(HERE) not in sys.path:  # run as a script, or imported by the tests
 
 import sqlmetrics as sm  # noqa: E402
 from sqlmetrics.registry import METRICS  # noqa: E402
-from conftest import ALL, LONG_TABLE, args, ranking_args  # noqa: E402
+from conftest import ALL, LONG_TABLE, args, one_pass_measures, ranking_args  # noqa: E402
 
 GOLDEN = HERE / "golden"
 
@@ -92,8 +93,7 @@ DERIVED = {
     "group_disparity-auc-per_group": ("group_disparity", "auc", {"sensitive": ["gender"], "per_group": True}),
 }
 #: sm.evaluate's canonical measures: every metric of its one pass, with both gains and with and without k
-EVALUATE_MEASURES = ["ndcg@10", "ndcg_burges@10", "dcg@10", "dcg_burges@10", "map", "map_cut_10", "mrr@10", "P@10", "set_P", "recall@10",
-                     "set_recall", "hit_rate@10", "Rprec"]
+EVALUATE_MEASURES = one_pass_measures(10)
 #: sm.compare of several runs on measures of sm.evaluate's one pass, each run against the first
 COMPARE_RUNS = {"measures": ["ndcg@10", "map", "P@10", "recip_rank"],
                 "runs": {"run": "analytics.run", "baseline": "analytics.run_baseline", "candidate": "analytics.run_candidate"}}
@@ -163,23 +163,30 @@ def calls_md() -> str:
     return "\n".join(lines + ["```", ""])
 
 
-def expected_files() -> dict[Path, str]:
+def expected_files(names=NAMES) -> dict[Path, str]:
     files = {GOLDEN / "CALLS.md": calls_md()}
     for dialect in DIALECTS:
-        for name in NAMES:
+        for name in names:
             files[path(name, dialect)] = render(name, dialect)
     return files
 
 
-def main() -> int:
-    files = expected_files()
+def main(names: list[str]) -> int:
+    """Write the golden files of golden names `names` (metrics, or the derived names above; CALLS.md
+    too), or of every name when none is given, removing those of names that no longer exist."""
+    unknown = sorted(set(names) - set(NAMES))
+    if unknown:
+        print(f"not a golden name: {', '.join(unknown)} (the names: the metrics, {', '.join(NAMES[len(METRICS):])})",
+              file=sys.stderr)
+        return 2
+    files = expected_files(names or NAMES)
     changed = 0
     for file, text in files.items():
         if not file.exists() or file.read_text() != text:
             file.parent.mkdir(parents=True, exist_ok=True)
             file.write_text(text)
             changed += 1
-    stale = [f for f in GOLDEN.rglob("*.sql") if f not in files]
+    stale = [] if names else [f for f in GOLDEN.rglob("*.sql") if f not in files]
     for f in stale:  # a metric or dialect that no longer exists
         f.unlink()
     print(f"{len(files)} golden files, {changed} written, {len(stale)} removed; "
@@ -188,4 +195,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -353,14 +353,12 @@ SPECS = {s.name: s for s in [
     Spec("d2_absolute_error", lambda lab: {"target": "t", "prediction": "q"},
          _regression_ref(skm.d2_absolute_error_score)),
 ]}
-REGRESSION = ("mae", "mse", "rmse", "r2", "mape", "msle", "rmsle", "median_absolute_error", "explained_variance",
-              "max_error", "d2_absolute_error")
 
 
 def expected_counts(spec: Spec, d: pd.DataFrame, weighted: bool) -> dict:
     if spec.confusion:
         return ref_confusion(d, weighted)
-    if spec.name in REGRESSION:
+    if sm.METRICS[spec.name].section == "regression":
         return {"n": len(d)}
     n_pos = int(d["y"].sum())
     return {"n": len(d), "n_pos": n_pos, "n_neg": len(d) - n_pos}

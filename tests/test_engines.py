@@ -14,12 +14,12 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import PG_DSN, as_dbt_renders, chdb_session, mariadb_database, unreachable
+from conftest import PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures, unreachable
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, postgres_tables, reference)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
-from sqlmetrics.registry import METRICS
+from sqlmetrics.registry import METRICS, read_measures
 from sqlmetrics.templates import namespace
 
 # -- the engines, each loaded with TABLES ------------------------------------------------------------
@@ -227,10 +227,10 @@ def test_compare_on_the_engine(statistics_con):
 def test_evaluate_on_the_engine(con):
     """sm.evaluate's one-pass SQL (every measure it computes, both gains, ties averaged) gives DuckDB's
     values on every engine: sliced, per query, and under the skip policies."""
-    measures = ["ndcg@5", "ndcg_cut_3", "dcg@3", "map", "map_cut_2", "mrr@3", "P@3", "set_P", "recall@5", "set_recall",
-                "hit_rate@2", "Rprec"]
+    measures = one_pass_measures(3)
+    averaged = [m.name for m in read_measures(measures) if "average" in METRICS[m.metric].param("ties").choices]
     for params in ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"},
-                   {"ties": "average", "measures": ["ndcg@3", "dcg_burges@2", "precision_at_k@2", "recall_at_k@2"]}):
+                   {"ties": "average", "measures": averaged}):
         params = {"measures": measures, **params}
         got = sm.evaluate("run", "qrels", con=con, **params)
         assert_same(got, sm.evaluate(RUN, QRELS, **params), f"evaluate {params}")

@@ -4,6 +4,7 @@ ranking measures in one pass, checked against pytrec_eval and against each metri
 Spark's task metrics: tests/test_parallel_plan.py.)"""
 import math
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -11,7 +12,7 @@ import pytest
 import pytrec_eval  # the reference of trec_eval's measures
 
 import sqlmetrics as sm
-from sqlmetrics.measures import parse
+from sqlmetrics.measures import ELSEWHERE, parse
 from sqlmetrics.registry import CATALOGUE
 
 # ids whose byte order differs from their numeric order, and upper case before lower case
@@ -180,8 +181,20 @@ def test_ir_measures_names_match_ir_measures(names):
         assert got_queries.loc[list(values), name].to_dict() == pytest.approx(values, abs=tolerance), name
 
 
-RANX = ["ndcg@10", "ndcg", "ndcg_burges@5", "dcg@10", "dcg_burges@3", "map", "map@10", "mrr", "mrr@3", "precision@5",
-        "precision", "recall@10", "recall", "hit_rate@3", "r-precision"]
+def ranx_names() -> list[str]:
+    """Every name ranx gives a metric in the registry (measure_names), at a cut-off (3, 5 or 10 in turn) and
+    over the whole list, as the name allows."""
+    names = []
+    for text, readings in CATALOGUE.spellings.items():
+        cutoff = next((r.cutoff for r in readings if r.tool == "ranx"), None)
+        if cutoff in ("optional", "required"):
+            names.append(f"{text}@{(3, 5, 10)[len(names) % 3]}")
+        if cutoff in ("optional", "whole"):
+            names.append(text)
+    return names
+
+
+RANX = ranx_names()
 
 
 @pytest.mark.parametrize("level", [1, 2])
@@ -286,8 +299,6 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
     (["err@10"], {}, "err is computed by its own function: sqlmetrics.err(...)"),
     (["RBP(p=0.9)@10"], {}, "RBP without rel= scores graded relevance"),
-    (["hits@10"], {}, "ranx's hits"),
-    (["f1@10"], {}, "ranx's f1 is not a sqlmetrics measure"),
     (["map", "MAP"], {}, "the same measure twice"),
     ([], {}, "measures must be a non-empty list"),
     (None, {}, "evaluate needs measures"),
@@ -319,6 +330,14 @@ def test_errors(measures, params, fragment):
     with pytest.raises(sm.ParameterError) as e:
         sm.evaluate(RUN.assign(map=1), QRELS.assign(map=1), measures, **params)
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in ELSEWHERE if n not in {t.lower() for t in CATALOGUE.spellings}))
+def test_a_measure_computed_elsewhere_says_what_to_use(name):
+    """A name another library gives a measure sqlmetrics does not compute under it (ranx's hits) says what
+    to use instead; once a metric's entry declares the name, it is that metric's."""
+    with pytest.raises(sm.ParameterError, match=re.escape(ELSEWHERE[name])):
+        sm.evaluate(RUN, QRELS, [f"{name}@10"])
 
 
 def test_measures_in_the_place_of_the_qrels():

@@ -607,13 +607,14 @@ def all_results() -> dict[tuple[str, str, str | None], Analysis]:
 def _golden_problem(dialect: str, name: str, sql: str) -> str:
     path = golden.path(name, dialect)
     if not path.exists():
-        return f"no golden file {path.relative_to(golden.HERE.parent)}: {REGENERATE}"
+        return f"no golden file {path.relative_to(golden.HERE.parent)}: run `python tests/make_golden.py {name}`"
     kept = path.read_text()
     if sql == kept:
         return ""
     diff = "".join(list(difflib.unified_diff(kept.splitlines(True), sql.splitlines(True), str(path),
                                              "rendered now", n=1))[:40])
-    return f"the SQL changed (call: {golden.call_text(name)}): {REGENERATE}\n{diff}"
+    return (f"the SQL changed (call: {golden.call_text(name)}): run `python tests/make_golden.py {name}` and review "
+            f"`git diff tests/golden`\n{diff}")
 
 
 def _one_select_problem(r: Analysis) -> str:

@@ -133,3 +133,49 @@
 {%- else %}{{ sqlmetrics.fail('evaluate computes in one pass the metrics the registry marks one_pass; not ' ~ metric ~ ' (marked after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}
 {%- endif %}
 {%- endmacro %}
+
+{#- The own call of each metric the registry marks one_pass: evaluate's pass with that one measure
+    (one_measure), its parameters as its entry declares them. `name`: the output column. -#}
+{% macro dcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='dcg') %}
+{{ sqlmetrics.one_measure('dcg', relation, qrels, query, item, score, relevance, k, ties, gain, relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro ndcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='ndcg') %}
+{{ sqlmetrics.one_measure('ndcg', relation, qrels, query, item, score, relevance, k, ties, gain, relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro mean_average_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', denominator='r', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='mean_average_precision') %}
+{{ sqlmetrics.one_measure('mean_average_precision', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {'denominator': denominator}) }}
+{%- endmacro %}
+
+{% macro mrr(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='mrr') %}
+{{ sqlmetrics.one_measure('mrr', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro precision_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='precision_at_k') %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('precision_at_k needs k, which has no default. k: cut-off: only the top k of each ranked list count; None: the whole retrieved list (as trec_eval\'s set_ measures). Required: pass k=None for the whole list.') }}{% endif %}
+{{ sqlmetrics.one_measure('precision_at_k', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro recall_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', average='macro', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='recall_at_k') %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('recall_at_k needs k, which has no default. k: cut-off: only the top k of each ranked list count; None: the whole retrieved list (as trec_eval\'s set_ measures). Required: pass k=None for the whole list.') }}{% endif %}
+{{ sqlmetrics.one_measure('recall_at_k', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {'average': average}) }}
+{%- endmacro %}
+
+{% macro relative_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='relative_precision') %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('relative_precision needs k, which has no default. k: cut-off: only the top k of each ranked list count; None: the whole retrieved list (as trec_eval\'s set_ measures). Required: pass k=None for the whole list.') }}{% endif %}
+{{ sqlmetrics.one_measure('relative_precision', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro hit_rate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=false, ties='item_desc', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='hit_rate') %}
+{%- if k is sameas false %}{{ sqlmetrics.fail('hit_rate needs k, which has no default. k: cut-off: only the top k of each ranked list count; None: the whole retrieved list (as trec_eval\'s set_ measures). Required: pass k=None for the whole list.') }}{% endif %}
+{{ sqlmetrics.one_measure('hit_rate', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro r_precision(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', ties='item_desc', relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='r_precision') %}
+{{ sqlmetrics.one_measure('r_precision', relation, qrels, query, item, score, relevance, none, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {}) }}
+{%- endmacro %}
+
+{% macro rbp(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', persistence=0.9, graded=true, relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false, name='rbp') %}
+{{ sqlmetrics.one_measure('rbp', relation, qrels, query, item, score, relevance, k, ties, 'linear', relevance_threshold, missing, empty, by, per_query, name, {'persistence': persistence, 'graded': graded}) }}
+{%- endmacro %}

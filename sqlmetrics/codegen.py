@@ -50,6 +50,7 @@ def metric_sql() -> str:
     parts = "\n".join(f"{{%- {'if' if i == 0 else 'elif'} metric == '{name}' %}}"
                       f"{{{{ return(sqlmetrics.{name}_parts(v, in_k, within, k, options)) }}}}"
                       for i, name in enumerate(n for n, m in METRICS.items() if m.one_pass))
+    own = "\n\n".join(one_pass_macro(m) for m in METRICS.values() if m.one_pass)
     return f"""{{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
     fails while it is stale). Any metric by name: {{{{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
     k=10) }}}} is {{{{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }}}} (as sm.render(name, data, ...) in
@@ -81,7 +82,51 @@ def metric_sql() -> str:
 {{%- else %}}{{{{ sqlmetrics.fail('evaluate computes in one pass the metrics the registry marks one_pass; not ' ~ metric ~ ' (marked after sql/metric.sql was written? run python -m sqlmetrics.codegen)') }}}}
 {{%- endif %}}
 {{%- endmacro %}}
+
+{{#- The own call of each metric the registry marks one_pass: evaluate's pass with that one measure
+    (one_measure), its parameters as its entry declares them. `name`: the output column. -#}}
+{own}
 """
+
+
+#: a one-pass metric's parameters that one_measure takes by name; its others are the measure's own
+_PASS_PARAMETERS = ("qrels", "query", "item", "score", "relevance", "k", "ties", "gain", "relevance_threshold", "missing",
+                    "empty", "by")
+
+
+def one_pass_macro(m: Metric) -> str:
+    """The own macro of one-pass metric `m`: its signature from its entry's parameters (a required one
+    is `false` until given: a call without it stops), its body evaluate's pass with the one measure."""
+    params = [p for p in m.params if p.in_template]
+    signature = ", ".join(f"{p.name}={_jinja(p)}" for p in params)
+    required = "".join(f"\n{{%- if {p.name} is sameas false %}}{{{{ sqlmetrics.fail('{m.name} needs {p.name}, which has "
+                       f"no default. {p.name}: {_jinja_text(p.doc)}') }}}}{{% endif %}}" for p in params if p.required)
+    passed = ", ".join(name if m.takes(name) else {"k": "none", "gain": "'linear'"}.get(name, name)
+                       for name in _PASS_PARAMETERS)
+    own = "{" + ", ".join(f"'{p.name}': {p.name}" for p in params if p.name not in _PASS_PARAMETERS) + "}"
+    return (f"{{% macro {m.name}(relation, {signature}, per_query=false, name='{m.name}') %}}{required}\n"
+            f"{{{{ sqlmetrics.one_measure('{m.name}', relation, {passed}, per_query, name, {own}) }}}}\n"
+            "{%- endmacro %}")
+
+
+def _jinja(p) -> str:
+    """A parameter's default as a Jinja literal (a column list's None: no columns)."""
+    value = p.default
+    if p.required:
+        return "false"
+    if value is None:
+        return "[]" if p.kind == "columns" else "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{_jinja_text(value)}'"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "[" + ", ".join(map(repr, value)) + "]"
+
+
+def _jinja_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("'", "\\'")
 
 
 def catalogue_table(section: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import doctest
 import html
 import logging
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -39,7 +40,8 @@ def page_path(name: str) -> str:
     return f"reference/{name}.md"
 
 
-def page(m: Metric) -> str:
+def page(m: Metric, whole: bool = True) -> str:
+    """The page of metric `m`; not `whole`: without its SQL tabs (a partial build, see built())."""
     out = [f"# {m.name}", "", _prose(m.summary), ""]
     if m.aliases:
         out += ["Also called " + ", ".join(f"`{a}`" for a in m.aliases) + ".", ""]
@@ -66,6 +68,8 @@ def page(m: Metric) -> str:
     out += ["## Example", "", "```pycon", m.example.rstrip("\n"), "```", "",
             "The output shown is the output of the call: the example runs at every build and in "
             "`tests/test_common.py`.", ""]
+    if not whole:
+        return "\n".join(out + ["## SQL", "", "Left out of this partial build of the site.", ""])
     out += ["## SQL", "", f"`{golden_call(m.name)}`, rendered for each dialect "
             "(the golden files `tests/golden/<dialect>/" + m.name + ".sql`):", "", SQL_START, ""]
     for dialect in DIALECTS:
@@ -86,9 +90,21 @@ def index() -> str:
     return "\n".join(out)
 
 
+#: the environment variable that asks for a partial build: the metrics (comma-separated) whose pages are
+#: built whole, examples run; the others' pages without their SQL (the tests of one metric's page)
+PARTIAL = "SQLMETRICS_DOCS_METRICS"
+
+
+def built() -> set[str]:
+    """The metrics whose pages this build writes whole: every one, unless PARTIAL names some."""
+    names = os.environ.get(PARTIAL)
+    return set(names.split(",")) & set(METRICS) if names else set(METRICS)
+
+
 def pages() -> dict[str, str]:
     """Each generated page's path under docs/ and its Markdown."""
-    return {"reference/index.md": index()} | {page_path(name): page(m) for name, m in METRICS.items()}
+    whole = built()
+    return {"reference/index.md": index()} | {page_path(name): page(m, name in whole) for name, m in METRICS.items()}
 
 
 def nav() -> list:
@@ -166,7 +182,8 @@ def on_files(files, config):
 def check_examples() -> None:
     """Every example run as its page shows it: a different output is a warning, which --strict turns
     into a failed build."""
-    for m in METRICS.values():
+    whole = built()
+    for m in (m for m in METRICS.values() if m.name in whole):
         if failures := example_failures(m):
             log.warning("the example of %s does not print what it shows:\n%s", m.name, failures)
 

@@ -36,21 +36,45 @@ def missing(tool: str, how: str):
     pytest.skip(f"{tool} is missing: {how}")
 
 
+#: the tests that look at one metric's page, by the metric's page they look at
+_ONE_PAGE = {"test_the_page_shows_the_registry_entry_and_the_golden_sql": lambda params: params["name"],
+             "test_a_browser_shows_the_page_rendered": lambda params: (re.fullmatch(r"reference/(\w+)/index.html",
+                                                                                    params["page"]) or [None, None])[1]}
+
+
+def pages_looked_at(items, module) -> set[str] | None:
+    """The metrics whose pages the selected tests of this module look at, or None where one of them looks
+    at the whole site (every test selected, or a test of the site)."""
+    names = set()
+    for item in (i for i in items if i.module is module):
+        one = _ONE_PAGE.get(item.originalname)
+        name = one(item.callspec.params) if one else None
+        if name is None:
+            return None
+        names.add(name)
+    return names
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The site, built once per run: pytest-xdist's workers share one build (under a lock)."""
+def site(tmp_path_factory, request) -> Path:
+    """The site, built once per run (pytest-xdist's workers share one build, under a lock): whole, or where
+    the tests selected look at some metrics' pages only (pytest -k auc), with the others' pages left
+    without their SQL and examples (docsite.PARTIAL), which takes a tenth of the time."""
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         missing("mkdocs-material", "pip install -e '.[docs]'")
+    looked_at = pages_looked_at(request.session.items, request.module)
+    partial = {docsite.PARTIAL: ",".join(sorted(looked_at))} if looked_at else {}
     run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     shared = tmp_path_factory.getbasetemp().parent if run_id else tmp_path_factory.getbasetemp()
-    out = shared / f"docs-site-{run_id or 'serial'}"
-    with open(shared / f"docs-site-{run_id or 'serial'}.lock", "w") as lock:
+    name = f"docs-site-{run_id or 'serial'}" + ("-partial" if partial else "")
+    out = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (out / "index.html").exists():
             build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
                                     "-f", str(ROOT / "mkdocs.yml"), "-d", str(out)],
                                    capture_output=True, text=True, cwd=ROOT,
-                                   env=os.environ | {"NO_MKDOCS_2_WARNING": "1"})
+                                   env=os.environ | {"NO_MKDOCS_2_WARNING": "1"} | partial)
             assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}{build.stderr}"
     return out
 

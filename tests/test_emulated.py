@@ -48,7 +48,10 @@ def reference(metric, table, params):
 
 
 @pytest.fixture(scope="module")
-def emulated(tmp_path_factory) -> dict:
+def emulated(tmp_path_factory, request) -> dict:
+    """The selected cases (`pytest -k auc`: auc's only), run through the emulator in one process."""
+    selected = {item.callspec.params["case"] for item in request.session.items
+                if item.module is request.module and hasattr(item, "callspec")}
     if not PYTHON.exists():
         unreachable("Snowflake emulator (fakesnow)", FileNotFoundError(
             f"{PYTHON}: create it with python -m venv .venv-fakesnow && .venv-fakesnow/bin/pip install fakesnow "
@@ -56,7 +59,7 @@ def emulated(tmp_path_factory) -> dict:
     work = tmp_path_factory.mktemp("snowflake")
     for name, frame in TABLES.items():
         frame.to_parquet(work / f"{name}.parquet")
-    (work / "cases.json").write_text(json.dumps(CASES))
+    (work / "cases.json").write_text(json.dumps([c for c in CASES if c[0] in selected]))
     done = subprocess.run([str(PYTHON), str(ROOT / "tests" / "snowflake_emulated.py"), str(work / "cases.json"),
                            str(work), str(work / "out.json")], capture_output=True, text=True, timeout=900,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})

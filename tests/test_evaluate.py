@@ -12,8 +12,9 @@ import pytest
 import pytrec_eval  # the reference of trec_eval's measures
 
 import sqlmetrics as sm
+from conftest import ONE_PASS, one_pass_measures
 from sqlmetrics.measures import ELSEWHERE, parse
-from sqlmetrics.registry import CATALOGUE
+from sqlmetrics.registry import CATALOGUE, METRICS, read_measures
 
 # ids whose byte order differs from their numeric order, and upper case before lower case
 POOL = [f"d{j}" for j in range(30)] + ["D7", "d05", "Z9", "a"]
@@ -181,22 +182,23 @@ def test_ir_measures_names_match_ir_measures(names):
         assert got_queries.loc[list(values), name].to_dict() == pytest.approx(values, abs=tolerance), name
 
 
-def ranx_names() -> list[str]:
+def ranx_names() -> list[tuple[str, str]]:
     """Every name ranx gives a metric in the registry (measure_names), at a cut-off (3, 5 or 10 in turn) and
-    over the whole list, as the name allows."""
+    over the whole list, as the name allows: (measure, metric)."""
     names = []
     for text, readings in CATALOGUE.spellings.items():
-        cutoff = next((r.cutoff for r in readings if r.tool == "ranx"), None)
-        if cutoff in ("optional", "required"):
-            names.append(f"{text}@{(3, 5, 10)[len(names) % 3]}")
-        if cutoff in ("optional", "whole"):
-            names.append(text)
+        reading = next((r for r in readings if r.tool == "ranx"), None)
+        if reading and reading.cutoff in ("optional", "required"):
+            names.append((f"{text}@{(3, 5, 10)[len(names) % 3]}", reading.metric))
+        if reading and reading.cutoff in ("optional", "whole"):
+            names.append((text, reading.metric))
     return names
 
 
 RANX = ranx_names()
 
 
+@pytest.mark.exercises(*{metric for _, metric in RANX})
 @pytest.mark.parametrize("level", [1, 2])
 def test_ranx_names_match_ranx(level):
     """ranx's names give ranx's numbers (linear gain but in the _burges names, the relevance level
@@ -205,7 +207,7 @@ def test_ranx_names_match_ranx(level):
     ranx's order of tied scores is numba's sort's (it changes with the input's order)."""
     ranx = pytest.importorskip("ranx") if not os.environ.get("CI") else __import__("ranx")
     run, qrels = graded(4, distinct=True)
-    names = [n if n.startswith(("ndcg", "dcg")) or level == 1 else f"{n}-l{level}" for n in RANX]
+    names = [n if metric in CATALOGUE.gain_based or level == 1 else f"{n}-l{level}" for n, metric in RANX]
     runs, judgments = trec_dicts(run, qrels)
     ranx_run, ranx_qrels = ranx.Run(runs), ranx.Qrels(judgments)
     ranx.evaluate(ranx_qrels, ranx_run, names, make_comparable=True)
@@ -217,21 +219,33 @@ def test_ranx_names_match_ranx(level):
         assert got_queries.loc[list(values), name].to_dict() == pytest.approx(values, rel=1e-12, abs=1e-15), name
 
 
-#: (measure, function, the parameters its spelling fixes, the call's options it takes: ties, gain, level)
+def own_name_cases() -> list[tuple[str, str, dict, set]]:
+    """The measures of one_pass_measures in sqlmetrics' own names (every metric of the one pass), as CASES
+    lists them: each leaves every option to the call."""
+    cases = []
+    for measure in read_measures(one_pass_measures(4)):
+        if any(r.tool == "sqlmetrics" for r in measure.readings):
+            m = METRICS[measure.metric]
+            cases.append((measure.name, measure.metric, {"k": measure.k} if m.takes("k") else {},
+                          {"ties", "level"} | ({"gain"} if m.takes("gain") else set())))
+    return cases
+
+
+#: (measure, function, the parameters its spelling fixes, the call's options it takes: ties, gain, level):
+#: other tools' spellings, and every metric of the one pass by its own name
 CASES = [
-    ("ndcg@5", "ndcg", {"k": 5}, {"ties", "gain", "level"}), ("ndcg", "ndcg", {}, {"ties", "gain", "level"}),
+    ("ndcg@5", "ndcg", {"k": 5}, {"ties", "gain", "level"}),
     ("ndcg_burges@3", "ndcg", {"k": 3, "gain": "exponential"}, {"ties", "level"}),
-    ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}, {"level"}), ("dcg@4", "dcg", {"k": 4}, {"ties", "gain", "level"}),
-    ("dcg", "dcg", {}, {"ties", "gain", "level"}), ("map", "mean_average_precision", {}, {"ties", "level"}),
-    ("AP@3", "mean_average_precision", {"k": 3}, set()), ("mrr", "mrr", {}, {"ties", "level"}),
-    ("P@3", "precision_at_k", {"k": 3}, set()), ("precision_at_k@4", "precision_at_k", {"k": 4}, {"ties", "level"}),
-    ("set_P", "precision_at_k", {"k": None}, {"level"}), ("recall_at_k@5", "recall_at_k", {"k": 5}, {"ties", "level"}),
-    ("set_recall", "recall_at_k", {"k": None}, {"ties", "level"}), ("hit_rate@2", "hit_rate", {"k": 2}, {"ties", "level"}),
-    ("Rprec", "r_precision", {}, {"level"}), ("r_precision", "r_precision", {}, {"ties", "level"}),
-]
-AVERAGING = ("ndcg", "dcg", "precision_at_k", "recall_at_k")
+    ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}, {"level"}), ("map", "mean_average_precision", {}, {"ties", "level"}),
+    ("AP@3", "mean_average_precision", {"k": 3}, set()), ("P@3", "precision_at_k", {"k": 3}, set()),
+    ("set_P", "precision_at_k", {"k": None}, {"level"}), ("recip_rank", "mrr", {}, {"level"}),
+    ("Rprec", "r_precision", {}, {"level"}),
+] + own_name_cases()
+#: the metrics of the one pass that average tied scores (ties='average')
+AVERAGING = tuple(name for name in ONE_PASS if "average" in METRICS[name].param("ties").choices)
 
 
+@pytest.mark.exercises(*ONE_PASS)
 def test_each_measure_is_its_own_metric():
     """On graded judgments with every corner case, each measure of one evaluate call equals its own
     function with the parameters its spelling fixes and the call's options it takes: exactly per
@@ -250,7 +264,7 @@ def test_each_measure_is_its_own_metric():
             got = sm.evaluate(RUN, QRELS, measures, by=by, **variant)
             got_queries = sm.evaluate(RUN, QRELS, measures, by=by, per_query=True, **variant)
             for measure, name, params, _ in cases:
-                if name in ("ndcg", "dcg"):  # the spelling's gain, or the call's where it takes one; else linear
+                if METRICS[name].takes("gain"):  # the spelling's gain, or the call's where it takes one; else linear
                     params = {"gain": variant.get("gain", "linear"), **params}
                 params = {**{k: v for k, v in variant.items() if k != "gain"}, **params}
                 what = f"{measure} {variant} by={by}"

@@ -1,19 +1,3 @@
-{#- DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' (2^rel - 1,
-    default, Burges et al. 2005) or 'linear' (rel). ties='average' gives the expected DCG over all orders
-    of each tie group (McSherry & Najork 2008): the group's mean gain times its positions' discounts.
-    A DCG beyond the largest double (exponential gain of grades near 1024 and above) fails the
-    query: no scaling can represent it. -#}
-{% macro dcg(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc', gain='exponential',
-             relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
-{%- set parts = sqlmetrics.dcg_parts('sm_dcg', 'sm_in_k', 'sm_in_k = 1', k, {'gain': gain, 'query': query}) %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
-                                   relevance_threshold=relevance_threshold, gain=gain) }},
-{{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
-{{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, gain=gain) }},
-{{ sqlmetrics.mean_over_queries(name='dcg', query=query, by=by, per_query=per_query, aggregates=parts.aggregates | join(', '), value=parts.value,
-                                missing=missing, empty=empty, nonempty='sm_n_graded') }}
-{% endmacro %}
-
 {#- A query's DCG from the column `dcg` (of mean_over_queries' sm_per_query), failing the query when
     it overflows a double. -#}
 {% macro dcg_of(dcg, query) %}
@@ -25,8 +9,13 @@ CASE WHEN {{ overflows }}
      ELSE {{ dcg }} END
 {%- endmacro %}
 
-{#- DCG's parts: the one definition its own macro and evaluate share (see evaluate). -#}
-{#- options: gain, gain_variants, query, as ndcg_parts' (a sum of gains cannot be scaled). -#}
+{#- DCG@k = sum over ranks r <= k of gain(rel_r) / log2(r + 1); gain 'exponential' (2^rel - 1,
+    default, Burges et al. 2005) or 'linear' (rel). ties='average' gives the expected DCG over all orders
+    of each tie group (McSherry & Najork 2008): the group's mean gain times its positions' discounts.
+    A DCG beyond the largest double (exponential gain of grades near 1024 and above) fails the
+    query: no scaling can represent it. DCG's parts: the one definition its own call and evaluate
+    share (see evaluate); options: gain, gain_variants, query, as ndcg_parts' (a sum of gains cannot
+    be scaled). -#}
 {% macro dcg_parts(v, in_k, within, k, options={}) -%}
 {{ return({'aggregates': ['SUM(' ~ in_k ~ ' * ' ~ sqlmetrics.gain_column(options.gain, options.get('gain_variants', false)) ~ ' * sm_disc) AS ' ~ v],
            'value': sqlmetrics.dcg_of(v, options.query), 'nonempty': 'sm_n_graded', 'needs': [], 'gain': options.gain,

@@ -18,24 +18,46 @@
     n_relevant; top_grade, the queries' top grades); `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a
     condition or none for the whole list, `options` the call's (gain, idcg, query...).
     n_queries and n_empty are those of the first measure (its rule for a query without relevant
-    items: no positive grade for ndcg and dcg, no grade >= relevance_threshold for the others). -#}
+    items: no positive grade for ndcg and dcg, no grade >= relevance_threshold for the others).
+    The pass itself is ranking_pass, which is also each such metric's own call (one_measure). -#}
 {% macro evaluate(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', measures=[],
                   ties='item_desc', gain='exponential', relevance_threshold=1.0, missing='zero', empty='zero', by=[],
                   per_query=false) %}
 {%- if not measures %}{{ sqlmetrics.fail('evaluate needs measures, e.g. ndcg@10, P@5, map') }}{% endif %}
+{{ sqlmetrics.ranking_pass(relation, qrels, query, item, score, relevance, measures, ties, gain, relevance_threshold,
+                           missing, empty, by, per_query) }}
+{%- endmacro %}
+
+{#- A one-pass metric's own call (the macros sql/metric.sql writes from the registry): the pass with
+    one measure of `metric`, its column `name`, cut-off `k` and its own parameters `params` (a dict:
+    recall's average, AP's denominator, rbp's persistence). Its parts may then combine the queries
+    their own way (`combine`: recall's micro average) and add values of their own after it
+    (`extra`: rbp's residual), which only a metric's own call returns. -#}
+{% macro one_measure(metric, relation, qrels, query, item, score, relevance, k, ties, gain, relevance_threshold, missing,
+                     empty, by, per_query, name, params={}) %}
+{{ sqlmetrics.ranking_pass(relation, qrels, query, item, score, relevance,
+                           [{'name': name, 'metric': metric, 'k': k, 'gain': none, 'params': params.items() | list}],
+                           ties, gain, relevance_threshold, missing, empty, by, per_query, own=true) }}
+{%- endmacro %}
+
+{#- The one pass of evaluate (see above); `own`: the one measure's own call (one_measure). -#}
+{% macro ranking_pass(relation, qrels, query, item, score, relevance, measures, ties, gain, relevance_threshold, missing,
+                      empty, by, per_query, own=false) %}
 {%- set keys = by + [query] %}
 {%- set gains = [] %}
 {%- set cuts = [] %}
 {%- set aggregates = [] %}
 {%- set values = [] %}
+{%- set combined = [] %}
 {%- set needs = [] %}
 {%- for m in measures %}
 {%- set i = loop.index %}
 {%- set in_k %}{% if m.k %}CASE WHEN sm_pos <= {{ m.k }} THEN 1 ELSE 0 END{% else %}1{% endif %}{% endset %}
 {#- each measure as its metric's parts define it (<metric>_parts), its columns numbered -#}
-{%- set options = {'gain': m.gain or gain, 'gain_variants': true, 'idcg': 'sm_idcg_' ~ i, 'query': query} %}
+{%- set options = {'gain': m.gain or gain, 'gain_variants': true, 'idcg': 'sm_idcg_' ~ i, 'query': query, 'own': own} %}
 {%- set _ = options.update(m.params or []) %}
 {%- set parts = sqlmetrics.ranking_parts(m.metric, 'sm_v_' ~ i, in_k, ('sm_pos <= ' ~ m.k) if m.k else none, m.k, options) %}
+{%- if not own and ('combine' in parts or 'extra' in parts) %}{{ sqlmetrics.fail(m.metric ~ ' combines its queries its own way here: it is its own call only') }}{% endif %}
 {%- if parts.gain is defined %}
   {%- if parts.gain not in gains %}{% set _ = gains.append(parts.gain) %}{% endif %}
   {%- if parts.ideal %}{% set _ = cuts.append(('_' ~ i, m.k, parts.gain)) %}{% endif %}
@@ -43,6 +65,7 @@
 {%- for need in parts.needs if need not in needs %}{% set _ = needs.append(need) %}{% endfor %}
 {%- set _ = aggregates.extend(parts.aggregates) %}
 {%- set _ = values.append((m.name, parts.value, parts.nonempty)) %}
+{%- set _ = combined.append((parts.get('combine', 'mean'), parts.get('extra', []))) %}
 {%- endfor %}
 {%- if 'retrieved' in needs %}{% set _ = aggregates.append('COUNT(*) AS sm_retrieved') %}{% endif %}
 {%- set scaled = 'exponential_scaled' in gains %}
@@ -63,10 +86,18 @@
 WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
                                    relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts,
                                    top_grade=('top_grade' in needs)) }},
-{{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
+{{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties,
+                         judged=('judged' in needs)) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties=ties, relevance_threshold=relevance_threshold, grades=scaled,
                           with_n_relevant=('n_relevant' in needs), row_columns=row_columns | join(',\n         '),
                           window_columns=window_columns | join(',\n         ')) }},
+{%- if own %}
+{%- set name, value, nonempty = values[0] %}
+{%- set combine, extra = combined[0] %}
+{{ sqlmetrics.mean_over_queries(name=name, query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
+                                value=value, nonempty=nonempty, combine=combine, extra=extra, missing=missing, empty=empty) }}
+{%- else %}
 {{ sqlmetrics.mean_over_queries(name='evaluate', query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
                                 values=values, missing=missing, empty=empty) }}
-{% endmacro %}
+{%- endif %}
+{%- endmacro %}

@@ -4,8 +4,6 @@
     Reference: trec_eval gm_map (pytrec_eval gm_map: per query ln(max(AP, 1e-5))). -#}
 {% macro gm_map(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', ties='item_desc',
                 relevance_threshold=1.0, missing='zero', empty='zero', by=[], per_query=false) %}
-{{ sqlmetrics.average_precision_over_queries('gm_map', relation=relation, qrels=qrels, query=query, item=item, score=score,
-                                             relevance=relevance, k=none, ties=ties, denominator='r',
-                                             relevance_threshold=relevance_threshold, missing=missing, empty=empty, by=by,
-                                             per_query=per_query, combine='geometric') }}
+{{ sqlmetrics.one_measure('mean_average_precision', relation, qrels, query, item, score, relevance, none, ties, 'linear',
+                          relevance_threshold, missing, empty, by, per_query, 'gm_map', {'combine': 'geometric'}) }}
 {% endmacro %}

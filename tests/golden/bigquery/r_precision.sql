@@ -72,7 +72,7 @@ WITH sm_judged AS (
   SELECT
     `country`,
     `query_id`,
-    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_hits,
+    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -86,7 +86,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_hits AS FLOAT64) / NULLIF(CAST(sm_queries.sm_n_relevant AS FLOAT64), 0)
+      CAST(sm_v_1 AS FLOAT64) / NULLIF(CAST(sm_queries.sm_n_relevant AS FLOAT64), 0)
     ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -20,15 +20,9 @@ WITH sm_judged AS (
     `query_id`,
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS FLOAT64) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(
-      CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN sm_rel / (
-          LN(sm_ideal_pos + 1) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg
+    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
+      LN(sm_ideal_pos + 1) / LN(2)
+    ) ELSE 0 END) AS sm_idcg
   FROM (
     SELECT
       sm_judged.*,
@@ -62,7 +56,7 @@ WITH sm_judged AS (
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -74,7 +68,7 @@ WITH sm_judged AS (
   SELECT
     `country`,
     `query_id`,
-    SUM(sm_in_k * sm_eff_relevant) AS sm_hits,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_relevant) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -88,7 +82,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_hits AS FLOAT64) / NULLIF(CAST(sm_n_relevant AS FLOAT64), 0)
+      CAST(sm_v_1 AS FLOAT64) / NULLIF(CAST(sm_n_relevant AS FLOAT64), 0)
     ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -21,17 +21,9 @@ WITH sm_judged AS (
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS Nullable(Float64)) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(
-      CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN (
-          POWER(2, sm_rel) - 1
-        ) / (
-          LN(sm_ideal_pos + 1) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg
+    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
+      LN(sm_ideal_pos + 1) / LN(2)
+    ) ELSE 0 END) AS sm_idcg
   FROM (
     SELECT
       sm_judged.*,
@@ -61,25 +53,27 @@ WITH sm_judged AS (
   SELECT
     sm_rows.*,
     CASE WHEN sm_rel >= CAST(1.0 AS Nullable(Float64)) THEN 1 ELSE 0 END AS sm_relevant,
-    (
-      POWER(2, sm_rel) - 1
-    ) AS sm_gain,
+    sm_rel AS sm_gain,
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k,
+    (
+      POWER(2, sm_rel) - 1
+    ) AS sm_gain_exponential
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
     sm_marked.*,
     sm_gain AS sm_eff_gain,
-    sm_relevant AS sm_eff_relevant
+    sm_relevant AS sm_eff_relevant,
+    sm_gain_exponential AS sm_eff_gain_exponential
   FROM sm_marked
 ), sm_values AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential * sm_disc) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -93,13 +87,13 @@ WITH sm_judged AS (
     sm_queries.sm_n_graded AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
-      WHEN sm_dcg >= CAST('inf' AS Nullable(Float64))
+      WHEN sm_v_1 >= CAST('inf' AS Nullable(Float64))
       THEN CAST(CAST(CASE
-        WHEN COALESCE(sm_dcg >= CAST('inf' AS Nullable(Float64)), TRUE)
+        WHEN COALESCE(sm_v_1 >= CAST('inf' AS Nullable(Float64)), TRUE)
         THEN 'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS Nullable(String)), 'NULL')
         ELSE '0'
       END AS Int64) AS Nullable(Float64))
-      ELSE sm_dcg
+      ELSE sm_v_1
     END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -69,7 +69,7 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_eff_relevant) AS sm_hits,
+    SUM(1 * sm_eff_relevant) AS sm_v_1,
     COUNT(*) AS sm_retrieved,
     1 AS sm_in_run
   FROM sm_ranked
@@ -84,7 +84,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_hits AS Nullable(Float64)) / nullIf(CAST(sm_retrieved AS Nullable(Float64)), 0)
+      CAST(sm_v_1 AS Nullable(Float64)) / nullIf(CAST(sm_retrieved AS Nullable(Float64)), 0)
     ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -20,15 +20,9 @@ WITH sm_judged AS (
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(
-      CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN sm_rel / (
-          LN(sm_ideal_pos + 1) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg
+    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
+      LN(sm_ideal_pos + 1) / LN(2)
+    ) ELSE 0 END) AS sm_idcg
   FROM (
     SELECT
       sm_judged.*,
@@ -62,7 +56,7 @@ WITH sm_judged AS (
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -75,8 +69,12 @@ WITH sm_judged AS (
     "country",
     "query_id",
     MAX(
-      CASE WHEN sm_in_k = 1 AND sm_relevant = 1 THEN 1 / CAST(sm_pos AS DOUBLE) ELSE 0 END
-    ) AS sm_rr,
+      CASE
+        WHEN sm_pos <= 10 AND sm_relevant = 1
+        THEN 1 / CAST(sm_pos AS DOUBLE)
+        ELSE 0
+      END
+    ) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -89,7 +87,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant,
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    sm_rr AS sm_value
+    sm_v_1 AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -21,7 +21,7 @@ WITH sm_judged AS (
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
       CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        WHEN sm_rel > 0
         THEN CAST(sm_rel AS DOUBLE PRECISION) / (
           CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
         )
@@ -61,7 +61,7 @@ WITH sm_judged AS (
     CAST(1 AS DOUBLE PRECISION) / (
       CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -79,8 +79,8 @@ WITH sm_judged AS (
     "country",
     "query_id",
     SUM(
-      CAST(sm_in_k * sm_relevant * CAST(sm_cum_relevant AS DOUBLE PRECISION) AS DOUBLE PRECISION) / sm_pos
-    ) AS sm_precisions,
+      CAST(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant * CAST(sm_cum_relevant AS DOUBLE PRECISION) AS DOUBLE PRECISION) / sm_pos
+    ) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -94,7 +94,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_precisions AS DOUBLE PRECISION) / NULLIF(CAST(sm_n_relevant AS DOUBLE PRECISION), 0)
+      CAST(sm_v_1 AS DOUBLE PRECISION) / NULLIF(CAST(sm_n_relevant AS DOUBLE PRECISION), 0)
     ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -22,7 +22,7 @@ WITH sm_judged AS (
     MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade,
     SUM(
       CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        WHEN sm_rel > 0
         THEN CAST(sm_rel AS DOUBLE PRECISION) / (
           CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
         )
@@ -72,16 +72,7 @@ WITH sm_judged AS (
     CAST(1 AS DOUBLE PRECISION) / (
       CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k,
-    (
-      1 - CAST(0.9 AS DOUBLE PRECISION)
-    ) * CASE
-      WHEN (
-        sm_pos - 1
-      ) * LN(CAST(0.9 AS DOUBLE PRECISION)) > -707
-      THEN POWER(CAST(0.9 AS DOUBLE PRECISION), sm_pos - 1)
-      ELSE 0
-    END AS sm_weight
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -93,11 +84,31 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_rel * sm_weight) AS sm_rbp,
-    SUM(sm_in_k * (
-      1 - sm_is_judged
-    ) * sm_weight) AS sm_unjudged_weight,
-    SUM(sm_in_k) AS sm_depth,
+    SUM(
+      CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_rel * (
+        1 - CAST(0.9 AS DOUBLE PRECISION)
+      ) * CASE
+        WHEN (
+          sm_pos - 1
+        ) * LN(CAST(0.9 AS DOUBLE PRECISION)) > -707
+        THEN POWER(CAST(0.9 AS DOUBLE PRECISION), sm_pos - 1)
+        ELSE 0
+      END
+    ) AS sm_v_1,
+    SUM(
+      CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * (
+        1 - sm_is_judged
+      ) * (
+        1 - CAST(0.9 AS DOUBLE PRECISION)
+      ) * CASE
+        WHEN (
+          sm_pos - 1
+        ) * LN(CAST(0.9 AS DOUBLE PRECISION)) > -707
+        THEN POWER(CAST(0.9 AS DOUBLE PRECISION), sm_pos - 1)
+        ELSE 0
+      END
+    ) AS sm_v_1_unjudged,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END) AS sm_v_1_depth,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -111,14 +122,14 @@ WITH sm_judged AS (
     sm_queries.sm_n_graded AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_rbp AS DOUBLE PRECISION) / NULLIF(
+      CAST(sm_v_1 AS DOUBLE PRECISION) / NULLIF(
         CAST(CASE WHEN sm_top_grade > 1 THEN sm_top_grade ELSE 1 END AS DOUBLE PRECISION),
         0
       )
     ) AS sm_value,
-    sm_unjudged_weight + CASE
-      WHEN sm_depth * LN(CAST(0.9 AS DOUBLE PRECISION)) > -707
-      THEN POWER(CAST(0.9 AS DOUBLE PRECISION), sm_depth)
+    sm_v_1_unjudged + CASE
+      WHEN sm_v_1_depth * LN(CAST(0.9 AS DOUBLE PRECISION)) > -707
+      THEN POWER(CAST(0.9 AS DOUBLE PRECISION), sm_v_1_depth)
       ELSE 0
     END AS sm_extra_1
   FROM sm_queries

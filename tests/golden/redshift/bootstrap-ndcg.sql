@@ -150,6 +150,15 @@ WITH sm_replicated AS (
         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
         SUM(
           CASE
+            WHEN sm_rel > 0
+            THEN CAST(sm_rel AS DOUBLE PRECISION) / (
+              CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
+            )
+            ELSE 0
+          END
+        ) AS sm_idcg,
+        SUM(
+          CASE
             WHEN sm_ideal_pos <= 10 AND sm_rel > 0
             THEN CAST((
               CASE
@@ -164,7 +173,7 @@ WITH sm_replicated AS (
             )
             ELSE 0
           END
-        ) AS sm_idcg
+        ) AS sm_idcg_1
       FROM (
         SELECT
           sm_judged.*,
@@ -195,6 +204,11 @@ WITH sm_replicated AS (
       SELECT
         sm_rows.*,
         CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS sm_relevant,
+        sm_rel AS sm_gain,
+        CAST(1 AS DOUBLE PRECISION) / (
+          CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
+        ) AS sm_disc,
+        1 AS sm_in_k,
         (
           CASE
             WHEN (
@@ -203,24 +217,23 @@ WITH sm_replicated AS (
             THEN POWER(2, sm_rel - sm_grades.sm_shift)
             ELSE 0
           END - sm_grades.sm_unit
-        ) AS sm_gain,
-        CAST(1 AS DOUBLE PRECISION) / (
-          CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
-        ) AS sm_disc,
-        CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+        ) AS sm_gain_exponential_scaled
       FROM sm_rows
       CROSS JOIN sm_grades
     ), sm_ranked AS (
       SELECT
         sm_marked.*,
         AVG(sm_gain) OVER (PARTITION BY "country", "query_id", sm_score) AS sm_eff_gain,
-        AVG(CAST(sm_relevant AS DOUBLE PRECISION)) OVER (PARTITION BY "country", "query_id", sm_score) AS sm_eff_relevant
+        AVG(CAST(sm_relevant AS DOUBLE PRECISION)) OVER (PARTITION BY "country", "query_id", sm_score) AS sm_eff_relevant,
+        AVG(sm_gain_exponential_scaled) OVER (PARTITION BY "country", "query_id", sm_score) AS sm_eff_gain_exponential_scaled
       FROM sm_marked
     ), sm_values AS (
       SELECT
         "country",
         "query_id",
-        SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+        SUM(
+          CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential_scaled * sm_disc
+        ) AS sm_v_1,
         1 AS sm_in_run
       FROM sm_ranked
       GROUP BY
@@ -235,16 +248,16 @@ WITH sm_replicated AS (
         CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
         CASE
           WHEN sm_n_graded > 0 AND NOT (
-            sm_idcg > 1e-290
+            sm_idcg_1 > 1e-290
           )
           THEN CAST(CAST(CASE
             WHEN COALESCE(sm_n_graded > 0 AND NOT (
-              sm_idcg > 1e-290
+              sm_idcg_1 > 1e-290
             ), TRUE)
             THEN 'sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' || COALESCE(CAST(sm_queries."query_id" AS VARCHAR(MAX)), 'NULL')
             ELSE '0'
           END AS BIGINT) AS DOUBLE PRECISION)
-          ELSE CAST(sm_dcg AS DOUBLE PRECISION) / NULLIF(sm_idcg, 0)
+          ELSE CAST(sm_v_1 AS DOUBLE PRECISION) / NULLIF(sm_idcg_1, 0)
         END AS sm_value
       FROM sm_queries
       LEFT JOIN sm_values

@@ -21,10 +21,8 @@ WITH sm_judged AS (
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
       CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN CAST((
-          POWER(2, sm_rel) - 1
-        ) AS DOUBLE PRECISION) / (
+        WHEN sm_rel > 0
+        THEN CAST(sm_rel AS DOUBLE PRECISION) / (
           CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
         )
         ELSE 0
@@ -59,25 +57,27 @@ WITH sm_judged AS (
   SELECT
     sm_rows.*,
     CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE PRECISION) THEN 1 ELSE 0 END AS sm_relevant,
-    (
-      POWER(2, sm_rel) - 1
-    ) AS sm_gain,
+    sm_rel AS sm_gain,
     CAST(1 AS DOUBLE PRECISION) / (
       CAST(LN(sm_pos + 1) AS DOUBLE PRECISION) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k,
+    (
+      POWER(2, sm_rel) - 1
+    ) AS sm_gain_exponential
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
     sm_marked.*,
     sm_gain AS sm_eff_gain,
-    sm_relevant AS sm_eff_relevant
+    sm_relevant AS sm_eff_relevant,
+    sm_gain_exponential AS sm_eff_gain_exponential
   FROM sm_marked
 ), sm_values AS (
   SELECT
     "country",
     "query_id",
-    SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential * sm_disc) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -91,13 +91,13 @@ WITH sm_judged AS (
     sm_queries.sm_n_graded AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     CASE
-      WHEN sm_dcg >= CAST('Infinity' AS DOUBLE PRECISION)
+      WHEN sm_v_1 >= CAST('Infinity' AS DOUBLE PRECISION)
       THEN CAST(CAST(CASE
-        WHEN COALESCE(sm_dcg >= CAST('Infinity' AS DOUBLE PRECISION), TRUE)
+        WHEN COALESCE(sm_v_1 >= CAST('Infinity' AS DOUBLE PRECISION), TRUE)
         THEN 'sqlmetrics: the DCG of a query overflows a double (exponential gain 2^relevance - 1): use gain=linear, or ndcg; query; found ' || COALESCE(CAST(sm_queries."query_id" AS VARCHAR(MAX)), 'NULL')
         ELSE '0'
       END AS BIGINT) AS DOUBLE PRECISION)
-      ELSE sm_dcg
+      ELSE sm_v_1
     END AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -21,15 +21,9 @@ WITH sm_judged AS (
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade,
-    SUM(
-      CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
-        THEN sm_rel / (
-          LN(sm_ideal_pos + 1) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg
+    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
+      LN(sm_ideal_pos + 1) / LN(2)
+    ) ELSE 0 END) AS sm_idcg
   FROM (
     SELECT
       sm_judged.*,
@@ -73,16 +67,7 @@ WITH sm_judged AS (
     1 / (
       LN(sm_pos + 1) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k,
-    (
-      1 - CAST(0.9 AS DOUBLE)
-    ) * CASE
-      WHEN (
-        sm_pos - 1
-      ) * LN(CAST(0.9 AS DOUBLE)) > -707
-      THEN POWER(CAST(0.9 AS DOUBLE), sm_pos - 1)
-      ELSE 0
-    END AS sm_weight
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -94,11 +79,31 @@ WITH sm_judged AS (
   SELECT
     `country`,
     `query_id`,
-    SUM(sm_in_k * sm_rel * sm_weight) AS sm_rbp,
-    SUM(sm_in_k * (
-      1 - sm_is_judged
-    ) * sm_weight) AS sm_unjudged_weight,
-    SUM(sm_in_k) AS sm_depth,
+    SUM(
+      CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_rel * (
+        1 - CAST(0.9 AS DOUBLE)
+      ) * CASE
+        WHEN (
+          sm_pos - 1
+        ) * LN(CAST(0.9 AS DOUBLE)) > -707
+        THEN POWER(CAST(0.9 AS DOUBLE), sm_pos - 1)
+        ELSE 0
+      END
+    ) AS sm_v_1,
+    SUM(
+      CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * (
+        1 - sm_is_judged
+      ) * (
+        1 - CAST(0.9 AS DOUBLE)
+      ) * CASE
+        WHEN (
+          sm_pos - 1
+        ) * LN(CAST(0.9 AS DOUBLE)) > -707
+        THEN POWER(CAST(0.9 AS DOUBLE), sm_pos - 1)
+        ELSE 0
+      END
+    ) AS sm_v_1_unjudged,
+    SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END) AS sm_v_1_depth,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -112,11 +117,11 @@ WITH sm_judged AS (
     sm_queries.sm_n_graded AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_rbp AS DOUBLE) / NULLIF(CAST(CASE WHEN sm_top_grade > 1 THEN sm_top_grade ELSE 1 END AS DOUBLE), 0)
+      CAST(sm_v_1 AS DOUBLE) / NULLIF(CAST(CASE WHEN sm_top_grade > 1 THEN sm_top_grade ELSE 1 END AS DOUBLE), 0)
     ) AS sm_value,
-    sm_unjudged_weight + CASE
-      WHEN sm_depth * LN(CAST(0.9 AS DOUBLE)) > -707
-      THEN POWER(CAST(0.9 AS DOUBLE), sm_depth)
+    sm_v_1_unjudged + CASE
+      WHEN sm_v_1_depth * LN(CAST(0.9 AS DOUBLE)) > -707
+      THEN POWER(CAST(0.9 AS DOUBLE), sm_v_1_depth)
       ELSE 0
     END AS sm_extra_1
   FROM sm_queries

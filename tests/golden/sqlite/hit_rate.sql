@@ -23,7 +23,7 @@ WITH sm_judged AS (
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
     SUM(
       CASE
-        WHEN sm_ideal_pos <= 10 AND sm_rel > 0
+        WHEN sm_rel > 0
         THEN CAST(sm_rel AS REAL) / (
           CAST(LN(sm_ideal_pos + 1) AS REAL) / LN(2)
         )
@@ -63,7 +63,7 @@ WITH sm_judged AS (
     CAST(1 AS REAL) / (
       CAST(LN(sm_pos + 1) AS REAL) / LN(2)
     ) AS sm_disc,
-    CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+    1 AS sm_in_k
   FROM sm_rows
 ), sm_ranked AS (
   SELECT
@@ -75,7 +75,7 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    MAX(sm_in_k * sm_relevant) AS sm_hit,
+    MAX(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -88,7 +88,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant,
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
-    CAST(sm_hit AS REAL) AS sm_value
+    CAST(sm_v_1 AS REAL) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values
     ON sm_queries."country" = sm_values."country"

@@ -153,6 +153,15 @@ WITH sm_replicated AS (
         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
         SUM(
           CASE
+            WHEN sm_rel > 0
+            THEN CAST(sm_rel AS DOUBLE) / (
+              CAST(LN(sm_ideal_pos + 1) AS DOUBLE) / LN(2)
+            )
+            ELSE 0
+          END
+        ) AS sm_idcg,
+        SUM(
+          CASE
             WHEN sm_ideal_pos <= 10 AND sm_rel > 0
             THEN CAST((
               CASE
@@ -167,7 +176,7 @@ WITH sm_replicated AS (
             )
             ELSE 0
           END
-        ) AS sm_idcg
+        ) AS sm_idcg_1
       FROM (
         SELECT
           sm_judged.*,
@@ -195,6 +204,11 @@ WITH sm_replicated AS (
       SELECT
         sm_rows.*,
         CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END AS sm_relevant,
+        sm_rel AS sm_gain,
+        CAST(1 AS DOUBLE) / (
+          CAST(LN(sm_pos + 1) AS DOUBLE) / LN(2)
+        ) AS sm_disc,
+        1 AS sm_in_k,
         (
           CASE
             WHEN (
@@ -203,11 +217,7 @@ WITH sm_replicated AS (
             THEN POWER(2, sm_rel - sm_grades.sm_shift)
             ELSE 0
           END - sm_grades.sm_unit
-        ) AS sm_gain,
-        CAST(1 AS DOUBLE) / (
-          CAST(LN(sm_pos + 1) AS DOUBLE) / LN(2)
-        ) AS sm_disc,
-        CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END AS sm_in_k
+        ) AS sm_gain_exponential_scaled
       FROM sm_rows
       CROSS JOIN sm_grades
     ), sm_ranked AS (
@@ -222,13 +232,20 @@ WITH sm_replicated AS (
           PARTITION BY "country", "query_id"
           ORDER BY sm_score
           RANGE BETWEEN CURRENT ROW AND CURRENT ROW
-        ) AS sm_eff_relevant
+        ) AS sm_eff_relevant,
+        AVG(sm_gain_exponential_scaled) OVER (
+          PARTITION BY "country", "query_id"
+          ORDER BY sm_score
+          RANGE BETWEEN CURRENT ROW AND CURRENT ROW
+        ) AS sm_eff_gain_exponential_scaled
       FROM sm_marked
     ), sm_values AS (
       SELECT
         "country",
         "query_id",
-        SUM(sm_in_k * sm_eff_gain * sm_disc) AS sm_dcg,
+        SUM(
+          CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_eff_gain_exponential_scaled * sm_disc
+        ) AS sm_v_1,
         1 AS sm_in_run
       FROM sm_ranked
       GROUP BY
@@ -243,11 +260,11 @@ WITH sm_replicated AS (
         CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
         CASE
           WHEN sm_n_graded > 0 AND NOT (
-            sm_idcg > 1e-290
+            sm_idcg_1 > 1e-290
           )
           THEN CAST(CAST(CASE
             WHEN COALESCE(sm_n_graded > 0 AND NOT (
-              sm_idcg > 1e-290
+              sm_idcg_1 > 1e-290
             ), TRUE)
             THEN CONCAT(
               CAST('sqlmetrics: exponential gains of this query (2^relevance - 1) are too small next to the largest grade of the judgments to be represented: use gain=linear; query; found ' AS VARCHAR),
@@ -255,7 +272,7 @@ WITH sm_replicated AS (
             )
             ELSE '0'
           END AS BIGINT) AS DOUBLE)
-          ELSE CAST(sm_dcg AS DOUBLE) / NULLIF(sm_idcg, 0)
+          ELSE CAST(sm_v_1 AS DOUBLE) / NULLIF(sm_idcg_1, 0)
         END AS sm_value
       FROM sm_queries
       LEFT JOIN sm_values

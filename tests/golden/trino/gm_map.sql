@@ -81,7 +81,7 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    SUM(CAST(sm_in_k * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) AS DOUBLE) / sm_pos) AS sm_precisions,
+    SUM(CAST(1 * sm_relevant * CAST(sm_cum_relevant AS DOUBLE) AS DOUBLE) / sm_pos) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY
@@ -95,7 +95,7 @@ WITH sm_judged AS (
     sm_queries.sm_n_relevant AS sm_nonempty,
     CASE WHEN sm_values.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run,
     (
-      CAST(sm_precisions AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
+      CAST(sm_v_1 AS DOUBLE) / NULLIF(CAST(sm_n_relevant AS DOUBLE), 0)
     ) AS sm_value
   FROM sm_queries
   LEFT JOIN sm_values

@@ -126,7 +126,8 @@ class _Namespace:
         try:
             return self.__dict__["macros"][name]
         except KeyError:
-            raise AttributeError(f"no macro named {name!r} under {SQL_DIR}") from None
+            raise AttributeError(f"no macro named {name!r} under {SQL_DIR} (a one-pass ranking measure's is written "
+                                 "into sql/metric.sql by `python -m sqlmetrics.codegen`)") from None
 
 
 class _Adapter:

@@ -60,15 +60,12 @@ def _starts_spark(item) -> bool:
 
 @pytest.hookimpl(hookwrapper=True)  # mark before -k and -m choose; leave out after
 def pytest_collection_modifyitems(config, items):
-    """A test marked `exercises(name, ...)` (a shared test that runs those metrics, not parametrized by
-    them) is selected by `-k name`. Every test that starts Spark is marked `spark`. `-k` without `-m` (the loop on one metric:
+    """Every test that starts Spark is marked `spark`. `-k` without `-m` (the loop on one metric:
     `pytest -k auc`) leaves them out, as the JVM takes longer to start than the rest takes to run;
     `-m spark` runs them, and a run without `-k` runs everything."""
     for item in items:
         if _starts_spark(item):
             item.add_marker(pytest.mark.spark)
-        for mark in item.iter_markers("exercises"):  # -k <metric> selects a shared test that runs the metric
-            item.extra_keyword_matches.update(mark.args)
     yield
     spark = [item for item in items if item.get_closest_marker("spark")]
     if config.option.keyword and not config.option.markexpr and spark:
@@ -193,7 +190,7 @@ def ranking_args(name, variant):
     return params
 
 
-#: the metrics sm.evaluate computes in its one pass (a test of them all: @pytest.mark.exercises(*ONE_PASS))
+#: the metrics sm.evaluate computes in its one pass
 ONE_PASS = tuple(name for name, m in METRICS.items() if m.one_pass)
 
 

@@ -20,7 +20,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
-import ranx
 from scipy import stats
 
 import sqlmetrics as sm
@@ -46,6 +45,7 @@ def three_systems(seed=3, n_queries=60, n_docs=25):
 
 
 def ranx_objects(runs, qrels):
+    import ranx  # here, not at collection: its import takes a second and a half
     ids = {"query": object, "item": object}  # ranx takes ids of dtype object only
     rq = ranx.Qrels.from_df(qrels.astype(ids), q_id_col="query", doc_id_col="item", score_col="relevance")
     rr = [ranx.Run.from_df(run.astype(ids), q_id_col="query", doc_id_col="item", score_col="score", name=name)
@@ -55,6 +55,7 @@ def ranx_objects(runs, qrels):
 
 def per_query(runs, qrels, measure):
     """ranx's per-query values of each run, queries in the qrels' order (a missing query scores 0)."""
+    import ranx
     rq, rr = ranx_objects(runs, qrels)
     return {run.name: np.asarray(ranx.evaluate(rq, run, measure, return_mean=False, make_comparable=True))
             for run in rr}
@@ -75,6 +76,7 @@ def bonferroni(p):
 
 
 def test_every_pair_matches_ranx_student():
+    import ranx
     runs, qrels = three_systems()
     got = sm.compare(metrics=MEASURES, runs=runs, qrels=qrels, correction=None, alpha=0.05)
     rq, rr = ranx_objects(runs, qrels)
@@ -141,6 +143,7 @@ def test_fisher_randomization_against_ranx():
     Elsewhere the two estimate the same p-value: within Monte-Carlo error of each other, and of the
     exact p-value where the nonzero differences are few enough to flip every sign. ranx runs on one
     numba thread: on two, its p-values here were biased (0.214 where the exact p-value is 0.281)."""
+    import ranx
     source = inspect.getsource(ranx.statistical_tests.fisher_randomization_test)
     assert "p_value = counter_array.mean()" in source and "permuted_diff >= control_treatment_diff" in source
     runs, qrels = three_systems()

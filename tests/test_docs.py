@@ -42,11 +42,11 @@ _ONE_PAGE = {"test_the_page_shows_the_registry_entry_and_the_golden_sql": lambda
                                                                                     params["page"]) or [None, None])[1]}
 
 
-def pages_looked_at(items, module) -> set[str] | None:
+def pages_looked_at(items) -> set[str] | None:
     """The metrics whose pages the selected tests of this module look at, or None where one of them looks
     at the whole site (every test selected, or a test of the site)."""
     names = set()
-    for item in (i for i in items if i.module is module):
+    for item in (i for i in items if i.module.__name__ == __name__):
         one = _ONE_PAGE.get(item.originalname)
         name = one(item.callspec.params) if one else None
         if name is None:
@@ -62,7 +62,7 @@ def site(tmp_path_factory, request) -> Path:
     without their SQL and examples (docsite.PARTIAL), which takes a tenth of the time."""
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         missing("mkdocs-material", "pip install -e '.[docs]'")
-    looked_at = pages_looked_at(request.session.items, request.module)
+    looked_at = pages_looked_at(request.session.items)
     partial = {docsite.PARTIAL: ",".join(sorted(looked_at))} if looked_at else {}
     run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     shared = tmp_path_factory.getbasetemp().parent if run_id else tmp_path_factory.getbasetemp()

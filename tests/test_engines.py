@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import (ONE_PASS, PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures,
+from conftest import (PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures,
                       unreachable)
 from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, postgres_tables, reference)
@@ -225,7 +225,6 @@ def test_compare_on_the_engine(statistics_con):
                                    rel=1e-9)
 
 
-@pytest.mark.exercises(*ONE_PASS)
 def test_evaluate_on_the_engine(con):
     """sm.evaluate's one-pass SQL (every measure it computes, both gains, ties averaged) gives DuckDB's
     values on every engine: sliced, per query, and under the skip policies."""

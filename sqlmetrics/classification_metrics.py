@@ -93,7 +93,7 @@ CLASSIFICATION = [
         params=(LABEL, SCORE, WEIGHT, Param(
             "bins", "int", "approximate in one pass, without sorting: bucket the scores into this many "
             "equal-width bins; details=True gives error_bound, a guaranteed bound on |AUC - exact AUC|.",
-            default=None, low=1), Param(
+            default=None, low=1, sample=50), Param(
             "max_fpr", "float", "partial AUC: the area for fpr in [0, max_fpr] only, standardised by McClish "
             "(0.5: chance, 1: perfect), as sklearn's roc_auc_score(max_fpr=...); 1 (or None) is the full AUC. "
             "Exact: not with bins.", default=None, low=0.0, low_open=True, high=1.0), BY),
@@ -166,11 +166,11 @@ CLASSIFICATION = [
     Metric(
         name="score_histogram", template="classification/score_histogram.sql", kind="curve",
         params=(LABEL, SCORE,
-                Param("bins", "int", "number of equal-width buckets of [lower, upper].", default=1000, low=1),
+                Param("bins", "int", "number of equal-width buckets of [lower, upper].", default=1000, low=1, sample=16),
                 Param("lower", "float", "low end of the bucketed range; lower scores count in the first bucket.",
-                      default=0.0),
+                      default=0.0, sample=-0.5),
                 Param("upper", "float", "high end of the range (> lower); higher scores count in the last bucket.",
-                      default=1.0),
+                      default=1.0, sample=1.5),
                 WEIGHT, BY),
         outputs=("bucket", "low", "high", "n", "n_pos", "w_pos", "w_neg"),
         summary="Label counts per fixed score bucket: a summary to store (say per day), stack and pass to "
@@ -453,7 +453,7 @@ CLASSIFICATION = [
         "example of weight > 0; ovo needs two classes that are true", plan=_RANK_WHEN_DISTINCT),
     _class_scores_metric(
         "top_k_accuracy", (Param("k", "int", "the true class counts when among the k classes of highest score "
-                                 "(sklearn's default 2).", default=2, low=1),),
+                                 "(sklearn's default 2).", default=2, low=1, sample=1),),
         "Top-k accuracy: the share of examples whose true class is among the k classes of highest score.",
         "top_k_accuracy = sum w*[rank of the true class <= k] / sum w; of equal scores the class later in the "
         "sorted class labels ranks first (sklearn's stable argsort, reversed), but for two classes the earlier "
@@ -550,7 +550,7 @@ CLASSIFICATION = [
         name=name, template=f"classification/{name}.sql", kind="curve", plan=_PARALLEL,
         params=(LABEL, SCORE, WEIGHT, Param(
             "n_bins", "int", "number of bins of the rows sorted by score (10: deciles); a tie group is never "
-            "split, so some bins may stay empty.", default=10, low=1), BY),
+            "split, so some bins may stay empty.", default=10, low=1, sample=7), BY),
         outputs=outputs, summary=summary,
         formula="rows sorted by score descending; the tie group of a score goes whole to bin FLOOR(n_bins * "
                 "W_above / W) + 1 (W_above: the weight scoring strictly higher, W: the slice's; rows when "

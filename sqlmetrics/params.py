@@ -58,6 +58,9 @@ class Param:
     relation_columns: tuple[tuple[str, Role], ...] = ()
     #: for a relation: it must have the columns the data must have (a second run, compared with the first)
     like_data: bool = False
+    #: a value other than the default that the engine and golden cases give it, so that it runs on every
+    #: engine and in every dialect (a number parameter's; None: the tests give it none of their own)
+    sample: object = None
     #: a required parameter that may be None (a value of its own: k=None, the whole list), said explicitly
     none_ok: bool = False
     #: for a column of the qrels only: the parameter whose column it names there (qrels_query: query)
@@ -209,13 +212,13 @@ BY = Param("by", "columns", "optional column(s) to slice by; returns one row per
            default=None, role="slice")
 GROUP = Param("group", "column", "column identifying the group (e.g. user id) within which AUC is computed.",
               role="group")
-THRESHOLD = Param("threshold", "float", "a row is predicted positive iff score >= threshold.", default=0.5)
+THRESHOLD = Param("threshold", "float", "a row is predicted positive iff score >= threshold.", default=0.5, sample=0.3)
 OPT_SCORE = Param("score", "column", "numeric score, thresholded at `threshold` (or give `prediction`).",
                   default=None, role="score")
 BINARY_PREDICTION = Param("prediction", "column", "0/1 (or boolean) predicted class, instead of score+threshold.",
                           default=None, role="binary")
 BETA = Param("beta", "float", "weight of recall relative to precision (F_beta); beta > 0.", default=1.0,
-             low=0.0, low_open=True)
+             low=0.0, low_open=True, sample=2.0)
 # Multi-class: classes of any type (integers, text), compared exactly.
 CLASS_LABEL = Param("label", "column", "the true class (integers or text).", role="class")
 CLASS_PREDICTION = Param("prediction", "column", "the predicted class (same type as label).", role="class")
@@ -280,9 +283,9 @@ RANKING_BY = Param("by", "columns", "optional column(s) to slice by: query attri
                    "the run only leaves out the judged queries the run lacks (no slice: not in n_missing).",
                    default=None, where="both", role="key")
 K = Param("k", "int", "cut-off: only the top k of each ranked list count (None: the whole list).",
-          default=None, low=1)
+          default=None, low=1, sample=5)
 K_REQUIRED = Param("k", "int", "cut-off: only the top k of each ranked list count; None: the whole retrieved "
-                   "list (as trec_eval's set_ measures). Required: pass k=None for the whole list.", low=1, none_ok=True)
+                   "list (as trec_eval's set_ measures). Required: pass k=None for the whole list.", low=1, none_ok=True, sample=5)
 TIES = Param("ties", "choice", "order of equal scores: 'item_desc' (item id descending, byte order: exactly "
              "trec_eval), 'item_asc', or 'average' (expected value over all orders of each tie group, "
              "as sklearn).", default="item_desc", choices=("item_desc", "item_asc", "average"))
@@ -291,12 +294,12 @@ TIES_ORDER = Param("ties", "choice", "order of equal scores: 'item_desc' (item i
 GAIN = Param("gain", "choice", "'exponential' (2^rel - 1) or 'linear' (rel, as trec_eval and sklearn).",
              default="exponential", choices=("exponential", "linear"))
 RELEVANCE_THRESHOLD = Param("relevance_threshold", "float", "an item is relevant iff relevance >= this.",
-                            default=1.0, low=0.0, low_open=True)
+                            default=1.0, low=0.0, low_open=True, sample=2.0)
 MISSING = Param("missing", "choice", "a judged query absent from the run scores 0 ('zero', as trec_eval -c) "
                 "or is left out ('skip', as pytrec_eval).", default="zero", choices=("zero", "skip"))
 RECALL_LEVELS = Param(
     "recall_levels", "floats", "the recall levels (numbers in [0, 1]) at which to interpolate the precision.",
-    default=tuple(i / 10 for i in range(11)), low=0.0, high=1.0)
+    default=tuple(i / 10 for i in range(11)), low=0.0, high=1.0, sample=(0.25, 0.5))
 EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and counts ('zero') or is left "
               "out ('skip'); for the gain-based dcg, ndcg and err a query is without relevant items when no "
               "judgment has a positive grade (its ideal gain is 0), whatever relevance_threshold, as "
@@ -306,10 +309,10 @@ EMPTY = Param("empty", "choice", "a query without relevant items scores 0 and co
 MAX_POINTS = Param(
     "max_points", "int", "at most this many points (>= 2): the first point, the last, and those where the "
     "rows at or above the threshold first reach evenly spaced shares of the rows (evenly spaced in rank; "
-    "exact points, only fewer). None: one point per distinct score.", default=None, low=2)
+    "exact points, only fewer). None: one point per distinct score.", default=None, low=2, sample=9)
 CONFIDENCE = Param("confidence", "float", "coverage of the two-sided interval, from 0.5 to 0.999999 (where its "
                    "normal and Student's t quantiles are within 1e-8 of the exact ones).", default=0.95, low=0.5,
-                   high=0.999999)
+                   high=0.999999, sample=0.9)
 N_BOOT = Param("n_boot", "int", "number of bootstrap replicates, 2 to 100,000 (each costs about a pass over the "
                "rows, or over the queries or groups).", default=1000, low=2, high=100_000)
 SEED = Param("seed", "int", "the seed of the replicate weights: the same seed, the same interval.", default=0, low=0)
@@ -329,7 +332,7 @@ BOOTSTRAP_TEST = Param("test", "choice", "'bootstrap': the paired bootstrap (bot
                        "weights; a percentile p-value).", default="bootstrap", choices=("bootstrap",))
 N_PAIRED_BOOT = Param("n_resamples", "int", "replicates of the paired bootstrap (test='bootstrap'), 2 to 100,000 (each "
                       "costs about two passes over the rows).", default=1000, low=2, high=100_000)
-N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1)
+N_BINS = Param("n_bins", "int", "number of bins of predicted probability (>= 1).", default=5, low=1, sample=7)
 STRATEGY = Param("strategy", "choice", "'uniform' (equal-width bins on [0, 1]) or 'quantile' (bins between "
                  "the quantiles of the probabilities: about equally many rows each).", default="uniform",
                  choices=("uniform", "quantile"))

@@ -47,7 +47,7 @@ _NO_WEIGHT = "the data has no rows (or zero total weight)"
 _SIMILARITY = Param("similarity", "relation", "item similarities: a table with columns item_a, item_b, similarity "
                     "(either direction is looked up; missing pairs count 0).",
                     relation_columns=(("item_a", "key"), ("item_b", "key"), ("similarity", "numeric")))
-_N_ITEMS = Param("n_items", "int", "catalogue size.", default=None, low=1)
+_N_ITEMS = Param("n_items", "int", "catalogue size.", default=None, low=1, sample=100)
 _ITEMS = Param("items", "relation", "catalogue table (distinct values of its `item` column are counted).",
                default=None, relation_columns=(("{item}", "key"),))
 _INTERACTIONS = Param("interactions", "relation", "the training interactions, one row per (user, item) event, with "
@@ -195,7 +195,7 @@ RANKING = [
     _ranking_metric(
         "err", RUN + (K, TIES_ORDER, Param(
             "max_grade", "float", "top of the grading scale (default: the largest relevance in the "
-            "judgments); 4 reproduces ir_measures / gdeval ERR.", default=None, low=0.0, low_open=True))
+            "judgments); 4 reproduces ir_measures / gdeval ERR.", default=None, low=0.0, low_open=True, sample=4.0))
         + POLICIES,
         "ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade.",
         "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
@@ -218,7 +218,7 @@ RANKING = [
         "rbp", RUN + (K, TIES_ORDER, Param(
             "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
             "trec_eval 10's rbp (ir_measures RBP defaults to 0.8).", default=0.9, low=0.0, low_open=True,
-            high=1.0, high_open=True), Param(
+            high=1.0, high_open=True, sample=0.5), Param(
             "graded", "bool", "True: the gain of a grade is the grade over the query's top grade where that is "
             "above 1, as trec_eval 10's rbp (relevance_threshold does not apply); False: 1 for relevance >= "
             "relevance_threshold, else 0 (ir_measures' RBP(rel=...)).", default=True)) + POLICIES,
@@ -409,7 +409,7 @@ RANKING = [
         "tail_share", (_INTERACTIONS, _POPULARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, Param(
             "tail", "float", "the long tail: above 1, the items whose popularity count is at most `tail`; up to 1, "
             "the least popular share `tail` of the items (RecBole's tail_ratio, whose default 0.1 this is, so "
-            "RecBole's TailPercentage reproduces without configuring it).", default=0.1, low=0.0, low_open=True),
+            "RecBole's TailPercentage reproduces without configuring it).", default=0.1, low=0.0, low_open=True, sample=0.2),
             BY),
         "tail_share = mean over users of the share of the items of the user's top k that are in the long tail T. "
         "T is drawn from the items of the popularity source (an item it lacks is not in T, as in RecBole): tail > 1, "

@@ -18,7 +18,7 @@ HIGHER = Param("higher", "choice",
                "'survival', a longer survival (lifelines' predicted_scores).",
                default="risk", choices=("risk", "survival"))
 TAU = Param("tau", "float", "only events before tau weigh (scikit-survival's tau): the concordance up to that time; "
-            "default None, every event.", default=None, none_ok=True)
+            "default None, every event.", default=None, none_ok=True, sample=1.5)
 TIMES = Param("times", "floats", "the times at which to compute the AUC (within the follow-up: at or after the first "
               "time, before the last).")
 TRAIN = Param("train", "relation", "the training data whose censoring distribution weighs the pairs (scikit-survival's "

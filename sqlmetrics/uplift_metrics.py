@@ -96,7 +96,7 @@ UPLIFT_METRICS = [
         name="uplift_at_k", template="uplift/uplift_at_k.sql", kind="scalar",
         params=(OUTCOME, TREATMENT, UPLIFT,
                 Param("k", "float", "the share of the rows at the top, in (0, 1) (scikit-uplift's float k).",
-                      default=0.3, low=0.0, low_open=True, high=1.0, high_open=True),
+                      default=0.3, low=0.0, low_open=True, high=1.0, high_open=True, sample=0.25),
                 Param("strategy", "choice", "'overall': the top floor(n * k) rows of all; 'by_group': the top "
                       "floor(n_t * k) treated and floor(n_c * k) control rows, each group ranked on its own.",
                       default="overall", choices=("overall", "by_group")), BY),

@@ -158,17 +158,22 @@ def calls():
     return out
 
 
+def own_calls(cases) -> dict:
+    """metric -> (table, params) of its own call: the sliced one where it has one."""
+    own = {}
+    for case, name, table, params in cases:
+        if case in (name, f"{name}-by"):
+            own[name] = (table, params)  # the sliced call, listed after the plain one, wins
+    return own
+
+
 def choice_variants(cases):
     """Every other value of each choice parameter of every metric, on the metric's own call (sliced
     where it has one), as the registry declares them: a new choice is run on every engine without
     another edit here. Not `missing` and `empty`: they pick a query policy, a literal of the same SQL.
     (case, metric, table, params, (parameter, value))."""
-    own = {}
-    for case, name, table, params in cases:
-        if case in (name, f"{name}-by"):
-            own[name] = (table, params)  # the sliced call, listed after the plain one, wins
     out = []
-    for name, (table, params) in own.items():
+    for name, (table, params) in own_calls(cases).items():
         for p in METRICS[name].params:
             if p.kind == "choice" and p.name not in ("missing", "empty"):
                 for choice in p.choices:
@@ -178,14 +183,29 @@ def choice_variants(cases):
     return out
 
 
+def sample_variants(cases):
+    """Each metric's own call (sliced where it has one) with the sample value (Param.sample) of every
+    parameter the call leaves at its default: every number parameter the registry declares runs on
+    every engine without another edit here. (case, metric, table, params)."""
+    out = []
+    for name, (table, params) in own_calls(cases).items():
+        samples = {p.name: p.sample for p in METRICS[name].params if p.sample is not None and p.name not in params}
+        if samples:
+            out.append((f"{name}-samples", name, table, params | samples))
+    return out
+
+
 _OWN_CALLS = calls()
 _VARIANTS = choice_variants(_OWN_CALLS)
-CALLS = _OWN_CALLS + [v[:4] for v in _VARIANTS]
-#: Spark, the slowest engine here, runs each value of a choice parameter once per family (binary,
-#: multiclass, ranking, ...: on the first metric that has it), a sample for CI's time; SQLite,
-#: PostgreSQL and ClickHouse run it on every metric
+_SAMPLES = sample_variants(_OWN_CALLS)
+CALLS = _OWN_CALLS + [v[:4] for v in _VARIANTS] + _SAMPLES
+#: Spark, the slowest engine here, runs each value of a choice parameter, and the samples of the
+#: number parameters, once per family (binary, multiclass, ranking, ...: on the first metric that has
+#: it), a sample for CI's time; SQLite, PostgreSQL and ClickHouse run them on every metric
 _SPARK_LEAVES_OUT = {case for i, (case, name, *_, choice) in enumerate(_VARIANTS)
-                     if (choice, METRICS[name].section) in {(v[4], METRICS[v[1]].section) for v in _VARIANTS[:i]}}
+                     if (choice, METRICS[name].section) in {(v[4], METRICS[v[1]].section) for v in _VARIANTS[:i]}} | {
+    case for i, (case, name, *_) in enumerate(_SAMPLES) if METRICS[name].section in {METRICS[v[1]].section
+                                                                                     for v in _SAMPLES[:i]}}
 #: the metrics with a sliced call (`-by`)
 SLICED = {c[1] for c in CALLS if c[0] == f"{c[1]}-by"}
 #: the cases Spark runs: not a metric's own call where its sliced call runs the same template, nor

@@ -92,8 +92,9 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
     """Variants of the canonical calls, checked for hazards (not kept as golden files) in the SWEPT
     dialects: every other value of every choice parameter (except `missing` and `empty`, which only
     flip a literal, and ties='item_asc', which only flips the direction of the tie-break: checked on
-    mrr for ranked_run.sql and coverage for ranked_lists.sql), and the options that switch to
-    another SQL path."""
+    mrr for ranked_run.sql and coverage for ranked_lists.sql), the sample values of the number
+    parameters (Param.sample, all of a metric's at once), and the options that switch to another SQL
+    path."""
     out = {}
     for name in sorted(METRICS):
         data, params = golden.call(name)
@@ -104,6 +105,9 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
                         continue  # flips the tie-break's direction: once per template is enough
                     if choice != params.get(p.name, p.default):
                         out[name, f"{p.name}={choice}"] = (data, with_choice(name, params, p.name, choice))
+        samples = {p.name: p.sample for p in METRICS[name].params if p.sample is not None and p.name not in params}
+        if samples:  # every number parameter the registry gives a sample, in every dialect
+            out[name, "samples"] = (data, params | samples)
     extra = {
         ("auc", "bins=100"): {"bins": 100},
         ("err", "max_grade=4"): {"max_grade": 4},

@@ -52,3 +52,19 @@ def test_output_and_intermediate_names_are_reserved_for_keys():
     assert {"auc", "n_pos", "threshold", "tp"} <= RESERVED_COLUMNS
     with pytest.raises(sm.ParameterError, match="cannot be used in by/group"):
         sm.render("auc", "t", label="y", score="s", by=["AUC"])
+
+
+#: optional number parameters without a sample value, and the engine cases that run them instead
+NO_SAMPLE = {("auc", "max_fpr"): "max_fpr excludes bins (auc's sample): engine cases auc-max-fpr-0.3 and -0.05"}
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_every_number_parameter_has_a_valid_sample_other_than_its_default(name):
+    """The engine and golden cases give every optional number parameter its sample (Param.sample): a
+    parameter added without one would run at its default only, on DuckDB alone."""
+    for p in METRICS[name].params:
+        if p.kind in ("int", "float", "floats") and not p.required and (name, p.name) not in NO_SAMPLE:
+            assert p.sample is not None, f"{name}'s {p.name} needs a sample value (Param.sample)"
+        if p.sample is not None:
+            p.validate(p.sample)  # a ParameterError if the parameter refuses it
+            assert p.sample != p.default, f"{name}'s {p.name}: its sample is its default"

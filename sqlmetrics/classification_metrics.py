@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from . import consistency
 from .metric import Metric
-from .params import (AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_COLUMN, CLASS_LABEL, CLASS_PREDICTION,
+from .params import (AUC_TEST, AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY, CLASS_COLUMN, CLASS_LABEL, CLASS_PREDICTION,
                      CLASS_PROBABILITY, CLASS_SCORE, CONFIDENCE, EXAMPLE, EXAMPLE_WEIGHT, GROUP, LABEL, MAX_POINTS,
                      N_BINS, OPT_SCORE, PROBABILITY, Param, SCORE, STRATEGY, THRESHOLD, TRUE_CLASS, TRUE_CLASSES,
                      WEIGHT, WEIGHTING, ZERO_DIVISION)
@@ -98,7 +98,7 @@ CLASSIFICATION = [
             "(0.5: chance, 1: perfect), as sklearn's roc_auc_score(max_fpr=...); 1 (or None) is the full AUC. "
             "Exact: not with bins.", default=None, low=0.0, low_open=True, high=1.0), BY),
         outputs=("auc",) + _AUC_COUNTS + ("error_bound",), outputs_with=(("error_bound", "bins"),),
-        plan=_RANK_WHEN_DISTINCT,
+        plan=_RANK_WHEN_DISTINCT, paired_test=AUC_TEST,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
@@ -151,7 +151,7 @@ CLASSIFICATION = [
         name="gauc", template="classification/gauc.sql", kind="scalar",
         params=(LABEL, SCORE, GROUP, WEIGHT, WEIGHTING, BY),
         outputs=("gauc", "n_groups_used", "n_groups_excluded") + _AUC_COUNTS,
-        plan=PairsWhenGroupsSmall(parallel=False),
+        plan=PairsWhenGroupsSmall(parallel=False), unit="group",
         summary="Group AUC: AUC within each group (e.g. user), averaged over groups that have both classes.",
         formula="GAUC = sum_g v_g*AUC_g / sum_g v_g over groups with positives and negatives; v_g = rows "
                 "(or total weight) for 'impressions', positives for 'clicks', 1 for 'uniform'; 'pairs' "

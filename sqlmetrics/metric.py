@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal
 
-from .params import Param, require_word
+from .params import BOOTSTRAP_TEST, Param, require_word
 from .plans import ParallelWhenDistributed
 
 #: what a metric returns: "scalar" a float, "record" a dict, "curve" a DataFrame
@@ -16,6 +16,8 @@ Plot = Literal["roc", "pr", "calibration"]
 #: which way a metric's value is better: a loss or an error is better lower; a ratio that is best at
 #: 1 (calibration) neither way, so no difference of two says which is better
 Better = Literal["higher", "lower", "neither"]
+#: what bootstrap resamples and compare pairs: rows, a ranking metric's queries, gauc's groups
+Unit = Literal["row", "query", "group"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy", "fairness",
                   "survival", "uplift"]
@@ -43,6 +45,16 @@ class Metric:
     #: ranking: what its value is when not a mean of per-query values (gm_map: their geometric mean),
     #: said when bootstrap or compare refuse it (they recombine the per-query parts of a mean); "" a mean
     not_a_mean: str = ""
+    #: (parameter, value): a call whose value is a ratio of sums over the queries, not a mean of per-query
+    #: values (recall_at_k's micro average): bootstrap recombines it, compare (whose statistic is the mean
+    #: of per-query differences) refuses it
+    ratio_of_sums_with: tuple[tuple[str, object], ...] = ()
+    #: what bootstrap resamples and compare pairs, where not the default: a ranking metric's queries
+    #: (per_query), else the rows of a metric of one value; "group" for gauc (its groups' AUCs)
+    unit: Unit | None = None
+    #: compare's test of two columns of the same rows: the paired bootstrap, or for auc also DeLong's
+    #: test of its exact value (AUC_TEST, its default)
+    paired_test: Param = BOOTSTRAP_TEST
     unique: tuple[str, ...] = ()  # key parameters that must identify a row (duplicates are an error)
     aliases: tuple[str, ...] = ()  # other names the metric answers to (sm.map, sqlmetrics show map)
     plot: Plot | None = None  # the plot drawn from this curve
@@ -75,6 +87,13 @@ class Metric:
         require_word(f"metric {self.name!r}", "better", self.better, Better)
         if self.plot is not None:
             require_word(f"metric {self.name!r}", "plot", self.plot, Plot)
+        if self.unit is not None:
+            require_word(f"metric {self.name!r}", "unit", self.unit, Unit)
+
+    @property
+    def resampling_unit(self) -> Unit:
+        """What bootstrap resamples and compare pairs (see unit)."""
+        return self.unit or ("query" if self.per_query else "row")
 
     @property
     def value_columns(self) -> tuple[str, ...]:

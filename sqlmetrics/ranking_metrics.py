@@ -127,7 +127,8 @@ RANKING = [
         _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n",
         measure_names=(trec_eval("recall", "named"), trec_eval("set_recall"), sqlmetrics("set_recall", "whole"),
                        ranx("recall"), ir_measures("R", "required"), ir_measures("SetR", "whole"),
-                       sqlmetrics("recall_at_k")), one_pass=True),
+                       sqlmetrics("recall_at_k")), one_pass=True,
+        ratio_of_sums_with=(("average", "micro"),)),
     _ranking_metric(
         "relative_precision", RUN + (K_REQUIRED, TIES_ORDER) + POLICIES,
         "relative P@k = relevant items in the top k / min(k, R), R = relevant judged items (retrieved or not): "

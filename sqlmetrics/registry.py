@@ -13,7 +13,7 @@ from .classification_metrics import CLASSIFICATION
 from .fairness_metrics import FAIRNESS, PER_GROUP, SENSITIVE, VALUE_METHOD
 from .errors import ParameterError, UnknownMetricError
 from .metric import Kind, Metric, Plot  # noqa: F401 (the catalogue's types, re-exported)
-from .params import (AUC_TEST, BOOTSTRAP_TEST, CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_PAIRED_BOOT, N_RESAMPLES, POS_LABEL,
+from .params import (CLUSTER, CONFIDENCE, GAIN, N_BOOT, N_PAIRED_BOOT, N_RESAMPLES, POS_LABEL,
                      RELEVANCE_THRESHOLD, SEED, TEST, TIES, Param)
 from .plans import ParallelWhenDistributed
 from .ranking_metrics import QUERY_COUNTS, RUN, POLICIES, RANKING
@@ -109,16 +109,17 @@ def _require_mean_over_queries(m: Metric, what: str) -> None:
         raise ParameterError(f"{what} recombines per-query values by their mean; {m.name} is {m.not_a_mean}")
 
 
-#: GAUC weightings under which a group drawn k times weighs k times as much when its rows weigh k
-_GAUC_BOOTSTRAP_WEIGHTINGS = ("impressions", "clicks")
+#: weightings of the groups (gauc's) under which a group drawn k times weighs k times as much when its rows weigh k
+_RESAMPLED_WEIGHTINGS = ("impressions", "clicks")
 
 
 def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     """The bootstrap of metric `name` (sql/bootstrap.sql), as a record metric of its own, and the call's
-    parameters: over rows (or clusters) for a metric of one value with frequency weights, over queries
-    for a ranking metric, over groups for gauc. `name` may be a measure string (ndcg@10)."""
+    parameters: over its resampling unit (Metric.unit): rows (or clusters) for a metric of one value with
+    frequency weights, queries for a ranking metric, groups for gauc. `name` may be a measure string (ndcg@10)."""
     m, params = named(name, params)
-    if m.per_query:
+    unit = m.resampling_unit
+    if unit == "query":
         _require_mean_over_queries(m, "bootstrap")
         extra = (N_BOOT, CONFIDENCE, SEED)
         if params.get("cluster") is not None:
@@ -128,11 +129,11 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     else:
         raise ParameterError(f"bootstrap needs a ranking metric or a metric of one value that takes a weight "
                              f"parameter (the replicates are frequency weights); {m.name} is neither")
-    if m.name == "gauc":
-        weighting = params.get("weighting", "impressions")
-        if weighting not in _GAUC_BOOTSTRAP_WEIGHTINGS:
-            raise ParameterError(f"bootstrap of gauc takes weighting "
-                                 f"{' or '.join(map(repr, _GAUC_BOOTSTRAP_WEIGHTINGS))}, not {weighting!r}: a group "
+    if unit == "group":
+        weighting = params.get("weighting", m.param("weighting").default)
+        if weighting not in _RESAMPLED_WEIGHTINGS:
+            raise ParameterError(f"bootstrap of {m.name} takes weighting "
+                                 f"{' or '.join(map(repr, _RESAMPLED_WEIGHTINGS))}, not {weighting!r}: a group "
                                  "drawn k times must weigh k times as much")
         params["cluster"] = params.get("cluster") or params.get("group")
     if params.get("cluster") is None:
@@ -140,7 +141,7 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     derived = _derived(m, "bootstrap", (), extra, outputs=("estimate", "std_error", "ci_low", "ci_high", "n_boot",
                                                             "n_undefined"),
                        defined_by=("estimate",), across_slices=())
-    if m.name == "gauc":  # its groups' AUCs come from one call of its SQL: its plan chosen as sm.gauc's
+    if unit == "group":  # its groups' values come from one call of its SQL: its plan chosen as the metric's
         derived = replace(derived, plan=m.plan)
     return derived, params
 
@@ -179,20 +180,23 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
     m, params = named(name, params)
     if params.get("test") is None:
         params.pop("test", None)
-    if m.per_query:
+    unit = m.resampling_unit
+    if unit == "query":
         _require_mean_over_queries(m, "compare")
-        if m.name == "recall_at_k" and params.get("average") == "micro":
-            raise ParameterError("compare tests the mean of per-query differences; recall_at_k with "
-                                 "average='micro' is not a mean over queries: use average='macro'")
+        for parameter, value in m.ratio_of_sums_with:
+            if params.get(parameter) == value:
+                raise ParameterError(f"compare tests the mean of per-query differences; {m.name} with {parameter}="
+                                     f"{value!r} is not a mean over queries: use {parameter}="
+                                     f"{m.param(parameter).default!r}")
         other = Param("other", "relation", "the second run, with the same columns as the first (a table name, "
                       "sqlmetrics.Query, file path or DataFrame).", like_data=True)
         # the units are queries evaluated under both runs: a run without rows leaves none
         undefined = "no query is evaluated under both runs with a relevant item (is one of the runs empty?)"
-    elif m.name == "gauc":
+    elif unit == "group":
         other = Param("other", "column", "the second score column, compared with `score` group by group.",
                       role="score")
         undefined = m.undefined
-        if params.get("test") == "wilcoxon" and params.get("weighting", "impressions") != "uniform":
+        if params.get("test") == "wilcoxon" and params.get("weighting", m.param("weighting").default) != "uniform":
             raise ParameterError("test='wilcoxon' ranks the groups' differences without weights: pass "
                                  "weighting='uniform', or use test='paired_t' or 'randomization', which weigh "
                                  "each group as the GAUC does")
@@ -209,16 +213,18 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
 
 def _compare_columns(m: Metric, params: dict) -> tuple[Metric, dict]:
     """compare of a metric of one value over rows: its `score` (or `prediction`, where the call gives
-    that) against `other`, a second column of the same rows, by DeLong's paired test (auc, the
-    default there) or the paired bootstrap (sql/bootstrap.sql with `other`; every such metric)."""
-    whole_auc = m.name == "auc" and params.get("bins") is None and params.get("max_fpr") is None
-    test = params.setdefault("test", "delong" if whole_auc else "bootstrap")
+    that) against `other`, a second column of the same rows, by its paired test (Metric.paired_test):
+    DeLong's (auc's default, of its exact value) or the paired bootstrap (sql/bootstrap.sql with
+    `other`; every such metric)."""
+    delong = "delong" in m.paired_test.choices  # auc's: DeLong's test of its exact value
+    exact = params.get("bins") is None and params.get("max_fpr") is None
+    test = params.setdefault("test", m.paired_test.default if exact else "bootstrap")
     if test in TEST.choices:
         raise ParameterError(f"test={test!r} tests paired units (queries, groups); {m.name} over rows is compared by "
-                             "test='bootstrap'" + (" or 'delong'" if m.name == "auc" else ""))
-    if test == "delong" and not whole_auc:
+                             "test='bootstrap'" + (" or 'delong'" if delong else ""))
+    if test == "delong" and not (delong and exact):
         raise ParameterError("test='delong' is DeLong's test of the exact AUC: " + (
-            "without bins or max_fpr; pass test='bootstrap'" if m.name == "auc" else
+            "without bins or max_fpr; pass test='bootstrap'" if delong else
             f"metric auc; {m.name} is compared by test='bootstrap'"))
     resampling = [k for k in ("n_resamples", "seed", "cluster") if params.get(k) is not None]
     if test == "delong" and resampling:
@@ -229,8 +235,7 @@ def _compare_columns(m: Metric, params: dict) -> tuple[Metric, dict]:
     other = Param("other", "column", f"the second {compared} column, compared with `{compared}` on the same rows.",
                   role=m.param(compared).role)
     counts = ("n_pos", "n_neg") if test == "delong" else ("n_boot", "n_undefined")
-    derived = _derived(m, "compare", (other,), (AUC_TEST if m.name == "auc" else BOOTSTRAP_TEST, N_PAIRED_BOOT, SEED,
-                                                CONFIDENCE, CLUSTER),
+    derived = _derived(m, "compare", (other,), (m.paired_test, N_PAIRED_BOOT, SEED, CONFIDENCE, CLUSTER),
                        outputs=COMPARE_STATISTICS + counts, defined_by=("difference",),
                        across_slices=("p_value_holm",) if test == "delong" else ())
     if test == "delong":  # auc_compare's SQL, its plan chosen as sm.auc_compare's

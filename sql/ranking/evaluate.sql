@@ -4,8 +4,8 @@
     (CASE WHEN sm_pos <= k), then each measure's mean over queries by its own rules
     (mean_over_queries' `values`). `measures`: a list of objects (or dicts) with
       name    the output column;
-      metric  a metric with measure names in the registry, computed by its <metric>_parts macro,
-              the parts its own macro computes (AP's denominator R; recall macro);
+      metric  a metric the registry marks one_pass, computed by its <metric>_parts macro (AP's
+              denominator R; recall macro);
       k       the cut-off, or none: the whole list (precision and recall: trec_eval's set_P and
               set_recall; r_precision has none);
       gain    ndcg and dcg: 'exponential' or 'linear', or none for the call's `gain`;
@@ -15,8 +15,10 @@
     through the generated ranking_parts): a dict of its per-query `aggregates` (each `... AS <v>`),
     the query's `value` from them, `nonempty` (the column that says a query has something to find)
     and `needs` (what the ranked rows must carry besides: retrieved, cumulative_relevant,
-    n_relevant; top_grade, the queries' top grades); `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a
-    condition or none for the whole list, `options` the call's (gain, idcg, query...).
+    n_relevant; top_grade, the queries' top grades; judged, sm_is_judged); and, in a metric's own
+    call only, `combine` (mean_over_queries': 'micro', 'geometric') and `extra` (its further values).
+    `in_k` is 1 inside the cut-off, else 0 (an expression), `within` the same as a condition or none
+    for the whole list, `options` the call's (gain, idcg, query, own: a metric's own call...).
     n_queries and n_empty are those of the first measure (its rule for a query without relevant
     items: no positive grade for ndcg and dcg, no grade >= relevance_threshold for the others).
     The pass itself is ranking_pass, which is also each such metric's own call (one_measure). -#}

@@ -30,7 +30,7 @@ JOIN sm_nonrelevant ON {{ sqlmetrics.join_on(keys, 'sm_found', 'sm_nonrelevant')
 {%- endset %}
 {%- set m %}CASE WHEN sm_n_nonrelevant < sm_queries.sm_n_relevant THEN sm_n_nonrelevant ELSE sm_queries.sm_n_relevant END{% endset %}
 {%- set numerator %}sm_hits - CASE WHEN sm_passed > 0 THEN {{ sqlmetrics.fdiv('sm_passed', m) }} ELSE 0 END{% endset %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=relevance_threshold) }},
 sm_nonrelevant AS (
   SELECT {{ sqlmetrics.cols(keys) }} SUM(CASE WHEN sm_rel >= 0 AND sm_rel < {{ threshold }} THEN 1 ELSE 0 END) AS sm_n_nonrelevant

@@ -35,7 +35,7 @@ SUM(CASE WHEN sm_rel >= sm_max_grade THEN -sm_max_grade * LN(2) ELSE LN(1 - sm_s
 SUM(sm_in_k * sm_stop * CASE WHEN COALESCE(sm_log_reach, 0) > -707 THEN EXP(COALESCE(sm_log_reach, 0)) ELSE 0 END
     / sm_pos) AS sm_err
 {%- endset %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=relevance_threshold, grades=grades) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=relevance_threshold, grades=grades,

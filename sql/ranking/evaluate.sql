@@ -85,7 +85,7 @@
   {%- set cumulative_relevant %}SUM(sm_relevant) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_cum_relevant{% endset %}
   {%- set _ = window_columns.append(cumulative_relevant) %}
 {%- endif %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts,
                                    top_grade=('top_grade' in needs)) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties,

@@ -7,7 +7,7 @@
 {% macro judged_at_k(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', k=none, ties='item_desc',
                      missing='zero', by=[], per_query=false) %}
 {%- if not qrels %}{{ sqlmetrics.fail('judged_at_k needs qrels, the judgments (a run carrying its relevance has every item judged)') }}{% endif %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=0) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties,
                          judged=true) }},

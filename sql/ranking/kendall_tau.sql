@@ -38,7 +38,7 @@ JOIN (
 ) AS sm_sizes
   ON {{ sqlmetrics.join_on(keys, 'sm_pairs', 'sm_sizes') }}
 {%- endset %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=1) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by,
                          ties='item_desc') }},

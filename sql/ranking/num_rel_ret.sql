@@ -4,7 +4,7 @@
     (n_queries) and listed per query. -#}
 {% macro num_rel_ret(relation, qrels=none, query='query', item='item', score='score', relevance='relevance', relevance_threshold=1.0,
                      missing='zero', empty='zero', by=[], per_query=false) %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=relevance_threshold) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties='item_desc') }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties='item_desc', relevance_threshold=relevance_threshold) }},

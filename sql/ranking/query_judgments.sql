@@ -6,18 +6,19 @@
                   sm_unit = 2^-S, by which relevance_gain('exponential_scaled') scales gains;
       sm_queries  keys, sm_n_relevant: R, the judged items with relevance >= relevance_threshold
                   (retrieved or not), sm_n_graded: the judged items with a positive grade (the
-                  query's ideal gain is 0 without one, whatever the threshold), and sm_idcg: IDCG@k, the `gain` (relevance_gain) of the
-                  judgments sorted by relevance, cut at k; `cuts`, a list of (suffix, k, gain), adds
-                  one such IDCG per item as sm_idcg<suffix> (several cut-offs and gains in one pass;
-                  grades=true joins sm_grades for an 'exponential_scaled' gain among them); with
-                  top_grade=true, sm_top_grade: the largest grade of the query's judgments (0
-                  without a positive one), by which trec_eval's rbp scales its gains.
+                  query's ideal gain is 0 without one, whatever the threshold); `cuts`, a list of
+                  (suffix, k, gain), adds for each sm_idcg<suffix>: IDCG@k, the `gain`
+                  (relevance_gain) of the judgments sorted by relevance, cut at k (several cut-offs
+                  and gains in one pass; grades=true joins sm_grades for an 'exponential_scaled'
+                  gain among them): the judgments are sorted only for them; with top_grade=true,
+                  sm_top_grade: the largest grade of the query's judgments (0 without a positive
+                  one), by which trec_eval's rbp scales its gains.
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
     ignored (TREC's convention). A `by` column of the run only gives each judged query its slice
     (with_slices): a judged query absent from the run has none, and is left out (not counted in
     n_missing). -#}
-{% macro query_judgments(relation, qrels, query, item, relevance, by, k, relevance_threshold, gain='linear',
-                         grades=false, cuts=[], top_grade=false) %}
+{% macro query_judgments(relation, qrels, query, item, relevance, by, relevance_threshold, grades=false, cuts=[],
+                         top_grade=false) %}
 {%- set keys = by + [query] %}
 {%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
 {%- set minus_shift %}-{{ shift }}{% endset -%}
@@ -43,17 +44,21 @@ sm_queries AS (
          {%- if top_grade %},
          MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade
          {%- endif %}
-         {%- for suffix, cut, cut_gain in [('', k, gain)] + cuts %},
+         {%- for suffix, cut, cut_gain in cuts %},
          SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
                   THEN {{ sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}
          {%- endfor %}
+  {%- if cuts %}
   FROM (
     SELECT sm_judged.*,
            ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_rel DESC) AS sm_ideal_pos
     FROM sm_judged
   ) AS sm_ideal
-  {%- if gain == 'exponential_scaled' or (cuts and grades) %}
+  {%- if grades %}
   CROSS JOIN sm_grades
+  {%- endif %}
+  {%- else %}
+  FROM sm_judged
   {%- endif %}
   {{ sqlmetrics.group_by(keys) }}
 )

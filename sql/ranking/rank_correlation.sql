@@ -13,7 +13,7 @@ SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_a') }}
 FROM {{ sqlmetrics.ranked_pairs(keys=keys) }}
 GROUP BY {{ sqlmetrics.col_list_of(keys, 'sm_a') }}
 {%- endset %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=k,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=1) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=k, ties=ties, relevance_threshold=1) }},

@@ -6,7 +6,7 @@
 {%- set b2 = sqlmetrics.as_double(beta) ~ ' * ' ~ sqlmetrics.as_double(beta) %}
 {%- set numerator %}(1 + {{ b2 }}) * sm_hits{% endset %}
 {%- set denominator %}{{ b2 }} * sm_n_relevant + sm_retrieved{% endset %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by, k=none,
+WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
                                    relevance_threshold=relevance_threshold) }},
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties='item_desc') }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties='item_desc', relevance_threshold=relevance_threshold) }},

@@ -147,9 +147,6 @@ WITH sm_replicates AS (
     `query_id`,
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
     SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
-      LN(sm_ideal_pos + 1) / LN(2)
-    ) ELSE 0 END) AS sm_idcg,
     SUM(
       CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0

@@ -19,16 +19,8 @@ WITH sm_judged AS (
     "country",
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE) THEN 1 ELSE 0 END) AS sm_n_relevant,
-    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(CASE WHEN sm_rel > 0 THEN sm_rel / (
-      LN(sm_ideal_pos + 1) / LN(2)
-    ) ELSE 0 END) AS sm_idcg
-  FROM (
-    SELECT
-      sm_judged.*,
-      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC) AS sm_ideal_pos
-    FROM sm_judged
-  ) AS sm_ideal
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded
+  FROM sm_judged
   GROUP BY
     "country",
     "query_id"

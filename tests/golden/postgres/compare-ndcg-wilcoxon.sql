@@ -75,15 +75,6 @@ WITH sm_cmp_systems AS (
       SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
       SUM(
         CASE
-          WHEN sm_rel > 0
-          THEN CAST(sm_rel AS DOUBLE PRECISION) / (
-            CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
-          )
-          ELSE 0
-        END
-      ) AS sm_idcg,
-      SUM(
-        CASE
           WHEN sm_ideal_pos <= 10 AND sm_rel > 0
           THEN CAST((
             CASE

@@ -18,22 +18,8 @@ WITH sm_judged AS (
     "country",
     "query_id",
     SUM(CASE WHEN sm_rel >= CAST(1.0 AS DOUBLE PRECISION) THEN 1 ELSE 0 END) AS sm_n_relevant,
-    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded,
-    SUM(
-      CASE
-        WHEN sm_rel > 0
-        THEN CAST(sm_rel AS DOUBLE PRECISION) / (
-          CAST(LN(sm_ideal_pos + 1) AS DOUBLE PRECISION) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg
-  FROM (
-    SELECT
-      sm_judged.*,
-      ROW_NUMBER() OVER (PARTITION BY "country", "query_id" ORDER BY sm_rel DESC NULLS LAST) AS sm_ideal_pos
-    FROM sm_judged
-  ) AS sm_ideal
+    SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded
+  FROM sm_judged
   GROUP BY
     "country",
     "query_id"

@@ -49,15 +49,6 @@ WITH sm_judged AS (
     MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade,
     SUM(
       CASE
-        WHEN sm_rel > 0
-        THEN CAST(sm_rel AS REAL) / (
-          CAST(LN(sm_ideal_pos + 1) AS REAL) / LN(2)
-        )
-        ELSE 0
-      END
-    ) AS sm_idcg,
-    SUM(
-      CASE
         WHEN sm_ideal_pos <= 10 AND sm_rel > 0
         THEN CAST(sm_rel AS REAL) / (
           CAST(LN(sm_ideal_pos + 1) AS REAL) / LN(2)

@@ -36,10 +36,15 @@ def missing(tool: str, how: str):
     pytest.skip(f"{tool} is missing: {how}")
 
 
-#: the tests that look at one metric's page, by the metric's page they look at
+def _metric_of_page(page: str) -> str | None:
+    """The metric whose page `page` is (reference/auc/index.html: auc), or None for another page."""
+    found = re.fullmatch(r"reference/(\w+)/index.html", page)
+    return found.group(1) if found else None
+
+
+#: the tests that look at one metric's page, and the metric each call looks at
 _ONE_PAGE = {"test_the_page_shows_the_registry_entry_and_the_golden_sql": lambda params: params["name"],
-             "test_a_browser_shows_the_page_rendered": lambda params: (re.fullmatch(r"reference/(\w+)/index.html",
-                                                                                    params["page"]) or [None, None])[1]}
+             "test_a_browser_shows_the_page_rendered": lambda params: _metric_of_page(params["page"])}
 
 
 def pages_looked_at(items) -> set[str] | None:

@@ -55,7 +55,9 @@ sm_points AS (
     sm_pos and sm_rows_all (the slice's positives and rows), sm_last_of_score (1: no later row has
     this score) and sm_tie (the score where a neighbour shares it, else NULL: the rows that a
     caller groups by score to read a tie group's counts off its last row). One sort; windows
-    over rows, not peers (a RANGE frame costs about twice as much on DuckDB). -#}
+    over rows, not peers (a RANGE frame costs about twice as much on DuckDB); the slice totals
+    over the whole frame of that same ordered window, not OVER (PARTITION BY keys) alone, which
+    DuckDB evaluates in a second window operator (ROC curve of 2M rows: 0.45 s -> 0.37 s). -#}
 {% macro ranked_scores(relation, label, score, keys) %}
 {%- set w %}{{ sqlmetrics.partition_by(keys) }} ORDER BY threshold DESC{% endset %}
 SELECT {{ sqlmetrics.cols(keys) }} threshold, sm_y, sm_row, sm_tp_run, sm_pos, sm_rows_all,
@@ -67,8 +69,8 @@ FROM (
          SUM(sm_y) OVER ({{ w }} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_tp_run,
          LAG(threshold) OVER ({{ w }}) AS sm_previous,
          LEAD(threshold) OVER ({{ w }}) AS sm_next,
-         SUM(sm_y) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_pos,
-         COUNT(*) OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_rows_all
+         SUM(sm_y) OVER ({{ w }} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS sm_pos,
+         COUNT(*) OVER ({{ w }} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS sm_rows_all
   FROM (
     SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.ident(score) }} AS threshold, {{ sqlmetrics.is_positive(label) }} AS sm_y
     FROM {{ relation }}

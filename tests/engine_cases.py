@@ -21,6 +21,9 @@ BASELINE = RUN.assign(score=(RUN["score"] * 7 + RUN["item"].str.len()) % 5)  # a
 # tie-break by byte order: 'a' (0x61) sorts after 'B' (0x42) in bytes, before it in most locales
 TIES = pd.DataFrame({"query": [1, 1, 1, 2, 2], "item": ["B", "a", "c-1", "Z", "z"],
                      "score": [1.0, 1.0, 0.5, 2.0, 2.0], "relevance": [1, 0, 1, 0, 1]})
+# the run carrying its own relevance (the judgments' grade, 0 where unjudged; -1: unjudged in the pool)
+JUDGED_RUN = RUN.merge(QRELS, on=["query", "item", "c"], how="left").fillna({"relevance": 0}).astype({"relevance": int})
+JUDGED_RUN.loc[::7, "relevance"] = -1
 _ITEMS = sorted(set(RUN["item"]))
 SIMILARITY = pd.DataFrame([(a, b, round((i * 7 + j * 3) % 10 / 10, 1)) for i, a in enumerate(_ITEMS)
                            for j, b in enumerate(_ITEMS) if i < j and (i + j) % 3],
@@ -41,7 +44,8 @@ SCORES = make_class_scores()
 LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 # rows the input checks must reject: a NULL label and a label of 2
 BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})
-TABLES = {"preds": BINARY, "run": RUN, "baseline": BASELINE, "qrels": QRELS, "ties": TIES, "similarity": SIMILARITY, "bad": BAD,
+TABLES = {"preds": BINARY, "run": RUN, "baseline": BASELINE, "qrels": QRELS, "judged_run": JUDGED_RUN, "ties": TIES,
+          "similarity": SIMILARITY, "bad": BAD,
           "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS, "interactions": INTERACTIONS,
           "popularity": POPULARITY}
 RELATIONS = ("qrels", "similarity", "labels", "interactions", "popularity", "items")  # parameters naming a second table

@@ -36,7 +36,8 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   ``group_disparity-recall`` (two sensitive columns, method='to_overall') and
   ``group_disparity-auc-per_group`` (a row per group);
 - ``sm.evaluate``'s SQL (``sm.render("evaluate", ...)``): ``evaluate``, the ranking columns and
-  judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass;
+  judgments of ``ndcg``'s call with ``EVALUATE_MEASURES``, every measure of its one pass, and
+  ``evaluate-own-relevance``, the same without the judgments (the run carrying its relevance);
 - ``sm.compare``'s of several runs (``sm.render("compare", None, metric=[...], runs={...})``):
   ``compare-runs``, three runs against the first on ``COMPARE_RUNS``' measures.
 
@@ -98,12 +99,12 @@ EVALUATE_MEASURES = one_pass_measures(10)
 COMPARE_RUNS = {"measures": ["ndcg@10", "map", "P@10", "recip_rank"],
                 "runs": {"run": "analytics.run", "baseline": "analytics.run_baseline", "candidate": "analytics.run_candidate"}}
 #: every golden name: the metrics, the derived ones, sm.evaluate's and sm.compare's of several runs
-NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate", "compare-runs"]
+NAMES = sorted(METRICS) + sorted(DERIVED) + ["evaluate", "evaluate-own-relevance", "compare-runs"]
 
 
 def function_of(name: str) -> str:
     """The name sm.render takes for golden name `name`."""
-    return DERIVED[name][0] if name in DERIVED else "compare" if name == "compare-runs" else name
+    return DERIVED[name][0] if name in DERIVED else {"compare-runs": "compare", "evaluate-own-relevance": "evaluate"}.get(name, name)
 
 
 def call(name: str) -> tuple[str, dict]:
@@ -116,6 +117,9 @@ def call(name: str) -> tuple[str, dict]:
         data, params = call("ndcg")
         keep = ("qrels", "query", "item", "score", "relevance", "by")
         return data, {"measures": EVALUATE_MEASURES, **{k: v for k, v in params.items() if k in keep}}
+    if name == "evaluate-own-relevance":  # the run carrying its relevance: the pass sums the judgments itself
+        data, params = call("evaluate")
+        return data, {k: v for k, v in params.items() if k != "qrels"}
     if name == "compare-runs":
         _, params = call("evaluate")
         keep = ("qrels", "query", "item", "score", "relevance")

@@ -16,7 +16,7 @@ import pytest
 import sqlmetrics as sm
 from conftest import (PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures,
                       unreachable)
-from engine_cases import (BASELINE, BINARY, CALLS, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
+from engine_cases import (BASELINE, BINARY, CALLS, JUDGED_RUN, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
                           load_spark, postgres_tables, reference)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
@@ -225,16 +225,19 @@ def test_compare_on_the_engine(statistics_con):
                                    rel=1e-9)
 
 
-def test_evaluate_on_the_engine(con):
+@pytest.mark.parametrize("judgments", ["qrels", "own relevance"])
+def test_evaluate_on_the_engine(con, judgments):
     """sm.evaluate's one-pass SQL (every measure it computes, both gains, ties averaged) gives DuckDB's
-    values on every engine: sliced, per query, and under the skip policies."""
+    values on every engine: sliced, per query, and under the skip policies; with judgments, and over a
+    run that carries its own relevance (the pass then sums the judgments itself)."""
     measures = one_pass_measures(3)
     averaged = [m.name for m in read_measures(measures) if "average" in METRICS[m.metric].param("ties").choices]
+    tables, frames = (("run", "qrels"), (RUN, QRELS)) if judgments == "qrels" else (("judged_run",), (JUDGED_RUN,))
     for params in ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"},
                    {"ties": "average", "measures": averaged}):
         params = {"measures": measures, **params}
-        got = sm.evaluate("run", "qrels", con=con, **params)
-        assert_same(got, sm.evaluate(RUN, QRELS, **params), f"evaluate {params}")
+        got = sm.evaluate(*tables, con=con, **params)
+        assert_same(got, sm.evaluate(*frames, **params), f"evaluate {params}")
 
 
 def test_errors_name_the_problem(con):

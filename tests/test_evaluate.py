@@ -280,11 +280,23 @@ def test_each_measure_is_its_own_metric(metric):
                 assert mine.values.tolist() == theirs[by + ["query", name]].values.tolist(), what
 
 
-def test_the_run_carrying_its_relevance():
+@pytest.mark.parametrize("params", [{}, {"by": "c"}, {"per_query": True, "ties": "average"}, {"relevance_threshold": 2}])
+def test_the_run_carrying_its_relevance(params):
+    """A run that carries its relevance is its own judgments: its one pass sums them itself, and gives
+    what the same run gives with those rows as qrels (the judgments' own pass), every measure alike;
+    a negative grade is unjudged in both."""
     run = RUN.merge(QRELS, on=["query", "item", "c"], how="left").fillna({"relevance": 0})
-    got = sm.evaluate(run, measures=["ndcg@5", "P@3", "map", "Rprec"])
-    want = [sm.ndcg(run, k=5, gain="linear"), sm.precision_at_k(run, k=3), sm.map(run), sm.r_precision(run)]
-    assert got[["ndcg@5", "P@3", "map", "Rprec"]].iloc[0].tolist() == pytest.approx(want, rel=1e-12)
+    run.loc[::7, "relevance"] = -1
+    measures = one_pass_measures(3)
+    if params.get("ties") == "average":
+        measures = [m.name for m in read_measures(measures) if "average" in METRICS[m.metric].param("ties").choices]
+    got = sm.evaluate(run, measures=measures, **params)
+    want = sm.evaluate(run.drop(columns="relevance"), run[["query", "item", "relevance", "c"]], measures=measures, **params)
+    pd.testing.assert_frame_equal(got, want, rtol=1e-12)
+    pd.testing.assert_frame_equal(  # a metric's own call is the same pass with one measure
+        sm.ndcg(run, k=5, details=True, **params),
+        sm.ndcg(run.drop(columns="relevance"), run[["query", "item", "relevance", "c"]], k=5, details=True, **params),
+        rtol=1e-12)
 
 
 def test_three_spellings_of_one_measure_at_a_relevance_level():

@@ -85,21 +85,38 @@
   {%- set cumulative_relevant %}SUM(sm_relevant) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_pos ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS sm_cum_relevant{% endset %}
   {%- set _ = window_columns.append(cumulative_relevant) %}
 {%- endif %}
-WITH {{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
-                                   relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts,
-                                   top_grade=('top_grade' in needs)) }},
+{#- A run that carries its own relevance is its judgments: what sm_queries would say of each query
+    (judgment_sums) is summed in the pass's own GROUP BY, the ideal order a second window over the
+    same rows: one read of the run, no join (NDCG@10 of 1M queries x 10 items on DuckDB: 1.45 s of
+    SQL -> 1.30 s). -#}
+{%- set own_judgments = not qrels %}
+{%- if own_judgments %}
+  {%- if cuts %}
+    {%- set _ = window_columns.append('ROW_NUMBER() OVER (' ~ sqlmetrics.partition_by(keys) ~ ' ORDER BY sm_rel DESC) AS sm_ideal_pos') %}
+  {%- endif %}
+  {%- set gain_columns = {'linear': 'sm_gain'} %}
+  {%- for g in gains if g != 'linear' %}{% set _ = gain_columns.update({g: 'sm_gain_' ~ g}) %}{% endfor %}
+  {%- set _ = aggregates.extend(sqlmetrics.judgment_sums(relevance_threshold, cuts, 'top_grade' in needs, gain_columns)) %}
+{%- endif %}
+WITH
+{%- if not own_judgments or scaled %}
+{{ sqlmetrics.query_judgments(relation=relation, qrels=qrels, query=query, item=item, relevance=relevance, by=by,
+                              relevance_threshold=relevance_threshold, grades=scaled, cuts=cuts,
+                              top_grade=('top_grade' in needs), queries=not own_judgments) }},
+{%- endif %}
 {{ sqlmetrics.ranked_run(relation=relation, qrels=qrels, query=query, item=item, score=score, relevance=relevance, by=by, ties=ties,
                          judged=('judged' in needs)) }},
 {{ sqlmetrics.ranked_rows(query=query, by=by, k=none, ties=ties, relevance_threshold=relevance_threshold, grades=scaled,
                           with_n_relevant=('n_relevant' in needs), row_columns=row_columns | join(',\n         '),
-                          window_columns=window_columns | join(',\n         ')) }},
+                          window_columns=window_columns | join(',\n         '), own_judgments=own_judgments) }},
 {%- if own %}
 {%- set name, value, nonempty = values[0] %}
 {%- set combine, extra = combined[0] %}
 {{ sqlmetrics.mean_over_queries(name=name, query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
-                                value=value, nonempty=nonempty, combine=combine, extra=extra, missing=missing, empty=empty) }}
+                                value=value, nonempty=nonempty, combine=combine, extra=extra, missing=missing, empty=empty,
+                                queries=none if own_judgments else 'sm_queries') }}
 {%- else %}
 {{ sqlmetrics.mean_over_queries(name='evaluate', query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
-                                values=values, missing=missing, empty=empty) }}
+                                values=values, missing=missing, empty=empty, queries=none if own_judgments else 'sm_queries') }}
 {%- endif %}
 {%- endmacro %}

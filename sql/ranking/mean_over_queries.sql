@@ -46,7 +46,9 @@
     for the rule that makes it NULL (sm_relevant_rule = 1: when no counted query has a relevant
     item). `ranked` and `queries` name the CTEs read in place of sm_ranked and sm_queries (a metric
     of several values per query, one per recall level say, passes CTEs keyed by that column too,
-    with it in `by`); `ordered` sorts the summary by `by`. Presence is tested with
+    with it in `by`); queries=none: the run is its own judgments, whose sm_values carry the columns of
+    sm_queries (their aggregates among `aggregates`: judgment_sums), every query in the run; `ordered`
+    sorts the summary by `by`. Presence is tested with
     markers set to 1, not IS NULL: ClickHouse fills the columns of an unmatched LEFT JOIN row with
     their type's default (0), not NULL.
     `values` (with 'mean', in place of name, value and nonempty): several metrics over the same
@@ -63,6 +65,7 @@
 {%- if combine == 'sum' and per_query == 'parts' %}{{ sqlmetrics.fail(name ~ ' is a sum over queries, not a mean: it has no per-query parts') }}{% endif %}
 {%- if extra and combine != 'mean' %}{{ sqlmetrics.fail('extra values are averaged: combine=mean') }}{% endif %}
 {%- if values and (combine != 'mean' or extra or query_values or per_query == 'parts') %}{{ sqlmetrics.fail('values are means of aggregates: combine=mean, without extra, query_values or parts') }}{% endif %}
+{%- if not queries and query_values %}{{ sqlmetrics.fail('a run that is its own judgments has its values from aggregates') }}{% endif %}
 {%- set measured = values or [(name, value, nonempty)] %}
 {%- set keys = by + [query] %}
 {%- set included %}CASE WHEN sm_included = 1 THEN sm_score_value END{% endset %}
@@ -83,15 +86,19 @@ sm_per_query AS (
   SELECT {{ sqlmetrics.qualified_cols(keys, 'sm_queries') }}
          sm_queries.sm_n_relevant,
          {%- for _, _, measure_nonempty in measured %} sm_queries.{{ measure_nonempty }} AS sm_nonempty{{ '_' ~ loop.index if values }},{% endfor %}
-         CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END AS sm_in_run
+         {% if queries %}CASE WHEN {{ 'sm_seen' if query_values else 'sm_values' }}.sm_in_run = 1 THEN 1 ELSE 0 END{% else %}1{% endif %} AS sm_in_run
          {%- for _, measure_value, _ in measured %},
          {% if query_values %}CASE WHEN sm_values.sm_has_value = 1 THEN {{ measure_value }} END{% else %}{{ measure_value }}{% endif %} AS sm_value{{ '_' ~ loop.index if values }}
          {%- endfor %}
          {%- for _, extra_value, _ in extra %},
          {{ extra_value }} AS sm_extra_{{ loop.index }}
          {%- endfor %}
+  {%- if not queries %}
+  FROM sm_values AS sm_queries
+  {%- else %}
   FROM {{ queries }}{% if queries != 'sm_queries' %} AS sm_queries{% endif %}
   LEFT JOIN sm_values ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_values') }}
+  {%- endif %}
   {%- if query_values %}
   LEFT JOIN (SELECT DISTINCT {{ sqlmetrics.col_list(keys) }}, 1 AS sm_in_run FROM {{ ranked }}) AS sm_seen
     ON {{ sqlmetrics.join_on(keys, 'sm_queries', 'sm_seen') }}

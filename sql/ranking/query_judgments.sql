@@ -13,12 +13,14 @@
                   gain among them): the judgments are sorted only for them; with top_grade=true,
                   sm_top_grade: the largest grade of the query's judgments (0 without a positive
                   one), by which trec_eval's rbp scales its gains.
+    queries=false leaves sm_queries out (sm_judged and sm_grades only, for the grades): a pass over a
+    run that is its own judgments takes judgment_sums over its ranked rows instead (ranking_pass).
     The queries a metric evaluates are those of sm_queries: a run query without judgments is
     ignored (TREC's convention). A `by` column of the run only gives each judged query its slice
     (with_slices): a judged query absent from the run has none, and is left out (not counted in
     n_missing). -#}
 {% macro query_judgments(relation, qrels, query, item, relevance, by, relevance_threshold, grades=false, cuts=[],
-                         top_grade=false) %}
+                         top_grade=false, queries=true) %}
 {%- set keys = by + [query] %}
 {%- set shift %}(CASE WHEN MAX(sm_rel) > 960 THEN MAX(sm_rel) - 960 ELSE 0 END){% endset %}
 {%- set minus_shift %}-{{ shift }}{% endset -%}
@@ -28,26 +30,19 @@ sm_judged AS (
          {{ sqlmetrics.relevance(relevance) }} AS sm_rel
   FROM {{ sqlmetrics.with_slices(qrels, relation, query, sqlmetrics.slices_lacking(relation, qrels, by).qrels, 'run')
           if qrels else relation }}
-),
-{%- if grades %}
+)
+{%- if grades %},
 sm_grades AS (
   SELECT MAX(sm_rel) AS sm_top, {{ sqlmetrics.pow2('-MAX(sm_rel)') }} AS sm_top_unit,
          {{ shift }} AS sm_shift, {{ sqlmetrics.pow2(minus_shift) }} AS sm_unit
   {#- over the grades as gains read them: a negative grade (unjudged) is 0 #}
   FROM (SELECT CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END AS sm_rel FROM sm_judged) AS sm_gains
-),
+)
 {%- endif %}
+{%- if queries %},
 sm_queries AS (
   SELECT {{ sqlmetrics.cols(keys) }}
-         SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END) AS sm_n_relevant,
-         SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded
-         {%- if top_grade %},
-         MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade
-         {%- endif %}
-         {%- for suffix, cut, cut_gain in cuts %},
-         SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
-                  THEN {{ sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}
-         {%- endfor %}
+         {{ sqlmetrics.judgment_sums(relevance_threshold, cuts, top_grade) | join(',\n         ') }}
   {%- if cuts %}
   FROM (
     SELECT sm_judged.*,
@@ -62,6 +57,25 @@ sm_queries AS (
   {%- endif %}
   {{ sqlmetrics.group_by(keys) }}
 )
+{%- endif %}
+{%- endmacro %}
+
+{#- What sm_queries says of each query, as select items over its judgments (sm_rel) and, for the
+    `cuts` (query_judgments'), their ideal order (sm_ideal_pos): sm_n_relevant, sm_n_graded,
+    sm_top_grade (top_grade) and each sm_idcg<suffix>. `gains`: the column of each gain variant where
+    the rows carry one (ranked_rows'; by default the variant's relevance_gain). -#}
+{% macro judgment_sums(relevance_threshold, cuts, top_grade, gains={}) %}
+{%- set sums = ['SUM(CASE WHEN sm_rel >= ' ~ sqlmetrics.as_double(relevance_threshold) ~ ' THEN 1 ELSE 0 END) AS sm_n_relevant',
+                'SUM(CASE WHEN sm_rel > 0 THEN 1 ELSE 0 END) AS sm_n_graded'] %}
+{%- if top_grade %}{% set _ = sums.append('MAX(CASE WHEN sm_rel > 0 THEN sm_rel ELSE 0 END) AS sm_top_grade') %}{% endif %}
+{%- for suffix, cut, cut_gain in cuts %}
+{%- set idcg -%}
+SUM(CASE WHEN {% if cut %}sm_ideal_pos <= {{ cut }} AND {% endif %}sm_rel > 0
+                  THEN {{ gains.get(cut_gain) or sqlmetrics.relevance_gain(cut_gain) }} / {{ sqlmetrics.log2('sm_ideal_pos + 1') }} ELSE 0 END) AS sm_idcg{{ suffix }}
+{%- endset %}
+{%- set _ = sums.append(idcg) %}
+{%- endfor %}
+{{- return(sums) }}
 {%- endmacro %}
 
 {#- The `by` columns the run and the qrels each lack, {'run': [...], 'qrels': [...]}, for the other to

@@ -8,13 +8,17 @@
                  times the discounts is the expected value over all orders of the group: McSherry
                  & Najork 2008), and the metric's own `window_columns` (windows over sm_marked).
     grades=true joins the constants of sm_grades (query_judgments(grades=true)) to every row, for
-    a gain or row columns that use them. -#}
+    a gain or row columns that use them. own_judgments: the run is its own judgments (no
+    sm_queries): R is counted over the query's rows. -#}
 {% macro ranked_rows(query, by, k, ties, relevance_threshold, gain='linear', grades=false, with_n_relevant=false,
-                     row_columns='', window_columns='') %}
+                     row_columns='', window_columns='', own_judgments=false) %}
 {%- set keys = by + [query] -%}
 sm_marked AS (
   SELECT sm_rows.*,
-         {%- if with_n_relevant %}
+         {%- if with_n_relevant and own_judgments %}
+         SUM(CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END)
+           OVER ({{ sqlmetrics.partition_by(keys) }}) AS sm_n_relevant,
+         {%- elif with_n_relevant %}
          sm_queries.sm_n_relevant,
          {%- endif %}
          CASE WHEN sm_rel >= {{ sqlmetrics.as_double(relevance_threshold) }} THEN 1 ELSE 0 END AS sm_relevant,
@@ -26,11 +30,12 @@ sm_marked AS (
   {%- if grades %}
   CROSS JOIN sm_grades
   {%- endif %}
-  {%- if with_n_relevant and grades %}
+  {%- set join_queries = with_n_relevant and not own_judgments %}
+  {%- if join_queries and grades %}
   {#- a third table: ClickHouse would name the keys of sm_rows.* after their table (sm_rows.query) #}
   JOIN (SELECT {% for c in keys %}{{ sqlmetrics.ident(c) }} AS sm_key_{{ loop.index }}, {% endfor %}sm_n_relevant FROM sm_queries) AS sm_queries
     ON {% for c in keys %}sm_rows.{{ sqlmetrics.ident(c) }} = sm_queries.sm_key_{{ loop.index }}{{ ' AND ' if not loop.last }}{% endfor %}
-  {%- elif with_n_relevant %}
+  {%- elif join_queries %}
   JOIN sm_queries ON {{ sqlmetrics.join_on(keys, 'sm_rows', 'sm_queries') }}
   {%- endif %}
 ),

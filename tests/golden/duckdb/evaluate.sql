@@ -178,7 +178,7 @@ WITH sm_judged AS (
     SUM(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant) AS sm_v_15,
     SUM(1 * sm_relevant) AS sm_v_16,
     MAX(CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_relevant) AS sm_v_17,
-    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_18,
+    SUM(CASE WHEN sm_pos <= sm_ranked.sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_18,
     SUM(
       CASE WHEN sm_pos <= 10 THEN 1 ELSE 0 END * sm_rel * (
         1 - CAST(0.9 AS DOUBLE)

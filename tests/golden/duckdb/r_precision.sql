@@ -64,7 +64,7 @@ WITH sm_judged AS (
   SELECT
     "country",
     "query_id",
-    SUM(CASE WHEN sm_pos <= sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_1,
+    SUM(CASE WHEN sm_pos <= sm_ranked.sm_n_relevant THEN sm_relevant ELSE 0 END) AS sm_v_1,
     1 AS sm_in_run
   FROM sm_ranked
   GROUP BY

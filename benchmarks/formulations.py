@@ -1,7 +1,7 @@
 """The formulations tried against the peers sqlmetrics has not passed, each timed on the same data
 in one process: docs/speed.md's reading of the Speed table quotes them.
 
-    python benchmarks/formulations.py [--data-dir DIR] [--repeats 3] [--json PATH]
+    python benchmarks/formulations.py [--data-dir DIR] [--repeats 3] [--json PATH] [--only SECTION ...]
 
 Data: the benchmark's seeded Parquet files (benchmarks/synthetic.py; written when missing): 10M
 clicks with 100k and 1M users, 1M queries x 10 items, 1M users' top-10 lists. Each line is one SQL
@@ -96,7 +96,43 @@ def curve(con, run):
                      LEAD(score) OVER w AS next, (SELECT SUM(label) FROM curve) AS p, (SELECT COUNT(*) FROM curve) AS n
               FROM curve WINDOW w AS (ORDER BY score DESC ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
         WHERE next IS NULL OR next <> threshold ORDER BY threshold DESC""").df()))
+    before = sql.replace("OVER ( ORDER BY threshold DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)", "OVER ()")
+    assert before != sql, "the totals' window is no longer written as this formulation expects"
+    run(section, "the SQL before: totals by OVER () (a second window operator)", lambda: len(con.execute(before).df()))
+    run(section, "its windows alone (row number, running sum, LEAD), no result shaping", lambda: len(con.execute("""
+        SELECT score, ROW_NUMBER() OVER w AS n, SUM(label) OVER (w ROWS UNBOUNDED PRECEDING) AS tp, LEAD(score) OVER w
+        FROM curve WINDOW w AS (ORDER BY score DESC)""").df()))
+    run(section, "floor: one running sum", lambda: len(con.execute(
+        "SELECT score, SUM(label) OVER (ORDER BY score DESC ROWS UNBOUNDED PRECEDING) FROM curve").df()))
     run(section, "floor: sort the 2M rows, .df()", lambda: len(con.execute("SELECT score, label FROM curve ORDER BY score DESC").df()))
+
+
+def ndcg(con, run):
+    """NDCG@10 of a run carrying its relevance: the call, its SQL, and its pieces and their floors."""
+    section = "NDCG@10, 1M queries x 10 items"
+    frame = con.execute("SELECT * FROM ranking").df()
+    run(section, "sm.ndcg(gain='linear') (the call: its repeat check, then its SQL)",
+        lambda: sm.ndcg(frame, k=10, gain="linear"))
+    own = sm.render("ndcg", "ranking", k=10, gain="linear")
+    run(section, "its SQL: one pass, the run its own judgments", lambda: con.execute(own).fetchone()[0])
+    run(section, "the judgments' pass (the same rows as qrels: read twice, joined)", lambda: con.execute(sm.render(
+        "ndcg", "ranking", qrels="ranking", k=10, gain="linear")).fetchone()[0])
+    run(section, "its repeat check alone", lambda: con.execute(
+        "SELECT COUNT(*) - COUNT(DISTINCT hash(query, item)) FROM ranking").fetchone()[0])
+    ranked = "SELECT SUM(p) FROM (SELECT ROW_NUMBER() OVER (PARTITION BY query ORDER BY score DESC{}) AS p FROM ranking)"
+    for name, tie_break in (("item ids as bytes (trec_eval's order: the one used)", ', CAST(item AS VARCHAR) COLLATE "binary" DESC'),
+                            ("item ids as integers (not trec_eval's order)", ", item DESC"), ("nothing (not exact: the window's floor)", "")):
+        run(section, f"its rank window alone, ties broken by {name}", lambda sql=ranked.format(tie_break): con.execute(sql).fetchone()[0])
+    run(section, "its ideal-order window alone", lambda: con.execute(
+        "SELECT SUM(p) FROM (SELECT ROW_NUMBER() OVER (PARTITION BY query ORDER BY relevance DESC) AS p FROM ranking)").fetchone()[0])
+    run(section, "DuckDB lists: list(relevance ORDER BY score, item) per query, DCG and IDCG of the list", lambda: con.execute("""
+        SELECT AVG(CASE WHEN i > 0 THEN d / i ELSE 0 END) FROM (
+          SELECT list_sum(list_transform(l[1:10], lambda x, j: x / log2(j + 1))) AS d,
+                 list_sum(list_transform(list_sort(l, 'DESC')[1:10], lambda x, j: x / log2(j + 1))) AS i
+          FROM (SELECT list(CAST(relevance AS DOUBLE) ORDER BY score DESC, CAST(item AS VARCHAR) DESC) AS l
+                FROM ranking GROUP BY query))""").fetchone()[0])
+    run(section, "floor: hash aggregate by query", lambda: con.execute(
+        "SELECT COUNT(*) FROM (SELECT query, COUNT(*) FROM ranking GROUP BY query)").fetchone()[0])
 
 
 def tied_auc(con, run):
@@ -147,6 +183,8 @@ def main():
     parser.add_argument("--data-dir", type=Path, default=Path("benchmarks/data"))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", metavar="PATH", help="write the measurements here")
+    parser.add_argument("--only", nargs="+", choices=("gauc", "curve", "ndcg", "tied_auc", "duplicates"),
+                        help="just these sections")
     args = parser.parse_args()
     args.data_dir.mkdir(parents=True, exist_ok=True)
     clicks = write_clicks(args.data_dir, 10_000_000, USERS, 42)
@@ -160,11 +198,12 @@ def main():
     def run(section, name, call):
         timed(results, section, name, call, args.repeats)
 
-    for users in USERS:
-        gauc(con, run, users)
-    curve(con, run)
-    tied_auc(con, run)
-    duplicates(con, run)
+    sections = {"gauc": lambda: [gauc(con, run, users) for users in USERS], "curve": lambda: curve(con, run),
+                "ndcg": lambda: ndcg(con, run), "tied_auc": lambda: tied_auc(con, run),
+                "duplicates": lambda: duplicates(con, run)}
+    for name, section in sections.items():
+        if not args.only or name in args.only:
+            section()
     if args.json:
         Path(args.json).write_text(json.dumps({
             "command": "python benchmarks/formulations.py", "repeats": args.repeats, "cores": os.cpu_count(),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .metric import Metric
 from .params import BY, LABEL, SCORE, WEIGHT, Param
-from .plans import ParallelWhenDistributed
+from .plans import ParallelWhenDistributed, RankWhenScoresDistinct
 
 TREATMENT = Param("treatment", "column", "0/1 (or boolean) column: 1 = treated, 0 = control.", role="indicator")
 UPLIFT = Param("score", "column", "predicted uplift (the treatment effect); higher = treat first. NaN is an error, "
@@ -25,6 +25,8 @@ NEGATIVE_EFFECT = Param(
     "last (scikit-uplift's default); False, it ignores negative effects (a path (0, 0), (r, r), (N, r), r "
     "the Qini curve's end).", default=True)
 _PARAMS = (OUTCOME, TREATMENT, UPLIFT, WEIGHT)
+#: the metrics of the four running sums: ranked over the rows where the scores are distinct (uplift_points)
+_POINTS_PLAN = RankWhenScoresDistinct()
 _PLAN = ParallelWhenDistributed()
 _COUNTS = ("n_treatment", "n_control", "responders_treatment", "responders_control")
 _BOTH = "a slice has no treated or no control rows"
@@ -45,7 +47,7 @@ _CAUSALML_AREA = ("convention='causalml' (causalml.metrics.{fn}, normalize=True;
 UPLIFT_METRICS = [
     Metric(
         name="uplift_curve", template="uplift/uplift_curve.sql", kind="curve", params=_PARAMS + (BY,),
-        outputs=("threshold", "n", "uplift") + _COUNTS, plan=_PLAN, section="uplift",
+        outputs=("threshold", "n", "uplift") + _COUNTS, plan=_POINTS_PLAN, section="uplift",
         summary="Uplift curve: the cumulative uplift of treating the top-scored rows, one point per distinct score "
                 "(descending) after a first point (0, 0) at +inf.",
         formula=f"uplift(n) = (y_t/n_t - y_c/n_c) * n at each threshold; {_X}. With weight, counts are weight sums.",
@@ -55,7 +57,7 @@ UPLIFT_METRICS = [
         undefined="the data has no rows"),
     Metric(
         name="qini_curve", template="uplift/qini_curve.sql", kind="curve", params=_PARAMS + (BY,),
-        outputs=("threshold", "n", "qini") + _COUNTS, plan=_PLAN, section="uplift",
+        outputs=("threshold", "n", "qini") + _COUNTS, plan=_POINTS_PLAN, section="uplift",
         summary="Qini curve: the treated responders of the top-scored rows beyond the control's rate, one point per "
                 "distinct score (descending) after a first point (0, 0) at +inf.",
         formula=f"qini(n) = y_t - y_c * n_t / n_c at each threshold; {_X}. With weight, counts are weight sums.",
@@ -65,7 +67,7 @@ UPLIFT_METRICS = [
         undefined="the data has no rows"),
     Metric(
         name="uplift_auc", template="uplift/uplift_auc.sql", kind="scalar",
-        params=_PARAMS + (CONVENTION, BY), outputs=("uplift_auc",) + _COUNTS, plan=_PLAN, section="uplift",
+        params=_PARAMS + (CONVENTION, BY), outputs=("uplift_auc",) + _COUNTS, plan=_POINTS_PLAN, section="uplift",
         aliases=("auuc",),
         summary="Area under the uplift curve (AUUC), normalized: scikit-uplift's uplift_auc_score (1: the perfect "
                 "ranking, 0: random) or causalml's auuc_score.",
@@ -79,7 +81,7 @@ UPLIFT_METRICS = [
                   "the curve ends at 0 (causalml: 0/0)"),
     Metric(
         name="qini_auc", template="uplift/qini_auc.sql", kind="scalar",
-        params=_PARAMS + (NEGATIVE_EFFECT, CONVENTION, BY), outputs=("qini_auc",) + _COUNTS, plan=_PLAN,
+        params=_PARAMS + (NEGATIVE_EFFECT, CONVENTION, BY), outputs=("qini_auc",) + _COUNTS, plan=_POINTS_PLAN,
         section="uplift", aliases=("qini_coefficient",),
         summary="Qini coefficient: the normalized area under the Qini curve, scikit-uplift's qini_auc_score (1: the "
                 "perfect ranking, 0: random) or causalml's qini_score.",
@@ -100,7 +102,7 @@ UPLIFT_METRICS = [
                 Param("strategy", "choice", "'overall': the top floor(n * k) rows of all; 'by_group': the top "
                       "floor(n_t * k) treated and floor(n_c * k) control rows, each group ranked on its own.",
                       default="overall", choices=("overall", "by_group")), BY),
-        outputs=("uplift_at_k", "treatment_rate", "control_rate", "n_top", "n"), plan=_PLAN, section="uplift",
+        outputs=("uplift_at_k", "treatment_rate", "control_rate", "n_top", "n"), plan=_POINTS_PLAN, section="uplift",
         summary="Uplift at k: the treated rows' response rate less the control rows' among the top share k by "
                 "predicted uplift.",
         formula="y_t/n_t - y_c/n_c over the top rows (strategy). A tie group across the cut-off counts by the share "

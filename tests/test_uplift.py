@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
+from sqlmetrics import plans as sm_plans
 from sqlmetrics.errors import MetricError, ParameterError, UndefinedMetricError
 
 skm = pytest.importorskip("sklift.metrics")  # CI=true: conftest turns a missing reference into a failure
@@ -265,6 +266,26 @@ def test_uplift_at_k_tie_at_the_cut_off():
     df = pd.DataFrame({"y": [1, 0, 0, 0], "t": [1, 1, 0, 0], "s": [1.0, 1.0, 1.0, 1.0]})
     got = sm.uplift_at_k(df, label="y", treatment="t", score="s", k=0.5)
     assert got == pytest.approx(0.5)
+
+
+# -- the plans -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ties", [True, False])
+@pytest.mark.parametrize("metric, extra", [("uplift_curve", {}), ("qini_curve", {}), ("uplift_auc", {}),
+                                           ("qini_auc", {"negative_effect": False}),
+                                           ("uplift_auc", {"convention": "causalml"}), ("qini_auc", {"convention": "causalml"}),
+                                           ("uplift_at_k", {"k": 0.3}), ("uplift_at_k", {"k": 0.45, "strategy": "by_group"})])
+def test_the_plans_give_one_value(metric, extra, ties, monkeypatch):
+    """Each plan of the four running sums (the rank plan: one sort of the rows, a score's point at its
+    last row; the aggregate and parallel plans: the distinct scores first) gives the same values,
+    with tie groups and slices, whichever a call's sample would choose."""
+    df = frame(8, n=700, ties=ties)
+    got = {}
+    for plan in ("rank", "aggregate", "parallel"):
+        monkeypatch.setattr(sm_plans.RankWhenScoresDistinct, "choose", lambda self, share, dialect, plan=plan: plan)
+        got[plan] = getattr(sm, metric)(df, label="y", treatment="t", score="s", by="c", **extra)
+    for plan in ("aggregate", "parallel"):
+        pd.testing.assert_frame_equal(got["rank"], got[plan], rtol=1e-12, obj=f"{metric} {extra}: rank vs {plan}")
 
 
 # -- undefined and refused -----------------------------------------------------------------------

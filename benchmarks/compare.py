@@ -55,8 +55,9 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           on the first --sklearn-tied-queries queries and extrapolated linearly) and
                           sm.ndcg(ties='average'): the gain averaged over each tied group.
   6 ranking measures      the NDCG lists: sm.evaluate with ndcg@10, map, mrr, P@10, recall@10 and
-                          hit_rate@10 (the report's measures, in one pass) against one sm.ndcg(k=10)
-                          call (reference); the value is NDCG@10 (exponential gain).
+                          hit_rate@10 (the report's measures, in one pass) against one sm.ndcg(k=10,
+                          gain='linear') call (reference); the value is NDCG@10 (linear gain, as the
+                          measure string ndcg@10 is trec_eval's ndcg_cut_10).
   Macro-F1 (100 classes) sklearn f1_score(average='macro') on numpy arrays (reference) and
                           sm.f1(average='macro') (one GROUP BY of the true and predicted classes), on
                           --rows rows of a --classes-class problem (label and prediction int16).
@@ -70,7 +71,7 @@ Cases and tools (every tool computes the same number; |difference| to sqlmetrics
                           differ by ~1e-7 on 1M queries. RBP, of binary judgments (relevance >= 1):
                           ranx `rbp.8` on its Qrels/Run objects (built once from the 0/1 grades,
                           reported separately; reference; trec_eval 9 has no RBP) and
-                          sm.rbp(persistence=0.8) on the graded lists (relevance_threshold 1).
+                          sm.rbp(persistence=0.8, graded=False) on the graded lists (relevance_threshold 1).
   Novelty, Gini index     --rec-users users' top-10 lists (10M recommendations) over --rec-items items,
                           and --events training events of the same users (benchmarks/synthetic.py):
                           Microsoft Recommenders' `novelty` on the pandas frames (reference; its input
@@ -789,8 +790,9 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
     # the report's ranking measures in one pass, against one measure
     measures = [f"ndcg@{K}", "map", "mrr", f"P@{K}", f"recall@{K}", f"hit_rate@{K}"]
     cases.append(Case(f"6 ranking measures in one pass, {args.queries:,} queries × {K} items", [
-        Tool(f"sqlmetrics `sm.ndcg(k={K})`, one measure", "reference",
-             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K)), from_file=lambda: sm.ndcg(str(d.ranking_path), k=K)),
+        Tool(f"sqlmetrics `sm.ndcg(k={K}, gain='linear')`, one measure", "reference",
+             lambda: (lambda f=d.ranking: sm.ndcg(f, k=K, gain="linear")),
+             from_file=lambda: sm.ndcg(str(d.ranking_path), k=K, gain="linear")),
         Tool(f"sqlmetrics `sm.evaluate({measures})`", "sqlmetrics",
              lambda: (lambda f=d.ranking: sm.evaluate(f, measures=measures)[f"ndcg@{K}"].iloc[0]),
              from_file=lambda: sm.evaluate(str(d.ranking_path), measures=measures)[f"ndcg@{K}"].iloc[0])]))
@@ -812,9 +814,9 @@ def build_cases(d: Data, args, small: bool = False) -> list[Case]:
         objects.prepare = lambda t=objects: (
             lambda qr=timed_build(t, lambda: ranx_objects(binary())): ranx_measure(qr[0], qr[1], "rbp.8"))
         tools.append(objects)
-    tools.append(Tool("sqlmetrics `sm.rbp(persistence=0.8)`", "sqlmetrics",
-                      lambda: (lambda f=d.ranking: sm.rbp(f, persistence=0.8)),
-                      from_file=lambda: sm.rbp(str(d.ranking_path), persistence=0.8)))
+    tools.append(Tool("sqlmetrics `sm.rbp(persistence=0.8, graded=False)`", "sqlmetrics",
+                      lambda: (lambda f=d.ranking: sm.rbp(f, persistence=0.8, graded=False)),
+                      from_file=lambda: sm.rbp(str(d.ranking_path), persistence=0.8, graded=False)))
     cases.append(Case(f"RBP (persistence 0.8), {args.queries:,} queries × {K} items", tools))
 
     # Beyond accuracy: every user's top-K list against the popularity of the training events

@@ -92,7 +92,7 @@ def test_each_slice_equals_the_metric_on_that_slice_alone(name, binary_frame):
 @pytest.mark.parametrize("name", [m for m in ALL if isinstance(METRICS[m].plan, plans.RankWhenScoresDistinct)])
 @pytest.mark.parametrize("ties", [True, False])
 def test_rank_and_aggregate_plans_agree(name, ties, monkeypatch):
-    data = pd.concat([pd.DataFrame({"y": [0, 1], "s": [0.5, 0.5], "s2": [0.1, 0.1], "g": [99, 99]})]
+    data = pd.concat([pd.DataFrame({"y": [0, 1], "s": [0.5, 0.5], "s2": [0.1, 0.1], "g": [99, 99], "d": [1, 0]})]
                      + [make_binary_frame(n=800, seed=11, ties=ties)]).reset_index(drop=True)
     monkeypatch.setattr(plans, "RANK_PLAN_DISTINCT_SHARE", 0.0)  # always rank
     ranked = run(name, data)

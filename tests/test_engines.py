@@ -233,8 +233,10 @@ def test_evaluate_on_the_engine(con, judgments):
     measures = one_pass_measures(3)
     averaged = [m.name for m in read_measures(measures) if "average" in METRICS[m.metric].param("ties").choices]
     tables, frames = (("run", "qrels"), (RUN, QRELS)) if judgments == "qrels" else (("judged_run",), (JUDGED_RUN,))
-    for params in ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"},
-                   {"ties": "average", "measures": averaged}):
+    options = ({"by": "c"}, {"per_query": True}, {"missing": "skip", "empty": "skip"}, {"ties": "average", "measures": averaged})
+    if judgments != "qrels" and connect(con).dialect == "spark":
+        options = options[:1]  # Spark (the slowest engine here) samples the own-relevance pass: the others run every option
+    for params in options:
         params = {"measures": measures, **params}
         got = sm.evaluate(*tables, con=con, **params)
         assert_same(got, sm.evaluate(*frames, **params), f"evaluate {params}")

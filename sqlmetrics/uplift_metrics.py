@@ -2,7 +2,8 @@
 uplift at k, of a predicted uplift scored against an outcome and a 0/1 treatment, as
 scikit-uplift (sklift.metrics) and causalml (causalml.metrics) define them. Every one is a
 function of four running sums over the distinct scores, descending (treated and control weight,
-and their responders: sql/uplift/uplift_points.sql), so one exact parallel plan serves them all.
+and their responders: sql/uplift/uplift_points.sql), so one exact parallel plan serves them all, and
+one rank plan (a sort of the rows) where the scores are mostly distinct.
 registry.py assembles the catalogue from this list and the other families'."""
 from __future__ import annotations
 

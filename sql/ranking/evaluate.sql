@@ -90,6 +90,7 @@
     same rows: one read of the run, no join (NDCG@10 of 1M queries x 10 items on DuckDB: 1.45 s of
     SQL -> 1.30 s). -#}
 {%- set own_judgments = not qrels %}
+{%- set queries = none if own_judgments else 'sm_queries' %}
 {%- if own_judgments %}
   {%- if cuts %}
     {%- set _ = window_columns.append('ROW_NUMBER() OVER (' ~ sqlmetrics.partition_by(keys) ~ ' ORDER BY sm_rel DESC) AS sm_ideal_pos') %}
@@ -114,9 +115,9 @@ WITH
 {%- set combine, extra = combined[0] %}
 {{ sqlmetrics.mean_over_queries(name=name, query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
                                 value=value, nonempty=nonempty, combine=combine, extra=extra, missing=missing, empty=empty,
-                                queries=none if own_judgments else 'sm_queries') }}
+                                queries=queries) }}
 {%- else %}
 {{ sqlmetrics.mean_over_queries(name='evaluate', query=query, by=by, per_query=per_query, aggregates=aggregates | join(',\n         '),
-                                values=values, missing=missing, empty=empty, queries=none if own_judgments else 'sm_queries') }}
+                                values=values, missing=missing, empty=empty, queries=queries) }}
 {%- endif %}
 {%- endmacro %}

@@ -11,10 +11,11 @@ from .params import (AUC_TEST, AVERAGE, BASE_SCORE, BETA, BINARY_PREDICTION, BY,
                      CLASS_PROBABILITY, CLASS_SCORE, CONFIDENCE, EXAMPLE, EXAMPLE_WEIGHT, GROUP, LABEL, MAX_POINTS,
                      N_BINS, OPT_SCORE, PROBABILITY, Param, SCORE, STRATEGY, THRESHOLD, TRUE_CLASS, TRUE_CLASSES,
                      WEIGHT, WEIGHTING, ZERO_DIVISION)
-from .plans import PairsWhenGroupsSmall, ParallelWhenDistributed, RankWhenScoresDistinct
+from .plans import BucketsWhenRowsMany, PairsWhenGroupsSmall, ParallelWhenDistributed, RankWhenScoresDistinct
 
 _AUC_COUNTS = ("n", "n_pos", "n_neg")
 _RANK_WHEN_DISTINCT = RankWhenScoresDistinct()
+_BUCKETS_WHEN_MANY = BucketsWhenRowsMany()  # what auc_parts' rank plan serves on its own: AUC and Gini
 _PARALLEL = ParallelWhenDistributed()
 _CONFUSION = ("tp", "fp", "tn", "fn", "n")
 _CONFUSION_PARAMS = (LABEL, OPT_SCORE, THRESHOLD, BINARY_PREDICTION, WEIGHT, BY)
@@ -98,7 +99,7 @@ CLASSIFICATION = [
             "(0.5: chance, 1: perfect), as sklearn's roc_auc_score(max_fpr=...); 1 (or None) is the full AUC. "
             "Exact: not with bins.", default=None, low=0.0, low_open=True, high=1.0), BY),
         outputs=("auc",) + _AUC_COUNTS + ("error_bound",), outputs_with=(("error_bound", "bins"),),
-        plan=_RANK_WHEN_DISTINCT, paired_test=AUC_TEST,
+        plan=_BUCKETS_WHEN_MANY, paired_test=AUC_TEST,
         summary="Area under the ROC curve: the probability that a random positive outscores a random negative.",
         formula="AUC = sum over (pos i, neg j) of w_i*w_j*([s_i > s_j] + 0.5*[s_i = s_j]) / (W_pos*W_neg), "
                 "computed as a Mann-Whitney rank sum (ties count 1/2), never by enumerating pairs. With bins=N, "
@@ -312,7 +313,7 @@ CLASSIFICATION = [
                       _PRF_REFERENCE.format("f1")),
     Metric(
         name="gini", template="classification/gini.sql", kind="scalar",
-        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_RANK_WHEN_DISTINCT,
+        params=(LABEL, SCORE, WEIGHT, BY), outputs=("gini",) + _AUC_COUNTS, plan=_BUCKETS_WHEN_MANY,
         summary="Gini coefficient (Somers' D) of the score: 2*AUC - 1.",
         formula="Gini = 2*AUC - 1", reference="2*sklearn.metrics.roc_auc_score - 1",
         example=_DEMO + ">>> sm.gini(df, label='y', score='s')\n0.5\n",

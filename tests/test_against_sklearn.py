@@ -454,6 +454,30 @@ def test_auc_aggregate_plan_tied_scores(levels, n, plans):
     assert plans == ["aggregate"]
 
 
+@pytest.mark.parametrize("rows_in_memory", [20_000, 19_999])
+@pytest.mark.parametrize("by", [False, True])
+def test_auc_ranks_within_buckets_past_the_memory_limit(rows_in_memory, by, plans, monkeypatch):
+    """More rows than one sort holds in DuckDB's memory limit (here: pretended) are ranked within buckets
+    of their score: exact, with tie groups, infinities, scores of every sign and size, and slices."""
+    monkeypatch.setattr(sm_plans, "memory_limit", lambda rows: rows_in_memory * sm_plans.BYTES_PER_RANKED_ROW)
+    rng = np.random.default_rng(rows_in_memory)
+    n = 20_000
+    y = (rng.random(n) < 0.3).astype(int)
+    s = (rng.normal(size=n) + y) * 10.0 ** rng.integers(-5, 5, n)  # many powers of two: many buckets
+    s[: n // 10] = np.round(s[: n // 10], 1)  # tie groups, 0 among them
+    s[:30], s[30:60], s[60:70] = np.inf, -np.inf, 5e-324
+    d = pd.DataFrame({"y": y, "s": s, "g": rng.integers(0, 3, n)})
+    finite, _ = finite_scores(s)
+    if by:
+        got = sm.auc(d, label="y", score="s", by=["g"]).set_index("g")["auc"]
+        for g, rows in d.groupby("g"):
+            assert_close(got[g], skm.roc_auc_score(rows.y, finite[rows.index]), f"auc g={g}")
+    else:
+        assert_close(sm.auc(d, label="y", score="s"), skm.roc_auc_score(y, finite), "auc")
+        assert_close(sm.gini(d, label="y", score="s"), 2 * skm.roc_auc_score(y, finite) - 1, "gini")
+    assert set(plans) == {"rank" if rows_in_memory >= n else "rank_buckets"}
+
+
 @pytest.mark.parametrize("plan_kind", ["distinct", "tied"])
 def test_auc_with_infinite_scores(plan_kind, plans):
     rng = np.random.default_rng(21)

@@ -18,7 +18,9 @@
       against each negative of its partition (a hash join on the keys), the counts from one
       aggregate: no sort, so cheaper than 'rank' when partitions are small (a million users'
       impressions on 10M rows: 1.1 s against 1.6 s, benchmarks/formulations.py), and quadratic in a partition's size: chosen
-      only where the pairs are few (plans.PairsWhenGroupsSmall). -#}
+      only where the pairs are few (plans.PairsWhenGroupsSmall).
+    plan='rank_buckets' (unweighted): 'rank' within buckets of the score, for more rows than one
+      sort holds in memory (auc_parts_by_buckets). -#}
 {#- Inputs are qualified where an output alias reuses their name: ClickHouse resolves a bare name
     to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
@@ -47,6 +49,8 @@ FROM (
   GROUP BY {{ sqlmetrics.cols(keys) }}sm_tie
 ) AS sm_rank_sums
 {{ sqlmetrics.group_by(keys) }}
+{%- elif plan == 'rank_buckets' and not weight %}
+{{ sqlmetrics.auc_parts_by_buckets(relation, label, score, keys) }}
 {%- elif plan == 'pairs' and not weight and keys %}
 {%- set y = sqlmetrics.is_positive(label) %}
 {%- set class_scores %}SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.ident(score) }} AS sm_s FROM {{ relation }} WHERE {{ y }} = {% endset %}
@@ -87,6 +91,47 @@ GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
 {{ sqlmetrics.auc_parts_from_sums(sums, keys) }}
 {%- endif %}
 {%- endif %}
+{% endmacro %}
+
+{#- auc_parts' rank plan with the rows ranked within buckets of their score (parallel.sql's
+    monotone_bucket: about 1024 per power of two), a window partitioned by (keys, bucket): DuckDB
+    partitions such a window's rows by a hash of that key and sorts each partition on its own, in
+    memory, where one sort of more rows than its memory limit holds merges its runs from disk (a
+    billion rows: benchmarks/spill.py). Exact as the rank plan: ties never straddle two buckets, a
+    positive outranks every negative of the buckets below its own (a window over the small table of
+    one row per bucket), and its rank within its bucket orders it against the rest. -#}
+{% macro auc_parts_by_buckets(relation, label, score, keys) %}
+{%- set in_bucket = keys + ['sm_bucket'] %}
+{%- set w %}OVER ({{ sqlmetrics.partition_by(in_bucket) }} ORDER BY sm_x){% endset %}
+{%- set rows %}SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.ident(score) }} AS sm_s FROM {{ relation }}{% endset %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       CAST(SUM(sm_n) AS BIGINT) AS sm_n,
+       CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
+       {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('SUM(sm_n) - SUM(sm_p)') }} AS sm_w_neg,
+       {{ sqlmetrics.fdiv('SUM(sm_rank2 - sm_p * (sm_p + 1) + 2 * sm_p * COALESCE(sm_below, 0))', '2 * (SUM(sm_n) - SUM(sm_p))') }} AS sm_wins
+FROM (
+  SELECT sm_buckets.*,
+         SUM(sm_n - sm_p) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_bucket
+                                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_below
+  FROM (
+    SELECT {{ sqlmetrics.cols(in_bucket) }} SUM(sm_n) AS sm_n, SUM(sm_p) AS sm_p, SUM(sm_rank2) AS sm_rank2
+    FROM (
+      SELECT {{ sqlmetrics.cols(in_bucket) }} COUNT(*) AS sm_n, SUM(sm_pos) AS sm_p,
+             CASE WHEN sm_tie IS NULL THEN 2 * SUM(sm_pos * sm_rn)
+                  ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
+      FROM (
+        SELECT {{ sqlmetrics.cols(in_bucket) }} sm_pos,
+               ROW_NUMBER() {{ w }} AS sm_rn,
+               CASE WHEN LAG(sm_x) {{ w }} = sm_x OR LEAD(sm_x) {{ w }} = sm_x THEN sm_x END AS sm_tie
+        FROM ({{ sqlmetrics.with_bucket(rows, 'sm_s') }}) AS sm_bucketed
+      ) AS sm_ranked
+      GROUP BY {{ sqlmetrics.cols(in_bucket) }}sm_tie
+    ) AS sm_tie_groups
+    {{ sqlmetrics.group_by(in_bucket) }}
+  ) AS sm_buckets
+) AS sm_ranked_buckets
+{{ sqlmetrics.group_by(keys) }}
 {% endmacro %}
 
 {#- auc_parts_from_sums in parallel: each distinct score gets its monotone_bucket (with_bucket), and the running sums run within each bucket (a window partitioned by keys and bucket, which a

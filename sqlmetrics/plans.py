@@ -21,12 +21,13 @@ EXACT_ROWS = 100_000
 #: 1.6 s by rank; a hundred thousand users' (4.75 pairs per row) 1.6 s against 1.2 s, about what
 #: the worst case this bound lets through, balanced labels, would cost.
 PAIRS_PER_ROW = 4.0
-#: the memory a DuckDB sort takes per row of the AUC's rank plan (score, label, row number, tie), in
-#: bytes of its memory_limit: above limit / this many rows, the AUC ranks the rows within buckets of
-#: their score ('rank_buckets'), a window DuckDB sorts partition by partition. On 1B rows under a
-#: 4 GB limit (benchmarks/spill.py) that took 181 s where one sort, merging its runs from disk, took
-#: 671 s; in memory it is the slower (10M rows: 1.7 s against 1.1 s).
-BYTES_PER_RANKED_ROW = 64
+#: the AUC's rank plan sorts all the rows at once while DuckDB's memory_limit gives them at least this
+#: many bytes each; below, it ranks them within buckets of their score ('rank_buckets', a window
+#: DuckDB sorts partition by partition, where one sort past its memory merges its runs from disk).
+#: Measured (benchmarks/spill.py, 2 cores): 1B rows under 4 GB, 186 s against 670 s; 100M rows under
+#: 1 GB, 14.6 s both; where the limit is larger per row the one sort is the faster (100M under 4 GB:
+#: 8.6 s against 12 s; 10M under 100 MB: 1.4 s against 2.3 s).
+BYTES_PER_RANKED_ROW = 8
 
 
 @dataclass(frozen=True)
@@ -107,9 +108,9 @@ class PairsWhenGroupsSmall(RankWhenScoresDistinct):
 
 @dataclass(frozen=True)
 class BucketsWhenRowsMany(RankWhenScoresDistinct):
-    """AUC and Gini: where they would rank the rows, 'rank_buckets' when the rows are more than one
-    sort holds in DuckDB's memory limit (BYTES_PER_RANKED_ROW): ranked within buckets of their score,
-    each bucket sorted on its own (auc_parts_by_buckets)."""
+    """AUC and Gini: where they would rank the rows, 'rank_buckets' when DuckDB's memory limit gives
+    them fewer than BYTES_PER_RANKED_ROW each: ranked within buckets of their score, each bucket sorted
+    on its own (auc_parts_by_buckets)."""
 
     def choose_from(self, rows, source_sql, values, n, dialect):
         n = count(rows, source_sql, n) if self.columns_to_measure(values, dialect) else n

@@ -39,6 +39,11 @@ def validate(m: Metric, given: dict) -> dict:
     if named and values.get("qrels") is None:
         raise ParameterError(f"{m.name}: {named[0]} names a column of the qrels: pass qrels too (without qrels the "
                              f"judgments are the run's own {named[0][len('qrels_'):]} column)")
+    for a, b, v, why in m.inapplicable:
+        if values[b] == v and values[a] != m.param(a).default:
+            other = f"{b}={not v!r}" if isinstance(v, bool) else f"another {b}"
+            raise ParameterError(f"{m.name}: {a}={values[a]!r} does not apply when {b}={v!r} ({why}); pass {other} "
+                                 "for it to apply, or leave it out")
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
     if m.averaged and values["average"] != "binary" and values.get("pos_label") is not None:

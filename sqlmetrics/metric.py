@@ -38,6 +38,9 @@ class Metric:
     defined_by: tuple[str, ...] = ()  # a record's columns whose NULL means it is undefined
     across_slices: tuple[str, ...] = ()  # columns only a result with `by` has, computed across its slices
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
+    #: (a, b, v, why): parameter `a` does not apply when `b` is `v` (`why`: what b=v means instead); `a`
+    #: given another value than its default then is an error, never ignored
+    inapplicable: tuple[tuple[str, str, object, str], ...] = ()
     #: how the template's `plan` argument is chosen (a parallel plan on distributed engines, and
     #: for the AUC family from the data too), or None: one plan
     plan: ParallelWhenDistributed | None = None

@@ -234,7 +234,8 @@ RANKING = [
         "trec_eval 10 rbp and rbp_resid (trec_eval's rbp_resid is 0 when no retrieved item is unjudged, "
         "without the weight p^d beyond the list); graded=False: ir_measures RBP(p=..., rel=N)",
         _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
-        outputs=("residual",) + QUERY_COUNTS, one_pass=True,
+        outputs=("residual",) + QUERY_COUNTS, one_pass=True, inapplicable=((
+            "relevance_threshold", "graded", True, "trec_eval 10's rbp: each grade over the query's top grade"),),
         # trec_eval's rbp is graded; ir_measures' RBP(rel=N) counts relevance >= N (ranx's rbp.95 gives other
         # values than either: not read as this one)
         measure_names=(trec_eval("rbp", params={"graded": True}, dotted="pairs"), sqlmetrics("rbp"),

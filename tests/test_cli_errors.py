@@ -438,6 +438,8 @@ def test_errors_give_advice_in_flags_not_python(tmp_path):
         (("ndcg", "run.csv", "--qrels", "qrels.csv"), 1, "e.g. CAST(item AS VARCHAR) in a view of a --database file"),
         (("ece", "d.csv", *COLS, "--n-bins", "0"), 2, "--n-bins must be >= 1"),
         (("auc", "d.csv", *COLS, "--by", "n", "--by", "n"), 2, "--by lists a column twice"),
+        (("rbp", "run.csv", "--qrels", "qrels.csv", "--relevance-threshold", "2"), 2,
+         "--relevance-threshold 2.0 does not apply when --graded", "pass --graded False for it to apply"),
     ]
     for args, code, *fragments in cases:
         line = one_error_line(cli("compute", *args, cwd=tmp_path), code, *fragments)

@@ -110,7 +110,7 @@ def test_against_pytrec_eval_ir_measures_and_the_oracles():
         # rbp and its residual against the oracle, at two depths and persistences
         for (p, k), graded in itertools.product([(0.9, None), (0.5, 5), (0.95, 20)], (False, True)):
             want = {q: rbp_oracle(lists.get(q, []), judgments[q], p, k, level, graded) for q in judged}
-            args = dict(persistence=p, k=k, relevance_threshold=level, graded=graded)
+            args = dict(persistence=p, k=k, graded=graded) | ({} if graded else {"relevance_threshold": level})
             got = sm.rbp(run, qrels, per_query=True, **args)
             what = f"seed {seed} level {level}: rbp(p={p}, k={k}, graded={graded})"
             assert_close_maps(per_query(got, "rbp"), {q: v[0] for q, v in want.items()}, what=what)
@@ -263,12 +263,13 @@ def test_trec_eval_graded_test_file(threshold):
     want = expected("out.test.aql")
     calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10}),
              ("rbp", "rbp", {})]  # trec_eval 10's graded rbp: the grades over the query's top one, whatever -l
+    # (sm.rbp refuses a relevance_threshold it would ignore: the level is given to the others)
     if threshold == 2:
         calls += [("map", "mean_average_precision", {}), ("P_10", "precision_at_k", {"k": 10}), ("bpref", "bpref", {})]
     for measure, name, kwargs in calls:
-        fn = getattr(sm, name)
-        got = per_query(fn(run, qrels, per_query=True, relevance_threshold=threshold, **kwargs), name)
-        got["all"] = fn(run, qrels, relevance_threshold=threshold, **kwargs)
+        fn, level = getattr(sm, name), {} if name == "rbp" else {"relevance_threshold": threshold}
+        got = per_query(fn(run, qrels, per_query=True, **level, **kwargs), name)
+        got["all"] = fn(run, qrels, **level, **kwargs)
         for q in ("301", "302", "303", "all"):
             assert abs(got[q] - float(want[measure, q])) <= 5e-5 + 1e-12, (measure, q, got[q], want[measure, q])
     assert want["ndcg", "303"] == "0.3669"
@@ -317,6 +318,15 @@ def test_rbp_residual_and_long_lists():
     # a list far longer than p^r stays representable: weights below 1e-307 count as 0, no error
     long = judged_list([f"d{i}" for i in range(3000)]).assign(relevance=1)
     assert sm.rbp(long, persistence=0.5, details=True)[["rbp", "residual"]].values.tolist() == [[1.0, 0.0]]
+
+
+def test_a_relevance_threshold_graded_rbp_would_ignore_is_an_error():
+    run, qrels = judged_list(["a", "b"]), pd.DataFrame({"query": "q", "item": ["a", "b"], "relevance": [2, 1]})
+    with pytest.raises(sm.ParameterError, match=r"relevance_threshold=2.0 does not apply when graded=True .*pass "
+                                             r"graded=False for it to apply, or leave it out"):
+        sm.rbp(run, qrels, relevance_threshold=2)
+    assert sm.rbp(run, qrels, relevance_threshold=2, graded=False) == pytest.approx(0.1, abs=ABS)  # a alone
+    assert sm.rbp(run, qrels, relevance_threshold=1) == sm.rbp(run, qrels)  # the default: nothing to ignore
 
 
 def test_rbp_missing_query_has_residual_one_and_policies():

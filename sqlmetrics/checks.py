@@ -59,7 +59,8 @@ def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], wher
             c for c in schema if c.lower() == col.lower()]
         hint = f"; did you mean {near[0]!r}?" if near else f"; {advice[param]}" if param in (advice or {}) else ""
         listing = ", ".join(repr(c) for c in list(schema)[:20]) + (" ..." if len(schema) > 20 else "")
-        raise MissingColumnError(f"column {col!r} ({param}) not found in {where}{hint} Columns: {listing}")
+        said = f"column {col!r} ({param}) not found in {where}{hint}"
+        raise MissingColumnError(f"{said}{'' if said.endswith(('?', '.')) else '.'} Its columns: {listing}")
 
 
 def _s(n: int) -> str:

@@ -99,7 +99,9 @@ def opened(url: str):
         return
     try:
         engine = sqlalchemy.create_engine(url)
-    except Exception as e:  # no such dialect or driver installed
+    except ModuleNotFoundError as e:  # the URL's driver, or its dialect's default driver, is not installed
+        raise SourceError(f"{shown} cannot be used: {_missing_driver(url, e.name or str(e))}") from None
+    except Exception as e:  # no such dialect
         raise SourceError(f"{shown} cannot be used: {_reason(e)}") from None
     try:
         try:
@@ -125,6 +127,24 @@ def _spark_connect(url: str, shown: str):
         yield session
     finally:
         session.stop()
+
+
+#: the extra of sqlmetrics that installs a driver module, and a driver the URL can name instead of a
+#: dialect's default (SQLAlchemy 2.1's postgresql:// means psycopg 3, mysql:// mysqlclient)
+_DRIVER_EXTRAS = {"psycopg": "postgres", "pymysql": "mysql", "snowflake": "snowflake", "trino": "trino",
+                  "databricks": "databricks", "redshift_connector": "redshift"}
+_OTHER_DRIVERS = {"postgresql": "postgresql+psycopg2:// (psycopg2) or postgresql+psycopg:// (psycopg 3)",
+                  "mysql": "mysql+pymysql:// (pip install 'sqlmetrics[mysql]')"}
+
+
+def _missing_driver(url: str, module: str) -> str:
+    """What to do when the driver `module` a URL needs is not installed: install it, or name another."""
+    dialect = url.split("://", 1)[0].split("+", 1)[0]
+    extra = _DRIVER_EXTRAS.get(module.split(".")[0])
+    install = f"pip install 'sqlmetrics[{extra}]'" if extra else f"pip install the package of the module {module!r}"
+    other = _OTHER_DRIVERS.get(dialect, f"{dialect}+DRIVER://")
+    return (f"its driver (the Python module {module!r}) is not installed: {install}, or name a driver you have in "
+            f"the URL, e.g. {other}")
 
 
 def _reason(error: Exception) -> str:

@@ -333,7 +333,7 @@ def test_a_run_without_judgments_names_qrels(ranking, capsys):
     with pytest.raises(sm.MissingColumnError) as raised:
         sm.ndcg(ranking / "run.parquet", query="qid")
     assert str(raised.value) == (f"column 'relevance' (relevance) not found in '{ranking / 'run.parquet'}'; "
-                                 f"{advice.format('qrels=', 'relevance=')} Columns: 'qid', 'item', 'score'")
+                                 f"{advice.format('qrels=', 'relevance=')} Its columns: 'qid', 'item', 'score'")
     assert main(["compute", "ndcg", str(ranking / "run.parquet"), "--query", "qid"]) == 2
     assert advice.format("--qrels", "--relevance") in capsys.readouterr().err
 

@@ -92,6 +92,21 @@ def test_no_secret_in_a_usage_error(form):
     assert not _shown(done, words), done.stderr
 
 
+@pytest.mark.parametrize("url, module, advice", [
+    # SQLAlchemy 2.1's postgresql:// means psycopg 3: here as if it were not installed
+    ("postgresql://me:s3cr3t-pw@h/db", "psycopg", "pip install 'sqlmetrics[postgres]', or name a driver you have "
+                                                  "in the URL, e.g. postgresql+psycopg2:// (psycopg2)"),
+    ("mysql://me:s3cr3t-pw@h/db", "MySQLdb", "e.g. mysql+pymysql:// (pip install 'sqlmetrics[mysql]')"),
+])
+def test_a_driver_not_installed_says_what_to_install_or_name(url, module, advice, monkeypatch):
+    monkeypatch.setitem(sys.modules, module, None)  # its import fails as a missing module's does
+    with pytest.raises(SourceError) as raised:
+        with opened(url):
+            pass
+    assert f"its driver (the Python module {module!r}) is not installed" in str(raised.value)
+    assert advice in str(raised.value) and "s3cr3t-pw" not in str(raised.value)
+
+
 # -- the redaction itself ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("url, shown", [

@@ -25,7 +25,8 @@ from pathlib import Path
 from . import measures as measure_strings
 from .metric import Metric
 from .params import REQUIRED
-from .registry import ALIASES, METRICS
+from .errors import ParameterError
+from .registry import ALIASES, METRICS, compare_of
 from .templates import SQL_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,7 @@ def metric_sql() -> str:
                       f"{{{{ return(sqlmetrics.{name}_parts(v, in_k, within, k, options)) }}}}"
                       for i, name in enumerate(n for n, m in METRICS.items() if m.one_pass))
     own = "\n\n".join(one_pass_macro(m) for m in METRICS.values() if m.one_pass)
+    gates = ", ".join(f"'{name}': {list(gate)!r}" for name, gate in comparison_defaults().items())
     return f"""{{#- Written by `python -m sqlmetrics.codegen` from the registry: do not edit (tests/test_codegen.py
     fails while it is stale). Any metric by name: {{{{ sqlmetrics.metric('ndcg', ref('run'), qrels=ref('qrels'),
     k=10) }}}} is {{{{ sqlmetrics.ndcg(ref('run'), qrels=ref('qrels'), k=10) }}}} (as sm.render(name, data, ...) in
@@ -75,6 +77,13 @@ def metric_sql() -> str:
 {{{{ return(name in [{per_query}]) }}}}
 {{%- endmacro %}}
 
+{{#- Which way a metric compare takes is better ('higher', 'lower', or 'neither': best at 1), compare's
+    default paired test of it and that test's default replicates, as the Python API and the command
+    line have them: what the regression gate expect_no_regression reads. None: compare takes no such metric. -#}}
+{{% macro comparison_defaults(name) -%}}
+{{{{ return({{{gates}}}.get(sqlmetrics.metric_name(name))) }}}}
+{{%- endmacro %}}
+
 {{#- A ranking metric's per-query parts (its <name>_parts macro), for evaluate's one pass: the metrics
     the registry marks one_pass. -#}}
 {{% macro ranking_parts(metric, v, in_k, within, k, options) -%}}
@@ -87,6 +96,18 @@ def metric_sql() -> str:
     (one_measure), its parameters as its entry declares them. `name`: the output column. -#}}
 {own}
 """
+
+
+def comparison_defaults() -> dict[str, tuple[str, str, int]]:
+    """(better, default test, its default n_resamples) of each metric compare takes."""
+    found = {}
+    for name, m in METRICS.items():
+        try:
+            compared, _ = compare_of(name, {})
+        except ParameterError:  # compare takes no such metric
+            continue
+        found[name] = (m.better, compared.param("test").default, compared.param("n_resamples").default)
+    return found
 
 
 #: a one-pass metric's parameters that one_measure takes by name; its others are the measure's own

@@ -62,9 +62,11 @@ def page(m: Metric, whole: bool = True) -> str:
             out.append(f"- **Undefined** when {_prose(m.undefined)} ([what a call returns then](../python.md)).")
         out.append("")
     named, every = tests_of(m.name)
-    out += ["## Reference and tests", "", f"Matches {_prose(m.reference)}.", "",
-            "Tests that name it: " + ", ".join(f"`{t}`" for t in named) + ".", "",
-            "Tests run on every metric: " + ", ".join(f"`{t}`" for t in every) + ".", ""]
+    # the test files are for contributors: folded away (pymdownx.details), the reference stays in view
+    out += ["## Reference", "", f"Matches {_prose(m.reference)}.", "",
+            f'??? note "The tests that check it ({len(named) + len(every)} files)"', "",
+            "    Tests that name it: " + ", ".join(f"`{t}`" for t in named) + ".", "",
+            "    Tests run on every metric: " + ", ".join(f"`{t}`" for t in every) + ".", ""]
     out += ["## Example", "", "```pycon", m.example.rstrip("\n"), "```", "",
             "The output shown is the output of the call: the example runs at every build and in "
             "`tests/test_common.py`.", ""]

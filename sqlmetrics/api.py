@@ -246,6 +246,7 @@ def _compute(m: Metric, values: dict, data, *, con, dialect: str | None, details
         schemas = {slot: engine.schema(source) for slot, source in opened.items()}
         call = _prepared(engine, m, values, opened, schemas, data, dropna=dropna, details=details,
                          per_query=per_query, fold=run is None)
+        values = call.values  # its column names as the engine reads them (the result's columns)
         try:
             if run:  # the caller's way to run it (bootstrap's batches) gives a frame
                 frame = run(engine, call.sql)
@@ -471,6 +472,7 @@ def _prepared(engine, m: Metric, values: dict, opened: dict[str, Source], schema
     """The call checked (names, types; values by screens, which ride in its statement with `fold`, where a
     failure leaves a way to ask what failed: not the caller's aborted DuckDB transaction) and planned.
     `opened`, `schemas`: slot -> the relation given for it, and its columns."""
+    values = _as_the_engine_reads(m, values, schemas, engine.dialect)
     placement = _placement(m, values)
     renames = {v: k for k, v in qrels_names(m, values).items()}  # the qrels' column -> the metric's
     placement = _slices_placed(placement, values, schemas, {s: o.description for s, o in opened.items()})
@@ -571,6 +573,26 @@ def _no_judgments(m: Metric, values: dict) -> dict[str, str]:
         return {}
     return {p.name: f"the run has no judgments: pass qrels= (the judgments: query, item, relevance), or "
                     f"{p.name}= the run's column of them." for p in m.params if p.where == "judgments"}
+
+
+def _as_the_engine_reads(m: Metric, values: dict, schemas: dict, dialect: str) -> dict:
+    """`values` with each column name no column spells exactly read as the engine reads it unquoted
+    (checks.as_the_engine_reads: label='label' is the column LABEL on Snowflake), where every relation
+    that must have it agrees."""
+    read: dict[tuple[str, str], set[str]] = {}
+    for slot, wanted in _placement(m, values).items():
+        for param, col, _ in wanted:
+            read.setdefault((param, col), set()).add(checks.as_the_engine_reads(col, schemas[slot], dialect))
+    renamed = {key: found.pop() for key, found in read.items() if len(found) == 1 and key[1] not in found}
+    if not renamed:
+        return values
+    out = dict(values)
+    for (param, col), name in renamed.items():
+        if out.get(param) == col:
+            out[param] = name
+        elif isinstance(out.get(param), (list, tuple)):
+            out[param] = [name if c == col else c for c in out[param]]
+    return out
 
 
 def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, renames: dict[str, str],

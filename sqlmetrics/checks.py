@@ -48,6 +48,29 @@ def quote(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
+#: a name a user can write without quotes: the warehouse folds it (_as_the_engine_reads)
+_UNQUOTED = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
+
+
+def as_the_engine_reads(col: str, schema: dict[str, str], dialect: str) -> str:
+    """The column the engine resolves `col` to, written unquoted, where no column has its exact spelling:
+    Snowflake folds an unquoted name to upper case, PostgreSQL to lower case, DuckDB or Spark match any
+    case (sqlglot's normalization strategy of the dialect). `col` itself where a column has that exact
+    spelling, where it cannot be written unquoted, or where no column (or more than one) matches."""
+    from sqlglot.dialects.dialect import Dialect, NormalizationStrategy as Strategy
+    if col in schema or not _UNQUOTED.fullmatch(col):
+        return col
+    strategy = Dialect.get_or_raise(dialect).normalization_strategy
+    if strategy in (Strategy.UPPERCASE, Strategy.LOWERCASE):
+        found = [col.upper() if strategy == Strategy.UPPERCASE else col.lower()]
+    elif strategy == Strategy.CASE_SENSITIVE:
+        found = []
+    else:  # case-insensitive, whatever the case it stores
+        found = [c for c in schema if c.lower() == col.lower()]
+    found = [c for c in found if c in schema]
+    return found[0] if len(found) == 1 else col
+
+
 def require_columns(columns: list[tuple[str, str]], schema: dict[str, str], where: str,
                     advice: dict[str, str] | None = None) -> None:
     """Every (parameter, column) must name an existing column; suggest the closest otherwise, or the

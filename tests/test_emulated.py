@@ -24,7 +24,9 @@ PYTHON = Path(os.environ.get("SQLMETRICS_FAKESNOW_PYTHON", ROOT / ".venv-fakesno
 
 BINARY = make_binary_frame(n=300, seed=13)
 RUN, QRELS = make_ranking_frames(n_queries=15, seed=4)
-TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS}
+#: the binary frame under the names an unquoted CREATE TABLE gives its columns on Snowflake (upper case)
+SHOUTING = BINARY.rename(columns=str.upper)
+TABLES = {"preds": BINARY, "run": RUN, "qrels": QRELS, "shouting": SHOUTING}
 CASES = [(name, name, "preds", args(name)) for name in ALL] + [
     ("auc-by", "auc", "preds", {"label": "y", "score": "s", "weight": "w", "by": "c"}),
     ("gauc-by", "gauc", "preds", {"label": "y", "score": "s", "group": "g", "by": "c"}),
@@ -37,11 +39,13 @@ CASES = [(name, name, "preds", args(name)) for name in ALL] + [
     ("err", "err", "run", {"qrels": "qrels", "k": 5}),
     ("precision_at_k", "precision_at_k", "run", {"qrels": "qrels", "k": 3}),
     ("evaluate", "evaluate", "run", {"qrels": "qrels", "measures": ["ndcg@5", "map", "P@3", "recall@5", "mrr"]}),
+    # names written in lower case resolve as Snowflake resolves them unquoted: to the upper-case columns
+    ("auc-unquoted-names", "auc", "shouting", {"label": "y", "score": "s", "weight": "w", "by": "c"}),
 ]
 
 
 def reference(metric, table, params):
-    params = {k: (TABLES[v] if k == "qrels" else v) for k, v in params.items()}
+    params = {k: (TABLES[v] if k == "qrels" else v.upper() if table == "shouting" else v) for k, v in params.items()}
     if metric == "evaluate":
         return sm.evaluate(TABLES[table], params.pop("qrels"), **params)
     return getattr(sm, metric)(TABLES[table], details=True, **params)

@@ -26,6 +26,7 @@ from sklearn.metrics import log_loss, mean_squared_error, ndcg_score, roc_auc_sc
 
 import sqlmetrics as sm
 from conftest import SQLMETRICS_COMMAND, connect_postgres
+from sqlmetrics.checks import as_the_engine_reads
 
 NAN, INF = float("nan"), float("inf")
 ROW_GROUP = 4
@@ -687,3 +688,27 @@ def test_a_training_sets_values_are_reported_as_its_own(pg):
     with pytest.raises(sm.MissingColumnError, match=r"^column 'x' \(event\) not found in the pandas DataFrame given "
                                                     r"as train"):
         sm.concordance_index_ipcw(df, train=two.drop(columns="x"), **params)
+
+
+@pytest.mark.parametrize("dialect, schema, col, read", [
+    ("snowflake", ["LABEL", "SCORE"], "label", "LABEL"),  # folded to upper case, as Snowflake does
+    ("snowflake", ["label", "LABEL"], "label", "label"),  # a column of that exact spelling: exact
+    ("snowflake", ["Label"], "label", "label"),  # Snowflake reads label as LABEL: no such column
+    ("postgres", ["label"], "Label", "label"),  # folded to lower case
+    ("postgres", ["LABEL"], "Label", "Label"),
+    ("duckdb", ["Label"], "LABEL", "Label"),  # any case
+    ("duckdb", ["Label", "LABEL"], "label", "label"),  # two columns match: none chosen
+    ("clickhouse", ["Label"], "label", "label"),  # case-sensitive
+    ("snowflake", ["MY COL"], "my col", "my col"),  # a name that cannot be written unquoted is exact
+])
+def test_a_name_reads_as_the_warehouse_reads_it_unquoted(dialect, schema, col, read):
+    assert as_the_engine_reads(col, dict.fromkeys(schema, "DOUBLE"), dialect) == read
+
+
+def test_lower_case_names_find_their_columns_and_exact_names_win():
+    d = pd.DataFrame({"Label": [0, 1, 0, 1], "SCORE": [0.1, 0.4, 0.35, 0.8], "Country": ["a", "a", "b", "b"]})
+    assert sm.auc(d, label="label", score="score") == sm.auc(d, label="Label", score="SCORE") == 1.0
+    sliced = sm.auc(d, label="label", score="score", by=["country"])
+    assert list(sliced.columns[:2]) == ["Country", "auc"] and sliced["auc"].tolist() == [1.0, 1.0]
+    with pytest.raises(sm.MissingColumnError, match="did you mean 'Label'"):
+        sm.auc(d, label="lable", score="score")

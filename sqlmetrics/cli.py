@@ -1,4 +1,5 @@
-"""The ``sqlmetrics`` command line: list, show, render, compute, compare, disparity, report, demo.
+"""The ``sqlmetrics`` command line: list, show, render, compute, compare, disparity, report, demo, and
+dbt-package (the packages.yml entry installing the dbt package this installation carries).
 
 Exit codes: 0 success; 1 the data cannot give the metric (undefined, rejected values), a
 --min/--max check failed, compare found a regression (--max-drop, --alpha) or disparity one past
@@ -15,6 +16,7 @@ missing value) as NaN in a table or CSV and null in JSON (see sqlmetrics.output)
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import math
 import re
@@ -40,6 +42,7 @@ from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, 
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, disparity_of, named
 from .systems import CORRECTIONS, paper_table
+from .templates import SQL_DIR
 from .report import REPORT_COLUMNS, ReportSpec, build_report, check, compare_aucs, n_steps, said_once, side_by_side
 from .urls import hide_secrets, opened
 from .sources import TrecQrels, TrecRun, condition_value, csv_with_nulls, filtered, is_duckdb_file
@@ -135,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     _format(sub)
     sub = commands.add_parser("demo", help="evaluate a click model on the bundled sample", epilog=EPILOG)
     _format(sub)
+    commands.add_parser(
+        "dbt-package", help="print a dbt packages.yml installing this installation's dbt package: the macros of "
+        "this version of sqlmetrics", description="Print a dbt packages.yml whose package is the dbt project this "
+        "installation of sqlmetrics carries (a local package: its directory), so that a dbt model's macros are "
+        "this version's: sqlmetrics dbt-package > packages.yml && dbt deps",
+        epilog="exit codes: 0 ok; 1 this installation carries no dbt project; 2 usage error.")
     return parser
 
 
@@ -789,6 +798,26 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def dbt_project() -> Path:
+    """The dbt project this installation carries, whose macros are the templates it renders: the package
+    directory of an installed wheel (sqlmetrics/dbt_project.yml, macro-paths sql/: pyproject.toml puts
+    both there), the root of a checkout (an editable install)."""
+    return SQL_DIR.parent
+
+
+def cmd_dbt_package(args) -> int:
+    """packages.yml with this installation's dbt project as a local package (docs/dbt.md): the macros are
+    the same version's as the Python package, whatever commit or release it was installed from."""
+    project = dbt_project()
+    if not (project / "dbt_project.yml").is_file():
+        return _fail(f"this installation of sqlmetrics carries no dbt project ({project / 'dbt_project.yml'} is "
+                     "missing): install sqlmetrics again from its repository (pip install .)", 1)
+    # a JSON string is a YAML double-quoted scalar: any path, spaces and backslashes included
+    write(f"# the dbt package of sqlmetrics {__version__} as installed here: its macros follow this installation\n"
+          f"packages:\n  - local: {json.dumps(str(project))}")
+    return 0
+
+
 def prepare_plots(specs: list[str]) -> list:
     """Check --plot before computing anything: the kinds, the files and their formats, matplotlib."""
     parsed = [parse_plot_spec(spec) for spec in specs]
@@ -838,7 +867,8 @@ def _main(argv: list[str]) -> int:
                     "disparity": cmd_disparity}[args.command](rest)
         if unknown:
             raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see: sqlmetrics {args.command} --help)")
-        return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo}[args.command](args)
+        return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo,
+                "dbt-package": cmd_dbt_package}[args.command](args)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return 0 if e.code is None else e.code if isinstance(e.code, int) else 2
     except UsageError as e:

@@ -5,6 +5,8 @@ under ``sql/`` (the same files the Python layer renders).
   defaults) after the relation, so a plain dbt call means what ``sm.<metric>(...)`` means;
   ``sqlmetrics.metric(name, ...)`` knows every metric; ``return`` ends a macro with its value, in
   dbt and in the Python layer's shim.
+- The dbt package as docs/dbt.md installs it (``sqlmetrics dbt-package``, from the installed wheel)
+  has a macro for every metric, and its models build; its dispatch example is the warehouse's SQL.
 - With dbt: ``integration_tests/`` (a dbt project installing the package with ``local: ../``) is
   built in a temporary copy, so the repository stays clean, on DuckDB, PostgreSQL and Spark. Its own
   tests compare every model with the values scikit-learn and pytrec_eval give (seeds written by
@@ -20,9 +22,11 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import jinja2
@@ -199,11 +203,14 @@ def test_seeds_are_what_make_expected_writes(tmp_path):
                                       check_exact=False, rtol=1e-12, atol=1e-12, obj=str(path))
 
 
-def test_the_dbt_guide_pins_a_revision_that_exists_and_the_dbt_the_package_needs():
-    """docs/dbt.md's packages.yml pins a tag of the repository or a commit (40 hex digits) that holds
-    the package; dbt_project.yml's require-dbt-version admits the installed dbt-core and no version
-    older than what docs/dbt.md and integration_tests/ write: generic tests with their parameters under
-    `arguments:` are read from dbt-core 1.10.5 on (dbt's require_generic_test_arguments_property)."""
+def test_the_dbt_guide_pins_no_revision_that_falls_behind_and_the_dbt_the_package_needs():
+    """docs/dbt.md's git alternative names no commit of its own: a commit written in the guide falls
+    behind the package (one did, 250 commits before the survival, uplift and fairness macros), so its
+    revision is a placeholder, or the tag of this version; the version in dbt_project.yml is the Python
+    package's, so that tag is the dbt package's too. dbt_project.yml's require-dbt-version admits the
+    installed dbt-core and no version older than what docs/dbt.md and integration_tests/ write: generic
+    tests with their parameters under `arguments:` are read from dbt-core 1.10.5 on (dbt's
+    require_generic_test_arguments_property)."""
     import yaml
     from importlib.metadata import version
     from packaging.specifiers import SpecifierSet
@@ -211,22 +218,14 @@ def test_the_dbt_guide_pins_a_revision_that_exists_and_the_dbt_the_package_needs
     guide = (ROOT / "docs" / "dbt.md").read_text()  # the README links to it
     revisions = re.findall(r"^\s*revision:\s*(\S+)", guide, re.M)
     assert revisions
-    git = ["git", "-C", str(ROOT)]
-    # a whole clone has every tag and commit; a shallow one (CI's) or an unpacked sdist cannot say
-    whole = subprocess.run([*git, "rev-parse", "--is-shallow-repository"], capture_output=True, text=True)
-    whole = whole.returncode == 0 and whole.stdout.strip() == "false"
-    tags = subprocess.run([*git, "tag", "--list"], capture_output=True, text=True).stdout.split() if whole else []
     for revision in revisions:
-        commit = re.fullmatch(r"[0-9a-f]{40}", revision)
-        if not whole:  # the shape of a commit or of a release tag, at least
-            assert commit or re.fullmatch(r"v\d+\.\d+\.\d+", revision), f"docs/dbt.md pins {revision!r}"
-            continue
-        if revision in tags:
-            continue
-        assert commit, f"docs/dbt.md pins {revision!r}: neither a tag of the repository nor a commit"
-        holds = subprocess.run([*git, "cat-file", "-e", f"{revision}:dbt_project.yml"], capture_output=True)
-        assert holds.returncode == 0, f"docs/dbt.md pins commit {revision}, which has no dbt_project.yml here"
-    required = SpecifierSet(",".join(yaml.safe_load((ROOT / "dbt_project.yml").read_text())["require-dbt-version"]))
+        assert re.fullmatch(r"<[\w ]+>", revision) or revision == f"v{sm.__version__}", (
+            f"docs/dbt.md pins {revision!r}: a revision written there falls behind the package; name a placeholder "
+            "(the commit sqlmetrics was installed from) or this version's tag")
+    project = yaml.safe_load((ROOT / "dbt_project.yml").read_text())
+    (python_version,) = re.findall(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert project["version"] == sm.__version__ == python_version
+    required = SpecifierSet(",".join(project["require-dbt-version"]))
     assert version("dbt-core") in required
     uses_arguments = "arguments:" in guide + (PROJECT / "models" / "schema.yml").read_text()
     assert uses_arguments and "1.10.5" in required and "1.10.4" not in required, required
@@ -456,6 +455,147 @@ def test_the_report_model_reads_its_relation_once_on_duckdb(duckdb_build):
     results, _ = duckdb_build
     sql = compiled(results, "report")
     assert len(re.findall(r'"predictions"', sql)) == 1 and "sm_input_data AS MATERIALIZED (" in sql
+
+
+# -- the installation docs/dbt.md gives ------------------------------------------------------------
+
+GUIDE = ROOT / "docs" / "dbt.md"
+#: a model of each family that a revision pinned once in the guide lacked: survival, uplift, fairness
+INSTALLED_MODELS = {
+    "concordance_index_by_cohort": "{{ sqlmetrics.concordance_index(ref('customers'), duration='days', event='churned', "
+                                   "score='risk', by=['cohort']) }}",
+    "qini_auc_by_country": "{{ sqlmetrics.qini_auc(ref('predictions'), label='clicked', treatment='treated', "
+                           "score='pctr', by=['country']) }}",
+    "demographic_parity_difference": "{{ sqlmetrics.demographic_parity_difference(ref('predictions'), label='clicked', "
+                                     "score='pctr', sensitive=['country'], weight='weight') }}",
+}
+
+
+def guide_installation() -> tuple[list[list[str]], str]:
+    """docs/dbt.md's installation: the commands of its first shell block, and the packages.yml it
+    shows them writing (the YAML block after it)."""
+    found = re.search(r"```bash\n(.*?)```\s*```yaml\n(.*?)```", GUIDE.read_text(), re.S)
+    assert found, "docs/dbt.md does not begin with the commands that install the package and what they write"
+    commands = [shlex.split(line.split("#")[0]) for line in found.group(1).splitlines() if line.split("#")[0].strip()]
+    return commands, found.group(2)
+
+
+@pytest.fixture(scope="module")
+def installed_wheel(tmp_path_factory) -> Path:
+    """sqlmetrics as `pip install .` installs it: the wheel built from the repository, unpacked (a pure
+    Python wheel is its files), for `python -m sqlmetrics` with it first on PYTHONPATH."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out / "dist"), str(ROOT)],
+                   check=True, capture_output=True)
+    (wheel,) = (out / "dist").glob("sqlmetrics-*.whl")
+    zipfile.ZipFile(wheel).extractall(out / "site")
+    return out / "site"
+
+
+def test_the_command_names_this_installations_dbt_project(capsys):
+    """Here (a checkout, or an installed wheel): the directory of SQL_DIR, whose dbt_project.yml takes
+    its macros from SQL_DIR, of this version."""
+    import yaml
+    from sqlmetrics.cli import main
+
+    assert main(["dbt-package"]) == 0
+    (package,) = yaml.safe_load(capsys.readouterr().out)["packages"]
+    project = Path(package["local"])
+    assert project == SQL_DIR.parent and project.is_absolute()
+    settings = yaml.safe_load((project / "dbt_project.yml").read_text())
+    assert [project / path for path in settings["macro-paths"]] == [SQL_DIR] and settings["version"] == sm.__version__
+
+
+def test_the_installation_the_dbt_guide_gives_has_every_macro_of_the_installed_version(installed_wheel, tmp_path):
+    """docs/dbt.md's installation, run as it is written on sqlmetrics installed from its wheel: `sqlmetrics
+    dbt-package > packages.yml` names the installed package's own directory, `dbt deps` installs it.
+    Every metric of the registry (the catalogue's), every alias and every macro or generic test the guide
+    calls is a macro of that package, and a survival, an uplift and a fairness model build and equal the
+    Python API (a commit the guide once pinned had none of them: `'dict object' has no attribute
+    'concordance_index'`)."""
+    import duckdb
+    import yaml
+    try:
+        import dbt.adapters.duckdb  # noqa: F401
+        import dbt.cli.main  # noqa: F401
+    except ImportError as e:
+        _require("dbt-core with dbt-duckdb is not installed (pip install -e '.[test]')", e)
+    project = tmp_path / "analytics"
+    (project / "models").mkdir(parents=True)
+    (project / "seeds").mkdir()
+    (project / "dbt_project.yml").write_text(
+        'name: analytics\nversion: "1.0.0"\nconfig-version: 2\nprofile: analytics\n'
+        "models:\n  analytics:\n    +materialized: table\n")
+    (project / "profiles.yml").write_text(
+        "analytics:\n  target: duckdb\n  outputs:\n    duckdb: {type: duckdb, path: target/analytics.duckdb, threads: 1}\n")
+    for name, sql in INSTALLED_MODELS.items():
+        (project / "models" / f"{name}.sql").write_text(sql + "\n")
+    for seed in ("predictions", "customers"):
+        shutil.copy(PROJECT / "seeds" / f"{seed}.csv", project / "seeds")
+
+    commands, shown = guide_installation()
+    assert [c[:2] for c in commands] == [["sqlmetrics", "dbt-package"], ["dbt", "deps"]], commands
+    env = {"PYTHONPATH": str(installed_wheel)}
+    for command in commands:
+        if command[0] == "sqlmetrics":  # the installed command line (its console script: python -m sqlmetrics)
+            args, (redirect, written) = command[1:command.index(">")], command[command.index(">"):]
+            assert redirect == ">"
+            done = subprocess.run([sys.executable, "-m", "sqlmetrics", *args], cwd=project, env={**os.environ, **env},
+                                  capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            (project / written).write_text(done.stdout)
+        else:
+            done = run_dbt(project, *command[1:], "--profiles-dir", ".", env=env)
+            assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    packages = (project / "packages.yml").read_text()
+    assert yaml.safe_load(packages) == {"packages": [{"local": str(installed_wheel / "sqlmetrics")}]}
+
+    def shape(text):  # what the guide shows, but its path and version
+        return re.sub(r'local: ".*"', 'local: "PATH"', re.sub(r"\d+\.\d+\.\d+", "X.Y.Z", text)).strip()
+    assert shape(packages) == shape(shown), "docs/dbt.md shows another output of sqlmetrics dbt-package"
+
+    done = run_dbt(project, "build", "--profiles-dir", ".", env=env)
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    manifest = json.loads((project / "target" / "manifest.json").read_text())
+    macros = {m["name"] for m in manifest["macros"].values() if m["package_name"] == "sqlmetrics"}
+    called = set(re.findall(r"\bsqlmetrics\.(\w+)\(", GUIDE.read_text()))
+    tests = set(re.findall(r"\bsqlmetrics\.(expect_\w+):", GUIDE.read_text()))
+    assert {"auc", "ndcg", "report"} <= called and "expect_auc_above" in tests  # the guide's examples, found
+    missing = (set(METRICS) | set(ALIASES) | called | {f"test_{t}" for t in tests}) - macros
+    assert not missing, f"the installed dbt package has no macro {sorted(missing)}"
+
+    calls = model_calls(project)
+    frames = {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "customers")}
+    with duckdb.connect(str(project / "target" / "analytics.duckdb"), read_only=True) as con:
+        for model, call in calls.items():
+            got = con.sql(f'SELECT * FROM main."{model}"').df()
+            assert_same_table(got, python_value(call, frames, calls), list(call[2].get("by") or []), model)
+    assert set(calls) == set(INSTALLED_MODELS)
+
+
+def test_the_dbt_guides_own_spellings_are_the_warehouses():
+    """docs/dbt.md's example of spellings of one's own: each is `<adapter>__<helper>` for the warehouse
+    its sentence names, of a helper sql/helpers.sql dispatches, with the helper's arguments, and is
+    that warehouse's SQL: what the Python layer writes there for the helper's default spelling."""
+    import sqlglot
+
+    guide = GUIDE.read_text()
+    found = re.search(r"On (\w+), for example,.*?```sql\n(.*?)```", guide, re.S)
+    assert found, "docs/dbt.md has no example of dispatched spellings of one's own"
+    warehouse, block = found.group(1).lower(), found.group(2)
+    spellings = re.findall(r"\{% macro (\w+?)__(\w+)\(([\w, ]*)\) %\}(.*?)\{% endmacro %\}", block)
+    assert spellings and len(spellings) == block.count("{% macro")
+    helpers = {m.name for m in jinja2.Environment().parse((SQL_DIR / "helpers.sql").read_text()).find_all(nodes.Macro)}
+    for adapter, helper, args, body in spellings:
+        assert adapter == warehouse, (adapter, warehouse)
+        assert helper in helpers and f"default__{helper}" in helpers, f"{helper} is no dispatched helper"
+        names = [a.strip() for a in args.split(",")]
+        assert names == [a.name for a in MACROS[f"default__{helper}"].args], (helper, names)
+        values = {name: f"sm_{name}" for name in names}
+        ours = jinja2.Environment().from_string(body).render(**values)
+        default = str(render_macro(helper, Target(warehouse), **values))
+        theirs = sqlglot.transpile(default, read="duckdb", write=warehouse)[0]
+        assert sqlglot.parse_one(ours, read=warehouse).sql(warehouse) == theirs, (helper, ours, theirs)
 
 
 # -- PostgreSQL -----------------------------------------------------------------------------------

@@ -26,6 +26,14 @@ def test_wheel_contains_every_template(wheel):
     assert "sqlmetrics/__init__.py" in names and "sqlmetrics/data/sample.csv" in names
 
 
+def test_wheel_is_the_dbt_package_of_its_version(wheel):
+    """The package directory holds the repository's dbt_project.yml beside sql/, its macro path: the
+    local dbt package `sqlmetrics dbt-package` names (tests/test_dbt.py installs it with dbt)."""
+    archive = zipfile.ZipFile(wheel)
+    assert archive.read("sqlmetrics/dbt_project.yml") == (ROOT / "dbt_project.yml").read_bytes()
+    assert 'macro-paths: ["sql"]' in (ROOT / "dbt_project.yml").read_text()
+
+
 def test_unpacked_wheel_runs_a_metric_from_its_own_templates(wheel, tmp_path):
     zipfile.ZipFile(wheel).extractall(tmp_path / "site")
     code = ("import sqlmetrics as sm, pandas as pd; from sqlmetrics.templates import SQL_DIR; "

@@ -1,9 +1,11 @@
-"""The documentation site (mkdocs.yml, docs/, the metric pages of sqlmetrics/docsite.py): it builds
-with --strict (a broken link, or an example whose output differs, fails it), has a page for every
-registered metric and none other, each page's SQL tabs are the golden files, and in a browser the
-pages render: no Markdown left as text, the formula shown, the code highlighted."""
+"""The documentation site (mkdocs.yml, docs/, the metric pages of sqlmetrics/docsite.py, the command-line
+reference of docs/hooks/cli_reference.py): it builds with --strict (a broken link, an example whose output
+differs or that fails, fails it), has a page for every registered metric and none other, each page's SQL
+tabs are the golden files, the command-line page has a section for every command, and in a browser the
+pages render: no Markdown left as text, the formula shown, the code highlighted, the commands' sections."""
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import fcntl
 import html
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from sqlmetrics import docsite
+from sqlmetrics import cli, docsite
 from sqlmetrics.registry import METRICS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +29,12 @@ CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", 
 #: Markdown that a page shows as text when it was not converted
 RAW_MARKDOWN = {"bold": re.compile(r"\*\*"), "code fence": re.compile(r"```"), "table rule": re.compile(r"\|\s*-{3,}"),
                 "link": re.compile(r"\]\((?!\s)"), "heading": re.compile(r"(^|\n)\s*#{1,6} \w")}
+
+
+def cli_commands() -> list[str]:
+    """The commands of the real command line (`sqlmetrics --help`), as its parser has them."""
+    parser = cli.build_parser()
+    return list(next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices)
 
 
 def missing(tool: str, how: str):
@@ -152,6 +160,24 @@ def test_an_example_whose_output_differs_fails_the_build(caplog, monkeypatch):
     assert [r.levelno for r in caplog.records] == [logging.WARNING] and "auc" in caplog.text
 
 
+def test_the_cli_page_has_a_section_per_command(site):
+    """docs/cli.md, with the reference written from the parsers: a section per command of the real parser
+    (its usage, its options, an example and what it printed when the build ran it), then the guide's prose."""
+    content = article(site / "cli" / "index.html")
+    headings = re.findall(r'<h2 id="sqlmetrics-([\w-]+)"', content)
+    assert headings == cli_commands(), "the CLI page's sections are not the commands of sqlmetrics --help"
+    for name in headings:
+        start = content.index(f'<h2 id="sqlmetrics-{name}"')
+        section = content[start:content.find("<h2", start + 1)]
+        shown = html.unescape(re.sub(r"<[^>]+>", "", section))
+        assert f"usage: sqlmetrics {name}" in shown, name
+        assert "<table>" in section or "no option but" in shown, name
+        example = re.search(rf"Example:\s*(sqlmetrics {re.escape(name)}\b.*?)\s*prints:\s*(\S.*)", shown, re.S)
+        assert example, f"the section of {name} has no example with its output"
+    assert content.index('id="how-the-commands-behave"') > content.index(f'id="sqlmetrics-{headings[-1]}"')
+    assert "takes a SQLAlchemy URL" in text_outside_code(content)  # the guide's prose is still there
+
+
 @pytest.fixture(scope="module")
 def chromium():
     if CHROMIUM is None:
@@ -177,6 +203,8 @@ def test_a_browser_shows_the_page_rendered(site, chromium, page, tmp_path):
     assert not [name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text)]
     assert re.search(r'class="(language-\w+ )?highlight"><pre[^>]*>.*?<code>.*?<span class="\w+">', content, re.S), (
         "no highlighted code (Pygments spans)")
+    if page == "cli/index.html":  # a section per command, as the browser shows the page
+        assert re.findall(r'<h2 id="sqlmetrics-([\w-]+)"', content) == cli_commands()
     if page.startswith("reference/"):
         assert METRICS["auc"].formula in html.unescape(re.sub(r"<[^>]+>", "", content))
         assert 'class="tabbed-set' in content and '<span class="k">SELECT</span>' in content

@@ -9,7 +9,7 @@ from .api import compute_metric
 from .errors import ParameterError
 from .measures import Measure, spellings_by_tool
 from .ranking_metrics import QUERY_COUNTS
-from .registry import CATALOGUE, METRICS, evaluate_of, read_measures
+from .registry import CATALOGUE, METRICS, evaluate_passes, read_measures
 
 
 def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str = "item", score: str = "score",
@@ -25,8 +25,9 @@ def evaluate(run, qrels=None, measures=None, *, query: str = "query", item: str 
         {metrics}.
     One SQL query computes the measures of
         {one_pass}:
-    the judgments, the ranking and one aggregation per query are shared. Each of the others runs
-    its own metric's query, with its own tool's order of ties and relevance level where the call
+    the judgments, the ranking and one aggregation per query are shared: one query per relevance
+    level and order of ties the measures fix (nDCG@10, P(rel=2)@5 and AP: two). Each of the others
+    runs its own metric's query, with its own tool's order of ties and relevance level where the call
     gives none.
 
 Measure strings: each means what the tool that spells it so computes
@@ -49,7 +50,8 @@ The call's gain, ties and relevance_threshold
     sqlmetrics' own ndcg and dcg. A value that no reading of a measure allows is refused, saying which
     spelling gives it (gain='exponential' with ndcg_cut_10: write ndcg_burges@10). Without them, each
     measure takes what its tools fix, else linear gain, ties by item id descending (trec_eval's), and
-    relevance from grade 1; one order of ties and one relevance level per call.
+    relevance from grade 1. An order of ties or relevance level the call gives applies to every
+    measure (each must allow it).
 
 Parameters
     run: the ranked lists (query, item, score), as for any ranking metric: table name,
@@ -92,10 +94,10 @@ Example
                   ties=ties, gain=gain, missing=missing, empty=empty, by=by or None)
     if relevance_threshold is not None:
         params["relevance_threshold"] = relevance_threshold
-    m, params, own = evaluate_of(params)
+    passes, own = evaluate_passes(params)
     options = dict(con=con, dialect=dialect, details=True, dropna=dropna, per_query=per_query)
-    frames = [compute_metric(m, run, **options, **params)] if params["measures"] else []
-    frames += [_own_query(x, fixed, run, params, options) for x, fixed in own]
+    frames = [compute_metric(m, run, **options, **p) for m, p in passes if p["measures"]]
+    frames += [_own_query(x, fixed, run, passes[0][1], options) for x, fixed in own]
     order = [x.name for x in read_measures(measures)]
     keys = list(by if isinstance(by, (list, tuple)) else [by] if by else []) + ([query] if per_query else [])
     return _joined(frames, order, keys, ["n_relevant"] if per_query else list(QUERY_COUNTS))

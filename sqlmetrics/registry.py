@@ -319,7 +319,16 @@ def evaluate_of(params: dict) -> tuple[Metric, dict, tuple[tuple[measure_strings
     relevance level, as the measures' spellings define them (sqlmetrics.measures.resolve); and the
     measures outside the one pass (their metrics not one_pass), each with its metric's parameters:
     resolved one by one, each takes its own tool's order of ties and relevance level where the call
-    gives none."""
+    gives none. One statement: measures of two relevance levels (or orders of ties) are refused."""
+    passes, own = evaluate_passes(params, split=False)
+    return *passes[0], own
+
+
+def evaluate_passes(params: dict, split: bool = True) -> tuple[list[tuple[Metric, dict]], tuple]:
+    """evaluate_of's passes: with `split`, the one-pass measures that fix different relevance levels or
+    orders of ties (nDCG@10, P(rel=2)@5 and AP, as ir_measures takes them) in as few passes as keep
+    each pass to one level and one order (the measures in the order written, each in the first pass
+    it agrees with), a pass a statement; without, one pass. And the measures outside the one pass."""
     params = dict(params)
     if params.get("measures") is None:
         raise ParameterError("evaluate needs measures, e.g. ['ndcg@10', 'P@5', 'map']")
@@ -327,12 +336,33 @@ def evaluate_of(params: dict) -> tuple[Metric, dict, tuple[tuple[measure_strings
     options = [None if value is None else param.validate(value)
                for param, value in zip((GAIN, TIES, RELEVANCE_THRESHOLD), options)]
     measures = read_measures(params["measures"])
-    one_pass = tuple(m for m in measures if METRICS[m.metric].one_pass)
     own = []
     for m in (m for m in measures if not METRICS[m.metric].one_pass):
         (m,), ties, threshold = measure_strings.resolve((m,), *options, CATALOGUE)
         own.append((m, measure_parameters(m, ties, threshold)))
-    measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(one_pass, *options, CATALOGUE)
+    groups: list[tuple] = []
+    for m in (m for m in measures if METRICS[m.metric].one_pass):
+        i = next((i for i, group in enumerate(groups) if not split or _agrees(group + (m,), options)), None)
+        if i is None:
+            groups.append((m,))
+        else:
+            groups[i] += (m,)
+    return [_one_pass(group, params, options) for group in groups or [()]], tuple(own)
+
+
+def _agrees(measures: tuple, options: list) -> bool:
+    """Whether `measures` can share one pass: one relevance level and one order of ties."""
+    try:
+        measure_strings.resolve(measures, *options, CATALOGUE)
+    except ParameterError:
+        return False
+    return True
+
+
+def _one_pass(measures: tuple, params: dict, options: list) -> tuple[Metric, dict]:
+    """The one pass of `measures` (evaluate_passes'), and its parameters."""
+    params = dict(params)
+    measures, params["ties"], params["relevance_threshold"] = measure_strings.resolve(measures, *options, CATALOGUE)
     params["measures"] = measures
     if params["ties"] == "average":
         averaging = [name for name in CATALOGUE.metrics
@@ -349,7 +379,7 @@ def evaluate_of(params: dict) -> tuple[Metric, dict, tuple[tuple[measure_strings
     if clash:
         raise ParameterError(f"measure {clash[0]!r} is also the name of a query or by column (or a count): rename "
                              "the column")
-    return replace(EVALUATE, outputs=tuple(m.name for m in measures) + QUERY_COUNTS), params, tuple(own)
+    return replace(EVALUATE, outputs=tuple(m.name for m in measures) + QUERY_COUNTS), params
 
 
 #: what compare_runs returns, per pair of runs and measure: their numbers (the runs' and the measures'

@@ -2,6 +2,7 @@
 ranking measures in one pass, checked against pytrec_eval and against each metric's own function.
 (Its SQL on the other engines: tests/test_engines.py; in the 11 dialects: tests/test_golden.py; on
 Spark's task metrics: tests/test_parallel_plan.py.)"""
+import json
 import math
 import os
 import re
@@ -152,14 +153,15 @@ def test_trec_eval_names_match_pytrec_eval(level):
 
 
 #: ir_measures' spellings, by the order of ties their providers give (RR@k: MS MARCO's, ascending) and
-#: their relevance level (one of each per call)
+#: their relevance level (a pass each), and all of them in one call (four passes)
 IR_MEASURES = [["nDCG@10", "nDCG", "nDCG(dcg='exp-log2')@10", "P@5", "R@10", "AP", "AP@10", "RR", "Success@3", "Rprec",
                 "SetP", "SetR"],
                ["P(rel=2)@5", "R(rel=2)@10", "AP(rel=2)", "RR(rel=2)", "SetP(rel=2)", "nDCG@5"],
                ["RR@10"], ["RR(rel=2)@3"]]
+IR_MEASURES.append([name for names in IR_MEASURES for name in names])
 
 
-@pytest.mark.parametrize("names", IR_MEASURES, ids=lambda names: names[0])
+@pytest.mark.parametrize("names", IR_MEASURES, ids=lambda names: "all" if names == IR_MEASURES[-1] else names[0])
 def test_ir_measures_names_match_ir_measures(names):
     """ir_measures' names give ir_measures' numbers (its pytrec_eval, gdeval and MS MARCO providers),
     per query and averaged (judged queries missing from the run count 0, as ir_measures counts them),
@@ -333,7 +335,6 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (None, {}, "evaluate needs measures"),
     (["map", "ndcg@5"], {"ties": "average"}, "ties='average' applies to dcg, ndcg, precision_at_k, "),
     (["map", "ndcg@5"], {"ties": "average"}, "; map order equal scores by item id"),
-    (["P(rel=2)@5", "P@5"], {}, "one relevance level per call: P(rel=2)@5 grades >= 2, P@5 grades >= 1"),
     (["P(rel=2)@5"], {"relevance_threshold": 1}, "measure 'P(rel=2)@5' is ir_measures' P(rel=2)@5, whose relevance "
                                                  "level is grades >= 2: relevance_threshold=1.0 would not give its"),
     (["P@5"], {"relevance_threshold": 2}, "write its relevance level in the measure, as P(rel=2)@5"),
@@ -341,8 +342,6 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["P_5"], {"ties": "item_asc"}, "trec_eval's P_5, whose order of tied scores is by item id descending "
                                     "(trec_eval's): ties='item_asc' would not give its number; write sqlmetrics' "
                                     "precision_at_k@5"),
-    (["RR", "RR@10"], {}, "one order of tied scores per call: RR by item id descending (trec_eval's), RR@10 by "
-                          "item id ascending"),
     (["ndcg_cut_10"], {"gain": "exponential"}, "write ndcg_burges@10 (ranx) or ndcg@10 with gain='exponential'"),
     (["nDCG@10"], {"gain": "exponential"}, "ir_measures' nDCG@10, with linear gain"),
     (["ndcg_burges@10"], {"gain": "linear"}, "write ndcg@10 for linear gain"),
@@ -359,6 +358,31 @@ def test_errors(measures, params, fragment):
     with pytest.raises(sm.ParameterError) as e:
         sm.evaluate(RUN.assign(map=1), QRELS.assign(map=1), measures, **params)
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("measures, fragment", [
+    (["P(rel=2)@5", "P@5"], "one relevance level per call: P(rel=2)@5 grades >= 2, P@5 grades >= 1"),
+    (["RR", "RR@10"], "one order of tied scores per call: RR by item id descending (trec_eval's), RR@10 by item id "
+                      "ascending"),
+])
+def test_the_sql_of_one_pass_has_one_level_and_one_order(measures, fragment):
+    """sm.evaluate takes a pass per relevance level and order of ties (test_ir_measures_names_match_ir_measures);
+    the SQL of evaluate's one pass, one statement, refuses measures that need two."""
+    assert len(sm.evaluate(RUN, QRELS, measures)) == 1
+    with pytest.raises(sm.ParameterError, match=re.escape(fragment)):
+        sm.render("evaluate", RUN, qrels=QRELS, measures=measures)
+
+
+def test_report_takes_measures_of_two_levels(tmp_path, capsys):
+    from sqlmetrics.cli import main
+    RUN.to_csv(tmp_path / "run.csv", index=False)
+    QRELS.to_csv(tmp_path / "qrels.csv", index=False)
+    measures = ["nDCG@10", "P(rel=2)@5", "AP"]
+    assert main(["report", str(tmp_path / "run.csv"), "--qrels", str(tmp_path / "qrels.csv"), "--metrics",
+                 ",".join(measures), "--format", "json"]) == 0
+    got = {row["metric"]: row["value"] for row in json.loads(capsys.readouterr().out)["metrics"]}
+    want = sm.evaluate(RUN, QRELS, measures).iloc[0]
+    assert got == {name: pytest.approx(want[name], rel=1e-12) for name in measures}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in ELSEWHERE if n not in {t.lower() for t in CATALOGUE.spellings}))

@@ -193,6 +193,26 @@ def browse(chromium: str, page: Path, *args: str) -> str:
     return run.stdout
 
 
+#: run in the page after its scripts: the names of the tables' first column that the layout breaks over lines
+#: (an inline element broken over two lines has two client rectangles), written where --dump-dom shows them
+_BROKEN_NAMES = """<script>window.addEventListener("load", () => document.body.setAttribute("data-broken",
+  [...document.querySelectorAll("article table td:first-child code")]
+    .filter(code => code.getClientRects().length > 1).map(code => code.textContent).join(" ")));</script>"""
+
+
+@pytest.mark.parametrize("width", [1280, 760])
+def test_a_browser_never_breaks_a_metric_name(site, chromium, width):
+    """The catalogue's first column, at a desktop's width and a narrow window's: every metric name on one
+    line (a newcomer saw brier_scor/e broken over two)."""
+    page = site / "catalogue" / "measured.html"  # beside the page: its assets resolve the same
+    page.write_text((site / "catalogue" / "index.html").read_text(encoding="utf-8").replace(
+        "</body>", _BROKEN_NAMES + "</body>"), encoding="utf-8")
+    dom = browse(chromium, page, "--dump-dom", "--virtual-time-budget=3000", f"--window-size={width},1600")
+    found = re.search(r'data-broken="([^"]*)"', dom)
+    assert found and len(re.findall(r"<td><a [^>]*><code>", dom)) > 90, "the measure did not run"
+    assert found.group(1) == "", f"names broken over two lines at {width} px: {found.group(1)}"
+
+
 @pytest.mark.parametrize("page", ["index.html", "reference/auc/index.html", "cli/index.html", "catalogue/index.html"])
 def test_a_browser_shows_the_page_rendered(site, chromium, page, tmp_path):
     """The DOM after the theme's scripts ran: converted Markdown, the formula, highlighted code; and a

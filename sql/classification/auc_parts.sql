@@ -9,11 +9,8 @@
     plan='parallel' (any engine, weights): as 'aggregate', but no window spans all the distinct
       scores of a partition (auc_parts_from_buckets): for distributed engines.
     plan='rank' (unweighted): U = (sum over positives of (min rank + max rank)) / 2 - n_pos*(n_pos+1)/2
-      from one sort of the rows; cheaper when nearly every score is distinct. A row's rank is its row
-      number unless a neighbour in the sort shares its score (sm_tie): such rows are then grouped
-      by score, each group's ranks being consecutive (min rank = its smallest row number, max rank =
-      that + size - 1). Cheaper than a peer-aware window frame (RANGE/GROUPS) when ties are rare, and
-      exact whatever the ties: integer sums.
+      from one sort of the rows (rank_sums); cheaper when nearly every score is distinct, and than a
+      peer-aware window frame (RANGE/GROUPS) when ties are rare.
     plan='pairs' (unweighted, with `keys`: GAUC's groups): U counted pair by pair, each positive
       against each negative of its partition (a hash join on the keys), the counts from one
       aggregate: no sort, so cheaper than 'rank' when partitions are small (a million users'
@@ -25,30 +22,14 @@
     to the alias of the same SELECT. -#}
 {% macro auc_parts(relation, label, score, weight=none, keys=[], plan='aggregate') %}
 {%- if plan == 'rank' and not weight %}
-{%- set s = sqlmetrics.ident(score) %}
-{%- set w %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY {{ s }}){% endset %}
+{%- set rows %}(SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.ident(score) }} AS sm_x FROM {{ relation }}) AS sm_labelled{% endset %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       CAST(SUM(sm_rank_sums.sm_n) AS BIGINT) AS sm_n,
-       CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
-       {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
-       {{ sqlmetrics.as_double('SUM(sm_rank_sums.sm_n) - SUM(sm_p)') }} AS sm_w_neg,
-       {{ sqlmetrics.fdiv('SUM(sm_rank2) - SUM(sm_p) * (SUM(sm_p) + 1)', '2 * (SUM(sm_rank_sums.sm_n) - SUM(sm_p))') }} AS sm_wins
-FROM (
-  SELECT {{ sqlmetrics.cols(keys) }}
-         COUNT(*) AS sm_n,
-         SUM(sm_pos) AS sm_p,
-         CASE WHEN sm_tie IS NULL THEN 2 * SUM(sm_pos * sm_rn)
-              ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
-  FROM (
-    SELECT {{ sqlmetrics.cols(keys) }}
-           {{ sqlmetrics.is_positive(label) }} AS sm_pos,
-           ROW_NUMBER() {{ w }} AS sm_rn,
-           CASE WHEN LAG({{ s }}) {{ w }} = {{ s }} OR LEAD({{ s }}) {{ w }} = {{ s }} THEN {{ s }} END AS sm_tie
-    FROM {{ relation }}
-  ) AS sm_ranked
-  GROUP BY {{ sqlmetrics.cols(keys) }}sm_tie
-) AS sm_rank_sums
-{{ sqlmetrics.group_by(keys) }}
+       CAST(sm_rank_sums.sm_n AS BIGINT) AS sm_n,
+       CAST(COALESCE(sm_p, 0) AS BIGINT) AS sm_n_pos,
+       {{ sqlmetrics.as_double('sm_p') }} AS sm_w_pos,
+       {{ sqlmetrics.as_double('sm_rank_sums.sm_n - sm_p') }} AS sm_w_neg,
+       {{ sqlmetrics.fdiv('sm_rank2 - sm_p * (sm_p + 1)', '2 * (sm_rank_sums.sm_n - sm_p)') }} AS sm_wins
+FROM ({{ sqlmetrics.rank_sums(rows, keys) }}) AS sm_rank_sums
 {%- elif plan == 'rank_buckets' and not weight %}
 {{ sqlmetrics.auc_parts_by_buckets(relation, label, score, keys) }}
 {%- elif plan == 'pairs' and not weight and keys %}
@@ -101,36 +82,45 @@ GROUP BY {{ sqlmetrics.cols(keys) }}sm_s
     positive outranks every negative of the buckets below its own (a window over the small table of
     one row per bucket), and its rank within its bucket orders it against the rest. -#}
 {% macro auc_parts_by_buckets(relation, label, score, keys) %}
-{%- set in_bucket = keys + ['sm_bucket'] %}
-{%- set w %}OVER ({{ sqlmetrics.partition_by(in_bucket) }} ORDER BY sm_x){% endset %}
 {%- set rows %}SELECT {{ sqlmetrics.cols(keys) }} {{ sqlmetrics.is_positive(label) }} AS sm_pos, {{ sqlmetrics.ident(score) }} AS sm_s FROM {{ relation }}{% endset %}
+{%- set n = 'sm_ranked_buckets.sm_n' %}
 SELECT {{ sqlmetrics.cols(keys) }}
-       CAST(SUM(sm_n) AS BIGINT) AS sm_n,
+       CAST(SUM({{ n }}) AS BIGINT) AS sm_n,
        CAST(COALESCE(SUM(sm_p), 0) AS BIGINT) AS sm_n_pos,
        {{ sqlmetrics.as_double('SUM(sm_p)') }} AS sm_w_pos,
-       {{ sqlmetrics.as_double('SUM(sm_n) - SUM(sm_p)') }} AS sm_w_neg,
-       {{ sqlmetrics.fdiv('SUM(sm_rank2 - sm_p * (sm_p + 1) + 2 * sm_p * COALESCE(sm_below, 0))', '2 * (SUM(sm_n) - SUM(sm_p))') }} AS sm_wins
+       {{ sqlmetrics.as_double('SUM(' ~ n ~ ') - SUM(sm_p)') }} AS sm_w_neg,
+       {{ sqlmetrics.fdiv('SUM(sm_rank2 - sm_p * (sm_p + 1) + 2 * sm_p * COALESCE(sm_below, 0))', '2 * (SUM(' ~ n ~ ') - SUM(sm_p))') }} AS sm_wins
 FROM (
   SELECT sm_buckets.*,
          SUM(sm_n - sm_p) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_bucket
                                 ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS sm_below
-  FROM (
-    SELECT {{ sqlmetrics.cols(in_bucket) }} SUM(sm_n) AS sm_n, SUM(sm_p) AS sm_p, SUM(sm_rank2) AS sm_rank2
-    FROM (
-      SELECT {{ sqlmetrics.cols(in_bucket) }} COUNT(*) AS sm_n, SUM(sm_pos) AS sm_p,
-             CASE WHEN sm_tie IS NULL THEN 2 * SUM(sm_pos * sm_rn)
-                  ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
-      FROM (
-        SELECT {{ sqlmetrics.cols(in_bucket) }} sm_pos,
-               ROW_NUMBER() {{ w }} AS sm_rn,
-               CASE WHEN LAG(sm_x) {{ w }} = sm_x OR LEAD(sm_x) {{ w }} = sm_x THEN sm_x END AS sm_tie
-        FROM ({{ sqlmetrics.with_bucket(rows, 'sm_s') }}) AS sm_bucketed
-      ) AS sm_ranked
-      GROUP BY {{ sqlmetrics.cols(in_bucket) }}sm_tie
-    ) AS sm_tie_groups
-    {{ sqlmetrics.group_by(in_bucket) }}
-  ) AS sm_buckets
+  FROM ({{ sqlmetrics.rank_sums('(' ~ sqlmetrics.with_bucket(rows, 'sm_s') ~ ') AS sm_bucketed', keys + ['sm_bucket']) }}) AS sm_buckets
 ) AS sm_ranked_buckets
+{{ sqlmetrics.group_by(keys) }}
+{% endmacro %}
+
+{#- Per partition `keys` of `rows` (a FROM item with the keys, sm_pos: 1 for a positive, 0 for a
+    negative, and the score sm_x): sm_n, sm_p (the positives) and sm_rank2, twice the positives' rank
+    sum, ranked by sm_x within the partition. A row's rank is its row number unless a neighbour in the
+    sort shares its score (sm_tie): such rows are grouped by score, each group's ranks consecutive,
+    each row taking their mean (its smallest row number plus (size - 1) / 2). Exact whatever the
+    ties: integer sums. -#}
+{% macro rank_sums(rows, keys) %}
+{%- set w %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_x){% endset %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       SUM(sm_tie_groups.sm_n) AS sm_n, SUM(sm_tie_groups.sm_p) AS sm_p, SUM(sm_tie_groups.sm_rank2) AS sm_rank2
+FROM (
+  SELECT {{ sqlmetrics.cols(keys) }} COUNT(*) AS sm_n, SUM(sm_pos) AS sm_p,
+         CASE WHEN sm_tie IS NULL THEN 2 * SUM(sm_pos * sm_rn)
+              ELSE SUM(sm_pos) * (2 * MIN(sm_rn) + COUNT(*) - 1) END AS sm_rank2
+  FROM (
+    SELECT {{ sqlmetrics.cols(keys) }} sm_pos,
+           ROW_NUMBER() {{ w }} AS sm_rn,
+           CASE WHEN LAG(sm_x) {{ w }} = sm_x OR LEAD(sm_x) {{ w }} = sm_x THEN sm_x END AS sm_tie
+    FROM {{ rows }}
+  ) AS sm_ranked
+  GROUP BY {{ sqlmetrics.cols(keys) }}sm_tie
+) AS sm_tie_groups
 {{ sqlmetrics.group_by(keys) }}
 {% endmacro %}
 

@@ -48,7 +48,7 @@ def quote(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql("duckdb")
 
 
-#: a name a user can write without quotes: the warehouse folds it (_as_the_engine_reads)
+#: a name a user can write without quotes, which the warehouse folds (as_the_engine_reads)
 _UNQUOTED = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
 
 

@@ -24,8 +24,8 @@ PAIRS_PER_ROW = 4.0
 #: the AUC's rank plan sorts all the rows at once while DuckDB's memory_limit gives them at least this
 #: many bytes each; below, it ranks them within buckets of their score ('rank_buckets', a window
 #: DuckDB sorts partition by partition, where one sort past its memory merges its runs from disk).
-#: Measured (benchmarks/spill.py, 2 cores): 1B rows under 4 GB, 186 s against 670 s; 100M rows under
-#: 1 GB, 14.6 s both; where the limit is larger per row the one sort is the faster (100M under 4 GB:
+#: Measured on 2 cores, each plan forced in turn: 1B rows under 4 GB (benchmarks/spill.py's data), 186 s
+#: against 670 s; 100M rows under 1 GB, 14.6 s both; where the limit is larger per row the one sort is the faster (100M under 4 GB:
 #: 8.6 s against 12 s; 10M under 100 MB: 1.4 s against 2.3 s).
 BYTES_PER_RANKED_ROW = 8
 

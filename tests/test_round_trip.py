@@ -37,7 +37,7 @@ from sqlmetrics.target import Target
 
 #: generated texts per engine (in CHUNKS parts, which pytest-xdist runs side by side); CI's default keeps
 #: it in its time budget, SM_ROUND_TRIP_TEXTS=100000 searches further
-N_TEXTS = int(os.environ.get('SM_ROUND_TRIP_TEXTS', 6_000))
+N_TEXTS = int(os.environ.get('SM_ROUND_TRIP_TEXTS', 4_000))
 CHUNKS = 4
 #: a statement that runs this long ran a stall (pg_sleep(2), sleep_ms(2000)...)
 STALL_SECONDS = 1.5

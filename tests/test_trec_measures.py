@@ -230,7 +230,9 @@ def test_trec_eval_test_files(results, output, ends, tmp_path, monkeypatch):
     run = sm.TrecRun(with_ends(results, ends, tmp_path))
     qrels = sm.TrecQrels(with_ends("qrels.test", ends, tmp_path))
     want = expected(output)
-    for measure, name, kwargs, column in _trec_eval_calls():
+    # with other line ends the reading is what differs: a fifth of the measures (every one, with trec_eval's)
+    calls = _trec_eval_calls()[:: 1 if ends == "lf" else 5]
+    for measure, name, kwargs, column in calls:
         fn = getattr(sm, name)
         got = per_query(fn(run, qrels, per_query=True, **kwargs), column)
         summary = fn(run, qrels, details=True, **kwargs)[column][0]
@@ -246,7 +248,7 @@ def test_trec_eval_test_files(results, output, ends, tmp_path, monkeypatch):
                 assert int(value) == int(text), (measure, q)
             else:
                 assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
-    assert len(copies) == (0 if ends == "lf" else 2 * 2 * len(_trec_eval_calls()))  # each call's run and qrels
+    assert len(copies) == (0 if ends == "lf" else 2 * 2 * len(calls))  # each call's run and qrels
     assert not any(Path(c.name).exists() for c in copies)
 
 

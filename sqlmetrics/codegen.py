@@ -6,8 +6,8 @@ and tests/test_codegen.py fails while one is stale, naming this command.
   at run time would hide them), ``metric_name`` (the aliases), ``per_query_metric`` (the ranking
   metrics, whose unit in bootstrap and compare is the query), ``ranking_parts`` (each measure's
   ``<metric>_parts``, for sm.evaluate's one pass);
-- ``docs/metrics.md``, the reference of every metric: what it measures, its formula, parameters,
-  outputs, undefined cases, the reference it is checked against and an example;
+- ``docs/metrics.md``, the reference of every metric: what it measures, its formula (typeset, and in
+  plain text), parameters, outputs, undefined cases, the reference it is checked against and an example;
 - the metric tables of ``docs/catalogue.md`` (the site's Metrics page) and ``docs/statistics.md``,
   between ``<!-- metrics: SECTION -->`` and ``<!-- /metrics -->``; each name links to the metric's page
   of the site, which sqlmetrics/docsite.py writes while the site is built; and the lists of the metrics
@@ -168,7 +168,8 @@ def metrics_md() -> str:
     for section, title in SECTIONS.items():
         out += [f"## {title}", ""]
         for m in _section(section):
-            out += [f"### {m.name}", "", m.summary, "", f"**Definition.** {m.formula}", ""]
+            # a math block, which GitHub typesets where it shows the file
+            out += [f"### {m.name}", "", m.summary, "", "```math", m.math, "```", "", f"**Definition.** {m.formula}", ""]
             if m.aliases:
                 out += [f"**Also called** {', '.join(f'`{a}`' for a in m.aliases)}.", ""]
             if m.measure_names:

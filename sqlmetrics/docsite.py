@@ -1,9 +1,10 @@
 """The documentation site's metric pages, written from the registry while MkDocs builds the site
 (mkdocs.yml names this file among its hooks): one page per metric, ``reference/<name>.md``, with its
-definition, formula, parameters, conventions, the reference it matches and the tests that check it,
-its example and its SQL in every dialect (the golden files of tests/golden/). Nothing of it is
-stored: the pages follow the registry and the golden files at every build, and ``mkdocs build
---strict`` fails on a broken link or an example whose output differs (tests/test_docs.py).
+definition (typeset from its ``math``; its formula in plain text), parameters, conventions, the
+reference it matches and the tests that check it, its example and its SQL in every dialect (the golden
+files of tests/golden/). Nothing of it is stored: the pages follow the registry and the golden files at
+every build, and ``mkdocs build --strict`` fails on a broken link or an example whose output differs
+(tests/test_docs.py).
 
 The guides (docs/*.md) are written by hand; docs/catalogue.md's tables are codegen's.
 """
@@ -45,7 +46,9 @@ def page(m: Metric, whole: bool = True) -> str:
     out = [f"# {m.name}", "", _prose(m.summary), ""]
     if m.aliases:
         out += ["Also called " + ", ".join(f"`{a}`" for a in m.aliases) + ".", ""]
-    out += ["## Definition", "", '<div class="formula" markdown>', "", "```text", m.formula, "```", "", "</div>", ""]
+    # the definition typeset (MathJax, docs/hooks/mathjax.py), then the same in plain text with its conventions
+    out += ["## Definition", "", "$$", m.math, "$$", "", "In plain text, with every convention:", "",
+            '<div class="formula" markdown>', "", "```text", m.formula, "```", "", "</div>", ""]
     out += ["## Parameters", "", "| parameter | type | default | meaning |", "|---|---|---|---|"]
     out += [_param_row(p) for p in m.params]
     if m.one_of:

@@ -34,6 +34,9 @@ class Metric:
     formula: str
     reference: str
     example: str  # doctest, run by the test suite
+    #: the definition as LaTeX (MathJax's TeX), rendered on the metric's page above `formula`, which says
+    #: the same in plain text with every convention (clipping, ties, 0/0)
+    math: str = ""
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
     defined_by: tuple[str, ...] = ()  # a record's columns whose NULL means it is undefined
     across_slices: tuple[str, ...] = ()  # columns only a result with `by` has, computed across its slices

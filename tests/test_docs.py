@@ -99,7 +99,9 @@ def article(page: Path) -> str:
 
 
 def text_outside_code(fragment: str) -> str:
-    without_code = re.sub(r"<(pre|code)\b.*?</\1>", " ", fragment, flags=re.S)
+    """The text a reader sees as prose: without code, and without the TeX that MathJax typesets (the
+    elements of class arithmatex, whose brackets are not Markdown)."""
+    without_code = re.sub(r"<(pre|code)\b.*?</\1>|<(div|span) class=\"arithmatex\">.*?</\2>", " ", fragment, flags=re.S)
     return html.unescape(re.sub(r"<[^>]+>", "", without_code))
 
 
@@ -124,6 +126,36 @@ def test_every_page_is_converted_markdown(site):
         if found := [name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text)]:
             leftovers[str(page.relative_to(site))] = found
     assert not leftovers
+
+
+def test_every_metric_has_its_definition_in_tex():
+    """Each page typesets its metric's definition (Metric.math): TeX for MathJax, whole (balanced braces,
+    environments closed) and without the delimiters the page puts around it."""
+    for name, m in METRICS.items():
+        assert m.math.strip(), f"{name} has no math"
+        assert not re.search(r"\$|\\\[|\\\]", m.math), f"{name}: delimiters in its math"
+        opened = []  # what closes the braces and environments open, innermost last
+        for token in re.findall(r"\\[{}]|\\(?:begin|end)\{\w+\}|[{}]", m.math):
+            if token in ("\\{", "\\}"):  # a brace typeset, not a group
+                continue
+            if token == "{" or token.startswith("\\begin"):
+                opened.append("}" if token == "{" else "\\end" + token[len("\\begin"):])
+            else:
+                assert opened and opened.pop() == token, f"{name}: {token} closes nothing or the wrong thing"
+        assert not opened, f"{name}: {opened} left open"
+
+
+def test_the_page_typesets_the_definition(site):
+    """The page gives MathJax the definition as display TeX (arithmatex's wrapper), and serves MathJax
+    itself: no script from another site."""
+    content = article(site / "reference" / "auc" / "index.html")
+    shown = re.search(r'<div class="arithmatex">\\\[(.*?)\\\]</div>', content, re.S)
+    assert shown and html.unescape(shown.group(1)).strip() == METRICS["auc"].math.strip()
+    page = (site / "reference" / "auc" / "index.html").read_text(encoding="utf-8")
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert any(s.endswith("javascripts/mathjax/tex-svg-full.js") for s in scripts)
+    assert not [s for s in scripts if re.match(r"(https?:)?//", s)], scripts
+    assert (site / "javascripts" / "mathjax" / "tex-svg-full.js").stat().st_size > 1_000_000
 
 
 def test_the_check_finds_markdown_left_as_text():
@@ -217,7 +249,7 @@ def test_a_browser_never_breaks_a_metric_name(site, chromium, width):
 def test_a_browser_shows_the_page_rendered(site, chromium, page, tmp_path):
     """The DOM after the theme's scripts ran: converted Markdown, the formula, highlighted code; and a
     screenshot of it (a picture, not a blank page)."""
-    dom = browse(chromium, site / page, "--dump-dom")
+    dom = browse(chromium, site / page, "--dump-dom", "--virtual-time-budget=5000")  # time for MathJax
     content = dom[dom.index("<article"):dom.index("</article>")]
     text = text_outside_code(content)
     assert not [name for name, pattern in RAW_MARKDOWN.items() if pattern.search(text)]
@@ -228,6 +260,27 @@ def test_a_browser_shows_the_page_rendered(site, chromium, page, tmp_path):
     if page.startswith("reference/"):
         assert METRICS["auc"].formula in html.unescape(re.sub(r"<[^>]+>", "", content))
         assert 'class="tabbed-set' in content and '<span class="k">SELECT</span>' in content
+        formula = re.search(r'<div class="arithmatex">(.*?)</div>', content, re.S)
+        assert formula and "<mjx-container" in formula.group(1) and "<svg" in formula.group(1), (
+            "the definition was not typeset")
     shot = tmp_path / "page.png"
     browse(chromium, site / page, f"--screenshot={shot}")
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_a_browser_typesets_every_formula(site, chromium):
+    """Every metric's definition, typeset by the site's MathJax in a browser: an SVG each, and none of
+    MathJax's error marks (an unknown command or a misplaced brace is typeset as an error, not refused)."""
+    beside = site / "reference" / "auc"  # the page's assets resolve the same
+    formulas = "".join(f'<div class="arithmatex" id="math-{name}">\\[{html.escape(m.math)}\\]</div>'
+                       for name, m in METRICS.items())
+    text = (beside / "index.html").read_text(encoding="utf-8")
+    page = beside / "formulas.html"
+    page.write_text(text[:text.index("<article")] + f"<article>{formulas}</article>" +
+                    text[text.index("</article>") + len("</article>"):], encoding="utf-8")
+    dom = browse(chromium, page, "--dump-dom", "--virtual-time-budget=20000")
+    shown = dict(re.findall(r'<div class="arithmatex" id="math-(\w+)">(.*?)</div>', dom, re.S))
+    assert set(shown) == set(METRICS)
+    untypeset = [name for name, typeset in shown.items() if "<mjx-container" not in typeset or "<svg" not in typeset]
+    errors = [name for name, typeset in shown.items() if "merror" in typeset or "data-mjx-error" in typeset]
+    assert not untypeset and not errors, f"not typeset: {untypeset}; typeset as errors: {errors}"

@@ -16,8 +16,9 @@ Plot = Literal["roc", "pr", "calibration"]
 #: which way a metric's value is better: a loss or an error is better lower; a ratio that is best at
 #: 1 (calibration) neither way, so no difference of two says which is better
 Better = Literal["higher", "lower", "neither"]
-#: what bootstrap resamples and compare pairs: rows, a ranking metric's queries, gauc's groups
-Unit = Literal["row", "query", "group"]
+#: what bootstrap resamples and compare pairs: rows, a ranking metric's queries, gauc's groups, the
+#: examples of a long table of class scores (all the rows of one together)
+Unit = Literal["row", "query", "group", "example"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy", "fairness",
                   "survival", "uplift"]
@@ -98,8 +99,9 @@ class Metric:
 
     @property
     def resampling_unit(self) -> Unit:
-        """What bootstrap resamples and compare pairs (see unit)."""
-        return self.unit or ("query" if self.per_query else "row")
+        """What bootstrap resamples and compare pairs (see unit): a metric of a long table of class scores
+        (its `example` parameter) the examples, whose rows are one example's scores."""
+        return self.unit or ("query" if self.per_query else "example" if self.takes("example") else "row")
 
     @property
     def value_columns(self) -> tuple[str, ...]:
@@ -123,4 +125,15 @@ class Metric:
     def takes(self, name: str) -> bool:
         """Whether it has the parameter `name`."""
         return any(p.name == name for p in self.params)
+
+    def samples(self, given: dict) -> dict:
+        """The sample value (Param.sample) of every parameter a call with `given` leaves at its default, and
+        where one of them does not apply under another parameter's value there (inapplicable), that
+        parameter switched so that it does (graded rbp takes no relevance_threshold): the engine and
+        golden tests' call that runs every number parameter."""
+        samples = {p.name: p.sample for p in self.params if p.sample is not None and p.name not in given}
+        for a, b, v, _ in self.inapplicable:
+            if a in samples and given.get(b, self.param(b).default) == v:
+                samples[b] = not v
+        return samples
 

@@ -193,10 +193,7 @@ def sample_variants(cases):
     every engine without another edit here. (case, metric, table, params)."""
     out = []
     for name, (table, params) in own_calls(cases).items():
-        samples = {p.name: p.sample for p in METRICS[name].params if p.sample is not None and p.name not in params}
-        for a, b, v, _ in METRICS[name].inapplicable:  # a sample where it applies (graded rbp takes no threshold)
-            if a in samples and params.get(b, METRICS[name].param(b).default) == v:
-                samples[b] = not v
+        samples = METRICS[name].samples(params)
         if samples:
             out.append((f"{name}-samples", name, table, params | samples))
     return out

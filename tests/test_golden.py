@@ -105,10 +105,7 @@ def _sweep() -> dict[tuple[str, str], tuple[str, dict]]:
                         continue  # flips the tie-break's direction: once per template is enough
                     if choice != params.get(p.name, p.default):
                         out[name, f"{p.name}={choice}"] = (data, with_choice(name, params, p.name, choice))
-        samples = {p.name: p.sample for p in METRICS[name].params if p.sample is not None and p.name not in params}
-        for a, b, v, _ in METRICS[name].inapplicable:  # a sample where it applies (graded rbp takes no threshold)
-            if a in samples and params.get(b, METRICS[name].param(b).default) == v:
-                samples[b] = not v
+        samples = METRICS[name].samples(params)
         if samples:  # every number parameter the registry gives a sample, in every dialect
             out[name, "samples"] = (data, params | samples)
     extra = {

@@ -145,9 +145,9 @@ CLASSIFICATION = [
         summary="Paired DeLong test: is the AUC of one score different from another's on the same rows?",
         formula="difference = AUC(score) - AUC(other_score); its variance is DeLong et al.'s (1988) for two "
                 "correlated AUCs, from each row's placements under both scores (Sun & Xu 2014); z = difference "
-                "/ std_error, p_value = 2 P(Z > |z|), interval difference -/+ z_c*std_error (z_c the normal "
-                "quantile of (1 + confidence)/2). With by=, one test per slice and p_value_holm, Holm's "
-                "adjustment over the slices.",
+                "/ std_error, p_value = 2 P(Z > |z|), interval difference -/+ z_c*std_error clipped to [-1, 1] "
+                "(z_c the normal quantile of (1 + confidence)/2). With by=, one test per slice and p_value_holm, "
+                "Holm's adjustment over the slices.",
         math=(r"\begin{aligned}\Delta &= \mathrm{AUC}(s) - \mathrm{AUC}(s'),\quad D_{10}(i) = V_{10}(i; s) "
               r"- V_{10}(i; s'),\; D_{01} \text{ likewise} \\ \mathrm{SE}^2 &= \sum_{y_i = 1} "
               r"\frac{w_i (D_{10}(i) - \Delta)^2}{(W_{+} - 1) W_{+}} + (\text{same over } y_j = 0) \\ z &= "

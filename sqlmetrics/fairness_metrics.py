@@ -40,8 +40,9 @@ _DEMO = (">>> import pandas as pd, sqlmetrics as sm\n"
          "...                    'sex': ['f', 'f', 'f', 'f', 'm', 'm', 'm', 'm']})\n")
 
 
-def _fairness_metric(name, agg, rates, summary, example):
-    """A disparity (agg 'difference' or 'ratio') of the rates; of two, the worse or their mean (fairlearn's agg=)."""
+def _fairness_metric(name, agg, rates, summary, example, math):
+    """A disparity (agg 'difference' or 'ratio') of the rates; of two, the worse or their mean (fairlearn's agg=);
+    `math`, its definition as LaTeX (Metric.math)."""
     disparity = _DIFFERENCE if agg == "difference" else _RATIO
     if len(rates) == 2:
         formula = (f"For r_g the true positive rate (tp / (tp + fn)) of group g, and again for r_g its false positive "
@@ -56,6 +57,7 @@ def _fairness_metric(name, agg, rates, summary, example):
     return Metric(
         name=name, template=f"fairness/{name}.sql", kind="scalar", params=params, outputs=(name,) + outputs,
         summary=summary, formula=formula + " With weight, the counts are weight sums (fairlearn's sample_weight).",
+        math=math,
         one_of=("score", "prediction"),
         reference=f"fairlearn.metrics.{name}(y, y_pred, sensitive_features=..., method=..., "
                   + ("agg=..., " if len(rates) == 2 else "") + "sample_weight=w)",
@@ -68,23 +70,52 @@ def _fairness_metric(name, agg, rates, summary, example):
 FAIRNESS = [
     _fairness_metric("demographic_parity_difference", "difference", ("selection",),
                      "Demographic parity difference: how far apart the groups' selection rates are (0: equal).",
-                     ">>> sm.demographic_parity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+                     ">>> sm.demographic_parity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n",
+                     math=(r"\begin{aligned}r_g &= \frac{\sum_{i \in g} w_i \hat{y}_i}{\sum_{i \in g} w_i}\ "
+                           r"\text{(selection rate)},\quad r_{\mathrm{all}} \text{ over all rows} \\ \mathrm{DPD} "
+                           r"&= \max_g r_g - \min_g r_g\ \text{(between groups)} \quad\text{or}\quad \max_g \lvert "
+                           r"r_g - r_{\mathrm{all}} \rvert\ \text{(to overall)}\end{aligned}")),
     _fairness_metric("demographic_parity_ratio", "ratio", ("selection",),
                      "Demographic parity ratio: the smallest group's selection rate over the largest's (1: equal).",
                      ">>> round(sm.demographic_parity_ratio(df, label='y', prediction='p', sensitive=['sex']), 4)\n"
-                     "0.3333\n"),
+                     "0.3333\n",
+                     math=(r"\begin{aligned}r_g &= \frac{\sum_{i \in g} w_i \hat{y}_i}{\sum_{i \in g} w_i}\ "
+                           r"\text{(selection rate)},\quad r_{\mathrm{all}} \text{ over all rows} \\ \mathrm{DPR} "
+                           r"&= \frac{\min_g r_g}{\max_g r_g}\ \text{(between groups)} \quad\text{or}\quad \min_g "
+                           r"\min\left(\frac{r_g}{r_{\mathrm{all}}}, \frac{r_{\mathrm{all}}}{r_g}\right)\ "
+                           r"\text{(to overall)}\end{aligned}")),
     _fairness_metric("equal_opportunity_difference", "difference", ("tpr",),
                      "Equal opportunity difference: how far apart the groups' true positive rates are (0: equal).",
-                     ">>> sm.equal_opportunity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+                     ">>> sm.equal_opportunity_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n",
+                     math=(r"\begin{aligned}r_g &= \frac{\mathrm{TP}_g}{\mathrm{TP}_g + \mathrm{FN}_g}\ "
+                           r"\text{(true positive rate)},\quad r_{\mathrm{all}} \text{ over all rows} \\ "
+                           r"\mathrm{EOD} &= \max_g r_g - \min_g r_g\ \text{(between groups)} \quad\text{or}\quad "
+                           r"\max_g \lvert r_g - r_{\mathrm{all}} \rvert\ \text{(to overall)}\end{aligned}")),
     _fairness_metric("equal_opportunity_ratio", "ratio", ("tpr",),
                      "Equal opportunity ratio: the smallest group's true positive rate over the largest's (1: equal).",
-                     ">>> sm.equal_opportunity_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+                     ">>> sm.equal_opportunity_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n",
+                     math=(r"\begin{aligned}r_g &= \frac{\mathrm{TP}_g}{\mathrm{TP}_g + \mathrm{FN}_g}\ "
+                           r"\text{(true positive rate)},\quad r_{\mathrm{all}} \text{ over all rows} \\ "
+                           r"\mathrm{EOR} &= \frac{\min_g r_g}{\max_g r_g}\ \text{(between groups)} "
+                           r"\quad\text{or}\quad \min_g \min\left(\frac{r_g}{r_{\mathrm{all}}}, "
+                           r"\frac{r_{\mathrm{all}}}{r_g}\right)\ \text{(to overall)}\end{aligned}")),
     _fairness_metric("equalized_odds_difference", "difference", ("tpr", "fpr"),
                      "Equalized odds difference: the larger (or the mean) of the groups' disparities in true and in "
                      "false positive rate (0: equal).",
-                     ">>> sm.equalized_odds_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n"),
+                     ">>> sm.equalized_odds_difference(df, label='y', prediction='p', sensitive=['sex'])\n0.5\n",
+                     math=(r"\begin{aligned}D(x) &= \max_g x_g - \min_g x_g\ \text{(between groups) or } \max_g "
+                           r"\lvert x_g - x_{\mathrm{all}} \rvert\ \text{(to overall)} \\ \mathrm{EOdD} &= "
+                           r"\max\left(D(\mathrm{TPR}), D(\mathrm{FPR})\right) \text{ or their mean},\quad "
+                           r"\mathrm{TPR} = \frac{\mathrm{TP}}{\mathrm{TP} + \mathrm{FN}},\ \mathrm{FPR} = "
+                           r"\frac{\mathrm{FP}}{\mathrm{FP} + \mathrm{TN}}\end{aligned}")),
     _fairness_metric("equalized_odds_ratio", "ratio", ("tpr", "fpr"),
                      "Equalized odds ratio: the smaller (or the mean) of the groups' ratios of true and of false "
                      "positive rate (1: equal).",
-                     ">>> sm.equalized_odds_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.0\n"),
+                     ">>> sm.equalized_odds_ratio(df, label='y', prediction='p', sensitive=['sex'])\n0.0\n",
+                     math=(r"\begin{aligned}D(x) &= \frac{\min_g x_g}{\max_g x_g}\ \text{(between groups) or } "
+                           r"\min_g \min\left(\frac{x_g}{x_{\mathrm{all}}}, \frac{x_{\mathrm{all}}}{x_g}\right)\ "
+                           r"\text{(to overall)} \\ \mathrm{EOdR} &= \min\left(D(\mathrm{TPR}), "
+                           r"D(\mathrm{FPR})\right) \text{ or their mean},\quad \mathrm{TPR} = "
+                           r"\frac{\mathrm{TP}}{\mathrm{TP} + \mathrm{FN}},\ \mathrm{FPR} = "
+                           r"\frac{\mathrm{FP}}{\mathrm{FP} + \mathrm{TN}}\end{aligned}")),
 ]

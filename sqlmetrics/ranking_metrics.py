@@ -74,6 +74,9 @@ RANKING = [
         "Discounted cumulative gain of each query's ranked list, averaged over queries.",
         "Jarvelin & Kekalainen 2002 (exponential gain: Burges et al. 2005); sklearn.metrics.dcg_score (linear gain, ties='average')",
         _RANK_DEMO + ">>> round(sm.dcg(run, qrels, k=5), 1)\n38.5\n",
+        math=(r"\begin{aligned}\mathrm{DCG}@k(q) &= \sum_{r=1}^{k} \frac{g(\mathrm{rel}_r)}{\log_2(r+1)},\quad g(x) "
+              r"= 2^x - 1 \text{ or } x \\ \mathrm{DCG}@k &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} "
+              r"\mathrm{DCG}@k(q)\end{aligned}"),
         measure_names=(ranx("dcg", "linear"), sqlmetrics("dcg"), ranx("dcg_burges", "exponential")), one_pass=True),
     _ranking_metric(
         "ndcg", RUN + (K, TIES, GAIN) + POLICIES,
@@ -84,6 +87,10 @@ RANKING = [
         "pytrec_eval ndcg_cut_k (gain='linear', ties='item_desc'); sklearn.metrics.ndcg_score "
         "(gain='linear', ties='average', relevance in the run)",
         _RANK_DEMO + ">>> round(sm.ndcg(run, qrels, k=5), 4)\n0.8296\n",
+        math=(r"\begin{aligned}\mathrm{NDCG}@k(q) &= \frac{\sum_{r=1}^{k} g(\mathrm{rel}_r) / \log_2(r+1)}"
+              r"{\sum_{r=1}^{k} g(\mathrm{rel}^*_r) / \log_2(r+1)},\quad g(x) = 2^x - 1 \text{ or } x \\"
+              r" \mathrm{NDCG}@k &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \mathrm{NDCG}@k(q),\quad "
+              r"\mathrm{rel}^*_r \text{: the } r\text{-th largest judged grade of } q\end{aligned}"),
         measure_names=(trec_eval("ndcg", gain="linear"), ranx("ndcg", "linear"), sqlmetrics("ndcg"),
                        trec_eval("ndcg_cut", "named", "linear"), ir_measures("nDCG", "optional", "linear"),
                        ranx("ndcg_burges", "exponential")), one_pass=True),
@@ -95,7 +102,11 @@ RANKING = [
         "retrieved or not) or min(k, R); MAP = mean of AP over queries.",
         "Mean average precision (alias sm.map).", "pytrec_eval map, map_cut_k",
         _BINARY_DEMO + ">>> sm.map(run, per_query=True)['mean_average_precision'].round(4).tolist()\n"
-                       "[0.7556, 0.5]\n", aliases=("map",),
+                       "[0.7556, 0.5]\n",
+        math=(r"\begin{aligned}\mathrm{AP}@k(q) &= \frac{1}{D_q} \sum_{r=1}^{k} \mathbb{1}[\mathrm{rel}_r \ge "
+              r"\theta]\, P@r,\quad D_q = R_q \text{ or } \min(k, R_q) \\ \mathrm{MAP}@k &= "
+              r"\frac{1}{\lvert Q\rvert} \sum_{q \in Q} \mathrm{AP}@k(q)\end{aligned}"),
+        aliases=("map",),
         measure_names=(trec_eval("map"), ranx("map"), sqlmetrics("map"), sqlmetrics("mean_average_precision"),
                        trec_eval("map_cut", "named"), ir_measures("AP", "optional")), one_pass=True),
     _ranking_metric(
@@ -103,6 +114,9 @@ RANKING = [
         "RR = 1 / rank of the first relevant item within k (0 if none); MRR = mean over queries.",
         "Mean reciprocal rank.", "pytrec_eval recip_rank",
         _BINARY_DEMO + ">>> sm.mrr(run)\n0.75\n",
+        math=(r"\begin{aligned}\mathrm{RR}@k(q) &= \frac{1}{\min\{r \le k : \mathrm{rel}_r \ge \theta\}}\quad (0 "
+              r"\text{ if there is none}) \\ \mathrm{MRR}@k &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} "
+              r"\mathrm{RR}@k(q)\end{aligned}"),
         # ir_measures' RR@k is its MS MARCO provider's, which sorts tied scores by document id ascending
         measure_names=(trec_eval("recip_rank"), ranx("mrr"), sqlmetrics("mrr"), ir_measures("RR", "whole"),
                        ir_measures("RR", "required", ties="item_asc")), one_pass=True),
@@ -113,6 +127,9 @@ RANKING = [
         "Precision at k, averaged over queries.", "pytrec_eval P_k; k=None: pytrec_eval set_P",
         _BINARY_DEMO + ">>> sm.precision_at_k(run, k=2)\n0.5\n"
                        ">>> round(sm.precision_at_k(run, k=None), 4)\n0.4167\n",
+        math=(r"P@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{k} \sum_{r=1}^{\min(k, n_q)} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad n_q \text{ the items retrieved};\ "
+              r"\text{whole list: } k = n_q"),
         measure_names=(trec_eval("P", "named"), trec_eval("set_P"), ranx("precision"), ir_measures("P", "required"),
                        ir_measures("SetP", "whole"), sqlmetrics("precision_at_k"),
                        sqlmetrics("set_precision", "whole")), one_pass=True),
@@ -125,6 +142,10 @@ RANKING = [
         "Recall at k.", "pytrec_eval recall_k (macro; k=None: set_recall); hits over relevant items pooled over "
         "users (micro)",
         _BINARY_DEMO + ">>> sm.recall_at_k(run, k=2, average='micro')\n0.5\n",
+        math=(r"\begin{aligned}R@k &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{h_q}{R_q} \ (\text{macro}) "
+              r"\quad\text{or}\quad \frac{\sum_{q \in Q} h_q}{\sum_{q \in Q} R_q}\ (\text{micro}) \\ h_q &= "
+              r"\sum_{r=1}^{k} \mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad R_q "
+              r"\text{ the relevant judged items of } q;\ \text{whole list: } k = n_q\end{aligned}"),
         measure_names=(trec_eval("recall", "named"), trec_eval("set_recall"), sqlmetrics("set_recall", "whole"),
                        ranx("recall"), ir_measures("R", "required"), ir_measures("SetR", "whole"),
                        sqlmetrics("recall_at_k")), one_pass=True,
@@ -136,7 +157,11 @@ RANKING = [
         "Mean over queries.",
         "Relative precision at k: precision relative to the best a list could reach at k.",
         "trec_eval relative_P_k (k=None: set_relative_P); pytrec_eval relative_P",
-        _BINARY_DEMO + ">>> round(sm.relative_precision(run, k=2), 4)\n0.75\n", one_pass=True,
+        _BINARY_DEMO + ">>> round(sm.relative_precision(run, k=2), 4)\n0.75\n",
+        math=(r"\mathrm{relP}@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} "
+              r"\frac{\sum_{r=1}^{k} \mathbb{1}[\mathrm{rel}_{q,r} \ge \theta]}{\min(k, R_q)},\quad "
+              r"\text{whole list: } k = n_q \text{ (the items retrieved)}"),
+        one_pass=True,
         measure_names=(trec_eval("relative_P", "named"), trec_eval("set_relative_P"), ir_measures("SetRelP", "whole"),
                        sqlmetrics("relative_precision"))),
     _ranking_metric(
@@ -144,6 +169,8 @@ RANKING = [
         "hit@k = 1 if a relevant item is in the top k (k=None: anywhere in the list), else 0; mean over queries.",
         "Share of queries with at least one relevant item in the top k.", "pytrec_eval success_k",
         _BINARY_DEMO + ">>> sm.hit_rate(run, k=1)\n0.5\n",
+        math=(r"\mathrm{hit}@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \max_{r \le k} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad \text{whole list: } k = n_q"),
         measure_names=(trec_eval("success", "named"), ranx("hit_rate"), sqlmetrics("hit_rate", "required"),
                        ir_measures("Success", "required")), one_pass=True),
     _ranking_metric(
@@ -151,6 +178,8 @@ RANKING = [
         "R-precision = relevant items in the top R / R, R = relevant judged items.",
         "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
         _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n",
+        math=(r"\mathrm{Rprec} = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{R_q} \sum_{r=1}^{R_q} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta]"),
         measure_names=(trec_eval("Rprec"), ir_measures("Rprec", "whole"), ranx("r-precision", cutoff="whole"),
                        sqlmetrics("r_precision", "whole")), one_pass=True),
     Metric(
@@ -163,6 +192,10 @@ RANKING = [
                 "relevant items are retrieved (R = relevant judged items, retrieved or not; half rounds up), 0 "
                 "when fewer than n ever are; the whole list counts. Mean over queries per level; per_query=True: "
                 "one row per query and level.",
+        math=(r"\begin{aligned}\mathrm{iP}_q(L) &= \max_{r \,:\, h_q(r) \ge \operatorname{round}(L R_q)} "
+              r"\frac{h_q(r)}{r}\ \ (0 \text{ if no such } r),\quad h_q(r) = \sum_{i=1}^{r} "
+              r"\mathbb{1}[\mathrm{rel}_{q,i} \ge \theta] \\ \text{row } L &:\ \ \frac{1}{\lvert Q\rvert} "
+              r"\sum_{q \in Q} \mathrm{iP}_q(L)\end{aligned}"),
         reference="trec_eval 10 iprec_at_recall (pytrec_eval iprec_at_recall_L, from trec_eval 9, maps a "
                   "level to floor(L * R + 0.9) relevant items instead: the same values where the two counts "
                   "agree)",
@@ -180,6 +213,10 @@ RANKING = [
         "trec_eval 10 11pt_avg (pytrec_eval 11pt_avg, from trec_eval 9: the same where its level-to-count "
         "rule floor(L * R + 0.9) agrees with lround(L * R))",
         _BINARY_DEMO + ">>> round(sm.precision_11pt(run), 4)\n0.653\n",
+        math=(r"\begin{aligned}\mathrm{11pt} &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{11} "
+              r"\sum_{L \in \{0, 0.1, \ldots, 1\}} \mathrm{iP}_q(L) \\ \mathrm{iP}_q(L) &= "
+              r"\max_{r \,:\, h_q(r) \ge \operatorname{round}(L R_q)} \frac{h_q(r)}{r}\ \ (0 \text{ if none}),\quad "
+              r"h_q(r) = \sum_{i=1}^{r} \mathbb{1}[\mathrm{rel}_{q,i} \ge \theta]\end{aligned}"),
         measure_names=(trec_eval("11pt_avg"), sqlmetrics("precision_11pt", "whole"))),
     _ranking_metric(
         "gm_map", RUN + (TIES_ORDER,) + POLICIES,
@@ -190,6 +227,9 @@ RANKING = [
         "trec_eval gm_map (1e-5: its MIN_GEO_MEAN); pytrec_eval gm_map (per query ln(max(AP, 1e-5)), "
         "aggregated by compute_aggregated_measure)",
         _BINARY_DEMO + ">>> round(sm.gm_map(run), 4)\n0.6146\n",
+        math=(r"\mathrm{GM\_MAP} = \exp\left(\frac{1}{\lvert Q\rvert} \sum_{q \in Q} \ln \max\left(\mathrm{AP}(q), "
+              r"10^{-5}\right)\right),\quad \mathrm{AP}(q) = \frac{1}{R_q} \sum_{r=1}^{n_q} "
+              r"\mathbb{1}[\mathrm{rel}_r \ge \theta]\, P@r"),
         measure_names=(trec_eval("gm_map"), sqlmetrics("gm_map", "whole")),
         not_a_mean="their geometric mean, which is not a ratio of sums of per-query parts (mean_average_precision "
                    "is their mean)"),
@@ -201,7 +241,11 @@ RANKING = [
         "ERR@k = sum over r <= k of (1/r) * R_r * prod over i < r of (1 - R_i), R_i = (2^g_i - 1) / 2^max_grade.",
         "Expected reciprocal rank (Chapelle et al. 2009): a cascade model of a user stopping at a relevant item.",
         "plain implementation of Chapelle et al. 2009; max_grade=4: ir_measures ERR@k",
-        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n", checks=(consistency.max_grade_is_the_top,)),
+        _RANK_DEMO + ">>> round(sm.err(run, qrels), 4)\n0.9735\n",
+        math=(r"\begin{aligned}\mathrm{ERR}@k(q) &= \sum_{r=1}^{k} \frac{1}{r}\, R_r \prod_{i=1}^{r-1} (1 - "
+              r"R_i),\quad R_i = \frac{2^{\mathrm{rel}_i} - 1}{2^{g_{\max}}} \\ \mathrm{ERR}@k &= "
+              r"\frac{1}{\lvert Q\rvert} \sum_{q \in Q} \mathrm{ERR}@k(q)\end{aligned}"),
+        checks=(consistency.max_grade_is_the_top,)),
     _ranking_metric(
         "bpref", RUN + (TIES_ORDER,) + POLICIES,
         "bpref = (1/R) * sum over relevant retrieved items r of (1 - min(n_r, R) / min(N, R)), n_r = judged "
@@ -212,6 +256,9 @@ RANKING = [
         "judged non-relevant ones, robust to incomplete judgments.",
         "trec_eval m_bpref.c; pytrec_eval bpref",
         _BINARY_DEMO + ">>> round(sm.bpref(run), 4)\n0.3333\n",
+        math=(r"\begin{aligned}\mathrm{bpref}(q) &= \frac{1}{R_q} \sum_{r \text{ relevant, retrieved}} \left(1 - "
+              r"\frac{\min(n_r, R_q)}{\min(N_q, R_q)}\right),\quad n_r = \text{judged non-relevant above } r \\ "
+              r"\mathrm{bpref} &= \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \mathrm{bpref}(q)\end{aligned}"),
         # ranx's bpref is another formula (its values differ from trec_eval's): not read as this one
         measure_names=(trec_eval("bpref"), ir_measures("Bpref", "whole"), ir_measures("BPref", "whole"),
                        sqlmetrics("bpref", "whole"))),
@@ -234,6 +281,10 @@ RANKING = [
         "trec_eval 10 rbp and rbp_resid (trec_eval's rbp_resid is 0 when no retrieved item is unjudged, "
         "without the weight p^d beyond the list); graded=False: ir_measures RBP(p=..., rel=N)",
         _BINARY_DEMO + ">>> sm.rbp(run, persistence=0.5)\n0.453125\n",
+        math=(r"\begin{aligned}\operatorname{RBP}@k(q) &= (1 - p) \sum_{r=1}^{k} p^{r-1} g_r,\quad g_r = "
+              r"\frac{\mathrm{rel}_r}{\max(1, \max_j \mathrm{rel}_j)} \text{ (graded) or } "
+              r"\mathbb{1}[\mathrm{rel}_r \ge \theta] \\ \operatorname{RBP}@k &= \frac{1}{\lvert Q\rvert} "
+              r"\sum_{q \in Q} \operatorname{RBP}@k(q)\end{aligned}"),
         outputs=("residual",) + QUERY_COUNTS, one_pass=True, inapplicable=((
             "relevance_threshold", "graded", True, "trec_eval 10's rbp: each grade over the query's top grade"),),
         # trec_eval's rbp is graded; ir_measures' RBP(rel=N) counts relevance >= N (ranx's rbp.95 gives other
@@ -247,13 +298,19 @@ RANKING = [
         "set P = relevant items retrieved / items retrieved, over the whole list of the query (= precision_at_k "
         "with k=None); mean over queries.",
         "Precision of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_P",
-        _BINARY_DEMO + ">>> round(sm.set_precision(run), 4)\n0.4167\n", template="ranking/precision_at_k.sql"),
+        _BINARY_DEMO + ">>> round(sm.set_precision(run), 4)\n0.4167\n",
+        math=(r"\text{set } P = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{n_q} \sum_{r=1}^{n_q} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad n_q \text{ the items retrieved}"),
+        template="ranking/precision_at_k.sql"),
     _ranking_metric(
         "set_recall", RUN + POLICIES,
         "set recall = relevant items retrieved / R, R = relevant judged items (retrieved or not) (= recall_at_k "
         "with k=None); mean over queries.",
         "Recall of the whole retrieved set of each query, averaged over queries.", "pytrec_eval set_recall",
-        _BINARY_DEMO + ">>> sm.set_recall(run)\n1.0\n", template="ranking/recall_at_k.sql"),
+        _BINARY_DEMO + ">>> sm.set_recall(run)\n1.0\n",
+        math=(r"\text{set recall} = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{R_q} \sum_{r=1}^{n_q} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad R_q \text{ the relevant judged items}"),
+        template="ranking/recall_at_k.sql"),
     _ranking_metric(
         "set_f", RUN + (BETA,) + POLICIES,
         "set F = (1 + beta^2) * P * R / (beta^2 * P + R), P and R the set precision and set recall of the "
@@ -261,6 +318,10 @@ RANKING = [
         "F-measure of the whole retrieved set of each query, averaged over queries.",
         "pytrec_eval set_F (trec_eval's set_F parameter x is beta^2: the default set_F.1 is beta=1)",
         _BINARY_DEMO + ">>> round(sm.set_f(run), 4)\n0.5833\n",
+        math=(r"\begin{aligned}F(q) &= \frac{(1 + \beta^2)\, P_q \mathrm{Rec}_q}{\beta^2 P_q + "
+              r"\mathrm{Rec}_q},\quad P_q = \frac{h_q}{n_q},\ \mathrm{Rec}_q = \frac{h_q}{R_q},\ h_q = "
+              r"\sum_{r=1}^{n_q} \mathbb{1}[\mathrm{rel}_{q,r} \ge \theta] \\ \text{set } F &= "
+              r"\frac{1}{\lvert Q\rvert} \sum_{q \in Q} F(q)\end{aligned}"),
         measure_names=(trec_eval("set_F", dotted="beta_squared"), ir_measures("SetF", "whole", options={"beta": "beta"}),
                        sqlmetrics("set_f", "whole"))),
     _ranking_metric(
@@ -269,7 +330,9 @@ RANKING = [
         "absent from the run or without relevant items adds 0; missing and empty only decide which queries "
         "are counted).",
         "Number of relevant items retrieved, over all queries (per query with per_query=True).",
-        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n", undefined="", count=True,
+        "pytrec_eval num_rel_ret", _BINARY_DEMO + ">>> sm.num_rel_ret(run)\n4\n",
+        math=r"\mathrm{num\_rel\_ret} = \sum_{q \in Q} \sum_{r=1}^{n_q} \mathbb{1}[\mathrm{rel}_{q,r} \ge \theta]",
+        undefined="", count=True,
         measure_names=(trec_eval("num_rel_ret"), ir_measures("NumRelRet", "whole"), sqlmetrics("num_rel_ret", "whole")),
         not_a_mean="their sum, a count that grows with the number of queries (set_recall is a mean)"),
     _ranking_metric(
@@ -286,6 +349,8 @@ RANKING = [
         ">>> run = pd.DataFrame({'query': 1, 'item': list('abcd'), 'score': [4, 3, 2, 1]})\n"
         ">>> qrels = pd.DataFrame({'query': 1, 'item': ['a', 'c'], 'relevance': [0, 1]})\n"
         ">>> sm.judged_at_k(run, qrels, k=2)\n0.5\n",
+        math=(r"\mathrm{Judged}@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{\min(k, n_q)} "
+              r"\sum_{r=1}^{\min(k, n_q)} \mathbb{1}[\text{the item at rank } r \text{ is judged}]"),
         undefined="no judged query is evaluated", measure_names=(ir_measures("Judged", "required", ties="item_asc"), sqlmetrics("judged_at_k"))),
     _ranking_metric(
         "rank_correlation", RUN + (K, TIES_ORDER, RANKING_BY),
@@ -295,6 +360,10 @@ RANKING = [
         "Rank correlation: the share of item pairs the ranking orders as the relevance does (ties count 1/2).",
         "plain definition (pairwise concordance, ties 1/2)",
         _RANK_DEMO + ">>> sm.rank_correlation(run, qrels)\n0.85\n",
+        math=(r"\begin{aligned}\mathrm{RC}(q) &= \frac{1}{\binom{m}{2}} \sum_{r < s \le m} "
+              r"\left(\mathbb{1}[\mathrm{rel}_r > \mathrm{rel}_s] + \frac{1}{2} \mathbb{1}[\mathrm{rel}_r = "
+              r"\mathrm{rel}_s]\right),\quad m = \min(k, n_q) \\ \mathrm{RC} &= \text{the mean of } \mathrm{RC}(q) "
+              r"\text{ over the queries with } m \ge 2\end{aligned}"),
         undefined="no query has two ranked items"),
     _ranking_metric(
         "kendall_tau", RUN + (K, Param(
@@ -306,6 +375,10 @@ RANKING = [
         "Kendall rank correlation between the scores and the relevance of each query's items.",
         "scipy.stats.kendalltau",
         _RANK_DEMO + ">>> round(sm.kendall_tau(run, qrels), 4)\n0.7379\n",
+        math=(r"\begin{aligned}\tau_b &= \frac{C - D}{\sqrt{(n_0 - n_s)(n_0 - n_{\mathrm{rel}})}},\quad \tau_a = "
+              r"\frac{C - D}{n_0},\quad \tau_c = \frac{2 (C - D)}{n^2 (m - 1) / m},\quad n_0 = \binom{n}{2} \\ m &= "
+              r"\min(\#\text{scores}, \#\text{grades}),\quad \tau = \text{the mean of } \tau(q) "
+              r"\text{ over the queries where it is defined}\end{aligned}"),
         undefined="no query has two items with different scores and relevances"),
     _ranking_metric(
         "ils", (_SIMILARITY, QUERY, ITEM, RUN_SCORE, K, TIES_ORDER, RANKING_BY),
@@ -317,6 +390,9 @@ RANKING = [
         ">>> run = pd.DataFrame({'query': 1, 'item': ['a', 'b', 'c'], 'score': [3, 2, 1]})\n"
         ">>> sim = pd.DataFrame({'item_a': ['a', 'a'], 'item_b': ['b', 'c'], 'similarity': [0.9, 0.3]})\n"
         ">>> round(sm.ils(run, similarity=sim), 4)\n0.4\n",
+        math=(r"\begin{aligned}\mathrm{ILS}(q) &= \frac{1}{\binom{m}{2}} \sum_{r < s \le m} \operatorname{sim}(i_r, "
+              r"i_s),\quad m = \min(k, n_q) \\ \mathrm{ILS} &= \text{the mean of } \mathrm{ILS}(q) "
+              r"\text{ over the queries with } m \ge 2\end{aligned}"),
         outputs=("n_queries",), undefined="no query has two ranked items", checks=(consistency.one_similarity_per_pair,),
         section="beyond_accuracy"),
     Metric(
@@ -326,6 +402,8 @@ RANKING = [
         checks=(consistency.catalogue_holds_the_run,),
         summary="Catalogue coverage: the share of the catalogue that appears in some top-k list.",
         formula="coverage = distinct items in all top-k lists / catalogue size",
+        math=(r"\mathrm{coverage} = \frac{\lvert \{ i : i \in L_q@k \text{ for some } q \} \rvert}{\lvert I "
+              r"\rvert},\quad I \text{ the catalogue}"),
         reference="plain definition (RecBole ItemCoverage with n_items = catalogue + 1); Microsoft Recommenders "
                   "catalog_coverage(train, reco) with items=train, the training interactions (alias "
                   "sm.catalog_coverage)",
@@ -344,6 +422,8 @@ RANKING = [
                 "p(i) = interactions naming i / all interactions (or count / sum of counts). An item recommended "
                 "without a positive count (p = 0, infinite self-information) is an error naming how many, where "
                 "Microsoft Recommenders leaves its rows out of the sum but not of the count.",
+        math=(r"\mathrm{novelty} = \frac{1}{N} \sum_{(u, i)} -\log_2 p(i),\quad p(i) = \frac{c_i}{\sum_j c_j},\quad "
+              r"(u, i) \text{ the } N \text{ rows of the top-}k\text{ lists}"),
         reference="Microsoft Recommenders python_evaluation.novelty(train, reco)",
         example=_POPULARITY_DEMO + ">>> round(sm.novelty(run, train), 4)  # -log2 of 4/8, 1/8, 4/8, 1/8\n2.0\n",
         undefined=_NO_LISTS),
@@ -370,6 +450,10 @@ RANKING = [
                           ">>> sim = pd.DataFrame({'item_a': ['a', 'b'], 'item_b': ['c', 'c'], "
                           "'similarity': [0.5, 0.8]})\n"
                           ">>> sm.serendipity(run, train, similarity=sim)  # user 1: (0.75 + 0.6) / 2, user 2: (1 + 0.2) / 2\n0.6375\n",
+        math=(r"\begin{aligned}s(u, i) &= \left(1 - \frac{1}{\lvert H_u\rvert} \sum_{h \in H_u} "
+              r"\operatorname{sim}(i, h)\right) \mathrm{rel}(u, i) \\ \mathrm{serendipity} &= "
+              r"\frac{1}{\lvert U\rvert} \sum_{u \in U} \frac{1}{\lvert L_u@k\rvert} \sum_{i \in L_u@k} s(u, "
+              r"i),\quad U \text{ the users with a history } H_u\end{aligned}"),
         undefined="no user of the run has interactions", outputs=("n_users", "n_without_history"),
         checks=(consistency.one_similarity_per_pair, consistency.recommended_items_are_new),
         section="beyond_accuracy"),
@@ -382,6 +466,8 @@ RANKING = [
         formula="distributional_coverage = -sum over items of p(i) log2 p(i), p(i) = the share of the recommended "
                 "rows of all top-k lists that recommend i; 0 for one item recommended to all, log2(n) for n items "
                 "recommended equally often.",
+        math=(r"\mathrm{DC} = -\sum_{i} p(i) \log_2 p(i),\quad p(i) = "
+              r"\frac{\text{rows of the top-}k\text{ lists recommending } i}{\text{rows of the top-}k\text{ lists}}"),
         reference="Microsoft Recommenders python_evaluation.distributional_coverage(train, reco) (Shani & "
                   "Gunawardana 2011, eq. 21)",
         example=_CATALOGUE_DEMO + ">>> round(sm.distributional_coverage(run), 4)  # a: 1/2, b: 1/4, c: 1/4\n1.5\n",
@@ -395,6 +481,8 @@ RANKING = [
                 "few items take every recommendation.",
         formula="gini_index = sum over i of (2i - n - 1) P(i) / (n sum over i of P(i)), P(1) <= ... <= P(n) the "
                 "counts of the n catalogue items in the top-k lists (0 for an item never recommended).",
+        math=(r"\mathrm{Gini} = \frac{\sum_{i=1}^{n} (2i - n - 1)\, P_{(i)}}{n \sum_{i=1}^{n} P_{(i)}},\quad "
+              r"P_{(1)} \le \ldots \le P_{(n)} \text{ the top-}k\text{ counts of the } n \text{ catalogue items}"),
         reference="RecBole GiniIndex (with n_items = catalogue + 1, RecBole's item count with its padding item)",
         example=_CATALOGUE_DEMO + ">>> round(sm.gini_index(run, n_items=4), 4)  # counts 0, 1, 1, 2\n0.375\n",
         undefined="the catalogue is empty"),
@@ -405,6 +493,8 @@ RANKING = [
         "Average recommendation popularity (ARP): how popular, in the training data, the recommended items are.",
         "RecBole AveragePopularity",
         _POPULARITY_DEMO + ">>> sm.average_popularity(run, train)  # user 1: (4 + 1) / 2, user 2: (4 + 1) / 2\n2.5\n",
+        math=(r"\mathrm{ARP} = \frac{1}{\lvert U\rvert} \sum_{u \in U} \frac{1}{\lvert L_u@k\rvert} "
+              r"\sum_{i \in L_u@k} c_i,\quad c_i \text{ the popularity count of } i \text{ (0 if absent)}"),
         undefined=_NO_LISTS, outputs=("n_users",), one_of=("interactions", "popularity"),
         checks=(consistency.one_count_per_item,), section="beyond_accuracy"),
     _ranking_metric(
@@ -421,6 +511,10 @@ RANKING = [
         "Share of long-tail (rarely interacted) items among the recommended items.",
         "RecBole TailPercentage (tail_ratio = tail)",
         _POPULARITY_DEMO + ">>> sm.tail_share(run, train, tail=1.5)  # tail: b and c (1 interaction each)\n0.5\n",
+        math=(r"\begin{aligned}\mathrm{tail\_share} &= \frac{1}{\lvert U\rvert} \sum_{u \in U} "
+              r"\frac{1}{\lvert L_u@k\rvert} \sum_{i \in L_u@k} \mathbb{1}[i \in T] \\ T &= \{i : c_i \le \tau\}\ "
+              r"(\tau > 1) \text{ or the } \max(\lfloor n \tau \rfloor, 1) \text{ least popular of the } n "
+              r"\text{ items}\ (\tau \le 1)\end{aligned}"),
         undefined=_NO_LISTS, outputs=("n_users", "n_tail_items"), one_of=("interactions", "popularity"),
         checks=(consistency.one_count_per_item,), section="beyond_accuracy"),
 ]

@@ -38,6 +38,10 @@ SURVIVAL = [
                 "T_i < T_j, or T_i = T_j with j censored (two events of one time are not compared); concordant "
                 "when i has the higher risk, tied_risk when the risks are equal (exactly, as lifelines; scikit-survival "
                 "also ties risks closer than its tied_tol=1e-8) (Harrell et al. 1982)",
+        math=(r"\begin{aligned}C &= \frac{1}{\lvert P\rvert} \sum_{(i, j) \in P} \left(\mathbb{1}[\eta_i > \eta_j] "
+              r"+ \frac{1}{2} \mathbb{1}[\eta_i = \eta_j]\right),\quad \eta = \text{score (risk) or } "
+              r"-\text{score (survival)} \\ P &= \{(i, j) : \delta_i = 1,\ T_i < T_j \text{ or } (T_i = T_j,\ "
+              r"\delta_j = 0)\}\end{aligned}"),
         reference="sksurv.metrics.concordance_index_censored(event.astype(bool), duration, score) "
                   "(higher='risk'); lifelines.utils.concordance_index(duration, score, event) (higher='survival')",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
@@ -58,6 +62,10 @@ SURVIVAL = [
                 "sum of w_i, w_i = 1 / G(T_i)^2, G the Kaplan-Meier estimate of the censoring distribution (of train, "
                 "or of the data), taken at the last training time at or before T_i; the pairs as concordance_index's "
                 "(Uno et al. 2011)",
+        math=(r"\begin{aligned}C_{\mathrm{IPCW}} &= \frac{\sum_{(i, j) \in P,\, T_i < \tau} w_i c_{ij}}{\sum_{(i, "
+              r"j) \in P,\, T_i < \tau} w_i},\quad w_i = \hat{G}(T_i)^{-2},\ c_{ij} = \mathbb{1}[\eta_i > \eta_j] + "
+              r"\frac{1}{2} \mathbb{1}[\eta_i = \eta_j] \\ P &= \{(i, j) : \delta_i = 1,\ T_i < T_j \text{ or } "
+              r"(T_i = T_j,\ \delta_j = 0)\},\quad \hat{G} \text{ the censoring Kaplan-Meier}\end{aligned}"),
         reference="sksurv.metrics.concordance_index_ipcw(survival_train, survival_test, score, tau) "
                   "(higher='risk'; ties of risk exact, where scikit-survival also ties risks closer than tied_tol=1e-8)",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"
@@ -79,6 +87,11 @@ SURVIVAL = [
                 "1/2 1[risk_i = risk_j]) / (sum of w_i x controls), w_i = 1 / G(T_i), G the Kaplan-Meier estimate of "
                 "the censoring distribution (of train, or of the data); mean_auc = sum_k AUC(t_k) (S(t_(k-1)) - "
                 "S(t_k)) / (1 - S(t_K)), S the data's Kaplan-Meier survival (Uno et al. 2007; Lambert and Chevret 2016)",
+        math=(r"\begin{aligned}\mathrm{AUC}(t) &= \frac{\sum_{T_i \le t,\, \delta_i = 1} \sum_{T_j > t} w_i "
+              r"c_{ij}}{\sum_{T_i \le t,\, \delta_i = 1} w_i \cdot \lvert\{j : T_j > "
+              r"t\}\rvert},\quad w_i = \frac{1}{\hat{G}(T_i)},\ c_{ij} = \mathbb{1}[\eta_i > \eta_j] + \frac{1}{2} "
+              r"\mathbb{1}[\eta_i = \eta_j] \\ \text{mean AUC} &= \frac{\sum_{k} \mathrm{AUC}(t_k) "
+              r"\left(\hat{S}(t_{k-1}) - \hat{S}(t_k)\right)}{1 - \hat{S}(t_K)},\quad \hat{S}(t_0) = 1\end{aligned}"),
         reference="sksurv.metrics.cumulative_dynamic_auc(survival_train, survival_test, score, times) "
                   "(higher='risk'; ties of risk exact, where scikit-survival also ties risks closer than tied_tol=1e-8)",
         example=(">>> import pandas as pd, sqlmetrics as sm\n"

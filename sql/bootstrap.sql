@@ -9,7 +9,11 @@
     `cluster` column when given (rows of a user resample together), else the row: a row is its
     columns and its place among the rows equal to it (identical rows are exchangeable, so which of
     them is first does not matter, and each resamples on its own; the numbering's ORDER BY, which
-    Spark requires, orders equal values). How each metric's replicates are computed: bootstrap_path.
+    Spark requires, orders equal values). For a metric of a long table of class scores
+    (per_example_metric) the unit is the example within its slice, every row of which holds one of
+    its scores: all of them take its draw, which weighs the example as its weight does (class_rows);
+    a cluster must then hold whole examples (the query fails on one split between clusters). How
+    each metric's replicates are computed: bootstrap_path.
     With replicates=[first, last], the values of those replicates only (`by`, sm_replicate and the
     metric's column), for a caller that runs them in batches and takes the interval of all of them
     (bootstrap_interval): the Python layer on DuckDB, which holds a statement in memory, where one
@@ -29,8 +33,13 @@
 {%- endfor %}
 {#- the fairness metrics' groups: a list of columns -#}
 {%- if kwargs.get('sensitive') %}{% set read.columns = read.columns + kwargs['sensitive'] %}{% endif %}
+{%- set examples = sqlmetrics.per_example_metric(metric) %}
+{%- if examples %}
+{%- set example = kwargs.get('example', 'example') %}
+{%- set read.columns = read.columns + [example, kwargs.get('class_', 'class'), kwargs.get('score', 'score')] %}
+{%- endif %}
 {%- set carried = read.columns | unique | list %}
-{%- set unit = [cluster] if cluster else carried + ['sm_occurrence'] %}
+{%- set unit = [cluster] if cluster else by + [example] if examples else carried + ['sm_occurrence'] %}
 {%- set draw %}CASE WHEN sm_replicate = 0 THEN 1 ELSE {{ sqlmetrics.poisson_one('sm_uniform') }} END{% endset %}
 {%- set replicated %}
 {%- set numbered %}sm_replicates AS (
@@ -64,12 +73,32 @@ FROM (
 ) AS sm_weighted
 {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
 {%- else %}
+{%- set split = examples and cluster %}
 sm_units AS (
-  SELECT sm_occurrences.*, {{ sqlmetrics.unit_hash(unit) }} AS sm_unit
+  SELECT sm_occurrences.*,
+         {%- if split %}
+         {#- one cluster on every row of the example (or NULL on all of them), checked in the unit's hash,
+             which every replicate reads (a column of its own the engine could leave uncomputed); an
+             integer still where the failing branch is text (MariaDB's JSON path) #}
+         {%- set whole %}sm_clustered = 0 OR (sm_clustered = sm_example_rows AND sm_cluster_lo = sm_cluster_hi){% endset %}
+         CAST(CASE WHEN {{ whole }} THEN {{ sqlmetrics.unit_hash(unit) }}
+                   ELSE {{ sqlmetrics.invalid_value('the cluster differs between the rows of an example (the bootstrap resamples its rows together: a cluster must hold whole examples); example', sqlmetrics.ident(example), 'NOT (' ~ whole ~ ')') }}
+                   END AS BIGINT) AS sm_unit
+         {%- else %}
+         {{ sqlmetrics.unit_hash(unit) }} AS sm_unit
+         {%- endif %}
   FROM (
     SELECT {{ sqlmetrics.col_list(carried) }}
-           {%- if not cluster %},
+           {%- if 'sm_occurrence' in unit %},
            ROW_NUMBER() OVER ({{ sqlmetrics.partition_by(carried) }} ORDER BY {{ sqlmetrics.ident(carried[0]) }}) AS sm_occurrence
+           {%- endif %}
+           {%- if split %}
+           {#- the windows as columns, compared outside: MariaDB 10.11 misreads a comparison of windows
+               within OR and AND #}
+           {%- set c = sqlmetrics.ident(cluster) %}
+           {%- set per_example %}OVER ({{ sqlmetrics.partition_by(by + [example]) }}){% endset %},
+           COUNT({{ c }}) {{ per_example }} AS sm_clustered, COUNT(*) {{ per_example }} AS sm_example_rows,
+           MIN({{ c }}) {{ per_example }} AS sm_cluster_lo, MAX({{ c }}) {{ per_example }} AS sm_cluster_hi
            {%- endif %}
     FROM {{ relation }}
   ) AS sm_occurrences
@@ -94,7 +123,7 @@ sm_systems AS (
   FROM sm_resampled
 ),
 sm_metric AS (
-  {{ sqlmetrics.metric(metric, 'sm_systems', weight='sm_boot_weight', by=by + ['sm_replicate', 'sm_cmp_system'], **kwargs) }}
+  {{ sqlmetrics.resampled_metric(metric, 'sm_systems', weight, by + ['sm_replicate', 'sm_cmp_system'], kwargs) }}
 )
 SELECT {{ sqlmetrics.cols(by) }} sm_replicate,
        MAX(CASE WHEN sm_cmp_system = 0 THEN sm_metric.{{ sqlmetrics.ident(metric) }} END) AS {{ sqlmetrics.ident(metric) }},
@@ -103,7 +132,7 @@ FROM sm_metric
 {{ sqlmetrics.group_by(by + ['sm_replicate']) }}
 {%- else %}
 sm_metric AS (
-  {{ sqlmetrics.metric(metric, 'sm_resampled', weight='sm_boot_weight', by=by + ['sm_replicate'], **kwargs) }}
+  {{ sqlmetrics.resampled_metric(metric, 'sm_resampled', weight, by + ['sm_replicate'], kwargs) }}
 )
 SELECT * FROM sm_metric
 {%- endif %}
@@ -114,6 +143,17 @@ SELECT * FROM sm_metric
 {{ replicated }}
 {%- else %}
 {{ sqlmetrics.bootstrap_interval(replicated, metric, by, n_boot, confidence, paired=other is not none) }}
+{%- endif %}
+{% endmacro %}
+
+{#- `metric` over the replicates' rows `relation`, each weighing sm_boot_weight (its draw times the
+    row's `weight`), as its weight; multiclass_auc's ovo, which takes no weight (Hand and Till's AUC,
+    as sklearn's, has none), as its counts: an example drawn k times is k copies of it. -#}
+{% macro resampled_metric(metric, relation, weight, by, kwargs) %}
+{%- if metric == 'multiclass_auc' and kwargs.get('multi_class') == 'ovo' %}
+{{ sqlmetrics.metric(metric, relation, weight=weight, counts='sm_boot_weight', by=by, **kwargs) }}
+{%- else %}
+{{ sqlmetrics.metric(metric, relation, weight='sm_boot_weight', by=by, **kwargs) }}
 {%- endif %}
 {% endmacro %}
 
@@ -128,7 +168,8 @@ SELECT * FROM sm_metric
                (auc_replicates);
     'rows'     any other metric, and the paired bootstrap (`other`) of one over rows: it runs over
                every replicate's rows, as a slice of its own each (`by` + sm_replicate), with the
-               row weights times k: n_boot times its work. -#}
+               row weights times k (of a long table of class scores, the example's k on each of its
+               rows): n_boot times its work. -#}
 {% macro bootstrap_path(metric, cluster, kwargs, other=none) -%}
 {%- if sqlmetrics.per_query_metric(metric) %}{{ return('queries') }}
 {%- elif metric == 'gauc' and cluster == kwargs.get('group') %}{{ return('groups') }}

@@ -4,7 +4,8 @@ and tests/test_codegen.py fails while one is stale, naming this command.
 - ``sql/metric.sql``, the catalogue as dbt sees it: ``metric(name, relation)`` calls each metric's
   macro by name (dbt finds the macros a test depends on by reading their calls, so a name computed
   at run time would hide them), ``metric_name`` (the aliases), ``per_query_metric`` (the ranking
-  metrics, whose unit in bootstrap and compare is the query), ``ranking_parts`` (each measure's
+  metrics, whose unit in bootstrap and compare is the query), ``per_example_metric`` (the metrics of a
+  long table of class scores, whose unit is the example), ``ranking_parts`` (each measure's
   ``<metric>_parts``, for sm.evaluate's one pass);
 - ``docs/metrics.md``, the reference of every metric: what it measures, its formula (typeset, and in
   plain text), parameters, outputs, undefined cases, the reference it is checked against and an example;
@@ -48,6 +49,7 @@ def metric_sql() -> str:
                       for i, name in enumerate(METRICS))
     aliases = ", ".join(f"'{alias}': '{name}'" for alias, name in sorted(ALIASES.items()))
     per_query = ", ".join(f"'{name}'" for name, m in METRICS.items() if m.per_query)
+    per_example = ", ".join(f"'{name}'" for name, m in METRICS.items() if m.resampling_unit == "example")
     parts = "\n".join(f"{{%- {'if' if i == 0 else 'elif'} metric == '{name}' %}}"
                       f"{{{{ return(sqlmetrics.{name}_parts(v, in_k, within, k, options)) }}}}"
                       for i, name in enumerate(n for n, m in METRICS.items() if m.one_pass))
@@ -75,6 +77,12 @@ def metric_sql() -> str:
     bootstrap and compare resample and pair queries, recombining the metric's per-query parts. -#}}
 {{% macro per_query_metric(name) -%}}
 {{{{ return(name in [{per_query}]) }}}}
+{{%- endmacro %}}
+
+{{#- Whether a metric reads a long table of class scores (the registry's resampling unit 'example'), so
+    that bootstrap and compare resample its examples, every row of one with the example's draw. -#}}
+{{% macro per_example_metric(name) -%}}
+{{{{ return(name in [{per_example}]) }}}}
 {{%- endmacro %}}
 
 {{#- Which way a metric compare takes is better ('higher', 'lower', or 'neither': best at 1), compare's

@@ -38,8 +38,9 @@ def compare(metric=None, data=None, other=None, qrels=None, *, runs: dict | None
             ``auc`` ``"delong"`` (the default: DeLong's paired test, as sm.auc_compare) or
             ``"bootstrap"``;
             any other metric over rows ``"bootstrap"``: the paired Poisson bootstrap, `n_resamples`
-            replicates (1,000 by default) whose weights (as sm.bootstrap's, per row or per
-            `cluster` value) serve both columns, so each replicate gives a difference d; std_error
+            replicates (1,000 by default) whose weights (as sm.bootstrap's, per row, per example of
+            a long table of class scores, or per `cluster` value) serve both columns, so each
+            replicate gives a difference d; std_error
             is their standard deviation, the interval their percentiles, and the p-value two-sided,
             p = min(1, 2 min(1 + #{d <= 0}, 1 + #{d >= 0}) / (1 + B)) over the B replicates with
             a value (the largest level whose percentile interval holds 0, at least 2 / (1 + B)).

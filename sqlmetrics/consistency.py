@@ -23,8 +23,9 @@ their own that together cannot give a right answer. A metric declares its own (t
 - class_scores, class_probabilities (multi-class metrics from a long table of class scores): every
   example (within its slice) has a row for each class of the table, one true class that is one of
   them (equal on its rows, or exactly one row of `labels`), one weight (equal on its rows), and
-  for class_probabilities scores summing to 1 within 1e-6; a table of one class is no multi-class
-  problem. The first example found wrong is named.
+  for class_probabilities scores summing to 1 within 1e-6 (compare's `other` column too); a table of
+  one class is no multi-class problem; bootstrap's (and compare's) `cluster`, one value per example:
+  every row of an example takes the draw of its cluster. The first example found wrong is named.
 
 The templates fail on the same inputs (helpers.sql ``invalid_value``), for ``sm.render`` and dbt;
 here they are found first, with a message in the terms of the Python call.
@@ -293,6 +294,32 @@ def _class_checks(values: dict, relations: dict[str, str], sums_to_one: bool) ->
         if w_lo != w_hi:
             return ColumnError(f"column {values['weight']!r} (weight) differs between the rows of {name} ({w_lo:g} "
                                f"and {w_hi:g}){more}: the weight is the example's, equal on all its rows")
-        return ColumnError(f"the probabilities of {name} sum to {total:.10g}, not 1 (within 1e-6){more}: each "
-                           "example's scores must be probabilities over the classes")
-    return [Check(f"SELECT COUNT(DISTINCT {cls}), MIN({cls}) FROM {data}", one_class), Check(sql, error)]
+        return ColumnError(f"the probabilities of {name} (column {values['score']!r}) sum to {total:.10g}, not 1 "
+                           f"(within 1e-6){more}: each example's scores must be probabilities over the classes")
+    checks = [Check(f"SELECT COUNT(DISTINCT {cls}), MIN({cls}) FROM {data}", one_class), Check(sql, error)]
+    if values.get("other") and sums_to_one:  # compare's second column: probabilities too
+        checks += _class_checks(values | {"score": values["other"], "other": None}, relations, sums_to_one)[1:]
+    if values.get("cluster"):
+        checks.append(_whole_examples(values, data, keys, by))
+    return checks
+
+
+def _whole_examples(values: dict, data: str, keys: str, by: list) -> Check:
+    """The cluster of bootstrap (or compare) of a long table of class scores holds whole examples: the
+    rows of an example weigh its cluster's draw, so an example in two clusters (or partly NULL) would
+    weigh two draws at once."""
+    cluster = quote(values["cluster"])
+    split = (f"SELECT {keys} FROM {data} GROUP BY {keys} "
+             f"HAVING COUNT(DISTINCT {cluster}) > 1 OR COUNT({cluster}) NOT IN (0, COUNT(*))")
+    sql = f"SELECT {keys}, COUNT(*) OVER () FROM ({split}) AS sm_split ORDER BY {keys} LIMIT 1"
+
+    def error(rows):
+        if not rows:
+            return None
+        *slice_values, ex, count = rows[0]
+        name = f"example {ex!r}" + (f" (slice {dict(zip(by, slice_values))})" if by else "")
+        more = f" ({count} examples are split)" if count > 1 else ""
+        return ColumnError(f"column {values['cluster']!r} (cluster) differs between the rows of {name}{more}: the "
+                           "bootstrap resamples an example's rows together, so a cluster must hold whole examples; "
+                           "give each example one cluster")
+    return Check(sql, error)

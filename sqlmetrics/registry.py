@@ -116,7 +116,9 @@ _RESAMPLED_WEIGHTINGS = ("impressions", "clicks")
 def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     """The bootstrap of metric `name` (sql/bootstrap.sql), as a record metric of its own, and the call's
     parameters: over its resampling unit (Metric.unit): rows (or clusters) for a metric of one value with
-    frequency weights, queries for a ranking metric, groups for gauc. `name` may be a measure string (ndcg@10)."""
+    frequency weights, queries for a ranking metric, groups for gauc, examples for a metric of a long table
+    of class scores (a cluster then holds whole examples: consistency.class_scores). `name` may be a measure
+    string (ndcg@10)."""
     m, params = named(name, params)
     unit = m.resampling_unit
     if unit == "query":
@@ -124,7 +126,7 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
         extra = (N_BOOT, CONFIDENCE, SEED)
         if params.get("cluster") is not None:
             raise ParameterError(f"bootstrap of {m.name} resamples queries: it takes no cluster")
-    elif _reweighable(m, "bootstrap"):
+    elif _reweighable(m):
         extra = (N_BOOT, CONFIDENCE, SEED, CLUSTER)
     else:
         raise ParameterError(f"bootstrap needs a ranking metric or a metric of one value that takes a weight "
@@ -146,12 +148,10 @@ def bootstrap_of(name: str, params: dict) -> tuple[Metric, dict]:
     return derived, params
 
 
-def _reweighable(m: Metric, what: str) -> bool:
-    """Whether replicate weights resample the rows of `m`: a metric of one value with frequency weights
-    (`weight`). A long table of class scores is refused: it resamples by example (`what`: the caller)."""
-    if any(p.name == "example" for p in m.params):
-        raise ParameterError(f"{what} does not take {m.name} yet: a long table of class scores resamples by "
-                             "example (all its rows together), which its replicates do not do")
+def _reweighable(m: Metric) -> bool:
+    """Whether replicate weights resample the units of `m`: a metric of one value with frequency weights
+    (`weight`), of rows, or of examples (a long table of class scores: its weight is the example's, and
+    every row of an example takes the example's draw, sql/bootstrap.sql)."""
     return m.kind == "scalar" and any(p.name == "weight" for p in m.params)
 
 
@@ -200,7 +200,7 @@ def compare_of(name: str, params: dict) -> tuple[Metric, dict]:
             raise ParameterError("test='wilcoxon' ranks the groups' differences without weights: pass "
                                  "weighting='uniform', or use test='paired_t' or 'randomization', which weigh "
                                  "each group as the GAUC does")
-    elif _reweighable(m, "compare"):
+    elif _reweighable(m):
         return _compare_columns(m, params)
     else:
         raise ParameterError(f"compare needs a ranking metric (two runs of the same queries), gauc (two score "

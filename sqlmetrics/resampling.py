@@ -39,7 +39,10 @@ def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95
     arithmetic in the SQL (no random state: the same call gives the same interval on one engine).
     The unit is the row, or the `cluster` column's value (rows of one user resample together), for
     ``gauc`` its group and for a ranking metric the query: the metric runs once, per group or
-    query, and each replicate reweighs their values. ``auc`` sorts the rows once for all
+    query, and each replicate reweighs their values. Of a long table of class scores
+    (``multiclass_auc``, ``top_k_accuracy``, ``multiclass_log_loss``) the unit is the example
+    within its slice, every row of which takes its draw (with `cluster`, a cluster of whole
+    examples: one split between clusters is an error). ``auc`` sorts the rows once for all
     replicates; any other metric runs over each replicate's rows, as a slice of its own. On a
     single machine the replicates over rows run in batches, so that memory does not grow with
     n_boot.
@@ -47,7 +50,7 @@ def bootstrap(metric: str, data, *, n_boot: int = 1000, confidence: float = 0.95
     Parameters
         metric: the name of a ranking metric (``ndcg``, ``map``, ``recall_at_k``, ...) or of a metric
             of one value with a ``weight`` parameter (``auc``, ``gauc``, ``log_loss``, ``precision``,
-            ``r2``, ...); its parameters follow as keywords.
+            ``r2``, ``multiclass_auc``, ...); its parameters follow as keywords.
         data, con, dialect, details, dropna: as for the metric.
         n_boot: replicates (default 1000); each costs about a pass over the rows (the queries, groups).
         confidence: coverage of the percentile interval (default 0.95).

@@ -16,8 +16,8 @@ import pytest
 import sqlmetrics as sm
 from conftest import (PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures,
                       unreachable)
-from engine_cases import (BASELINE, BINARY, CALLS, JUDGED_RUN, QRELS, RUN, SLICED, SPARK_CALLS, TABLES, TIES, assert_same,
-                          load_spark, postgres_tables, reference)
+from engine_cases import (BASELINE, BINARY, CALLS, JUDGED_RUN, QRELS, RUN, SCORES, SLICED, SPARK_CALLS, TABLES, TIES,
+                          assert_same, load_spark, postgres_tables, reference)
 from sqlmetrics import plans
 from sqlmetrics.engine import connect
 from sqlmetrics.registry import METRICS, read_measures
@@ -184,6 +184,13 @@ def test_bootstrap_on_the_engine(statistics_con):
     want = sm.bootstrap("ndcg", RUN, qrels=QRELS, k=3, n_boot=300)
     assert queries["estimate"] == pytest.approx(want["estimate"], rel=1e-12) and queries["n_boot"] == 300
     assert queries["std_error"] == pytest.approx(want["std_error"], rel=0.2)
+    # a long table of class scores resamples its examples (ovo: as counts); a cluster of whole examples,
+    # each its own here, is the same unit (and the SQL's check that it splits none runs)
+    params = dict(label="label", multi_class="ovo", n_boot=60)
+    examples = sm.bootstrap("multiclass_auc", "scores", con=statistics_con, **params)
+    assert examples["estimate"] == pytest.approx(sm.multiclass_auc(SCORES, label="label", multi_class="ovo"), rel=1e-12)
+    clustered = sm.bootstrap("multiclass_auc", "scores", con=statistics_con, cluster="example", **params)
+    assert clustered == pytest.approx(examples, rel=1e-12)
 
 
 def test_group_disparity_on_the_engine(statistics_con):

@@ -305,12 +305,6 @@ def test_the_macros_need_one_of_label_and_labels():
         render_macro("multiclass_auc", relation="t", label="y", weight="w", multi_class="ovo")
 
 
-def test_bootstrap_refuses_them():
-    """Its replicates weigh rows (or a cluster) one by one: an example's rows must resample together."""
-    with pytest.raises(sm.ParameterError, match="resamples by example"):
-        sm.bootstrap("top_k_accuracy", small(), label="label")
-
-
 def test_the_columns_found_by_default_are_those_the_readme_names():
     """The multi-class guide's "From scores" (docs/catalogue.md): the columns example, class and score are found by default; the true
     class never is, even in a column named label: exactly one of label= (a column of the table) or

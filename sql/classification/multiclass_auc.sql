@@ -13,10 +13,14 @@
     no join of examples with examples. Pairs of classes both true in the slice are averaged (both
     orders equally often: the mean of (A(j|k) + A(k|j)) / 2 over unordered pairs), weighted by the
     pair's examples n_j + n_k for 'weighted'; unweighted, as sklearn, which takes no sample weight
-    for 'ovo'. -#}
+    for 'ovo'. `counts` instead of weight: a column of the example's whole number of copies (equal on
+    its rows), for ovo too: the AUCs and n_j of the examples so repeated, as the bootstrap's
+    replicates count them (sql/bootstrap.sql resampled_metric). -#}
 {% macro multiclass_auc(relation, example='example', class_='class', score='score', label=none, labels=none,
-                        weight=none, multi_class='ovr', average='macro', by=[], plan=none) %}
+                        weight=none, multi_class='ovr', average='macro', by=[], plan=none, counts=none) %}
 {%- if multi_class == 'ovo' and weight %}{{ sqlmetrics.fail("multi_class='ovo' takes no weight (Hand and Till's AUC, as sklearn's, has no sample weights): use multi_class='ovr'") }}{% endif %}
+{%- if weight and counts %}{{ sqlmetrics.fail('give weight or counts, not both') }}{% endif %}
+{%- set weight = weight or counts %}
 {%- set plan = plan or sqlmetrics.default_plan() %}
 {%- if multi_class == 'ovr' %}
 {%- set rows %}({{ sqlmetrics.class_rows(relation, example, class_, score, label, labels, weight, by) }}) AS sm_class_rows{% endset %}
@@ -36,8 +40,9 @@ FROM {{ classes }} AS sm_j CROSS JOIN {{ classes }} AS sm_other
 WHERE sm_j.sm_k <> sm_other.sm_k
 {%- endset %}
 {%- set paired %}({{ sqlmetrics.class_rows(relation, example, class_, score, label, labels, weight, by, pairs=pairs) }}) AS sm_paired{% endset %}
-{%- set parts = sqlmetrics.auc_parts(paired, 'sm_true', 'sm_score', none, by + ['sm_class', 'sm_neg'], plan) %}
-{%- set used %}sm_n_pos > 0 AND sm_n > sm_n_pos{% endset %}
+{%- set parts = sqlmetrics.auc_parts(paired, 'sm_true', 'sm_score', 'sm_w' if weight else none, by + ['sm_class', 'sm_neg'], plan) %}
+{#- both classes of the pair true: of weight above 0 (the counts of the rows, unweighted) -#}
+{%- set used %}sm_w_pos > 0 AND sm_w_neg > 0{% endset %}
 {#- the positives of class j are counted once in each of its k - 1 pairs -#}
 {%- set n %}ROUND({{ sqlmetrics.fdiv('SUM(sm_n_pos)', sqlmetrics.class_count(relation, class_) ~ ' - 1') }}){% endset %}
 {%- endif %}
@@ -48,7 +53,7 @@ SELECT {{ sqlmetrics.cols(by) }}
        {%- elif average == 'macro' %}
        AVG(CASE WHEN {{ used }} THEN {{ auc }} END) AS multiclass_auc,
        {%- else %}
-       {%- set prevalence = 'sm_w_pos' if multi_class == 'ovr' else 'sm_n' %}
+       {%- set prevalence = 'sm_w_pos' if multi_class == 'ovr' else '(sm_w_pos + sm_w_neg)' %}
        CASE WHEN COUNT(CASE WHEN {{ used }} AND {{ auc }} IS NULL THEN 1 END) = 0
             THEN {{ sqlmetrics.fdiv('SUM(CASE WHEN ' ~ used ~ ' THEN ' ~ prevalence ~ ' * ' ~ auc ~ ' END)',
                                     'SUM(CASE WHEN ' ~ used ~ ' THEN ' ~ prevalence ~ ' END)') }} END AS multiclass_auc,

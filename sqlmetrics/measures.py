@@ -34,7 +34,8 @@ class Reading:
     tool: str
     metric: str
     # "optional" @k, "required" @k, "whole" (no @k), "named" (in the name: P_5); "level" and
-    # "named_level": a recall level in place of k (IPrec@0.5, iprec_at_recall_0.50)
+    # "named_level": a recall level in place of k (IPrec@0.5, iprec_at_recall_0.50); "named_multiple": a
+    # multiple of R in the name, the metric's parameter `multiple` (Rprec_mult_0.20)
     cutoff: str
     gain: str | None = None  # ndcg and dcg: the gain
     ties: str | None = "item_desc"  # the order of tied scores
@@ -114,7 +115,7 @@ def catalogue(names: dict, gain_based, level_free) -> Catalogue:
     for metric, metric_spellings in names.items():
         for spelling in metric_spellings:
             reading = replace(spelling.reading, metric=metric)
-            if reading.cutoff in ("named", "named_level"):
+            if reading.cutoff in ("named", "named_level", "named_multiple"):
                 cut_names[spelling.text] = reading
             else:
                 spellings[spelling.text] = spellings.get(spelling.text, ()) + (reading,)
@@ -129,6 +130,10 @@ _IR_MEASURES_DCG = {"log2": "linear", "exp-log2": "exponential"}
 ELSEWHERE = {
     "hits": "ranx's hits (relevant items in the top k, averaged over queries) is P@k times k",
     "f1": "ranx's f1 is not a sqlmetrics measure: use P@k and R@k",
+    "numrel": "ir_measures' NumRel counts a judged query absent from the run 0, trec_eval -c its relevant items: "
+              "write trec_eval's num_rel, with missing='skip' for ir_measures' number",
+    "numret": "ir_measures' NumRet is two measures, the items retrieved without rel= and NumRelRet with it: write "
+              "trec_eval's num_ret, or NumRelRet(rel=N)",
 }
 _FORM = re.compile(r"(?P<name>[A-Za-z0-9][A-Za-z0-9_\-]*?)(?:\((?P<params>[^()]*)\))?(?:@(?P<k>[^@]*?))?"
                    r"(?:-l(?P<level>[^@-]*))?")
@@ -145,6 +150,8 @@ def parse(text, cat: Catalogue) -> Measure:
         reading, k = cut
         if reading.cutoff == "named_level":
             return _measure(text, None, (reading,), cat, (("recall_levels", (_recall_level(text, k),)),))
+        if reading.cutoff == "named_multiple":
+            return _measure(text, None, (reading,), cat, (("multiple", _multiple(text, k)),))
         return _measure(text, _cutoff(text, k), (reading,), cat)
     dotted = _dotted(text, written, cat)
     if dotted:
@@ -227,6 +234,16 @@ def _recall_level(text: str, value: str) -> float:
         raise ParameterError(f"measure {text!r}: the recall level is a number from 0 to 1, as in IPrec@0.5 or "
                              "iprec_at_recall_0.50")
     return level
+
+
+def _multiple(text: str, value: str) -> float:
+    try:
+        multiple = float(value)
+    except ValueError:
+        multiple = 0.0
+    if not 0 < multiple < float("inf"):
+        raise ParameterError(f"measure {text!r}: the multiple of R is a number > 0, as in Rprec_mult_0.20")
+    return multiple
 
 
 def _cut_name(written: str, cat: Catalogue) -> tuple[Reading, str] | None:
@@ -422,9 +439,9 @@ def spellings_by_tool(cat: Catalogue) -> dict[str, list[str]]:
     return {tool: list(forms) for tool, forms in by_tool.items() if forms}
 
 
-#: how a user writes a spelling, by its cut-off (K: the cut-off, L: a recall level)
-_SHOWN = {"named": "{}_K", "named_level": "{}_L", "required": "{}@K", "optional": "{}[@K]", "whole": "{}",
-          "level": "{}@L"}
+#: how a user writes a spelling, by its cut-off (K: the cut-off, L: a recall level, X: a multiple of R)
+_SHOWN = {"named": "{}_K", "named_level": "{}_L", "named_multiple": "{}_X", "required": "{}@K", "optional": "{}[@K]",
+          "whole": "{}", "level": "{}@L"}
 #: and by its parameters after a dot
 _DOTTED_SHOWN = {"pairs": "{}[.p=P]", "beta_squared": "{}[.X]"}
 
@@ -455,7 +472,7 @@ def _possessive(tool: str) -> str:
 def _unknown(text: str, name: str, cat: Catalogue) -> ParameterError:
     if name.lower() in ELSEWHERE:
         return ParameterError(f"measure {text!r}: {ELSEWHERE[name.lower()]}")
-    near = difflib.get_close_matches(name.lower(), [s.lower() for s in cat.spellings] + [f"{n}_K" for n in cat.cut_names],
-                                     n=1, cutoff=0.6)
+    near = difflib.get_close_matches(name.lower(), [s.lower() for s in cat.spellings]
+                                     + [_SHOWN[r.cutoff].format(n) for n, r in cat.cut_names.items()], n=1, cutoff=0.6)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
     return ParameterError(f"unknown measure {text!r}{hint}. Accepted: {accepted(cat)}")

@@ -275,7 +275,8 @@ QRELS_COLUMNS = tuple(
     for name, role in (("query", "key"), ("item", "key"), ("relevance", "grade")))
 RELEVANCE = Param("relevance", "column", "graded relevance column of the qrels, or of the run when qrels is "
                   "omitted; a negative grade is trec_eval's \"in the pool, unjudged\": gain 0, not relevant, "
-                  "and not judged for the measures that count judged items (bpref, judged_at_k, rbp's residual).",
+                  "and not judged for the measures that count judged items (bpref, judged_at_k, unjudged_at_k, "
+                  "rbp's residual); infap alone tells it (in the pool) from an item the judgments lack.",
                   default="relevance", role="grade", where="judgments")
 RANKING_BY = Param("by", "columns", "optional column(s) to slice by: query attributes such as country (not NULL), "
                    "each a column of the run, of the qrels or of both (joined on then). A column of one side gives "

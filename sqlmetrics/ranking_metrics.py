@@ -174,14 +174,21 @@ RANKING = [
         measure_names=(trec_eval("success", "named"), ranx("hit_rate"), sqlmetrics("hit_rate", "required"),
                        ir_measures("Success", "required")), one_pass=True),
     _ranking_metric(
-        "r_precision", RUN + (TIES_ORDER,) + POLICIES,
-        "R-precision = relevant items in the top R / R, R = relevant judged items.",
-        "Precision at rank R, averaged over queries.", "pytrec_eval Rprec",
-        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n",
-        math=(r"\mathrm{Rprec} = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{R_q} \sum_{r=1}^{R_q} "
-              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta]"),
+        "r_precision", RUN + (TIES_ORDER, Param(
+            "multiple", "float", "x: the precision at rank floor(x * R + 0.9) instead of R, as trec_eval's "
+            "Rprec_mult_x (1: at rank R).", default=1.0, low=0.0, low_open=True, sample=0.2)) + POLICIES,
+        "R-precision = relevant items in the top R / R, R = relevant judged items (retrieved or not). multiple x: "
+        "relevant items in the top c / c, c = floor(x * R + 0.9) computed in doubles as trec_eval does (x = 0.7, R "
+        "= 3: 2.9999999999999996, c = 2), c even when the list is shorter, 0 when c = 0. Mean over queries.",
+        "Precision at rank R (or at a multiple of R), averaged over queries.",
+        "pytrec_eval Rprec; multiple=x: pytrec_eval Rprec_mult_x (trec_eval m_Rprec_mult.c)",
+        _BINARY_DEMO + ">>> round(sm.r_precision(run), 4)\n0.3333\n"
+                       ">>> round(sm.r_precision(run, multiple=2), 4)  # P@6 and P@2\n0.5\n",
+        math=(r"\mathrm{Rprec}_x = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{c_q} \sum_{r=1}^{c_q} "
+              r"\mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\quad c_q = \lfloor x R_q + 0.9 \rfloor\ (x = 1: "
+              r"c_q = R_q),\quad \frac{0}{0} = 0"),
         measure_names=(trec_eval("Rprec"), ir_measures("Rprec", "whole"), ranx("r-precision", cutoff="whole"),
-                       sqlmetrics("r_precision", "whole")), one_pass=True),
+                       sqlmetrics("r_precision", "whole"), trec_eval("Rprec_mult", "named_multiple")), one_pass=True),
     Metric(
         name="interpolated_precision", section="ranking", template="ranking/interpolated_precision.sql", kind="curve",
         params=RUN + (RECALL_LEVELS, TIES_ORDER) + POLICIES,
@@ -263,6 +270,22 @@ RANKING = [
         measure_names=(trec_eval("bpref"), ir_measures("Bpref", "whole"), ir_measures("BPref", "whole"),
                        sqlmetrics("bpref", "whole"))),
     _ranking_metric(
+        "infap", RUN + (TIES_ORDER,) + POLICIES,
+        "infAP = (1/R) * sum over the relevant retrieved items, at rank r, of (1 + p_r * (h_r + e) / (j_r + 2e)) / "
+        "r, e = 0.00001; above r: p_r the items in the pool (every item of the judgments: a negative grade is in "
+        "the pool, unjudged), j_r the judged ones (grade >= 0), h_r the relevant ones; R = relevant judged items "
+        "(retrieved or not). An item the judgments lack is outside the pool: it only takes its rank. Mean over "
+        "queries.",
+        "Inferred average precision (Yilmaz & Aslam 2006): AP estimated from a judged random sample of the pool, "
+        "its unjudged items (negative grades) taken to be relevant in the proportion the judged ones are.",
+        "trec_eval m_infap.c; pytrec_eval infAP",
+        _BINARY_DEMO + ">>> round(sm.infap(run), 4)\n0.6278\n",
+        math=(r"\begin{aligned}\mathrm{infAP}(q) &= \frac{1}{R_q} \sum_{r \text{ relevant, retrieved}} \frac{1}{r} "
+              r"\left(1 + p_r \frac{h_r + \epsilon}{j_r + 2\epsilon}\right),\quad \epsilon = 10^{-5} \\ "
+              r"p_r, j_r, h_r &= \text{the pooled, judged and relevant items above } r,\quad \mathrm{infAP} = "
+              r"\frac{1}{\lvert Q\rvert} \sum_{q \in Q} \mathrm{infAP}(q)\end{aligned}"),
+        measure_names=(trec_eval("infAP"), ir_measures("infAP", "whole"), sqlmetrics("infap", "whole"))),
+    _ranking_metric(
         "rbp", RUN + (K, TIES_ORDER, Param(
             "persistence", "float", "p, the probability that the user goes on to the next rank; 0.9 as "
             "trec_eval 10's rbp (ir_measures RBP defaults to 0.8).", default=0.9, low=0.0, low_open=True,
@@ -325,6 +348,18 @@ RANKING = [
         measure_names=(trec_eval("set_F", dotted="beta_squared"), ir_measures("SetF", "whole", options={"beta": "beta"}),
                        sqlmetrics("set_f", "whole"))),
     _ranking_metric(
+        "set_map", RUN + POLICIES,
+        "set MAP = h^2 / (n * R) = set P * set recall, h = relevant items retrieved, n = items retrieved, R = "
+        "relevant judged items (retrieved or not): the AP of an unranked set, each relevant item retrieved counted "
+        "at the set's precision and each one missed at 0; mean over queries.",
+        "Set average precision: the average precision of the whole retrieved set taken unranked, averaged over "
+        "queries.",
+        "pytrec_eval set_map (ir_measures SetAP)",
+        _BINARY_DEMO + ">>> round(sm.set_map(run), 4)\n0.4167\n",
+        math=(r"\text{set MAP} = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{h_q^2}{n_q R_q},\quad h_q = "
+              r"\sum_{r=1}^{n_q} \mathbb{1}[\mathrm{rel}_{q,r} \ge \theta],\ n_q \text{ the items retrieved}"),
+        measure_names=(trec_eval("set_map"), ir_measures("SetAP", "whole"), sqlmetrics("set_map", "whole"))),
+    _ranking_metric(
         "num_rel_ret", RUN + POLICIES,
         "relevant items retrieved, per query, summed over the counted queries (a count, not a mean: a query "
         "absent from the run or without relevant items adds 0; missing and empty only decide which queries "
@@ -335,6 +370,33 @@ RANKING = [
         undefined="", count=True,
         measure_names=(trec_eval("num_rel_ret"), ir_measures("NumRelRet", "whole"), sqlmetrics("num_rel_ret", "whole")),
         not_a_mean="their sum, a count that grows with the number of queries (set_recall is a mean)"),
+    _ranking_metric(
+        "num_ret", RUN + POLICIES,
+        "items retrieved, per query, summed over the counted queries (a count, not a mean: a query absent from "
+        "the run adds 0, one without relevant items its own count; missing and empty only decide which queries "
+        "are counted).",
+        "Number of items retrieved, over all judged queries (per query with per_query=True).",
+        "pytrec_eval num_ret", _BINARY_DEMO + ">>> sm.num_ret(run)\n9\n",
+        math=r"\mathrm{num\_ret} = \sum_{q \in Q} n_q,\quad n_q \text{ the items retrieved for } q",
+        undefined="", count=True,
+        # ir_measures' NumRet is this without rel= and NumRelRet with it: not read (measures.ELSEWHERE says so)
+        measure_names=(trec_eval("num_ret"), sqlmetrics("num_ret", "whole")),
+        not_a_mean="their sum, a count that grows with the number of queries"),
+    _ranking_metric(
+        "num_rel", RUN + POLICIES,
+        "relevant judged items (relevance >= relevance_threshold, retrieved or not), per query, summed over the "
+        "counted queries (a count, not a mean: a judged query absent from the run adds its own count, as with "
+        "trec_eval -c; missing and empty only decide which queries are counted).",
+        "Number of relevant judged items, over all judged queries (per query with per_query=True).",
+        "pytrec_eval num_rel (trec_eval -c's summary instead counts the grades above 0 of every judged query, "
+        "whatever -l: the same at level 1)", _BINARY_DEMO + ">>> sm.num_rel(run)\n4\n",
+        math=r"\mathrm{num\_rel} = \sum_{q \in Q} R_q,\quad R_q \text{ the judged items of } q \text{ with } "
+             r"\mathrm{rel} \ge \theta",
+        undefined="", count=True,
+        # ir_measures' NumRel counts a judged query absent from the run 0, trec_eval -c (missing='zero') its R:
+        # not read as this one (with missing='skip' the two agree)
+        measure_names=(trec_eval("num_rel"), sqlmetrics("num_rel", "whole")),
+        not_a_mean="their sum, a count that grows with the number of queries"),
     _ranking_metric(
         "judged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
                               "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
@@ -352,6 +414,29 @@ RANKING = [
         math=(r"\mathrm{Judged}@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{\min(k, n_q)} "
               r"\sum_{r=1}^{\min(k, n_q)} \mathbb{1}[\text{the item at rank } r \text{ is judged}]"),
         undefined="no judged query is evaluated", measure_names=(ir_measures("Judged", "required", ties="item_asc"), sqlmetrics("judged_at_k"))),
+    _ranking_metric(
+        "unjudged_at_k", (Param("qrels", "relation", "judgments (query, item, relevance): a table name, "
+                                "sqlmetrics.Query, file or frame; required (a run carrying its relevance has every "
+                                "item judged)."),
+                          QUERY, ITEM, RUN_SCORE, RELEVANCE, *QRELS_COLUMNS, K_REQUIRED, TIES_ORDER, MISSING,
+                          RANKING_BY),
+        "unj@k = items of the top k that the judgments lack, or have with a negative grade (in the pool, "
+        "unjudged) / k: k even when the list is shorter, its missing ranks counting as judged (k=None: over the "
+        "whole list, its length); a judged query absent from the run scores 0. Mean over the judged queries, "
+        "whatever their grades. It is 1 - judged_at_k for a query whose list reaches k, not otherwise: judged_at_k "
+        "divides by the list length when it is shorter, and scores an absent query 0 as well.",
+        "Unjudged rate: the share of each query's top k that has no relevance judgment, a red flag for a run the "
+        "judgments cover poorly.",
+        "trec_eval 10 unj_k (m_unjudged.c, not in pytrec_eval's trec_eval 9)",
+        ">>> import pandas as pd, sqlmetrics as sm\n"
+        ">>> run = pd.DataFrame({'query': 1, 'item': list('abcd'), 'score': [4, 3, 2, 1]})\n"
+        ">>> qrels = pd.DataFrame({'query': 1, 'item': ['a', 'c'], 'relevance': [0, 1]})\n"
+        ">>> sm.unjudged_at_k(run, qrels, k=2)\n0.5\n"
+        ">>> sm.unjudged_at_k(run, qrels, k=10)  # b and d of 10 ranks\n0.2\n",
+        math=(r"\mathrm{unj}@k = \frac{1}{\lvert Q\rvert} \sum_{q \in Q} \frac{1}{k} \sum_{r=1}^{\min(k, n_q)} "
+              r"\mathbb{1}[\text{the item at rank } r \text{ is unjudged}]"),
+        undefined="no judged query is evaluated", better="lower",
+        measure_names=(trec_eval("unj", "named"), sqlmetrics("unjudged_at_k", "required"))),
     _ranking_metric(
         "rank_correlation", RUN + (K, TIES_ORDER, RANKING_BY),
         "RC = sum over pairs u < v of (1 + sgn((pi(u) - pi(v)) * (pi_l(u) - pi_l(v)))) / (2 * pairs) between the "

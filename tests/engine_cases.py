@@ -112,6 +112,14 @@ def calls():
     out.append(("rbp-per-query", "rbp", "run", {"qrels": "qrels", "k": 4, "persistence": 0.5, "per_query": True}))
     out.append(("num_rel_ret-per-query", "num_rel_ret", "run", {"qrels": "qrels", "per_query": True}))
     out.append(("judged_at_k-by", "judged_at_k", "run", {"qrels": "qrels", "k": 3, "by": "c"}))
+    # infap tells a negative grade (in the pool, unjudged) from an item the judgments lack: judgments with -1
+    # grades, and the run carrying them (its own pool); unj counts both as unjudged
+    out.append(("infap-pool", "infap", "run", {"qrels": "judged_run"}))
+    out.append(("infap-own-pool-by", "infap", "judged_run", {"by": "c"}))
+    out.append(("unjudged_at_k-pool", "unjudged_at_k", "run", {"qrels": "judged_run", "k": 3}))
+    # Rprec_mult_0.70: floor(0.7 * 3 + 0.9) is 2 in doubles, as trec_eval computes it
+    out.append(("r_precision-multiple-by", "r_precision", "run", {"qrels": "qrels", "multiple": 0.7, "by": "c"}))
+    out.append(("num_rel-per-query", "num_rel", "run", {"qrels": "qrels", "per_query": True}))
     out.append(("bpref-item-asc", "bpref", "run", {"qrels": "qrels", "ties": "item_asc", "relevance_threshold": 2.0}))
     out.append(("auc-bins", "auc", "preds", {"label": "y", "score": "s", "bins": 7}))
     # sliced: the parallel plan joins each slice's score range to its rows by (slice, a hash of the row)

@@ -242,7 +242,8 @@ CASES = [
     ("ndcg_cut_10", "ndcg", {"k": 10, "gain": "linear"}, {"level"}), ("map", "mean_average_precision", {}, {"ties", "level"}),
     ("AP@3", "mean_average_precision", {"k": 3}, set()), ("P@3", "precision_at_k", {"k": 3}, set()),
     ("set_P", "precision_at_k", {"k": None}, {"level"}), ("recip_rank", "mrr", {}, {"level"}),
-    ("Rprec", "r_precision", {}, {"level"}),
+    ("Rprec", "r_precision", {}, {"level"}), ("Rprec_mult_0.20", "r_precision", {"multiple": 0.2}, {"level"}),
+    ("Rprec_mult_2.00", "r_precision", {"multiple": 2.0}, {"level"}),
 ] + own_name_cases()
 #: the metrics of the one pass that average tied scores (ties='average')
 AVERAGING = tuple(name for name in ONE_PASS if "average" in METRICS[name].param("ties").choices)
@@ -327,6 +328,8 @@ def test_a_measure_without_relevant_items_is_nan_not_an_error():
     (["P@x"], {}, "the cut-off must be a positive whole number"),
     (["P"], {}, "measure 'P' needs a cut-off, e.g. P@10 (set_P for the whole list)"),
     (["Rprec@5"], {}, "Rprec takes no @k"),
+    (["Rprec_mult_0"], {}, "the multiple of R is a number > 0, as in Rprec_mult_0.20"),
+    (["Rprec_mult"], {}, "did you mean 'Rprec_mult_X'?"),
     (["P(foo=1)@5"], {}, "unknown parameter foo=1"),
     (["err@10"], {}, "err is computed by its own function: sqlmetrics.err(...)"),
     (["RBP(p=0.9)@10"], {}, "RBP without rel= scores graded relevance"),
@@ -419,7 +422,8 @@ def test_every_trec_eval_measure_of_its_own_files_in_one_call(results, output, j
     want = expected(output)
     names = sorted({m for m, _ in want if _names(m)})
     assert {"bpref", "rbp", "11pt_avg", "iprec_at_recall_0.50", "set_P", "set_F", "gm_map", "num_rel_ret", "P_5",
-            "ndcg_cut_10"} <= set(names)
+            "ndcg_cut_10", "infAP", "set_map", "num_ret", "num_rel", "unj_5", "Rprec_mult_0.20",
+            "Rprec_mult_2.00"} <= set(names)
     run, qrels = sm.TrecRun(DATA / results), sm.TrecQrels(DATA / judgments)
     summary = sm.evaluate(run, qrels, names, relevance_threshold=level)
     per_query = sm.evaluate(run, qrels, names, relevance_threshold=level, per_query=True).set_index("query")
@@ -444,14 +448,16 @@ def _names(measure: str) -> bool:
 
 @pytest.mark.parametrize("level", [1, 2])
 def test_the_other_measures_match_ir_measures(level):
-    """ir_measures' Bpref, IPrec@L, SetF, NumRelRet and Judged@k (its pytrec_eval provider), in one
-    evaluate call with one-pass measures. ranx's bpref and rbp.95 give other values than trec_eval's
-    and are refused rather than read as trec_eval's."""
+    """ir_measures' Bpref, IPrec@L, SetF, SetAP, infAP, NumRelRet and Judged@k (its pytrec_eval provider), in
+    one evaluate call with one-pass measures; its NumRel (rel=1 only) is sm.num_rel with missing='skip', not a
+    measure name: it counts a judged query absent from the run 0, trec_eval -c its relevant items. ranx's bpref
+    and rbp.95 give other values than trec_eval's and are refused rather than read as trec_eval's."""
     import ir_measures
     run, qrels = graded(5, distinct=True)
     qrels = qrels.assign(relevance=qrels["relevance"].clip(lower=0))  # ir_measures' Judged counts a -1 as judged
     suffix = f"(rel={level})" if level > 1 else ""
-    names = [f"Bpref{suffix}", f"IPrec{suffix}@0.5", f"SetF{suffix}", "Judged@10", "nDCG@10", f"P{suffix}@5"]
+    names = [f"Bpref{suffix}", f"IPrec{suffix}@0.5", f"SetF{suffix}", f"SetAP{suffix}", f"infAP{suffix}", "Judged@10",
+             "nDCG@10", f"P{suffix}@5"]
     measures = [ir_measures.parse_measure(n) for n in names]
     run_ir = run.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "score"]]
     qrels_ir = qrels.rename(columns={"query": "query_id", "item": "doc_id"})[["query_id", "doc_id", "relevance"]]
@@ -462,6 +468,9 @@ def test_the_other_measures_match_ir_measures(level):
     counted = sm.evaluate(run, qrels, ["NumRelRet" + suffix, "ndcg@5"])
     measure = ir_measures.parse_measure("NumRelRet" + suffix)
     assert counted["NumRelRet" + suffix].iloc[0] == ir_measures.calc_aggregate([measure], qrels_ir, run_ir)[measure]
+    if not suffix:
+        num_rel = ir_measures.calc_aggregate([ir_measures.NumRel], qrels_ir, run_ir)[ir_measures.NumRel]
+        assert sm.num_rel(run, qrels, missing="skip") == num_rel < sm.num_rel(run, qrels)
 
     # ranx's rbp.NN sums the raw grades at or above its level; ranx 0.3.21's bpref gives 0 on queries where
     # trec_eval and pytrec_eval agree on another value (query '1' here: 0.5556): neither is read as ranx's

@@ -193,7 +193,7 @@ NEVER_NULL = {
                "the GROUP BY of it", {"auc_replicates"}),
     "sm_pos": ("a ROW_NUMBER() of ranked_run; a row index or the position of a requested quantile "
                "(calibration bins, strategy='quantile')",
-               {"bpref", "err", "interpolated_precisions", "ranking_pass", "calibration_bins"}),
+               {"bpref", "err", "infap", "interpolated_precisions", "ranking_pass", "calibration_bins"}),
     "sm_score": ("the run's score: sqlmetrics rejects NULL scores before running; and a peers frame "
                  "(helpers.sql `peer_mean`, ties='average') does not depend on where NULLs sort", {"ranked_rows"}),
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "

@@ -1,13 +1,15 @@
-"""The trec_eval measures bpref, rbp (and its residual), set_precision, set_recall, set_f, num_rel_ret,
-judged_at_k, and k=None (the whole list) for precision_at_k, recall_at_k and hit_rate.
+"""The trec_eval measures bpref, infAP, rbp (and its residual), set_precision, set_recall, set_f, set_map,
+num_rel_ret, num_ret, num_rel, Rprec_mult (r_precision's multiple), judged_at_k, unj (unjudged_at_k), and
+k=None (the whole list) for precision_at_k, recall_at_k and hit_rate.
 
 References, all independent of sqlmetrics:
-* pytrec_eval for bpref, set_P, set_recall, set_F (its parameter is beta^2), num_rel_ret, success;
+* pytrec_eval for bpref, infAP, set_P, set_recall, set_F (its parameter is beta^2), set_map, num_rel_ret,
+  num_ret, num_rel, Rprec_mult, success;
 * ir_measures for Judged@k;
-* trec_eval 10's own test files and expected outputs (tests/data/trec_eval), for rbp and rbp_resid
+* trec_eval 10's own test files and expected outputs (tests/data/trec_eval), for rbp, rbp_resid and unj
   (which pytrec_eval's trec_eval 9 lacks) and every other measure sqlmetrics has;
 * oracles written here from the published definitions: RBP and its residual (Moffat & Zobel 2008;
-  no installed library computes them), bpref on hand-made lists.
+  no installed library computes them), unj from trec_eval 10's m_unjudged.c, bpref on hand-made lists.
 The random data are test_ranking_reference's: heavy score ties, unjudged retrieved items, judged
 queries absent from the run, run queries nobody judged, queries without relevant items.
 """
@@ -32,6 +34,8 @@ ABS = 1e-12
 DATA = Path(__file__).parent / "data" / "trec_eval"
 # (seed, relevance level): two datasets at the default level, one at level 2
 CASES = [(11, 1), (22, 1), (33, 2)]
+#: the measures that are counts, summed over queries (trec_eval's summary of them is a sum, not a mean)
+COUNTS = ("num_rel_ret", "num_ret", "num_rel")
 
 
 def rbp_oracle(items, judgments, p, k=None, level=1, graded=False):
@@ -48,6 +52,13 @@ def rbp_oracle(items, judgments, p, k=None, level=1, graded=False):
         value = sum(w for w, d in zip(weights, seen) if judgments.get(d, 0) >= level)
     residual = sum(w for w, d in zip(weights, seen) if d not in judgments) + p ** len(seen)
     return value, residual
+
+
+def unj_oracle(items, judgments, k=None):
+    """trec_eval 10's m_unjudged.c: the items of the top k the judgments lack or grade negative, over k (ranks
+    beyond the list count as judged); without k, over the list's length."""
+    unjudged = sum(1 for d in items[:k] if judgments.get(d, -1) < 0)
+    return unjudged / (k or len(items)) if k or items else 0.0
 
 
 def bpref_oracle(items, judgments, level=1):
@@ -74,7 +85,10 @@ def _pytrec_measures(level):
     return [("bpref", "bpref", {}), ("set_P", "set_precision", {}), ("set_recall", "set_recall", {}),
             ("set_F", "set_f", {}), ("num_rel_ret", "num_rel_ret", {}),
             ("set_P", "precision_at_k", {"k": None}), ("set_recall", "recall_at_k", {"k": None}),
-            ("success_1000", "hit_rate", {"k": None})]
+            ("success_1000", "hit_rate", {"k": None}), ("infAP", "infap", {}), ("set_map", "set_map", {}),
+            ("num_ret", "num_ret", {}), ("num_rel", "num_rel", {})] + [
+        # 0.7: with R = 3, 0.7 * 3 + 0.9 is 2.9999999999999996 in doubles, so trec_eval cuts at 2
+        (f"Rprec_mult_{x:.2f}", "r_precision", {"multiple": x}) for x in (0.2, 0.7, 1.0, 2.0)]
 
 
 def test_against_pytrec_eval_ir_measures_and_the_oracles():
@@ -83,8 +97,10 @@ def test_against_pytrec_eval_ir_measures_and_the_oracles():
         judged = set(qrels["query"])
         lists, judgments = ranked_lists(run), qrels_dict(qrels)
         evaluator = pytrec_eval.RelevanceEvaluator(judgments, {"bpref", "set_P", "set_recall", "set_F", "num_rel_ret",
-                                                               "success.1000"}, relevance_level=level)
+                                                               "success.1000", "infAP", "set_map", "num_ret", "num_rel",
+                                                               "Rprec_mult.0.2,0.7,1,2"}, relevance_level=level)
         res = evaluator.evaluate(run_dict(run))
+        relevant = qrels[qrels["relevance"] >= level].groupby("query").size()
         extra = {f"set_F_{b}": pytrec_eval.RelevanceEvaluator(judgments, {f"set_F.{b * b}"}, relevance_level=level)
                  .evaluate(run_dict(run)) for b in (0.5, 2.0)}
         checks = [(m, name, kw, {q: v[m] for q, v in res.items()}) for m, name, kw in _pytrec_measures(level)]
@@ -100,9 +116,12 @@ def test_against_pytrec_eval_ir_measures_and_the_oracles():
             # every judged query, 0 where the run lacks it (trec_eval -c)
             zero = fn(run, qrels, **args)
             values = [want.get(str(q), 0.0) for q in judged]
-            if name == "num_rel_ret":
+            if name in COUNTS:
+                # a sum over queries, as trec_eval's summary (pytrec_eval's compute_aggregated_measure); a judged
+                # query the run lacks adds its relevant items to num_rel (trec_eval -c), nothing to the others
+                absent = sum(relevant.get(q, 0) for q in judged - set(want)) if name == "num_rel" else 0
                 assert got[name].dtype.kind == "i" and isinstance(mean, int), what
-                assert mean == zero == sum(want.values()), what
+                assert mean == sum(want.values()) and zero == mean + absent, what
             else:
                 assert abs(mean - np.mean(list(want.values()))) <= ABS, what
                 assert abs(zero - np.mean(values)) <= ABS, what
@@ -133,6 +152,31 @@ def test_against_pytrec_eval_ir_measures_and_the_oracles():
                                                                        run_for_ir(run))}
             got = sm.judged_at_k(run, qrels, k=k, ties="item_asc", per_query=True)
             assert_close_maps(per_query(got, "judged_at_k"), want, what=f"seed {seed}: judged_at_k(k={k})")
+
+
+def test_unjudged_at_k_against_trec_eval_10s_definition():
+    """unj_k (trec_eval 10's m_unjudged.c, which pytrec_eval's trec_eval 9 lacks: the oracle transcribes it)
+    per query and averaged, on the random data with negative grades (in the pool, unjudged: counted), at
+    cut-offs below and beyond the lists' lengths and over the whole list, with both orders of ties; where a
+    list reaches k, 1 - judged_at_k."""
+    for seed in (7, 8):
+        run, qrels = _with_pool_grades(seed)
+        judgments, judged = qrels_dict(qrels), set(qrels["query"])
+        desc = ranked_lists(run)
+        asc = {q: [d for d, _ in sorted(run_dict(run)[q].items(), key=lambda t: (-t[1], t[0]))] for q in desc}
+        for k, ties in itertools.product((1, 5, 20, None), ("item_desc", "item_asc")):
+            lists = desc if ties == "item_desc" else asc
+            want = {q: unj_oracle(lists.get(q, []), judgments[q], k) for q in judged}
+            got = sm.unjudged_at_k(run, qrels, k=k, ties=ties, per_query=True)
+            what = f"seed {seed}: unjudged_at_k(k={k}, ties={ties})"
+            assert_close_maps(per_query(got, "unjudged_at_k"), want, what=what)
+            assert abs(sm.unjudged_at_k(run, qrels, k=k, ties=ties) - np.mean(list(want.values()))) <= ABS, what
+            kept = [q for q in judged if q in lists]
+            skipped = sm.unjudged_at_k(run, qrels, k=k, ties=ties, missing="skip")
+            assert abs(skipped - np.mean([want[q] for q in kept])) <= ABS, what
+            share = per_query(sm.judged_at_k(run, qrels, k=k, ties=ties, per_query=True), "judged_at_k")
+            full = [q for q in kept if len(lists[q]) >= (k or 0)]
+            assert full and all(abs(want[q] + share[q] - 1) <= ABS for q in full), what
 
 
 def qrels_for_ir(qrels):
@@ -185,7 +229,12 @@ def _trec_eval_calls():
            ("num_rel_ret", "num_rel_ret", {}, "num_rel_ret"), ("rbp", "rbp", {}, "rbp"),
            ("rbp_resid", "rbp", {}, "residual"), ("map", "mean_average_precision", {}, "mean_average_precision"),
            ("Rprec", "r_precision", {}, "r_precision"), ("recip_rank", "mrr", {}, "mrr"),
-           ("ndcg", "ndcg", {"gain": "linear"}, "ndcg")]
+           ("ndcg", "ndcg", {"gain": "linear"}, "ndcg"), ("infAP", "infap", {}, "infap"),
+           ("set_map", "set_map", {}, "set_map"), ("num_ret", "num_ret", {}, "num_ret"),
+           ("num_rel", "num_rel", {}, "num_rel")]
+    # (every Rprec_mult_x and unj_k of the files, through sm.evaluate: test_evaluate's trec_eval files test)
+    out += [(f"Rprec_mult_{x:.2f}", "r_precision", {"multiple": x}, "r_precision") for x in (0.2, 2.0)]
+    out += [(f"unj_{k}", "unjudged_at_k", {"k": k}, "unjudged_at_k") for k in (5, 20)]
     for k in (5, 10, 100, 1000):
         out += [(f"P_{k}", "precision_at_k", {"k": k}, "precision_at_k"),
                 (f"recall_{k}", "recall_at_k", {"k": k}, "recall_at_k"),
@@ -244,7 +293,7 @@ def test_trec_eval_test_files(results, output, ends, tmp_path, monkeypatch):
             if measure == "rbp_resid" and q == "all" and absent:
                 value = np.mean([got[x] for x in got if x not in absent] + [0.0] * len(absent))
             text = want[measure, q]
-            if measure == "num_rel_ret":
+            if measure in COUNTS:
                 assert int(value) == int(text), (measure, q)
             else:
                 assert abs(value - float(text)) <= 5e-5 + 1e-12, (measure, q, value, text)
@@ -258,18 +307,24 @@ def test_trec_eval_graded_test_file(threshold):
     trec_eval's ndcg takes its gains from the grades and ignores the relevance level, so at level 3,
     where query 303 has no relevant item, it keeps its nDCG of 0.3669 (sqlmetrics' empty rule of the
     gain-based metrics), as does its rbp (trec_eval 10 divides the grades by the query's top one: query
-    301 gives 0.0465); map and P at level 2. The -1 grades are read as trec_eval does (in the pool,
-    unjudged: gain 0, not relevant, not judged)."""
+    301 gives 0.0465); map, P, infAP, set_map, num_rel and Rprec_mult at level 2. The -1 grades are read as
+    trec_eval does (in the pool, unjudged: gain 0, not relevant, not judged; infAP counts them among the
+    pooled items above a relevant one, unj among the unjudged)."""
     assert (read_trec("qrels.rel_level", ["query", "iter", "item", "relevance"])["relevance"] < 0).any()
     qrels, run = sm.TrecQrels(DATA / "qrels.rel_level"), sm.TrecRun(DATA / "results.test")
     want = expected("out.test.aql")
     calls = [("ndcg", "ndcg", {"gain": "linear"}), ("ndcg_cut_10", "ndcg", {"gain": "linear", "k": 10}),
              ("rbp", "rbp", {})]  # trec_eval 10's graded rbp: the grades over the query's top one, whatever -l
-    # (sm.rbp refuses a relevance_threshold it would ignore: the level is given to the others)
+    # unj counts the -1 grades as unjudged, whatever -l (query 303: unj_5 0.2)
+    calls += [(f"unj_{k}", "unjudged_at_k", {"k": k}) for k in (5, 10, 20)]
+    # (sm.rbp refuses a relevance_threshold it would ignore, unjudged_at_k takes none: the level is given to the others)
     if threshold == 2:
-        calls += [("map", "mean_average_precision", {}), ("P_10", "precision_at_k", {"k": 10}), ("bpref", "bpref", {})]
+        calls += [("map", "mean_average_precision", {}), ("P_10", "precision_at_k", {"k": 10}), ("bpref", "bpref", {}),
+                  ("infAP", "infap", {}), ("set_map", "set_map", {}), ("num_rel", "num_rel", {}),
+                  ("num_ret", "num_ret", {}), ("Rprec_mult_2.00", "r_precision", {"multiple": 2.0})]
     for measure, name, kwargs in calls:
-        fn, level = getattr(sm, name), {} if name == "rbp" else {"relevance_threshold": threshold}
+        fn = getattr(sm, name)
+        level = {} if name in ("rbp", "unjudged_at_k") else {"relevance_threshold": threshold}
         got = per_query(fn(run, qrels, per_query=True, **level, **kwargs), name)
         got["all"] = fn(run, qrels, **level, **kwargs)
         for q in ("301", "302", "303", "all"):
@@ -413,9 +468,12 @@ def test_negative_grades_against_pytrec_eval():
              ("recip_rank", "mrr", {}), ("Rprec", "r_precision", {}), ("bpref", "bpref", {}),
              ("P_5", "precision_at_k", {"k": 5}), ("recall_10", "recall_at_k", {"k": 10}),
              ("success_5", "hit_rate", {"k": 5}), ("set_P", "set_precision", {}), ("set_recall", "set_recall", {}),
-             ("set_F", "set_f", {}), ("num_rel_ret", "num_rel_ret", {})]
+             ("set_F", "set_f", {}), ("num_rel_ret", "num_rel_ret", {}), ("infAP", "infap", {}),
+             ("set_map", "set_map", {}), ("num_ret", "num_ret", {}), ("num_rel", "num_rel", {}),
+             ("Rprec_mult_0.20", "r_precision", {"multiple": 0.2}), ("Rprec_mult_2.00", "r_precision", {"multiple": 2})]
     measures = {"ndcg", "ndcg_cut.10", "map", "map_cut.10", "recip_rank", "Rprec", "bpref", "P.5", "recall.10",
-                "success.5", "set_P", "set_recall", "set_F", "num_rel_ret"}
+                "success.5", "set_P", "set_recall", "set_F", "num_rel_ret", "infAP", "set_map", "num_ret", "num_rel",
+                "Rprec_mult.0.2,2"}
     for level in (1, 2):
         res = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels), measures, relevance_level=level).evaluate(run_dict(run))
         for measure, name, kwargs in calls:
@@ -427,20 +485,23 @@ def test_negative_grades_against_pytrec_eval():
 def test_negative_grades_are_unjudged_in_every_ranking_metric():
     """For every metric reading graded judgments, a negative grade is exactly an item the judgments lack
     (trec_eval's "in the pool, unjudged"): the values equal those of the judgments without those rows, in the
-    qrels and in a run carrying its own relevance; the exponential gain of a grade -1 is 0, not 2^-1 - 1."""
+    qrels and in a run carrying its own relevance; the exponential gain of a grade -1 is 0, not 2^-1 - 1.
+    infAP alone tells the two apart (test_infap_counts_the_pool)."""
     run, qrels = _with_pool_grades(8)
     plain = qrels[qrels["relevance"] >= 0]
     own = run.merge(qrels, on=["query", "item"], how="inner")  # the run with its judged items only
     own_plain = own[own["relevance"] >= 0]
-    graded = [m for m in sm.METRICS.values() if any(p.name == "relevance" and p.role == "grade" for p in m.params)]
-    assert {"ndcg", "dcg", "err", "bpref", "rbp", "judged_at_k", "interpolated_precision"} <= {m.name for m in graded}
+    graded = [m for m in sm.METRICS.values() if any(p.name == "relevance" and p.role == "grade" for p in m.params)
+              and m.name != "infap"]
+    assert {"ndcg", "dcg", "err", "bpref", "rbp", "judged_at_k", "unjudged_at_k", "interpolated_precision",
+            "num_rel", "set_map"} <= {m.name for m in graded}
     for m in graded:
         fn = getattr(sm, m.name)
         kwargs = {"k": 10} if any(p.name == "k" and p.required for p in m.params) else {}
         options = {"per_query": True} if m.per_query else {}
         values = [fn(run, judgments, **kwargs, **options) for judgments in (qrels, plain)]
         pd.testing.assert_frame_equal(*values, check_exact=False, rtol=1e-12, obj=m.name)
-        if m.name != "judged_at_k":  # it needs qrels
+        if not m.param("qrels").required:  # judged_at_k and unjudged_at_k need qrels
             # the run's own grades: its queries with a grade >= 0 left, a negative row counts as unjudged
             values = [fn(own, **kwargs, **options),
                       fn(own[["query", "item", "score"]], own_plain, **kwargs, **options)]
@@ -454,3 +515,65 @@ def test_negative_grades_are_unjudged_in_every_ranking_metric():
         sm.serendipity(two, pd.DataFrame({"query": ["q"], "item": ["z"]}),
                        similarity=pd.DataFrame({"item_a": ["a"], "item_b": ["z"], "similarity": [0.5]}),
                        relevance="relevance")
+
+
+def test_infap_counts_the_pool():
+    """infAP (trec_eval's m_infap.c) tells an item in the pool left unjudged (a negative grade) from one outside
+    the pool (absent from the judgments): above a relevant item the first counts among the pooled items, the
+    second only takes a rank. By hand, and against pytrec_eval on the random data with the negative grades
+    and without their rows, which give other values."""
+    e = 1e-5
+    qrels = pd.DataFrame({"query": "q", "item": ["a", "b", "c"], "relevance": [1, 0, -1]})
+    run = judged_list(["d", "c", "b", "a"])  # d outside the pool, c in it unjudged, b judged non-relevant
+    assert sm.infap(run, qrels) == pytest.approx((1 + 2 * e / (1 + 2 * e)) / 4, abs=ABS)
+    assert sm.infap(run, qrels[qrels["relevance"] >= 0]) == pytest.approx((1 + e / (1 + 2 * e)) / 4, abs=ABS)
+    # a run carrying its relevance is its own pool: d judged non-relevant now
+    assert sm.infap(run.assign(relevance=[0, -1, 0, 1])) == pytest.approx((1 + 3 * e / (2 + 2 * e)) / 4, abs=ABS)
+
+    run, qrels = _with_pool_grades(7)
+    values = []
+    for judgments in (qrels, qrels[qrels["relevance"] >= 0]):
+        res = pytrec_eval.RelevanceEvaluator(qrels_dict(judgments), {"infAP"}).evaluate(run_dict(run))
+        got = per_query(sm.infap(run, judgments, per_query=True, missing="skip"), "infap")
+        assert_close_maps(got, {q: v["infAP"] for q, v in res.items()}, what="infap")
+        values.append(got)
+    assert sum(abs(values[0][q] - values[1][q]) > 1e-3 for q in values[0]) > 10
+
+
+def test_the_trec_counts_rprec_mult_set_map_infap_and_unj_on_edge_cases():
+    """A query without relevant items (R = 0), a judged query absent from the run, the cut-off floor(x * R +
+    0.9) at 0 and beyond the list: by hand under each policy, and per query against pytrec_eval (the
+    run's queries: missing='skip')."""
+    qrels = pd.DataFrame({"query": ["q"] * 3 + ["none", "gone", "gone"], "item": ["a", "b", "c", "a", "a", "z"],
+                          "relevance": [1, 0, -1, 0, 1, 1]})
+    run = pd.DataFrame({"query": ["q"] * 4 + ["none"] * 2, "item": ["a", "d", "c", "b", "a", "x"],
+                        "score": [4.0, 3.0, 2.0, 1.0, 2.0, 1.0]})
+    # q: R = 1, its list a (relevant), d (unjudged), c (-1: unjudged), b; none: R = 0, its list a (judged), x
+    cases = [("Rprec_mult_0.05", "r_precision", {"multiple": 0.05}, {"q": 0.0, "none": 0.0}),  # c = 0
+             ("Rprec_mult_0.20", "r_precision", {"multiple": 0.2}, {"q": 1.0, "none": 0.0}),  # c = 1
+             ("Rprec_mult_2.00", "r_precision", {"multiple": 2.0}, {"q": 0.5, "none": 0.0}),
+             ("Rprec_mult_5.00", "r_precision", {"multiple": 5.0}, {"q": 0.2, "none": 0.0}),  # c = 5, 4 listed
+             ("infAP", "infap", {}, {"q": 1.0, "none": 0.0}), ("set_map", "set_map", {}, {"q": 0.25, "none": 0.0}),
+             ("num_ret", "num_ret", {}, {"q": 4, "none": 2}), ("num_rel", "num_rel", {}, {"q": 1, "none": 0})]
+    res = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels), {"Rprec_mult.0.05,0.2,2,5", "infAP", "set_map", "num_ret",
+                                                             "num_rel"}).evaluate(run_dict(run))
+    for measure, name, kwargs, want in cases:
+        got = per_query(getattr(sm, name)(run, qrels, per_query=True, missing="skip", **kwargs), name)
+        assert got == pytest.approx(want, abs=ABS) == {q: v[measure] for q, v in res.items()}, measure
+    # gone counts 0 (missing='zero', as trec_eval -c), but for num_rel its own R
+    assert sm.r_precision(run, qrels, multiple=5) == pytest.approx(0.2 / 3, abs=ABS)
+    assert sm.r_precision(run, qrels, multiple=5, missing="skip", empty="skip") == pytest.approx(0.2, abs=ABS)
+    assert sm.infap(run, qrels, details=True)[["n_queries", "n_missing", "n_empty"]].values.tolist() == [[3, 1, 1]]
+    assert sm.set_map(run, qrels, empty="skip") == pytest.approx(0.125, abs=ABS)
+    assert sm.num_rel(run, qrels, per_query=True)["num_rel"].tolist() == [2, 0, 1]
+    assert (sm.num_rel(run, qrels), sm.num_rel(run, qrels, missing="skip")) == (3, 1)
+    assert (sm.num_ret(run, qrels), sm.num_ret(run, qrels, empty="skip")) == (6, 4)  # none adds its own count
+    # unj: over k even beyond the list; a query without relevant items keeps its value, an absent one is 0
+    unj = sm.unjudged_at_k(run, qrels, k=2, per_query=True)
+    assert dict(zip(unj["query"], unj["unjudged_at_k"])) == {"gone": 0.0, "none": 0.5, "q": 0.5}
+    assert sm.unjudged_at_k(run, qrels, k=10, missing="skip") == pytest.approx((0.2 + 0.1) / 2, abs=ABS)
+    assert sm.unjudged_at_k(run, qrels, k=None, missing="skip") == pytest.approx((0.5 + 0.5) / 2, abs=ABS)
+    with pytest.raises(sm.ParameterError, match="missing a required argument: 'k'"):
+        sm.unjudged_at_k(run, qrels)
+    with pytest.raises(sm.ArgumentError, match="qrels"):
+        sm.unjudged_at_k(run.assign(relevance=1), k=5)

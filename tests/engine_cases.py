@@ -12,7 +12,7 @@ import pytest
 
 import sqlmetrics as sm
 from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_class_scores, make_ranking_frames,
-                      plain_rows, with_choice)
+                      plain_rows, spark_share, with_choice)
 from sqlmetrics.registry import METRICS
 
 BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool), db=lambda d: d["d"].astype(bool))
@@ -220,8 +220,12 @@ _SPARK_LEAVES_OUT = {case for i, (case, name, *_, choice) in enumerate(_VARIANTS
                                                                                      for v in _SAMPLES[:i]}}
 #: the metrics with a sliced call (`-by`)
 SLICED = {c[1] for c in CALLS if c[0] == f"{c[1]}-by"}
-#: the cases Spark runs: not a metric's own call where its sliced call runs the same template, nor
-#: the choice values left out above
+#: the calls of a case of its own (an option, a hazard: auc-bins, rbp-per-query), not a metric's own call
+#: or its sliced one: Spark runs a sample of them (conftest.spark_share)
+_CASES = [c for c in _OWN_CALLS if c[0] not in (c[1], f"{c[1]}-by")]
+_SPARK_LEAVES_OUT |= {c[0] for c in _CASES} - {c[0] for c in spark_share(_CASES, lambda c: c[1])}
+#: the cases Spark runs: every metric's own call (its sliced one where it has one: the same template),
+#: and the samples above of the choice values, number parameters and cases of their own
 SPARK_CALLS = [c for c in CALLS if not (c[0] == c[1] and c[1] in SLICED or c[0] in _SPARK_LEAVES_OUT)]
 
 

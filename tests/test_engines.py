@@ -14,7 +14,7 @@ import duckdb
 import pytest
 
 import sqlmetrics as sm
-from conftest import (PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures,
+from conftest import (PG_DSN, as_dbt_renders, chdb_session, mariadb_database, one_pass_measures, spark_share,
                       unreachable)
 from engine_cases import (BASELINE, BINARY, CALLS, JUDGED_RUN, QRELS, RUN, SCORES, SLICED, SPARK_CALLS, TABLES, TIES,
                           assert_same, load_spark, postgres_tables, reference)
@@ -103,13 +103,12 @@ def statistics_con(request):
 
 
 #: without ANSI SQL mode (Spark 3's default, and many clusters'), x/0 and invalid casts give NULL and
-#: integer overflow wraps instead of failing: every metric's own call once (its slices, ties and
-#: options run with ANSI on below; the SQL rules of tests/test_golden.py keep the templates free of
-#: what ANSI mode changes)
-ANSI_OFF = [c for c in CALLS if c[0] == c[1]]
-#: Spark (the slowest engine here) runs a metric's own call without ANSI mode only, when the metric
-#: also has a sliced call (`-by`), which runs the same template with ANSI on (SPARK_CALLS); psycopg2
-#: each metric's own call (a sample: its SQL is PostgreSQL's)
+#: integer overflow wraps instead of failing: a sample of the metrics' own calls (conftest.spark_share:
+#: every other one of each family; every call runs with ANSI on below, and the SQL rules of
+#: tests/test_golden.py keep the templates free of what ANSI mode changes)
+ANSI_OFF = spark_share([c for c in CALLS if c[0] == c[1]], lambda c: c[1])
+#: Spark (the slowest engine here) runs SPARK_CALLS: not a metric's own call where its sliced call
+#: (`-by`) runs the same template; psycopg2 each metric's own call (a sample: its SQL is PostgreSQL's)
 ENGINE_CALLS = [(engine, *c) for engine in ENGINES for c in (SPARK_CALLS if engine == "spark" else CALLS)
                 if not (engine == "psycopg2" and c[0] != c[1])]
 

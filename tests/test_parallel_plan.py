@@ -23,7 +23,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import LONG_TABLE, args, make_binary_frame, spark_plans, unreachable
+from conftest import LONG_TABLE, args, make_binary_frame, spark_plans, spark_share, unreachable
 from sqlmetrics.registry import METRICS
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
@@ -197,24 +197,25 @@ def spark_parquet(spark, tmp_path_factory):
     yield session
 
 
+def _metric(label: str) -> str:
+    return label.split(" ")[0]
+
+
 #: the first call with a parallel plan of each family (binary, regression, survival, uplift, ...),
 #: whose whole-data call is audited too
-_WHOLE_DATA = {METRICS[label.split(" ")[0]].section: label for label, *_ in reversed(AUDIT.calls())
-               if (m := METRICS.get(label.split(" ")[0])) and m.plan and m.plan.parallel}
-
-
-def _slicings(label: str) -> list[list[str]]:
-    """The calls audited: sliced by c (two values) for every metric, and the whole data too for the
-    first metric with a parallel plan of each family (a sample for CI's time: their plans choose
-    steps by the data, and the same templates' steps). A step that gathers every row of the
-    whole-data call (a window without PARTITION BY) is one partitioned by the slice in the sliced
-    call: half the rows in one task, caught there too (test_on_spark_the_single_window_plan_is_caught
-    shows it both ways); `benchmarks/spark_plans.py` audits every whole-data call."""
-    return [[], ["c"]] if label in _WHOLE_DATA.values() else [["c"]]
-
-
-AUDITED = [(label, table, params, by) for label, table, params in AUDIT.calls() for by in _slicings(label)
-           if table != "histogram"]  # histogram_auc reads 50 stored buckets, not rows
+_WHOLE_DATA = {METRICS[_metric(label)].section: label for label, *_ in reversed(AUDIT.calls())
+               if (m := METRICS.get(_metric(label))) and m.plan and m.plan.parallel}
+#: the calls audited, a sample for CI's time (the slowest tests here): every other call of each family
+#: (conftest.spark_share), its first always, sliced by c (two values), and that first's whole-data call
+#: too (their plans choose steps by the data, and the same templates' steps). A step that gathers every
+#: row of the whole-data call (a window without PARTITION BY) is one partitioned by the slice in the sliced
+#: call: half the rows in one task, caught there too (test_on_spark_the_single_window_plan_is_caught
+#: shows it both ways); `benchmarks/spark_plans.py` audits every whole-data call.
+_CALLS = [c for c in AUDIT.calls() if c[1] != "histogram"]  # histogram_auc reads 50 stored buckets, not rows
+_SAMPLED = spark_share(_CALLS, lambda c: _metric(c[0]))
+AUDITED = [(label, table, params, by) for label, table, params in _CALLS
+           for by in ([[], ["c"]] if label in _WHOLE_DATA.values() else [["c"]] if (label, table, params) in _SAMPLED
+                      else [])]
 
 
 @pytest.mark.parametrize("label, table, params, by", AUDITED, ids=[f"{a[0]}-{'by' if a[3] else 'all'}" for a in AUDITED])
@@ -225,7 +226,7 @@ def test_on_spark_no_task_reads_more_than_its_share_of_the_rows(spark, label, ta
     of 20,000 rows). A step that gathers all the rows, or a slice of two (by), reads 100% (50%) in
     one task. A share of the stage's rows, not of the table's: concordance_index's steps read each
     row once per bit of its time position (16 copies of 20,000 rows), about 1/8 of them per task."""
-    sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
+    sql = sm.render(_metric(label), table, dialect="spark", pretty=False, **params, **({"by": by} if by else {}))
     assert AUDIT.task_reads(spark, sql).busiest_share(AUDIT_ROWS) <= 0.3
 
 
@@ -241,7 +242,7 @@ def test_on_parquet_tables_no_sliced_join_funnels_the_rows(spark_parquet, label,
     rows its stage reads (hash partitioning spreads about 1/8 to each; a join's task reads 1/8 of
     each side), and no join broadcasts more than a small table. Joined back to a slice's rows on the
     slice alone, a per-slice table sent all of the slice's rows to one task: 50% with two slices."""
-    sql = sm.render(label.split(" ")[0], table, dialect="spark", pretty=False, by=["c"], **params)
+    sql = sm.render(_metric(label), table, dialect="spark", pretty=False, by=["c"], **params)
     reads = AUDIT.task_reads(spark_parquet, sql)
     assert reads.busiest_share(AUDIT_ROWS) <= 2 / PARTITIONS
     assert max(reads.broadcasts, default=0) <= SMALL_TABLE

@@ -27,8 +27,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_ranking_frames, unreachable,
-                      with_choice)
+from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_ranking_frames, spark_share,
+                      unreachable, with_choice)
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -373,7 +373,14 @@ WHAT_FAILED = re.compile(r"sqlmetrics: a (label or prediction|treatment|score|pr
                          r"invalid input syntax for type|Cannot parse string|JSON path error")
 
 
-@pytest.mark.parametrize("case, metric, table, params, plan", BAD_CALLS, ids=[c[0] for c in BAD_CALLS])
+#: every call on every engine; on Spark, the slowest, a sample (conftest.spark_share): its failures take the
+#: path of the others (helpers.sql invalid_value, dispatched per engine once)
+ENGINE_BAD_CALLS = [(engine, *c) for engine in ENGINES
+                    for c in (spark_share(BAD_CALLS, lambda c: c[1]) if engine == "spark" else BAD_CALLS)]
+
+
+@pytest.mark.parametrize("bad_engine, case, metric, table, params, plan", ENGINE_BAD_CALLS, indirect=["bad_engine"],
+                         ids=[f"{c[0]}-{c[1]}" for c in ENGINE_BAD_CALLS])
 def test_an_invalid_value_never_gives_a_number(bad_engine, case, metric, table, params, plan):
     bad_engine, prefix = bad_engine
     sql = _sql(metric, prefix + table, {k: prefix + v if k in RELATIONS else v for k, v in params.items()},

@@ -22,7 +22,7 @@
 {%- set keys = by + ['sm_column'] %}
 {%- set w = sqlmetrics.as_double(sqlmetrics.ident(weight)) if weight else '1' %}
 {%- set read = by + columns + ([weight] if weight else []) %}
-{%- set upto %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
+{%- set upto %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
 {%- set whole %}OVER ({{ sqlmetrics.partition_by(keys) }}){% endset %}
 WITH sm_windows AS (
   SELECT 0 AS sm_window, {{ sqlmetrics.col_list(read) }} FROM {{ reference }}
@@ -43,8 +43,10 @@ sm_long AS (
          END AS sm_value
   FROM sm_windows CROSS JOIN sm_columns
 ),
+{#- one row per distinct value of a column in its slice, and one for its missing values (sm_known 0),
+    which sorts last: the running sums of the values never count it -#}
 sm_values AS (
-  SELECT {{ sqlmetrics.cols(keys) }} sm_value,
+  SELECT {{ sqlmetrics.cols(keys) }} sm_value, CASE WHEN sm_value IS NULL THEN 0 ELSE 1 END AS sm_known,
          SUM(1 - sm_window) AS sm_n_ref, SUM(sm_window) AS sm_n_cur,
          SUM(CASE WHEN sm_window = 0 THEN sm_w ELSE 0 END) AS sm_w_ref,
          SUM(CASE WHEN sm_window = 1 THEN sm_w ELSE 0 END) AS sm_w_cur
@@ -55,39 +57,36 @@ sm_sorted AS (
   SELECT sm_values.*,
          SUM(sm_n_ref) {{ upto }} - sm_n_ref AS sm_ref_before,
          SUM(sm_n_cur) {{ upto }} - sm_n_cur AS sm_cur_before,
-         SUM(sm_w_ref) {{ upto }} / SUM(sm_w_ref) {{ whole }} AS sm_f_ref,
-         SUM(sm_w_cur) {{ upto }} / SUM(sm_w_cur) {{ whole }} AS sm_f_cur,
-         LEAD(sm_value) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value) - sm_value AS sm_gap
+         {{ sqlmetrics.fdiv('SUM(sm_w_ref) ' ~ upto, 'SUM(sm_known * sm_w_ref) ' ~ whole) }} AS sm_f_ref,
+         {{ sqlmetrics.fdiv('SUM(sm_w_cur) ' ~ upto, 'SUM(sm_known * sm_w_cur) ' ~ whole) }} AS sm_f_cur,
+         LEAD(sm_value) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value NULLS LAST) - sm_value AS sm_gap
   FROM sm_values
-  WHERE sm_value IS NOT NULL
 ),
 sm_ranked AS (
   SELECT sm_sorted.*,
          {#- the group's average rank in the pooled sample -#}
          sm_ref_before + sm_cur_before + (sm_n_ref + sm_n_cur + 1) / 2.0 AS sm_rank
   FROM sm_sorted
-),
-sm_missing AS (
-  SELECT {{ sqlmetrics.cols(keys) }} SUM(sm_n_ref) AS n_missing_ref, SUM(sm_n_cur) AS n_missing_cur
-  FROM sm_values WHERE sm_value IS NULL
-  {{ sqlmetrics.group_by(keys) }}
-),
-sm_statistics AS (
-  SELECT {{ sqlmetrics.cols(keys) }}
-         MAX(ABS(sm_f_ref - sm_f_cur)) AS ks,
-         SUM(COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0)) AS wasserstein,
-         SQRT(2 * SUM(COALESCE(sm_gap * (sm_f_ref - sm_f_cur) * (sm_f_ref - sm_f_cur), 0))) AS energy,
-         SUM(sm_n_ref * sm_rank) AS rank_sum_ref,
-         SUM({{ sqlmetrics.as_double('sm_n_ref + sm_n_cur') }} * (sm_n_ref + sm_n_cur) * (sm_n_ref + sm_n_cur)
-             - (sm_n_ref + sm_n_cur)) AS tie_term,
-         SUM(sm_n_ref) * SUM(sm_n_ref * (sm_rank - sm_ref_before - (sm_n_ref + 1) / 2.0) * (sm_rank - sm_ref_before - (sm_n_ref + 1) / 2.0)
-                             + sm_n_ref * ({{ sqlmetrics.as_double('sm_n_ref') }} * sm_n_ref - 1) / 12.0)
-         + SUM(sm_n_cur) * SUM(sm_n_cur * (sm_rank - sm_cur_before - (sm_n_cur + 1) / 2.0) * (sm_rank - sm_cur_before - (sm_n_cur + 1) / 2.0)
-                               + sm_n_cur * ({{ sqlmetrics.as_double('sm_n_cur') }} * sm_n_cur - 1) / 12.0) AS cvm_u,
-         SUM(sm_n_ref) AS n_ref, SUM(sm_n_cur) AS n_cur, SUM(sm_w_ref) AS w_ref, SUM(sm_w_cur) AS w_cur
-  FROM sm_ranked
-  {{ sqlmetrics.group_by(keys) }}
 )
-SELECT sm_statistics.*, COALESCE(n_missing_ref, 0) AS n_missing_ref, COALESCE(n_missing_cur, 0) AS n_missing_cur
-FROM sm_statistics LEFT JOIN sm_missing USING ({{ sqlmetrics.col_list(keys) }})
+{%- set known %}CASE WHEN sm_known = 1 THEN {% endset %}
+SELECT {{ sqlmetrics.cols(keys) }}
+       MAX({{ known }}ABS(sm_f_ref - sm_f_cur) END) AS ks,
+       SUM({{ known }}COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0) END) AS wasserstein,
+       SQRT(2 * SUM({{ known }}COALESCE(sm_gap * (sm_f_ref - sm_f_cur) * (sm_f_ref - sm_f_cur), 0) END)) AS energy,
+       SUM({{ known }}sm_n_ref * sm_rank END) AS rank_sum_ref,
+       SUM({{ known }}{{ sqlmetrics.as_double('sm_n_ref + sm_n_cur') }} * (sm_n_ref + sm_n_cur) * (sm_n_ref + sm_n_cur)
+           - (sm_n_ref + sm_n_cur) END) AS tie_term,
+       {%- for side in ('ref', 'cur') %}
+       {%- set c = 'sm_n_' ~ side %}
+       {%- set offset %}(sm_rank - sm_{{ side }}_before - ({{ c }} + 1) / 2.0){% endset %}
+       SUM({{ known }}{{ c }} END) * SUM({{ known }}{{ c }} * {{ offset }} * {{ offset }}
+                                         + {{ c }} * ({{ sqlmetrics.as_double(c) }} * {{ c }} - 1) / 12.0 END)
+       {{- ' +' if loop.first else ' AS cvm_u,' }}
+       {%- endfor %}
+       SUM({{ known }}sm_n_ref END) AS n_ref, SUM({{ known }}sm_n_cur END) AS n_cur,
+       SUM({{ known }}sm_w_ref END) AS w_ref, SUM({{ known }}sm_w_cur END) AS w_cur,
+       SUM(CASE WHEN sm_known = 0 THEN sm_n_ref ELSE 0 END) AS n_missing_ref,
+       SUM(CASE WHEN sm_known = 0 THEN sm_n_cur ELSE 0 END) AS n_missing_cur
+FROM sm_ranked
+{{ sqlmetrics.group_by(keys) }}
 {% endmacro %}

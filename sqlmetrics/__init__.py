@@ -21,7 +21,7 @@ del _name, _metric, _alias
 
 #: what loads on first use, with the SQL parser, the engine and pandas: `import sqlmetrics` stays quick
 _LAZY = {"render": "api", "bootstrap": "resampling", "compare": "comparison", "evaluate": "evaluation",
-         "paper_table": "systems", "group_disparity": "disparity", "compute": "api",
+         "paper_table": "systems", "group_disparity": "disparity", "compute": "api", "drift": "drift",
          "Query": "sources", "TrecRun": "sources", "TrecQrels": "sources"}
 
 
@@ -36,7 +36,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["render", "compute", "bootstrap", "compare", "group_disparity", "paper_table", "evaluate", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError",
+__all__ = ["render", "compute", "bootstrap", "compare", "group_disparity", "paper_table", "evaluate", "drift", "Query", "TrecRun", "TrecQrels", "METRICS", "DIALECTS", "MetricError",
            "ParameterError", "ArgumentError",
            "SourceError", "ColumnError", "MissingColumnError", "UndefinedMetricError", "UnknownMetricError", "EngineError",
            "ALIASES", *METRICS, *ALIASES]

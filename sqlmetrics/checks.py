@@ -104,7 +104,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str, di
     q = quote(col)
     desc = f"column {col!r} ({param})" + ("" if slot == "data" else f" of {relation} given as {slot}")
     caps = dialects.of(dialect)
-    checks = [Check(f"{q} IS NULL", None, lambda n, _: (
+    checks = [] if role == "measurement" else [Check(f"{q} IS NULL", None, lambda n, _: (
         f"{desc} has {n} NULL value{_s(n)} (missing values; NaN in a pandas column is one); remove them, "
         "or pass dropna=True to drop such rows"), True, count=f"COUNT(*) - COUNT({q})")]
     if role in ("group", "key"):
@@ -167,7 +167,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str, di
             screen=f"CASE WHEN {below_0} THEN 1 ELSE 0 END"))
     # a weight, count, gain or regression value of +-inf makes the metric inf or NaN; SQLite keeps
     # 9e999 (inf) in a column of any declared type
-    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p", "duration") and (
+    if role in ("weight", "count", "relevance", "grade", "numeric", "log1p", "duration", "measurement") and (
             special or caps.loose_types):
         values = {"weight": "weights", "count": "counts"}.get(role, param)
         infinite = caps.is_infinite(q, render_macro("infinity", Target(dialect)), decimal)

@@ -36,7 +36,7 @@ SECTIONS = {"binary": "Binary classification", "statistics": "Intervals and pair
             "multiclass": "Multi-class classification", "regression": "Regression",
             "ranking": "Ranking (TREC measures)", "beyond_accuracy": "Recommendation lists: beyond accuracy",
             "fairness": "Fairness across groups", "survival": "Survival and churn",
-            "uplift": "Uplift (treatment effect)"}
+            "uplift": "Uplift (treatment effect)", "drift": "Distribution drift"}
 #: the pages of the site whose metric tables (and lists) are written here
 TABLE_PAGES = (ROOT / "docs" / "catalogue.md", ROOT / "docs" / "statistics.md", ROOT / "docs" / "conventions.md")
 _TABLE = re.compile(r"(<!-- metrics: (?P<section>\w+) -->\n)(?P<table>.*?)(<!-- /metrics -->)", re.S)

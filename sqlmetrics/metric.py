@@ -21,7 +21,7 @@ Better = Literal["higher", "lower", "neither"]
 Unit = Literal["row", "query", "group", "example"]
 #: the part of the catalogue a metric is listed in (the README's tables, the reference docs)
 Section = Literal["binary", "statistics", "multiclass", "regression", "ranking", "beyond_accuracy", "fairness",
-                  "survival", "uplift"]
+                  "survival", "uplift", "drift"]
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ Role = Literal["label", "binary", "class", "score", "probability", "weight", "co
                "relevance", "grade", "group", "key", "slice",
                "indicator",  # 0/1 like "binary", but pos_label never applies to it: a treatment, a survival event
                "duration",  # a time since the start of follow-up: a number >= 0 (survival)
+               "measurement",  # a finite number, NULL where missing (drift counts and leaves it out)
                ]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from . import command_options, measures as measure_strings
 from .classification_metrics import CLASSIFICATION
+from .drift_metrics import DRIFT
 from .fairness_metrics import FAIRNESS, PER_GROUP, SENSITIVE, VALUE_METHOD
 from .errors import ParameterError, UnknownMetricError
 from .metric import Kind, Metric, Plot  # noqa: F401 (the catalogue's types, re-exported)
@@ -22,7 +23,7 @@ from .survival_metrics import SURVIVAL
 from .uplift_metrics import UPLIFT_METRICS
 
 METRICS: dict[str, Metric] = {m.name: m for m in CLASSIFICATION + REGRESSION + RANKING + FAIRNESS + SURVIVAL
-                             + UPLIFT_METRICS}
+                             + UPLIFT_METRICS + DRIFT}
 
 def _with_pos_label(m: Metric) -> Metric:
     """Every metric reading a 0/1 label takes pos_label (scikit-learn's), after its last label or

@@ -1,0 +1,50 @@
+"""Distribution drift between a reference window and a current one (the reference is the data, the
+current window the `current` relation): the two-sample statistics of many columns in one statement, as
+scipy.stats defines them. registry.py assembles the catalogue from this list and the other families'."""
+from __future__ import annotations
+
+from .metric import Metric
+from .params import BY, WEIGHT, Param
+
+CURRENT = Param("current", "relation", "the current window's rows, with the reference's columns (a table name, "
+                "sqlmetrics.Query, file path or DataFrame).", like_data=True)
+COLUMNS = Param("columns", "columns", "the numeric columns whose distributions are compared: a row of statistics "
+                "each (column_index: its position in this list, from 1); a NULL is a missing value, counted and left "
+                "out.", role="measurement")
+DRIFT_WEIGHT = Param("weight", "column", "optional non-negative weight column of both windows: it weighs the "
+                     "distribution functions of ks, wasserstein and energy (scipy's u_weights, v_weights); the "
+                     "rank tests (mannwhitney_u, cramervonmises) have no weights and are NULL then.", default=None,
+                     role="weight")
+
+DRIFT = [
+    Metric(
+        name="drift_statistics", template="drift/drift_statistics.sql", kind="curve", section="drift",
+        params=(CURRENT, COLUMNS, DRIFT_WEIGHT, BY),
+        outputs=("column_index", "ks", "wasserstein", "energy", "reference_std", "mannwhitney_u", "tie_term", "cramervonmises",
+                 "n_reference", "n_current", "n_missing_reference", "n_missing_current"),
+        summary="Two-sample statistics of each numeric column between a reference and a current window: "
+                "Kolmogorov-Smirnov, Wasserstein-1, energy distance, Mann-Whitney U, Cramer-von Mises.",
+        formula="per column, its NULLs counted (n_missing_*) and left out; F_ref, F_cur the windows' (weighted) "
+                "empirical distribution functions: ks = max_x |F_ref(x) - F_cur(x)|; wasserstein = the integral "
+                "of |F_ref - F_cur| dx; energy = sqrt(2 * the integral of (F_ref - F_cur)^2 dx); without weights, "
+                "r the average ranks in the pooled sample: mannwhitney_u = sum of the reference's r - n_ref "
+                "(n_ref + 1)/2, tie_term = sum over groups of t equal values of t^3 - t; cramervonmises = "
+                "U / (n_ref n_cur N) - (4 n_ref n_cur - 1)/(6N), N = n_ref + n_cur, U = n_ref sum_i (r_i - i)^2 "
+                "+ n_cur sum_j (s_j - j)^2 over each window's values in increasing order; reference_std = the "
+                "reference's (weighted) standard deviation, ddof 0. sm.drift adds each test's p-value.",
+        math=(r"\begin{aligned}\mathrm{KS} &= \max_x \lvert F_{\mathrm{ref}}(x) - F_{\mathrm{cur}}(x) \rvert,\quad "
+              r"W_1 = \int \lvert F_{\mathrm{ref}} - F_{\mathrm{cur}} \rvert\,dx,\quad "
+              r"E = \sqrt{2 \int (F_{\mathrm{ref}} - F_{\mathrm{cur}})^2\,dx} \\ "
+              r"U_1 &= \sum_{i \in \mathrm{ref}} r_i - \frac{n(n+1)}{2},\quad "
+              r"T = \frac{n \sum_i (r_i - i)^2 + m \sum_j (s_j - j)^2}{n m (n + m)} - \frac{4nm - 1}{6(n + m)}"
+              r"\end{aligned}"),
+        reference="scipy.stats: ks_2samp, wasserstein_distance, energy_distance (u_weights, v_weights), "
+                  "mannwhitneyu, cramervonmises_2samp",
+        example=(">>> import pandas as pd, sqlmetrics as sm\n"
+                 ">>> ref = pd.DataFrame({'x': [1.0, 2.0, 2.0, 3.0], 'y': [0.0, 1.0, None, 1.0]})\n"
+                 ">>> cur = pd.DataFrame({'x': [2.0, 3.0, 4.0, 4.0], 'y': [1.0, 1.0, 1.0, 0.0]})\n"
+                 ">>> d = sm.drift_statistics(ref, current=cur, columns=['x', 'y'])\n"
+                 ">>> d[['column_index', 'ks', 'wasserstein', 'n_missing_reference']].values.tolist()\n"
+                 "[[1, 0.5, 1.25, 0], [2, 0.0833..., 0.0833..., 1]]\n"),
+        undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower"),
+]

@@ -1,25 +1,24 @@
-"""Distribution drift between a reference and a current window (sql/drift/two_samples.sql,
-sqlmetrics/drift_pvalues.py), work in progress: the statistics of many columns from one statement
-against scipy.stats (ks_2samp, wasserstein_distance, energy_distance, mannwhitneyu,
-cramervonmises_2samp), per slice, with ties, missing values and weights, on DuckDB, SQLite and
-PostgreSQL."""
+"""Distribution drift between a reference and a current window (sm.drift, the metric drift_statistics):
+each column's statistics from one statement, against scipy.stats (ks_2samp, wasserstein_distance,
+energy_distance, mannwhitneyu, cramervonmises_2samp: statistics and asymptotic p-values), per slice,
+with ties, missing values and weights, on DuckDB, SQLite and PostgreSQL; Evidently's normed
+Wasserstein; the errors."""
 from __future__ import annotations
 
 import sqlite3
 
-import duckdb
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats as st
 
+import sqlmetrics as sm
 from conftest import connect_postgres
-from sqlmetrics.drift_pvalues import cvm_statistic_pvalue, ks_pvalue, mannwhitney_pvalue
-from sqlmetrics.sqltext import finish
-from sqlmetrics.target import Target
-from sqlmetrics.templates import render_macro
+from sqlmetrics.errors import ParameterError
 
 COLUMNS = ["rounded", "counts", "skewed"]
+TESTS = ["ks", "mannwhitneyu", "cramervonmises"]
+DISTANCES = ["wasserstein_normed", "energy"]
 
 
 def windows(seed: int, n_ref: int, n_cur: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -38,102 +37,103 @@ def windows(seed: int, n_ref: int, n_cur: int) -> tuple[pd.DataFrame, pd.DataFra
     return window(n_ref, 0.0), window(n_cur, 0.2)
 
 
-def statistics(run, dialect: str, **params) -> pd.DataFrame:
-    target = Target(dialect)
-    sql = finish(render_macro("two_sample_statistics", target, reference="ref", current="cur", columns=COLUMNS,
-                              **params), {}, target)
-    return run(sql)
-
-
-def engines(ref: pd.DataFrame, cur: pd.DataFrame):
-    con = duckdb.connect()
-    con.register("ref", ref)
-    con.register("cur", cur)
-    yield "duckdb", lambda sql: con.execute(sql).df()
-    lite = sqlite3.connect(":memory:")
-    ref.to_sql("ref", lite, index=False)
-    cur.to_sql("cur", lite, index=False)
-    yield "sqlite", lambda sql: pd.read_sql(sql, lite)
-
-
-def expected(x: pd.Series, y: pd.Series, wx: pd.Series | None = None, wy: pd.Series | None = None) -> dict:
+def scipy_drift(x: pd.Series, y: pd.Series, wx=None, wy=None) -> dict[str, tuple[float, float]]:
+    """method -> (statistic, p-value) as scipy (and Evidently, for the normed Wasserstein) compute them."""
     x, y = x.dropna(), y.dropna()
     if wx is not None:
         wx, wy = wx[x.index], wy[y.index]
-    out = {"wasserstein": st.wasserstein_distance(x, y, wx, wy), "energy": st.energy_distance(x, y, wx, wy),
-           "n_ref": len(x), "n_cur": len(y)}
+    out = {"wasserstein": (st.wasserstein_distance(x, y, wx, wy), np.nan),
+           "energy": (st.energy_distance(x, y, wx, wy), np.nan)}
     if wx is None:
-        mw, cvm = st.mannwhitneyu(x, y, method="asymptotic"), st.cramervonmises_2samp(x, y, method="asymptotic")
-        out |= {"ks": st.ks_2samp(x, y).statistic, "ks_p": st.ks_2samp(x, y, method="asymp").pvalue,
-                "u1": mw.statistic, "mw_p": mw.pvalue, "cvm": cvm.statistic, "cvm_p": cvm.pvalue}
+        ks, mw, cvm = (st.ks_2samp(x, y, method="asymp"), st.mannwhitneyu(x, y, method="asymptotic"),
+                       st.cramervonmises_2samp(x, y, method="asymptotic"))
+        # Evidently 0.4's wasserstein stat test: scipy's distance over max(np.std(reference), 0.001)
+        out |= {"ks": (ks.statistic, ks.pvalue), "mannwhitneyu": (mw.statistic, mw.pvalue),
+                "cramervonmises": (cvm.statistic, cvm.pvalue),
+                "wasserstein_normed": (out["wasserstein"][0] / max(np.std(x), 0.001), np.nan)}
     return out
 
 
-def got(row) -> dict:
-    n_ref, n_cur = int(row["n_ref"]), int(row["n_cur"])
-    u1, mw_p = mannwhitney_pvalue(row["rank_sum_ref"], n_ref, n_cur, row["tie_term"])
-    cvm, cvm_p = cvm_statistic_pvalue(row["cvm_u"], n_ref, n_cur)
-    return {"wasserstein": row["wasserstein"], "energy": row["energy"], "n_ref": n_ref, "n_cur": n_cur,
-            "ks": row["ks"], "ks_p": ks_pvalue(row["ks"], n_ref, n_cur), "u1": u1, "mw_p": mw_p, "cvm": cvm,
-            "cvm_p": cvm_p}
+def check(result: pd.DataFrame, ref: pd.DataFrame, cur: pd.DataFrame, weighted: bool = False):
+    for _, row in result.iterrows():
+        column = row["column"]
+        want = scipy_drift(ref[column], cur[column], *((ref["w"], cur["w"]) if weighted else ()))[row["method"]]
+        assert [row["statistic"], row["p_value"]] == pytest.approx(want, rel=1e-9, abs=1e-14, nan_ok=True), (
+            column, row["method"])
+        assert (row["n_reference"], row["n_current"]) == (ref[column].notna().sum(), cur[column].notna().sum())
+        assert (row["n_missing_reference"], row["n_missing_current"]) == (ref[column].isna().sum(),
+                                                                          cur[column].isna().sum())
+
+
+def on_sqlite(ref: pd.DataFrame, cur: pd.DataFrame) -> sqlite3.Connection:
+    con = sqlite3.connect(":memory:")
+    ref.to_sql("ref", con, index=False)
+    cur.to_sql("cur", con, index=False)
+    return con
 
 
 @pytest.mark.parametrize("seed, n_ref, n_cur", [(1, 700, 500), (2, 60, 90), (3, 3000, 2000)])
-def test_each_column_is_scipys_two_sample_statistics(seed, n_ref, n_cur):
+def test_each_column_and_method_is_scipys(seed, n_ref, n_cur):
     ref, cur = windows(seed, n_ref, n_cur)
-    for dialect, run in engines(ref, cur):
-        result = statistics(run, dialect).set_index("sm_column")
-        assert sorted(result.index) == [0, 1, 2], dialect
-        for i, column in enumerate(COLUMNS):
-            row = result.loc[i]
-            want = expected(ref[column], cur[column])
-            assert got(row) == pytest.approx(want, rel=1e-9, abs=1e-12), (dialect, column)
-            assert (row["n_missing_ref"], row["n_missing_cur"]) == (ref[column].isna().sum(), cur[column].isna().sum())
+    result = sm.drift(ref, cur, COLUMNS, method=TESTS + DISTANCES)
+    assert len(result) == len(COLUMNS) * 5
+    check(result, ref, cur)
+    check(sm.drift("ref", "cur", COLUMNS, method=TESTS + DISTANCES, con=on_sqlite(ref, cur)), ref, cur)
 
 
-def test_weights_weigh_the_distribution_functions():
-    ref, cur = windows(4, 400, 300)
-    for dialect, run in engines(ref, cur):
-        result = statistics(run, dialect, weight="w").set_index("sm_column")
-        for i, column in enumerate(COLUMNS):
-            want = expected(ref[column], cur[column], ref["w"], cur["w"])
-            assert result.loc[i, ["wasserstein", "energy"]].tolist() == pytest.approx(
-                [want["wasserstein"], want["energy"]], rel=1e-9), (dialect, column)
-            assert result.loc[i, "w_ref"] == pytest.approx(ref["w"][ref[column].notna()].sum())
+def test_the_flags_read_alpha_and_the_thresholds():
+    ref, cur = windows(4, 2000, 2000)
+    result = sm.drift(ref, cur, COLUMNS, method=TESTS + DISTANCES, alpha=0.01)
+    tests, distances = result[result["method"].isin(TESTS)], result[~result["method"].isin(TESTS)]
+    assert (tests["drift"] == (tests["p_value"] < 0.01)).all() and tests["threshold"].isna().all()
+    assert (distances["drift"] == (distances["statistic"] >= 0.1)).all() and (distances["threshold"] == 0.1).all()
+    assert tests["drift"].any()  # the windows moved
+    high = sm.drift(ref, cur, COLUMNS, method="wasserstein", threshold=10.0)
+    assert not high["drift"].any() and (high["threshold"] == 10.0).all()
+
+
+def test_weights_weigh_the_distances():
+    ref, cur = windows(5, 400, 300)
+    check(sm.drift(ref, cur, COLUMNS, method=["wasserstein", "energy"], threshold=0.1, weight="w"), ref, cur,
+          weighted=True)
 
 
 def test_each_slice_is_its_own_two_samples():
-    """by: a row per (slice, column), each the statistics of that slice's rows alone; NULL is a slice."""
-    ref, cur = windows(5, 900, 700)
-    for dialect, run in engines(ref, cur):
-        result = statistics(run, dialect, by=["s"])
-        assert len(result) == 3 * len(COLUMNS), dialect
-        for s in ("x", "y", None):
-            part = result[result["s"].isna()] if s is None else result[result["s"] == s]
-            pick_ref = ref[ref["s"].isna()] if s is None else ref[ref["s"] == s]
-            pick_cur = cur[cur["s"].isna()] if s is None else cur[cur["s"] == s]
-            for _, row in part.iterrows():
-                column = COLUMNS[int(row["sm_column"])]
-                assert got(row) == pytest.approx(expected(pick_ref[column], pick_cur[column]), rel=1e-9, abs=1e-12)
+    """by: a row per (slice, column, method), each the drift of that slice's rows alone; NULL is a slice."""
+    ref, cur = windows(6, 900, 700)
+    result = sm.drift(ref, cur, COLUMNS, method=TESTS, by="s")
+    assert len(result) == 3 * len(COLUMNS) * len(TESTS)
+    for s in ("x", "y", None):
+        part = result[result["s"].isna()] if s is None else result[result["s"] == s]
+        pick = (lambda f: f[f["s"].isna()]) if s is None else (lambda f: f[f["s"] == s])
+        check(part, pick(ref), pick(cur))
 
 
 def test_on_postgres():
-    ref, cur = windows(6, 500, 400)
+    ref, cur = windows(7, 500, 400)
     con = connect_postgres(autocommit=True)
     try:
         for name, frame in (("sm_drift_ref", ref), ("sm_drift_cur", cur)):
             con.execute(f'DROP TABLE IF EXISTS "{name}"')
-            con.execute(f'CREATE TEMP TABLE "{name}" (rounded float8, counts float8, skewed float8, w float8, s text)')
+            con.execute(f'CREATE TABLE "{name}" (rounded float8, counts float8, skewed float8, w float8, s text)')
             with con.cursor().copy(f'COPY "{name}" FROM STDIN') as copy:
                 for row in frame.astype(object).where(frame.notna(), None).itertuples(index=False):
                     copy.write_row(row)
-        target = Target("postgres")
-        sql = finish(render_macro("two_sample_statistics", target, reference="sm_drift_ref", current="sm_drift_cur",
-                                  columns=COLUMNS), {}, target)
-        cursor = con.execute(sql)
-        result = pd.DataFrame(cursor.fetchall(), columns=[d.name for d in cursor.description]).set_index("sm_column")
+        result = sm.drift("sm_drift_ref", "sm_drift_cur", COLUMNS, method=TESTS + DISTANCES, con=con)
     finally:
+        for name in ("sm_drift_ref", "sm_drift_cur"):
+            con.execute(f'DROP TABLE IF EXISTS "{name}"')
         con.close()
-    for i, column in enumerate(COLUMNS):
-        assert got(result.loc[i].astype(float)) == pytest.approx(expected(ref[column], cur[column]), rel=1e-9,
-                                                                 abs=1e-12), column
+    check(result, ref, cur)
+
+
+def test_what_cannot_be_compared_is_an_error():
+    ref, cur = windows(8, 100, 100)
+    with pytest.raises(ParameterError, match="unknown method 'psi2'"):
+        sm.drift(ref, cur, COLUMNS, method="psi2")
+    with pytest.raises(ParameterError, match="test of counts"):
+        sm.drift(ref, cur, COLUMNS, method="ks", weight="w")
+    with pytest.raises(ParameterError, match="pass threshold="):
+        sm.drift(ref, cur, COLUMNS, method="wasserstein")
+    with pytest.raises(ParameterError, match="column 'counts' has no value in the current window"):
+        sm.drift(ref, cur.assign(counts=np.nan), COLUMNS)

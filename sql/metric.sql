@@ -107,6 +107,7 @@
 {%- elif name == 'qini_auc' %}{{ sqlmetrics.qini_auc(relation, **kwargs) }}
 {%- elif name == 'uplift_at_k' %}{{ sqlmetrics.uplift_at_k(relation, **kwargs) }}
 {%- elif name == 'treatment_balance_curve' %}{{ sqlmetrics.treatment_balance_curve(relation, **kwargs) }}
+{%- elif name == 'drift_statistics' %}{{ sqlmetrics.drift_statistics(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

@@ -44,7 +44,9 @@ DRIFT = [
                  ">>> ref = pd.DataFrame({'x': [1.0, 2.0, 2.0, 3.0], 'y': [0.0, 1.0, None, 1.0]})\n"
                  ">>> cur = pd.DataFrame({'x': [2.0, 3.0, 4.0, 4.0], 'y': [1.0, 1.0, 1.0, 0.0]})\n"
                  ">>> d = sm.drift_statistics(ref, current=cur, columns=['x', 'y'])\n"
-                 ">>> d[['column_index', 'ks', 'wasserstein', 'n_missing_reference']].values.tolist()\n"
-                 "[[1, 0.5, 1.25, 0], [2, 0.0833..., 0.0833..., 1]]\n"),
+                 ">>> d[['ks', 'wasserstein']].round(4).values.tolist()\n"
+                 "[[0.5, 1.25], [0.0833, 0.0833]]\n"
+                 ">>> d['n_missing_reference'].tolist()\n"
+                 "[0, 1]\n"),
         undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower"),
 ]

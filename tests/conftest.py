@@ -120,8 +120,10 @@ def ranking_frames():
 # histogram_auc reads stored bucket counts, not rows: tests/test_auc_bins.py; the multi-class metrics from
 # scores read a long table of class scores: tests/test_multiclass_scores.py (LONG_TABLE below).
 LONG_TABLE = sorted(m for m in METRICS if "example" in {p.name for p in METRICS[m].params})
+# the drift metrics compare two windows of rows (the data and `current`): tests/test_drift.py
+TWO_WINDOWS = sorted(m for m in METRICS if METRICS[m].section == "drift")
 ALL = sorted(m for m in METRICS if not METRICS[m].per_query and "query" not in {p.name for p in METRICS[m].params}
-             and m != "histogram_auc" and m not in LONG_TABLE)
+             and m != "histogram_auc" and m not in LONG_TABLE and m not in TWO_WINDOWS)
 
 def make_class_scores(n_examples=60, seed=4):
     """A long table of class scores: n_examples x 4 text classes (byte order 'B' < 'a'), tied

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_class_scores, make_ranking_frames,
-                      plain_rows, spark_share, with_choice)
+from conftest import (ALL, LONG_TABLE, TWO_WINDOWS, args, connect_postgres, make_binary_frame, make_class_scores,
+                      make_ranking_frames, plain_rows, spark_share, with_choice)
 from sqlmetrics.registry import METRICS
 
 BINARY = make_binary_frame(n=500, seed=21).assign(yb=lambda d: d["y"].astype(bool), db=lambda d: d["d"].astype(bool))
@@ -44,11 +44,14 @@ SCORES = make_class_scores()
 LABELS = SCORES.groupby("example", as_index=False)["label"].first()
 # rows the input checks must reject: a NULL label and a label of 2
 BAD = pd.DataFrame({"y": [2.0, None], "s": [0.5, 0.1]})
-TABLES = {"preds": BINARY, "run": RUN, "baseline": BASELINE, "qrels": QRELS, "judged_run": JUDGED_RUN, "ties": TIES,
+# the current window of the drift metrics, against "preds" as the reference: other rows, moved, with NULLs
+CURRENT = make_binary_frame(n=450, seed=23).assign(s=lambda d: d["s"] * 0.8 + 0.1)
+CURRENT.loc[::9, "s2"] = None
+TABLES = {"preds": BINARY, "current": CURRENT, "run": RUN, "baseline": BASELINE, "qrels": QRELS, "judged_run": JUDGED_RUN, "ties": TIES,
           "similarity": SIMILARITY, "bad": BAD,
           "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS, "interactions": INTERACTIONS,
           "popularity": POPULARITY}
-RELATIONS = ("qrels", "similarity", "labels", "interactions", "popularity", "items")  # parameters naming a second table
+RELATIONS = ("qrels", "similarity", "labels", "interactions", "popularity", "items", "current")  # parameters naming a second table
 
 
 def calls():
@@ -65,6 +68,10 @@ def calls():
         elif name in LONG_TABLE:
             out.append((name, name, "scores", {"label": "label", "weight": "w"}))
             out.append((f"{name}-by-labels", name, "scores", {"labels": "labels", "by": "c"}))
+        elif name in TWO_WINDOWS:
+            out.append((name, name, "preds", {"current": "current", "columns": ["s", "s2", "t", "d"]}))
+            out.append((f"{name}-by", name, "preds", {"current": "current", "columns": ["s2", "t"], "weight": "w",
+                                                      "by": "c"}))
         elif name == "histogram_auc":
             out.append((name, name, "histogram", {}))
             out.append((f"{name}-by", name, "histogram", {"by": "c"}))

@@ -17,6 +17,8 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
 - multi-class metrics from scores (data ``analytics.class_scores``, one row per image and class):
   the columns ``LONG_TABLE_COLUMNS`` below, the true class as a column, weighted, every option at its
   default (multiclass_auc: one-vs-rest, macro);
+- drift metrics (reference ``analytics.features_last_month``, current ``analytics.features_this_week``):
+  ``DRIFT_CALL`` below, three columns, weighted;
 - ranking metrics (run ``analytics.run``): the parameters ``conftest.ranking_args(name,
   "weighted_by")`` chooses (query/item/score/relevance columns, judgments in ``analytics.qrels``,
   k=10 wherever k exists, similarities in ``analytics.similar_items``, a catalogue of 1000 items),
@@ -54,7 +56,7 @@ if str(HERE) not in sys.path:  # run as a script, or imported by the tests
 
 import sqlmetrics as sm  # noqa: E402
 from sqlmetrics.registry import METRICS  # noqa: E402
-from conftest import ALL, LONG_TABLE, args, one_pass_measures, ranking_args  # noqa: E402
+from conftest import ALL, LONG_TABLE, TWO_WINDOWS, args, one_pass_measures, ranking_args  # noqa: E402
 
 GOLDEN = HERE / "golden"
 
@@ -71,6 +73,9 @@ COLUMNS = {
 }
 BY = ["country"]
 #: the multi-class metrics from scores: a long table of one row per image and class, weighted
+#: the drift metrics: last month's feature table against this week's, three feature columns, weighted
+DRIFT_CALL = {"current": "analytics.features_this_week", "columns": ["age", "basket_value", "sessions"],
+              "weight": "sample_weight"}
 LONG_TABLE_COLUMNS = {"example": "image_id", "class_": "class", "score": "probability", "label": "true_class",
                       "weight": "importance"}
 #: ranking metrics rendered with ties='average' (every other one keeps its default tie order)
@@ -131,6 +136,9 @@ def call(name: str) -> tuple[str, dict]:
     elif name in LONG_TABLE:
         data = "analytics.class_scores"
         params = dict(LONG_TABLE_COLUMNS)
+    elif name in TWO_WINDOWS:
+        data = "analytics.features_last_month"
+        params = dict(DRIFT_CALL)
     else:
         data = "analytics.run"
         params = ranking_args(name, "weighted_by")

@@ -12,7 +12,7 @@ from sqlglot.optimizer.normalize_identifiers import normalize_identifiers
 
 import sqlmetrics as sm
 from sqlmetrics.registry import METRICS
-from conftest import ALL, LONG_TABLE, args, ranking_args
+from conftest import ALL, LONG_TABLE, TWO_WINDOWS, args, ranking_args
 
 DIALECTS = ["duckdb", "sqlite", "postgres", "spark", "databricks", "clickhouse",
             "bigquery", "snowflake", "trino", "redshift", "mysql"]
@@ -31,6 +31,8 @@ def test_renders_one_select_that_parses(name, dialect):
         params = args(name)
     elif name in LONG_TABLE:
         params = {"example": "example id", "class_": "class", "score": "Score", "label": "true class"}
+    elif name in TWO_WINDOWS:
+        params = {"current": "analytics.current_preds", "columns": ["Score", "amount x"], "weight": "w 1"}
     else:
         params = ranking_args(name, "plain")
     params["by"] = ["country", "day"]
@@ -39,7 +41,8 @@ def test_renders_one_select_that_parses(name, dialect):
     assert len(statements) == 1 and isinstance(statements[0], exp.Query)
     ctes = {c.alias for c in statements[0].find_all(exp.CTE)}
     tables = {t.name for t in statements[0].find_all(exp.Table)} - ctes
-    relations = {"qrels": "qrels", "similarity": "similar_items", "interactions": "interactions"}
+    relations = {"qrels": "qrels", "similarity": "similar_items", "interactions": "interactions",
+                 "current": "current_preds"}
     assert tables == {"preds"} | {relations[k] for k in relations if k in params}, (
         f"the source placeholders must be replaced: {tables}")
     # user column names always arrive quoted (Snowflake's as it finds a plain name unquoted: upper case)

@@ -27,8 +27,8 @@ import pandas as pd
 import pytest
 
 import sqlmetrics as sm
-from conftest import (ALL, LONG_TABLE, args, connect_postgres, make_binary_frame, make_ranking_frames, spark_share,
-                      unreachable, with_choice)
+from conftest import (ALL, LONG_TABLE, TWO_WINDOWS, args, connect_postgres, make_binary_frame, make_ranking_frames,
+                      spark_share, unreachable, with_choice)
 from sqlmetrics import consistency
 from sqlmetrics.engine import connect
 from sqlmetrics.errors import ColumnError, EngineError, ParameterError
@@ -60,10 +60,10 @@ SCORES = pd.DataFrame({"example": np.repeat(np.arange(40), 3), "class": [0, 1, 2
                        "label": np.repeat(np.arange(40) % 3, 3), "w": np.repeat(np.arange(40) % 4 * 0.5, 3),
                        "c": np.repeat(np.arange(40) % 2, 3)})
 LABELS = SCORES.groupby("example", as_index=False)["label"].first()
-TABLES = {"preds": BINARY, "run": RUN, "run_rel": RUN_REL, "qrels": QRELS, "similarity": SIMILARITY,
+TABLES = {"preds": BINARY, "current": BINARY.assign(s=lambda d: d["s"] * 0.9), "run": RUN, "run_rel": RUN_REL, "qrels": QRELS, "similarity": SIMILARITY,
           "items": ITEMS, "histogram": HISTOGRAM, "scores": SCORES, "labels": LABELS, "interactions": INTERACTIONS,
           "popularity": POPULARITY}
-RELATIONS = ("qrels", "similarity", "items", "labels", "interactions", "popularity")
+RELATIONS = ("qrels", "similarity", "items", "labels", "interactions", "popularity", "current")
 
 
 def identifiers() -> list[str]:
@@ -118,6 +118,9 @@ def calls():
                             if choice == "ovo":
                                 params.pop("weight")
                             out.append((f"{name}-{p.name}={choice}", name, "scores", params))
+        elif name in TWO_WINDOWS:
+            base = {"current": "current", "columns": ["s", "s2", "t"]}
+            out += [(name, name, "preds", base), (f"{name}-weight-by", name, "preds", dict(base, weight="w", by=["c"]))]
         elif name == "histogram_auc":
             out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]
         elif name == "coverage":

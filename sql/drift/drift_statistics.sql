@@ -23,7 +23,7 @@
 {%- set keys = by + ['sm_column'] %}
 {%- set w = sqlmetrics.as_double(sqlmetrics.ident(weight)) if weight else '1' %}
 {%- set read = by + columns + ([weight] if weight else []) %}
-{%- set upto %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value NULLS LAST ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
+{%- set upto %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
 {%- set whole %}OVER ({{ sqlmetrics.partition_by(keys) }}){% endset %}
 WITH sm_windows AS (
   SELECT 0 AS sm_window, {{ sqlmetrics.col_list(read) }} FROM {{ relation }}
@@ -45,7 +45,7 @@ sm_long AS (
   FROM sm_windows CROSS JOIN sm_columns
 ),
 {#- one row per distinct value of a column in its slice, and one for its missing values (sm_known 0),
-    which sorts last: the running sums of the values never count it -#}
+    set aside while the known values are sorted (a window's NULL keys sort where each engine puts them) -#}
 sm_values AS (
   SELECT {{ sqlmetrics.cols(keys) }} sm_value, CASE WHEN sm_value IS NULL THEN 0 ELSE 1 END AS sm_known,
          SUM(1 - sm_window) AS sm_n_ref, SUM(sm_window) AS sm_n_cur,
@@ -58,11 +58,16 @@ sm_sorted AS (
   SELECT sm_values.*,
          SUM(sm_n_ref) {{ upto }} - sm_n_ref AS sm_ref_before,
          SUM(sm_n_cur) {{ upto }} - sm_n_cur AS sm_cur_before,
-         {{ sqlmetrics.fdiv('SUM(sm_w_ref) ' ~ upto, 'SUM(sm_known * sm_w_ref) ' ~ whole) }} AS sm_f_ref,
-         {{ sqlmetrics.fdiv('SUM(sm_w_cur) ' ~ upto, 'SUM(sm_known * sm_w_cur) ' ~ whole) }} AS sm_f_cur,
-         LEAD(sm_value) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value NULLS LAST) - sm_value AS sm_gap,
-         {{ sqlmetrics.fdiv('SUM(sm_known * sm_w_ref * sm_value) ' ~ whole, 'SUM(sm_known * sm_w_ref) ' ~ whole) }} AS sm_ref_mean
+         {{ sqlmetrics.fdiv('SUM(sm_w_ref) ' ~ upto, 'SUM(sm_w_ref) ' ~ whole) }} AS sm_f_ref,
+         {{ sqlmetrics.fdiv('SUM(sm_w_cur) ' ~ upto, 'SUM(sm_w_cur) ' ~ whole) }} AS sm_f_cur,
+         LEAD(sm_value) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value) - sm_value AS sm_gap,
+         {{ sqlmetrics.fdiv('SUM(sm_w_ref * sm_value) ' ~ whole, 'SUM(sm_w_ref) ' ~ whole) }} AS sm_ref_mean
   FROM sm_values
+  WHERE sm_value IS NOT NULL
+  UNION ALL
+  SELECT sm_values.*, NULL, NULL, NULL, NULL, NULL, NULL
+  FROM sm_values
+  WHERE sm_value IS NULL
 ),
 sm_ranked AS (
   SELECT sm_sorted.*,
@@ -103,6 +108,9 @@ SELECT {{ sqlmetrics.cols(by) }} sm_column + 1 AS column_index, ks, wasserstein,
        {{ sqlmetrics.fdiv('sm_cvm_u', k ~ ' * (n_reference + n_current)') }}
          - {{ sqlmetrics.fdiv('4 * ' ~ k ~ ' - 1', '6 * (n_reference + n_current)') }} AS cramervonmises,
        {%- endif %}
-       n_reference, n_current, n_missing_reference, n_missing_current
+       {%- for n in ('n_reference', 'n_current', 'n_missing_reference', 'n_missing_current') %}
+       CAST({{ n }} AS BIGINT) AS {{ n }}{{ ',' if not loop.last }}
+       {%- endfor %}
 FROM sm_statistics
+ORDER BY {{ sqlmetrics.cols(by) }} column_index
 {% endmacro %}

@@ -83,8 +83,10 @@ def tables(n: int, seed: int = 0) -> dict[str, pd.DataFrame]:
                                                          rng.integers(0, 10, len(users))]).astype(str)})
     histogram = sm.score_histogram(preds, label="y", score="s", bins=50, by="c")
     other_run = run.assign(score=rng.random(n))  # a second system's run of the same queries (compare)
-    return {"preds": preds, "run": run, "other_run": other_run, "similar": similar, "histogram": histogram,
-            "scores": scores, "interactions": interactions}
+    # the drift metrics' current window: other rows of the same columns, moved
+    current = preds.assign(s=preds["s"] * 0.9, t=rng.permutation(preds["t"].to_numpy()))
+    return {"preds": preds, "current": current, "run": run, "other_run": other_run, "similar": similar,
+            "histogram": histogram, "scores": scores, "interactions": interactions}
 
 
 def calls() -> list[tuple[str, str, dict]]:
@@ -138,6 +140,8 @@ def call(name: str) -> tuple[str, dict]:
         if "interactions" in names:
             params["interactions"] = "interactions"
         return "run", params
+    if "current" in names:  # drift: two windows, two columns
+        return "preds", {"current": "current", "columns": ["s", "t"]}
     if "example" in names:  # multi-class from scores
         probabilities = m.param("score").role == "probability"
         return "scores", {"label": "label"} | ({"score": "probability"} if probabilities else {})

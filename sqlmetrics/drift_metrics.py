@@ -4,7 +4,8 @@ scipy.stats defines them. registry.py assembles the catalogue from this list and
 from __future__ import annotations
 
 from .metric import Metric
-from .params import BY, WEIGHT, Param
+from .params import BY, Param
+from .plans import ParallelWhenDistributed
 
 CURRENT = Param("current", "relation", "the current window's rows, with the reference's columns (a table name, "
                 "sqlmetrics.Query, file path or DataFrame).", like_data=True)
@@ -48,5 +49,6 @@ DRIFT = [
                  "[[0.5, 1.25], [0.0833, 0.0833]]\n"
                  ">>> d['n_missing_reference'].tolist()\n"
                  "[0, 1]\n"),
-        undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower"),
+        undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower",
+        plan=ParallelWhenDistributed()),
 ]

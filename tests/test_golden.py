@@ -199,7 +199,7 @@ NEVER_NULL = {
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
                   "number, over values validated non-NULL",
                   {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel", "concordance_pairs",
-                   "kaplan_meier_steps", "kaplan_meier_as_of", "auc_replicates"}),
+                   "kaplan_meier_steps", "kaplan_meier_as_of", "auc_replicates", "drift_statistics"}),
     "sm_key_s": ("auc_replicates' parallel plan: the MIN of a key's scores, which sqlmetrics rejects NULL before "
                  "running", {"auc_replicates"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge)", {"calibration_bins", "quantile_bins_in_parallel"}),

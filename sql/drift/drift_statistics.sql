@@ -19,12 +19,16 @@
                       (R their average rank): never a term per row
     and reference_std, the reference's standard deviation (weighted, ddof 0: numpy.std), n_reference,
     n_current (the values), n_missing_reference, n_missing_current. -#}
-{% macro drift_statistics(relation, current, columns, weight=none, by=[]) %}
+{% macro drift_statistics(relation, current, columns, weight=none, by=[], plan=none) %}
+{%- set plan = plan or sqlmetrics.default_plan() %}
 {%- set keys = by + ['sm_column'] %}
 {%- set w = sqlmetrics.as_double(sqlmetrics.ident(weight)) if weight else '1' %}
 {%- set read = by + columns + ([weight] if weight else []) %}
-{%- set upto %}OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_value ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
+{#- a column's sorted values are its partition (plan 'aggregate'), or its buckets of them (plan 'parallel') -#}
+{%- set within = keys + (['sm_bucket'] if plan == 'parallel' else []) %}
+{%- set upto %}OVER ({{ sqlmetrics.partition_by(within) }} ORDER BY sm_value ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}
 {%- set whole %}OVER ({{ sqlmetrics.partition_by(keys) }}){% endset %}
+{%- set counted = ['sm_n_ref', 'sm_n_cur', 'sm_w_ref', 'sm_w_cur'] %}
 WITH sm_windows AS (
   SELECT 0 AS sm_window, {{ sqlmetrics.col_list(read) }} FROM {{ relation }}
   UNION ALL
@@ -54,8 +58,57 @@ sm_values AS (
   FROM sm_long
   {{ sqlmetrics.group_by(keys + ['sm_value']) }}
 ),
+{%- if plan == 'parallel' %}
+{#- the parallel plan: each column's values in monotone buckets (parallel.sql), sorted bucket by bucket;
+    what a bucket needs from the buckets below it (their running sums) and above it (the next value),
+    and the column's totals, come from the small table of one row per bucket -#}
+sm_exponents AS (
+  SELECT sm_values.*, {{ sqlmetrics.binary_exponent('sm_value') }} AS sm_e FROM sm_values WHERE sm_value IS NOT NULL
+),
+sm_bucketed AS (
+  SELECT sm_exponents.*, {{ sqlmetrics.monotone_bucket('sm_value', 'sm_e') }} AS sm_bucket FROM sm_exponents
+),
+sm_buckets AS (
+  SELECT {{ sqlmetrics.cols(keys) }} sm_bucket,
+         {%- for c in counted %} SUM({{ c }}) AS {{ c }}_in,{% endfor %}
+         SUM(sm_w_ref * sm_value) AS sm_sum_ref, MIN(sm_value) AS sm_lowest
+  FROM sm_bucketed
+  {{ sqlmetrics.group_by(keys + ['sm_bucket']) }}
+),
+sm_offsets AS (
+  SELECT {{ sqlmetrics.cols(keys) }} sm_bucket,
+         {%- for c in counted %}
+         SUM({{ c }}_in) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_bucket ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+           - {{ c }}_in AS {{ c }}_below,
+         {%- endfor %}
+         SUM(sm_w_ref_in) {{ whole }} AS sm_total_ref, SUM(sm_w_cur_in) {{ whole }} AS sm_total_cur,
+         {{ sqlmetrics.fdiv('SUM(sm_sum_ref) ' ~ whole, 'SUM(sm_w_ref_in) ' ~ whole) }} AS sm_ref_mean,
+         LEAD(sm_lowest) OVER ({{ sqlmetrics.partition_by(keys) }} ORDER BY sm_bucket) AS sm_next_lowest
+  FROM sm_buckets
+),
+sm_joined AS (
+  SELECT v.*,
+         {%- for c in counted %} o.{{ c }}_below,{% endfor %}
+         o.sm_total_ref, o.sm_total_cur, o.sm_ref_mean, o.sm_next_lowest
+  FROM sm_bucketed AS v
+  JOIN sm_offsets AS o
+    ON {{ sqlmetrics.null_safe_join_on(by, 'v', 'o') }}{{ ' AND' if by }} v.sm_column = o.sm_column AND v.sm_bucket = o.sm_bucket
+),
 sm_sorted AS (
-  SELECT sm_values.*,
+  SELECT {{ sqlmetrics.cols(keys) }} sm_value, sm_known,
+         {%- for c in counted %} {{ c }},{% endfor %}
+         sm_n_ref_below + SUM(sm_n_ref) {{ upto }} - sm_n_ref AS sm_ref_before,
+         sm_n_cur_below + SUM(sm_n_cur) {{ upto }} - sm_n_cur AS sm_cur_before,
+         {{ sqlmetrics.fdiv('sm_w_ref_below + SUM(sm_w_ref) ' ~ upto, 'sm_total_ref') }} AS sm_f_ref,
+         {{ sqlmetrics.fdiv('sm_w_cur_below + SUM(sm_w_cur) ' ~ upto, 'sm_total_cur') }} AS sm_f_cur,
+         COALESCE(LEAD(sm_value) OVER ({{ sqlmetrics.partition_by(within) }} ORDER BY sm_value), sm_next_lowest)
+           - sm_value AS sm_gap,
+         sm_ref_mean
+  FROM sm_joined
+{%- else %}
+sm_sorted AS (
+  SELECT {{ sqlmetrics.cols(keys) }} sm_value, sm_known,
+         {%- for c in counted %} {{ c }},{% endfor %}
          SUM(sm_n_ref) {{ upto }} - sm_n_ref AS sm_ref_before,
          SUM(sm_n_cur) {{ upto }} - sm_n_cur AS sm_cur_before,
          {{ sqlmetrics.fdiv('SUM(sm_w_ref) ' ~ upto, 'SUM(sm_w_ref) ' ~ whole) }} AS sm_f_ref,
@@ -64,8 +117,10 @@ sm_sorted AS (
          {{ sqlmetrics.fdiv('SUM(sm_w_ref * sm_value) ' ~ whole, 'SUM(sm_w_ref) ' ~ whole) }} AS sm_ref_mean
   FROM sm_values
   WHERE sm_value IS NOT NULL
+{%- endif %}
   UNION ALL
-  SELECT sm_values.*, NULL, NULL, NULL, NULL, NULL, NULL
+  SELECT {{ sqlmetrics.cols(keys) }} sm_value, sm_known,
+         {%- for c in counted %} {{ c }},{% endfor %} NULL, NULL, NULL, NULL, NULL, NULL
   FROM sm_values
   WHERE sm_value IS NULL
 ),

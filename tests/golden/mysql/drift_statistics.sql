@@ -58,7 +58,14 @@ WITH sm_windows AS (
     `sm_value`
 ), sm_sorted AS (
   SELECT
-    sm_values.*,
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
     SUM(sm_n_ref) OVER (
       PARTITION BY `country`, `sm_column`
       ORDER BY sm_value
@@ -97,7 +104,14 @@ WITH sm_windows AS (
     )
   UNION ALL
   SELECT
-    sm_values.*,
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
     NULL,
     NULL,
     NULL,

@@ -56,43 +56,169 @@ WITH sm_windows AS (
     "COUNTRY",
     "SM_COLUMN",
     "SM_VALUE"
-), sm_sorted AS (
+), sm_exponents AS (
   SELECT
     sm_values.*,
-    SUM(sm_n_ref) OVER (
+    CAST(CASE
+      WHEN NOT (
+        ABS(sm_value) >= 2.2250738585072014e-308
+        AND ABS(sm_value) < CAST('inf' AS DOUBLE)
+      )
+      THEN NULL
+      WHEN ABS(sm_value) >= 8.98846567431158e307
+      THEN 1023
+      ELSE FLOOR((
+        LN(ABS(sm_value)) / LN(2)
+      ))
+    END AS DOUBLE) AS sm_e
+  FROM sm_values
+  WHERE
+    NOT sm_value IS NULL
+), sm_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_value = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_value) < CAST('inf' AS DOUBLE)
+      )
+      THEN CASE WHEN sm_value > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_value > 0 THEN 1 ELSE -1 END
+      WHEN sm_value > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_value) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_value) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS BIGINT) AS sm_bucket
+  FROM sm_exponents
+), sm_buckets AS (
+  SELECT
+    "COUNTRY",
+    "SM_COLUMN",
+    sm_bucket,
+    SUM(sm_n_ref) AS sm_n_ref_in,
+    SUM(sm_n_cur) AS sm_n_cur_in,
+    SUM(sm_w_ref) AS sm_w_ref_in,
+    SUM(sm_w_cur) AS sm_w_cur_in,
+    SUM(sm_w_ref * sm_value) AS sm_sum_ref,
+    MIN(sm_value) AS sm_lowest
+  FROM sm_bucketed
+  GROUP BY
+    "COUNTRY",
+    "SM_COLUMN",
+    "SM_BUCKET"
+), sm_offsets AS (
+  SELECT
+    "COUNTRY",
+    "SM_COLUMN",
+    sm_bucket,
+    SUM(sm_n_ref_in) OVER (
       PARTITION BY "COUNTRY", "SM_COLUMN"
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_ref_in AS sm_n_ref_below,
+    SUM(sm_n_cur_in) OVER (
+      PARTITION BY "COUNTRY", "SM_COLUMN"
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_cur_in AS sm_n_cur_below,
+    SUM(sm_w_ref_in) OVER (
+      PARTITION BY "COUNTRY", "SM_COLUMN"
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_w_ref_in AS sm_w_ref_below,
+    SUM(sm_w_cur_in) OVER (
+      PARTITION BY "COUNTRY", "SM_COLUMN"
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_w_cur_in AS sm_w_cur_below,
+    SUM(sm_w_ref_in) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS sm_total_ref,
+    SUM(sm_w_cur_in) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS sm_total_cur,
+    (
+      CAST(SUM(sm_sum_ref) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE) / NULLIF(CAST(SUM(sm_w_ref_in) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE), 0)
+    ) AS sm_ref_mean,
+    LEAD(sm_lowest) OVER (PARTITION BY "COUNTRY", "SM_COLUMN" ORDER BY sm_bucket) AS sm_next_lowest
+  FROM sm_buckets
+), sm_joined AS (
+  SELECT
+    v.*,
+    o.sm_n_ref_below,
+    o.sm_n_cur_below,
+    o.sm_w_ref_below,
+    o.sm_w_cur_below,
+    o.sm_total_ref,
+    o.sm_total_cur,
+    o.sm_ref_mean,
+    o.sm_next_lowest
+  FROM sm_bucketed AS v
+  JOIN sm_offsets AS o
+    ON (
+      v."COUNTRY" IS NOT DISTINCT FROM o."COUNTRY"
+    )
+    AND v.sm_column = o.sm_column
+    AND v.sm_bucket = o.sm_bucket
+), sm_sorted AS (
+  SELECT
+    "COUNTRY",
+    "SM_COLUMN",
+    sm_value,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    sm_n_ref_below + SUM(sm_n_ref) OVER (
+      PARTITION BY "COUNTRY", "SM_COLUMN", "SM_BUCKET"
       ORDER BY sm_value
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) - sm_n_ref AS sm_ref_before,
-    SUM(sm_n_cur) OVER (
-      PARTITION BY "COUNTRY", "SM_COLUMN"
+    sm_n_cur_below + SUM(sm_n_cur) OVER (
+      PARTITION BY "COUNTRY", "SM_COLUMN", "SM_BUCKET"
       ORDER BY sm_value
       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
     ) - sm_n_cur AS sm_cur_before,
     (
-      CAST(SUM(sm_w_ref) OVER (
-        PARTITION BY "COUNTRY", "SM_COLUMN"
+      CAST(sm_w_ref_below + SUM(sm_w_ref) OVER (
+        PARTITION BY "COUNTRY", "SM_COLUMN", "SM_BUCKET"
         ORDER BY sm_value
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS DOUBLE) / NULLIF(CAST(SUM(sm_w_ref) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE), 0)
+      ) AS DOUBLE) / NULLIF(CAST(sm_total_ref AS DOUBLE), 0)
     ) AS sm_f_ref,
     (
-      CAST(SUM(sm_w_cur) OVER (
-        PARTITION BY "COUNTRY", "SM_COLUMN"
+      CAST(sm_w_cur_below + SUM(sm_w_cur) OVER (
+        PARTITION BY "COUNTRY", "SM_COLUMN", "SM_BUCKET"
         ORDER BY sm_value
         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-      ) AS DOUBLE) / NULLIF(CAST(SUM(sm_w_cur) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE), 0)
+      ) AS DOUBLE) / NULLIF(CAST(sm_total_cur AS DOUBLE), 0)
     ) AS sm_f_cur,
-    LEAD(sm_value) OVER (PARTITION BY "COUNTRY", "SM_COLUMN" ORDER BY sm_value) - sm_value AS sm_gap,
-    (
-      CAST(SUM(sm_w_ref * sm_value) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE) / NULLIF(CAST(SUM(sm_w_ref) OVER (PARTITION BY "COUNTRY", "SM_COLUMN") AS DOUBLE), 0)
-    ) AS sm_ref_mean
-  FROM sm_values
-  WHERE
-    NOT sm_value IS NULL
+    COALESCE(
+      LEAD(sm_value) OVER (PARTITION BY "COUNTRY", "SM_COLUMN", "SM_BUCKET" ORDER BY sm_value),
+      sm_next_lowest
+    ) - sm_value AS sm_gap,
+    sm_ref_mean
+  FROM sm_joined
   UNION ALL
   SELECT
-    sm_values.*,
+    "COUNTRY",
+    "SM_COLUMN",
+    sm_value,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
     NULL,
     NULL,
     NULL,

@@ -66,9 +66,10 @@ def drift(reference, current, columns, *, method="ks", alpha: float = 0.05, thre
         n_ref, n_cur = int(row["n_reference"]), int(row["n_current"])
         column = names[int(row["column_index"]) - 1]
         if n_ref == 0 or n_cur == 0:
-            raise ParameterError(f"drift: column {column!r} has no value in the {'reference' if n_ref == 0 else 'current'}"
-                                 " window" + (f" (slice {dict(zip(slices, row[slices]))})" if slices else "")
-                                 + ": nothing to compare")
+            window = "reference" if n_ref == 0 else "current"
+            where = f" (slice {dict(zip(slices, row[slices]))})" if slices else ""
+            raise ParameterError(f"drift: column {column!r} has no value in the {window} window{where}: nothing to "
+                                 "compare")
         for name in methods:
             statistic, p_value = _statistic(name, row, n_ref, n_cur)
             cut = threshold if threshold is not None else METHODS[name][1]

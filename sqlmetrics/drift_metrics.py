@@ -21,8 +21,8 @@ DRIFT = [
     Metric(
         name="drift_statistics", template="drift/drift_statistics.sql", kind="curve", section="drift",
         params=(CURRENT, COLUMNS, DRIFT_WEIGHT, BY),
-        outputs=("column_index", "ks", "wasserstein", "energy", "reference_std", "mannwhitney_u", "tie_term", "cramervonmises",
-                 "n_reference", "n_current", "n_missing_reference", "n_missing_current"),
+        outputs=("column_index", "ks", "wasserstein", "energy", "reference_std", "mannwhitney_u", "tie_term",
+                 "cramervonmises", "n_reference", "n_current", "n_missing_reference", "n_missing_current"),
         summary="Two-sample statistics of each numeric column between a reference and a current window: "
                 "Kolmogorov-Smirnov, Wasserstein-1, energy distance, Mann-Whitney U, Cramer-von Mises.",
         formula="per column, its NULLs counted (n_missing_*) and left out; F_ref, F_cur the windows' (weighted) "

@@ -21,7 +21,7 @@ del _name, _metric, _alias
 
 #: what loads on first use, with the SQL parser, the engine and pandas: `import sqlmetrics` stays quick
 _LAZY = {"render": "api", "bootstrap": "resampling", "compare": "comparison", "evaluate": "evaluation",
-         "paper_table": "systems", "group_disparity": "disparity", "compute": "api", "drift": "drift",
+         "paper_table": "systems", "group_disparity": "disparity", "compute": "api", "drift": "two_windows",
          "Query": "sources", "TrecRun": "sources", "TrecQrels": "sources"}
 
 

@@ -33,6 +33,7 @@ from . import __version__, api
 from .command_options import flag as _flag
 from .comparison import compare
 from .demo import demo
+from .two_windows import METHODS as DRIFT_METHODS, drift
 from .engine import connect, own_connection
 from .errors import MetricError, MissingColumnError, ParameterError, SourceError, UnknownMetricError
 from .params import LabelText
@@ -135,6 +136,36 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--plot", action="append", default=[], metavar="[KIND=]FILE",
                      help="save a plot: roc, pr or calibration (KIND taken from the file name if omitted), every "
                           f"--score on it; the format by the file's extension: {', '.join(PLOT_FORMATS)}")
+    _format(sub)
+    sub = commands.add_parser(
+        "drift", help="did each column's distribution move from a reference window to a current one? exit 1 on "
+        "drift", epilog=EPILOG)
+    sub.add_argument("reference", metavar="REFERENCE", help="the reference window: a Parquet/CSV/JSON file or glob, "
+                     "or a table of --database or --url")
+    sub.add_argument("current", metavar="CURRENT", help="the current window, with the reference's columns")
+    sub.add_argument("--columns", action="append", required=True, metavar="COLUMNS",
+                     help="the numeric columns compared, comma-separated or repeated (one query reads each window "
+                          "once, whatever their number)")
+    sub.add_argument("--method", action="append", metavar="METHOD",
+                     help="comma-separated or repeated, each a row per column (default: ks): "
+                          + ", ".join(DRIFT_METHODS))
+    sub.add_argument("--alpha", type=_bound(0, 1, open_low=True), default=0.05,
+                     help="a test (ks, mannwhitneyu, cramervonmises) finds drift at a p-value below it (default 0.05)")
+    sub.add_argument("--threshold", type=_bound(0, open_low=False),
+                     help="a distance finds drift at or above it (default: 0.1 for wasserstein_normed and energy; "
+                          "wasserstein, in the column's units, needs it)")
+    sub.add_argument("--weight", help="optional non-negative weight column of both windows (the distances only)")
+    sub.add_argument("--by", action="append", metavar="COLUMN", help="slice by this column (repeat for several)")
+    for window in ("reference", "current"):
+        sub.add_argument(f"--{window}-where", metavar="CONDITION",
+                         help=f"only {window.upper()}'s rows where CONDITION holds, e.g. \"day < 7\" (the same file "
+                              "or table can then give both windows)")
+    sub.add_argument("--allow-function", action="append", default=[], metavar="NAME",
+                     help="a function a --*-where may call besides those known to be pure and deterministic")
+    sub.add_argument("--database", metavar="FILE", help="a DuckDB database file (opened read-only): REFERENCE and "
+                     "CURRENT are tables there")
+    sub.add_argument("--url", metavar="URL", help="a warehouse to compute on (a SQLAlchemy URL or a Spark Connect "
+                     "address): REFERENCE and CURRENT are tables there")
     _format(sub)
     sub = commands.add_parser("demo", help="evaluate a click model on the bundled sample", epilog=EPILOG)
     _format(sub)
@@ -793,6 +824,51 @@ def cmd_compare_runs(argv) -> int:
     return 0
 
 
+def _listed(values: list[str]) -> list[str]:
+    """The items of a comma-separated or repeated option."""
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+
+
+@contextmanager
+def _compute_place(args):
+    """The connection drift computes on: --url's warehouse, --database's file (read-only), or a DuckDB in
+    memory that reads REFERENCE and CURRENT as files."""
+    if args.database and args.url:
+        raise UsageError("--database and --url name two places to compute: give one")
+    if args.url:
+        with opened(args.url) as con:
+            yield con
+        return
+    for window in (args.reference, args.current):
+        if not args.database and is_duckdb_file(window):
+            raise UsageError(f"{window!r} is a DuckDB database file: pass --database {window} and name its tables")
+    con = open_database(args.database) if args.database else own_connection()
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def cmd_drift(args) -> int:
+    """sm.drift of REFERENCE and CURRENT: a row per (slice, column, method); exit 1 when one finds drift."""
+    columns, methods, by = _listed(args.columns), _listed(args.method or ["ks"]), list(args.by or [])
+    with _compute_place(args) as con:
+        reference, current = ((where(data, condition, con, args.allow_function) if condition else data)
+                              for data, condition in ((args.reference, args.reference_where),
+                                                      (args.current, args.current_where)))
+        result = run("comparing the windows", lambda: drift(
+            reference, current, columns, method=methods, alpha=args.alpha, threshold=args.threshold,
+            weight=args.weight, by=by or None, con=con), interrupt=interrupter(con))
+    rows = records(result)
+    emit(rows, args.format, {"rows": rows}, keys=by)
+    drifted = [", ".join([*(f"{c}={row[c]!r}" for c in by), row["column"]]) + f" ({row['method']})"
+               for row in rows if row["drift"]]
+    if drifted:
+        say("sqlmetrics: drift in " + "; ".join(drifted))
+        return 1
+    return 0
+
+
 def cmd_demo(args) -> int:
     demo(args.format)
     return 0
@@ -867,7 +943,7 @@ def _main(argv: list[str]) -> int:
                     "disparity": cmd_disparity}[args.command](rest)
         if unknown:
             raise UsageError(f"unrecognized arguments: {' '.join(unknown)} (see: sqlmetrics {args.command} --help)")
-        return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo,
+        return {"list": cmd_list, "show": cmd_show, "report": cmd_report, "demo": cmd_demo, "drift": cmd_drift,
                 "dbt-package": cmd_dbt_package}[args.command](args)
     except SystemExit as e:  # argparse: --help (0) or a usage error (2)
         return 0 if e.code is None else e.code if isinstance(e.code, int) else 2

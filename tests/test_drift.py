@@ -137,3 +137,24 @@ def test_what_cannot_be_compared_is_an_error():
         sm.drift(ref, cur, COLUMNS, method="wasserstein")
     with pytest.raises(ParameterError, match="column 'counts' has no value in the current window"):
         sm.drift(ref, cur.assign(counts=np.nan), COLUMNS)
+
+
+def test_the_command_line_gate(tmp_path, capsys):
+    """sqlmetrics drift: a row per column and method, exit 1 on drift naming what drifted, 0 without; the
+    same file as both windows by --reference-where and --current-where; the errors in flags."""
+    from sqlmetrics.cli import main
+    ref, cur = windows(9, 800, 600)
+    both = pd.concat([ref.assign(day=1), cur.assign(day=2)])
+    both.to_csv(tmp_path / "both.csv", index=False)
+    path = str(tmp_path / "both.csv")
+    code = main(["drift", path, path, "--reference-where", "day = 1", "--current-where", "day = 2", "--columns",
+                 "rounded,counts", "--method", "ks", "--method", "energy", "--format", "json"])
+    out = capsys.readouterr()
+    rows = pd.DataFrame(__import__("json").loads(out.out)["rows"])
+    check(rows, ref.reset_index(drop=True), cur.reset_index(drop=True))
+    assert code == (1 if rows["drift"].any() else 0) == 1 and "sqlmetrics: drift in " in out.err
+    assert main(["drift", path, path, "--reference-where", "day = 1", "--current-where", "day = 1", "--columns",
+                 "rounded"]) == 0
+    capsys.readouterr()
+    assert main(["drift", path, path, "--columns", "rounded", "--method", "wasserstein"]) == 2
+    assert "pass --threshold" in capsys.readouterr().err

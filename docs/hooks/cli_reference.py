@@ -54,6 +54,8 @@ EXAMPLES = {
     "disparity": "sqlmetrics disparity auc sample.csv --label clicked --score pctr --sensitive country "
                  "--max-difference 0.05",
     "report": "sqlmetrics report sample.csv --label clicked --score pctr --score pctr_base --group user_id",
+    "drift": "sqlmetrics drift sample.csv sample.csv --reference-where \"country = 'DE'\" "
+             "--current-where \"country = 'JP'\" --columns pctr,pctr_base --method ks,wasserstein_normed",
     "demo": "sqlmetrics demo",
     "dbt-package": "sqlmetrics dbt-package",
 }

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
-
 from .api import compute_metric
 from .drift_pvalues import cvm_statistic_pvalue, ks_pvalue, mannwhitney_pvalue
 from .errors import ParameterError
@@ -29,7 +27,7 @@ _OUTPUTS = ("column", "method", "statistic", "p_value", "threshold", "drift", "n
 
 
 def drift(reference, current, columns, *, method="ks", alpha: float = 0.05, threshold: float | None = None,
-          weight: str | None = None, by=None, con=None, dialect: str | None = None) -> pd.DataFrame:
+          weight: str | None = None, by=None, con=None, dialect: str | None = None):
     """Whether each numeric column's distribution moved from `reference` to `current`: one row per
     (slice, column, method) with the method's statistic, its p-value (the tests), its threshold and the
     drift flag, and each window's values and missing values (NULLs: counted and left out).
@@ -77,6 +75,7 @@ def drift(reference, current, columns, *, method="ks", alpha: float = 0.05, thre
             rows.append([*(row[s] for s in slices), column, name, statistic, p_value,
                          None if name in _TESTS else cut, bool(flag), n_ref, n_cur,
                          int(row["n_missing_reference"]), int(row["n_missing_current"])])
+    import pandas as pd  # the result is a frame: pandas is loaded already with the statistics
     return pd.DataFrame(rows, columns=[*slices, *_OUTPUTS])
 
 

@@ -23,7 +23,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 import sqlmetrics as sm
-from conftest import LONG_TABLE, args, make_binary_frame, spark_plans, spark_share, unreachable
+from conftest import LONG_TABLE, TWO_WINDOWS, args, make_binary_frame, spark_plans, spark_share, unreachable
 from sqlmetrics.registry import METRICS
 from sqlmetrics.sqltext import finish
 from sqlmetrics.target import Target
@@ -124,9 +124,14 @@ def test_the_parallel_plan_equals_the_aggregate_plan(name, extra, weighted, by, 
         df.loc[20:40, "s"] = -np.inf
     df.loc[40:60, "s"] = 0.0
     df.loc[60:900, "t"] = 2.5  # a spike of equal targets
-    params = dict(args(name, weight=weighted and "weight" in {p.name for p in METRICS[name].params}), by=by, **extra)
     con = duckdb.connect()
     con.register("df", df)
+    if name in TWO_WINDOWS:  # drift: the current window, other rows moved; a column of infinities and spikes
+        con.register("df_current", df.iloc[::2].assign(s=lambda d: d["s"] * 0.9, t=lambda d: d["t"] + 1))
+        params = {"current": "df_current", "columns": ["s", "t"], "by": by} | ({"weight": "w"} if weighted else {})
+    else:
+        weighted = weighted and "weight" in {p.name for p in METRICS[name].params}
+        params = dict(args(name, weight=weighted), by=by, **extra)
     got, want = run_plan(con, name, "parallel", **params), run_plan(con, name, "aggregate", **params)
     assert len(got) == len(want)
     for g, w in zip(sorted(got, key=str), sorted(want, key=str)):

@@ -196,11 +196,25 @@ def test_uplift_and_survival_curves_are_strict_json(tmp_path):
             assert rows[0]["threshold"] == "Infinity"
 
 
+def test_drift_statistics_are_strict_json(tmp_path):
+    """Two windows (--current, a file), weighted: the rank tests are null, the rest the Python API's."""
+    rng = np.random.default_rng(6)
+    windows = [pd.DataFrame({"a": rng.normal(shift, 1, 300).round(1), "w": rng.random(300)}) for shift in (0, 0.5)]
+    for name, frame in zip(("reference.csv", "current.csv"), windows):
+        frame.to_csv(tmp_path / name, index=False)
+    rows = strict_json(cli("compute", "drift_statistics", str(tmp_path / "reference.csv"), "--current",
+                           str(tmp_path / "current.csv"), "--columns", "a", "--weight", "w", "--format", "json",
+                           ok=0).stdout)["rows"]
+    assert rows[0]["mannwhitney_u"] is None and rows[0]["cramervonmises"] is None
+    expected = sm.drift_statistics(windows[0], current=windows[1], columns=["a"], weight="w")
+    check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in rows]), expected)
+
+
 def test_every_curve_metric_is_covered():
     assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
                            "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix",
                            "interpolated_precision", "uplift_curve", "qini_curve", "treatment_balance_curve",
-                           "cumulative_dynamic_auc"}
+                           "cumulative_dynamic_auc", "drift_statistics"}
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@
 {%- set plan = plan or sqlmetrics.default_plan() %}
 {%- set keys = by + ['sm_column'] %}
 {%- set w = sqlmetrics.as_double(sqlmetrics.ident(weight)) if weight else '1' %}
-{%- set read = by + columns + ([weight] if weight else []) %}
+{%- set read = (by + columns + ([weight] if weight else [])) | unique | list %}
 {#- a column's sorted values are its partition (plan 'aggregate'), or its buckets of them (plan 'parallel') -#}
 {%- set within = keys + (['sm_bucket'] if plan == 'parallel' else []) %}
 {%- set upto %}OVER ({{ sqlmetrics.partition_by(within) }} ORDER BY sm_value ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW){% endset %}

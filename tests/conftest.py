@@ -317,17 +317,17 @@ def connect_mysql():
         unreachable("MariaDB", e)
 
 
-def spark_share(items: list, metric_of) -> list:
+def spark_share(items: list, metric_of, every: int = 3) -> list:
     """What Spark, the slowest engine here, runs of `items` (calls or cases of metrics), a sample for CI's
     time: within each family (the section of metric_of(item): binary, ranking, ...; a call of no metric,
-    such as evaluate, a family of its own), every other item in their order, its first always. The engines of one machine run every item; on Spark every metric's own
+    such as evaluate, a family of its own), one item in `every` in their order, its first always. The engines of one machine run every item; on Spark every metric's own
     call runs all the same (tests/test_engines.py), and benchmarks/spark_plans.py audits every plan."""
     seen = {}
     out = []
     for item in items:
         name = metric_of(item)
         family = METRICS[name].section if name in METRICS else name
-        if seen.get(family, 0) % 2 == 0:
+        if seen.get(family, 0) % every == 0:
             out.append(item)
         seen[family] = seen.get(family, 0) + 1
     return out

@@ -104,7 +104,7 @@ def statistics_con(request):
 
 #: without ANSI SQL mode (Spark 3's default, and many clusters'), x/0 and invalid casts give NULL and
 #: integer overflow wraps instead of failing: a sample of the metrics' own calls (conftest.spark_share:
-#: every other one of each family; every call runs with ANSI on below, and the SQL rules of
+#: one in three of each family; every call runs with ANSI on below, and the SQL rules of
 #: tests/test_golden.py keep the templates free of what ANSI mode changes)
 ANSI_OFF = spark_share([c for c in CALLS if c[0] == c[1]], lambda c: c[1])
 #: Spark (the slowest engine here) runs SPARK_CALLS: not a metric's own call where its sliced call

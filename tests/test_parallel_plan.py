@@ -210,14 +210,14 @@ def _metric(label: str) -> str:
 #: whose whole-data call is audited too
 _WHOLE_DATA = {METRICS[_metric(label)].section: label for label, *_ in reversed(AUDIT.calls())
                if (m := METRICS.get(_metric(label))) and m.plan and m.plan.parallel}
-#: the calls audited, a sample for CI's time (the slowest tests here): every other call of each family
+#: the calls audited, a sample for CI's time (the slowest tests here): one call in four of each family
 #: (conftest.spark_share), its first always, sliced by c (two values), and that first's whole-data call
 #: too (their plans choose steps by the data, and the same templates' steps). A step that gathers every
 #: row of the whole-data call (a window without PARTITION BY) is one partitioned by the slice in the sliced
 #: call: half the rows in one task, caught there too (test_on_spark_the_single_window_plan_is_caught
 #: shows it both ways); `benchmarks/spark_plans.py` audits every whole-data call.
 _CALLS = [c for c in AUDIT.calls() if c[1] != "histogram"]  # histogram_auc reads 50 stored buckets, not rows
-_SAMPLED = spark_share(_CALLS, lambda c: _metric(c[0]))
+_SAMPLED = spark_share(_CALLS, lambda c: _metric(c[0]), every=4)
 AUDITED = [(label, table, params, by) for label, table, params in _CALLS
            for by in ([[], ["c"]] if label in _WHOLE_DATA.values() else [["c"]] if (label, table, params) in _SAMPLED
                       else [])]

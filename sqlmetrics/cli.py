@@ -747,7 +747,8 @@ def report_runs(args) -> int:
 
 
 def _measure_list(values: list[str] | None) -> tuple[str, ...] | None:
-    """--metrics ndcg@10,P@5 --metrics map: the measures, split at commas outside parentheses (P(rel=2)@5)."""
+    """--metrics ndcg@10,P@5 --metrics map (or drift's --columns, --method): the items of an option given
+    comma-separated or repeated, split at commas outside parentheses (P(rel=2)@5)."""
     if values is None:
         return None
     return tuple(m.strip() for value in values for m in re.split(r",(?![^()]*\))", value) if m.strip())
@@ -824,11 +825,6 @@ def cmd_compare_runs(argv) -> int:
     return 0
 
 
-def _listed(values: list[str]) -> list[str]:
-    """The items of a comma-separated or repeated option."""
-    return [item.strip() for value in values for item in value.split(",") if item.strip()]
-
-
 @contextmanager
 def _compute_place(args):
     """The connection drift computes on: --url's warehouse, --database's file (read-only), or a DuckDB in
@@ -851,7 +847,7 @@ def _compute_place(args):
 
 def cmd_drift(args) -> int:
     """sm.drift of REFERENCE and CURRENT: a row per (slice, column, method); exit 1 when one finds drift."""
-    columns, methods, by = _listed(args.columns), _listed(args.method or ["ks"]), list(args.by or [])
+    columns, methods, by = list(_measure_list(args.columns)), list(_measure_list(args.method or ["ks"])), args.by or []
     with _compute_place(args) as con:
         reference, current = ((where(data, condition, con, args.allow_function) if condition else data)
                               for data, condition in ((args.reference, args.reference_where),

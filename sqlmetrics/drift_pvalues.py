@@ -27,27 +27,25 @@ def ks_pvalue(d: float, n_ref: int, n_cur: int) -> float:
     return float(_scipy().stats.kstwo.sf(d, round(n_ref * n_cur / (n_ref + n_cur))))
 
 
-def mannwhitney_pvalue(rank_sum_ref: float, n_ref: int, n_cur: int, tie_term: float) -> tuple[float, float]:
-    """U1 = R1 - n_ref (n_ref + 1)/2 and the normal approximation with the tie correction and the
-    continuity correction (scipy.stats.mannwhitneyu, method='asymptotic')."""
-    u1 = rank_sum_ref - n_ref * (n_ref + 1) / 2
+def mannwhitney_pvalue(u1: float, n_ref: int, n_cur: int, tie_term: float) -> float:
+    """The normal approximation of U1 (the reference's U) with the tie correction and the continuity
+    correction, two-sided (scipy.stats.mannwhitneyu, method='asymptotic')."""
     u = max(u1, n_ref * n_cur - u1)
     n = n_ref + n_cur
     s = math.sqrt(n_ref * n_cur / 12 * ((n + 1) - tie_term / (n * (n - 1))))
     z = (u - n_ref * n_cur / 2 - 0.5) / s if s > 0 else math.inf
-    return u1, min(1.0, 2 * float(_scipy().stats.norm.sf(z)))
+    return min(1.0, 2 * float(_scipy().stats.norm.sf(z)))
 
 
-def cvm_statistic_pvalue(u: float, n_ref: int, n_cur: int) -> tuple[float, float]:
-    """T = U / (k N) - (4k - 1) / (6N), k = n_ref n_cur, N = n_ref + n_cur, and its asymptotic p-value:
-    T standardised by its exact mean and variance (Anderson 1962) and read on the limiting distribution
-    of the one-sample statistic, Csorgo & Faraway's (1996) series (scipy.stats.cramervonmises_2samp)."""
+def cvm_pvalue(t: float, n_ref: int, n_cur: int) -> float:
+    """The asymptotic p-value of the two-sample statistic T: T standardised by its exact mean and
+    variance (Anderson 1962) and read on the limiting distribution of the one-sample statistic, Csorgo
+    & Faraway's (1996) series (scipy.stats.cramervonmises_2samp, method='asymptotic')."""
     k, n = n_ref * n_cur, n_ref + n_cur
-    t = u / (k * n) - (4 * k - 1) / (6 * n)
     mean = (1 + 1 / n) / 6
     var = (n + 1) * (4 * k * n - 3 * (n_ref ** 2 + n_cur ** 2) - 2 * k) / (45 * n ** 2 * 4 * k)
     tn = 1 / 6 + (t - mean) / math.sqrt(45 * var)
-    return t, 1.0 if tn < 0.003 else max(0.0, 1.0 - _cvm_limit_cdf(tn))
+    return 1.0 if tn < 0.003 else max(0.0, 1.0 - _cvm_limit_cdf(tn))
 
 
 def _cvm_limit_cdf(x: float) -> float:

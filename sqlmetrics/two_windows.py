@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from .api import compute_metric
-from .drift_pvalues import cvm_statistic_pvalue, ks_pvalue, mannwhitney_pvalue
+from .drift_pvalues import cvm_pvalue, ks_pvalue, mannwhitney_pvalue
 from .errors import ParameterError
 from .registry import METRICS
 
@@ -84,10 +84,9 @@ def _statistic(method: str, row, n_ref: int, n_cur: int) -> tuple[float, float]:
     if method == "ks":
         return row["ks"], ks_pvalue(row["ks"], n_ref, n_cur)
     if method == "mannwhitneyu":
-        return mannwhitney_pvalue(row["mannwhitney_u"] + n_ref * (n_ref + 1) / 2, n_ref, n_cur, row["tie_term"])
+        return row["mannwhitney_u"], mannwhitney_pvalue(row["mannwhitney_u"], n_ref, n_cur, row["tie_term"])
     if method == "cramervonmises":
-        k, n = n_ref * n_cur, n_ref + n_cur
-        return cvm_statistic_pvalue((row["cramervonmises"] + (4 * k - 1) / (6 * n)) * k * n, n_ref, n_cur)
+        return row["cramervonmises"], cvm_pvalue(row["cramervonmises"], n_ref, n_cur)
     if method == "wasserstein_normed":
         return row["wasserstein"] / max(row["reference_std"], 0.001), math.nan
     return row[method], math.nan

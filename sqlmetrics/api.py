@@ -46,6 +46,11 @@ def validate(m: Metric, given: dict) -> dict:
                                  "for it to apply, or leave it out")
     if m.one_of and sum(values[k] is not None for k in m.one_of) != 1:
         raise ParameterError(f"{m.name} needs exactly one of {' or '.join(m.one_of)}")
+    if "categorical" in values:  # drift compares numeric columns, categorical ones, or both; each column one way
+        if not values["columns"] and not values["categorical"]:
+            raise ParameterError(f"{m.name}: no column to compare: pass columns= (numeric) or categorical=")
+        if both := [c for c in values["columns"] if c in values["categorical"]]:
+            raise ParameterError(f"{m.name}: column {both[0]!r} is in columns and in categorical: compare it one way")
     if m.averaged and values["average"] != "binary" and values.get("pos_label") is not None:
         raise ParameterError(f"pos_label applies to average='binary' (two classes); with average="
                              f"{values['average']!r} every class is positive in turn: leave pos_label out")
@@ -646,7 +651,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
     # an intermediate column of a template, say) can reach the metric's SQL.
     # SQLite: a query's columns have no declared type, but may carry a table column's collation
     exact = {col for _, col, role in wanted if (kinds[col] == "other" or engine.capabilities.loose_types)
-             and role in ("key", "class", "slice", "group")}
+             and role in ("key", "class", "slice", "group", "category")}
     columns = [exp.maybe_parse(checks.guarded(found[col], col, engine.dialect), dialect="duckdb")
                .as_(renames.get(col, col), quoted=True) if guards
                else _exact_text(col, schema[col], engine).as_(renames.get(col, col), quoted=True) if col in exact
@@ -725,6 +730,8 @@ def _check_key_types(placement: dict, kinds: dict, sources: dict) -> None:
         for param, col, role in wanted:
             if role == "class":  # true and predicted classes are compared with each other (1 and 1.0 alike)
                 family.setdefault("classes", []).append((slot, col, _key_class(kinds[slot][col], exact=False)))
+            elif role == "category":  # compared as text across the windows: 1 and 1.0 would be two categories
+                family.setdefault(f"categories of {col!r}", []).append((slot, col, _key_class(kinds[slot][col])))
             elif role == "key":
                 # each by column is a key of its own; a catalogue's or similarity's ids are item ids
                 key = "item ids" if slot in ("similarity", "items") else (

@@ -99,7 +99,7 @@ def column_checks(param: str, role: str, col: str, kind: str, type_name: str, di
 
     Numbers must be numbers (SQLite keeps text in any column), never NaN (PostgreSQL's numeric has
     one too), and finite except for scores, which only order rows (+-inf rank first and last)."""
-    if role == "slice":  # a by column: any type, and NULL is a slice of its own
+    if role in ("slice", "category"):  # a by column (NULL a slice of its own), a category (NULL missing): any type
         return []
     q = quote(col)
     desc = f"column {col!r} ({param})" + ("" if slot == "data" else f" of {relation} given as {slot}")

@@ -11,7 +11,18 @@ CURRENT = Param("current", "relation", "the current window's rows, with the refe
                 "sqlmetrics.Query, file path or DataFrame).", like_data=True)
 COLUMNS = Param("columns", "columns", "the numeric columns whose distributions are compared: a row of statistics "
                 "each (column_index: its position in this list, from 1); a NULL is a missing value, counted and left "
-                "out.", role="measurement")
+                "out.", role="measurement", default=[])
+CATEGORICAL = Param("categorical", "columns", "columns compared by category (their values as text, byte by byte): "
+                    "the binned statistics and the tests of counts only; a NULL is a missing value, counted and left "
+                    "out (column_index: after the numeric columns).", default=[], role="category")
+BINNING = Param("binning", "choice", "the bins of a numeric column: 'quantile', at the reference's quantiles "
+                "(numpy.quantile, method='inverted_cdf'), or 'uniform', of equal width over the reference's range; "
+                "the outer bins reach -inf and +inf.", default="quantile", choices=("quantile", "uniform"),
+                sample="uniform")
+N_BINS = Param("n_bins", "int", "the number of bins of a numeric column (fewer where the reference's quantiles tie).",
+               default=10, low=2, high=1000, sample=4)
+EDGES = Param("edges", "floats", "the cuts between the bins of every numeric column, in place of binning and n_bins: "
+              "a bin holds the values from one cut (included) to the next.", default=None)
 DRIFT_WEIGHT = Param("weight", "column", "optional non-negative weight column of both windows: it weighs the "
                      "distribution functions of ks, wasserstein and energy (scipy's u_weights, v_weights); the "
                      "rank tests (mannwhitney_u, cramervonmises) have no weights and are NULL then.", default=None,
@@ -20,9 +31,11 @@ DRIFT_WEIGHT = Param("weight", "column", "optional non-negative weight column of
 DRIFT = [
     Metric(
         name="drift_statistics", template="drift/drift_statistics.sql", kind="curve", section="drift",
-        params=(CURRENT, COLUMNS, DRIFT_WEIGHT, BY),
+        params=(CURRENT, COLUMNS, CATEGORICAL, BINNING, N_BINS, EDGES, DRIFT_WEIGHT, BY),
         outputs=("column_index", "ks", "wasserstein", "energy", "reference_std", "mannwhitney_u", "tie_term",
-                 "cramervonmises", "n_reference", "n_current", "n_missing_reference", "n_missing_current"),
+                 "cramervonmises", "psi", "kl_divergence", "jensenshannon", "hellinger", "total_variation",
+                 "chisquare", "g_test", "two_proportion_z", "n_bins", "n_new", "n_reference", "n_current",
+                 "n_missing_reference", "n_missing_current"),
         summary="Two-sample statistics of each numeric column between a reference and a current window: "
                 "Kolmogorov-Smirnov, Wasserstein-1, energy distance, Mann-Whitney U, Cramer-von Mises.",
         formula="per column, its NULLs counted (n_missing_*) and left out; F_ref, F_cur the windows' (weighted) "
@@ -50,5 +63,6 @@ DRIFT = [
                  ">>> d['n_missing_reference'].tolist()\n"
                  "[0, 1]\n"),
         undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower",
+        defined_by=("total_variation",),
         plan=ParallelWhenDistributed()),
 ]

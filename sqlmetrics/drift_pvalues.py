@@ -1,5 +1,5 @@
 """The p-values of the two-sample drift tests, from the statistics the engine computed
-(sql/drift/two_samples.sql): a function of a few numbers per column, so computed here, with scipy's
+(sql/drift/drift_statistics.sql): a function of a few numbers per column, so computed here, with scipy's
 distributions (imported when a p-value is asked for: scipy is the `drift` extra's). Each is the
 asymptotic p-value of its test, two-sided, as scipy computes it with method='asymp' (KS) or
 'asymptotic' (Mann-Whitney, Cramer-von Mises); scipy's 'auto' picks the exact distribution for
@@ -35,6 +35,17 @@ def mannwhitney_pvalue(u1: float, n_ref: int, n_cur: int, tie_term: float) -> fl
     s = math.sqrt(n_ref * n_cur / 12 * ((n + 1) - tie_term / (n * (n - 1))))
     z = (u - n_ref * n_cur / 2 - 0.5) / s if s > 0 else math.inf
     return min(1.0, 2 * float(_scipy().stats.norm.sf(z)))
+
+
+def chi2_pvalue(statistic: float, dof: int) -> float:
+    """The chi-square distribution's upper tail (scipy.stats.chisquare and power_divergence); a column of
+    one bin has nothing to test: 1."""
+    return 1.0 if dof == 0 else float(_scipy().stats.chi2.sf(statistic, dof))
+
+
+def normal_pvalue(z: float) -> float:
+    """Two-sided, of a statistic that is standard normal without drift: 2 (1 - Phi(|z|))."""
+    return float(2 * _scipy().stats.norm.sf(abs(z)))
 
 
 def cvm_pvalue(t: float, n_ref: int, n_cur: int) -> float:

@@ -39,7 +39,7 @@ class Metric:
     #: the same in plain text with every convention (clipping, ties, 0/0)
     math: str = ""
     undefined: str = ""  # why the value can be missing, shown when a scalar/curve is undefined
-    defined_by: tuple[str, ...] = ()  # a record's columns whose NULL means it is undefined
+    defined_by: tuple[str, ...] = ()  # a record's (or a curve's) columns whose NULL means it is undefined
     across_slices: tuple[str, ...] = ()  # columns only a result with `by` has, computed across its slices
     one_of: tuple[str, ...] = ()  # exactly one of these parameters must be given
     #: (a, b, v, why): parameter `a` does not apply when `b` is `v` (`why`: what b=v means instead); `a`
@@ -106,7 +106,7 @@ class Metric:
     @property
     def value_columns(self) -> tuple[str, ...]:
         """Columns whose NULL means 'undefined' (raised for an unsliced call)."""
-        return {"scalar": (self.name,), "curve": self.outputs[1:3], "record": self.defined_by}[self.kind]
+        return {"scalar": (self.name,), "curve": self.defined_by or self.outputs[1:3], "record": self.defined_by}[self.kind]
 
     def outputs_for(self, values: dict) -> tuple[str, ...]:
         """The outputs a call with these parameter values returns (see outputs_with)."""

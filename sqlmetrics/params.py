@@ -24,6 +24,7 @@ Role = Literal["label", "binary", "class", "score", "probability", "weight", "co
                "indicator",  # 0/1 like "binary", but pos_label never applies to it: a treatment, a survival event
                "duration",  # a time since the start of follow-up: a number >= 0 (survival)
                "measurement",  # a finite number, NULL where missing (drift counts and leaves it out)
+               "category",  # a value of any type compared as text, NULL where missing (drift)
                ]
 #: where a column must exist: the data, the judgments (the qrels if given, else the data), or both
 Where = Literal["data", "judgments", "both"]
@@ -104,7 +105,7 @@ class Param:
 
     def _check_columns(self, value):
         names = [value] if isinstance(value, str) else value
-        if not isinstance(names, (list, tuple)) or not names:
+        if not isinstance(names, (list, tuple)) or not (names or self.default == []):  # [] where it is the default
             raise ParameterError(f"{self.name} must be a column name or a list of column names; got {value!r}")
         out = [self._check_column(v) for v in names]
         if len(set(out)) != len(out):

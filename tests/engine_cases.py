@@ -69,9 +69,10 @@ def calls():
             out.append((name, name, "scores", {"label": "label", "weight": "w"}))
             out.append((f"{name}-by-labels", name, "scores", {"labels": "labels", "by": "c"}))
         elif name in TWO_WINDOWS:
-            out.append((name, name, "preds", {"current": "current", "columns": ["s", "s2", "t", "d"]}))
-            out.append((f"{name}-by", name, "preds", {"current": "current", "columns": ["s2", "t"], "weight": "w",
-                                                      "by": "c"}))
+            out.append((name, name, "preds", {"current": "current", "columns": ["s", "s2", "t", "d"],
+                                              "categorical": ["cls", "y", "g"]}))
+            out.append((f"{name}-by", name, "preds", {"current": "current", "columns": ["s2", "t"], "categorical": ["cls"],
+                                                      "binning": "uniform", "n_bins": 4, "weight": "w", "by": "c"}))
         elif name == "histogram_auc":
             out.append((name, name, "histogram", {}))
             out.append((f"{name}-by", name, "histogram", {"by": "c"}))

@@ -18,7 +18,7 @@ The canonical call of each metric (``tests/golden/CALLS.md`` lists all of them):
   the columns ``LONG_TABLE_COLUMNS`` below, the true class as a column, weighted, every option at its
   default (multiclass_auc: one-vs-rest, macro);
 - drift metrics (reference ``analytics.features_last_month``, current ``analytics.features_this_week``):
-  ``DRIFT_CALL`` below, three columns, weighted;
+  ``DRIFT_CALL`` below, three numeric columns and a categorical one, weighted;
 - ranking metrics (run ``analytics.run``): the parameters ``conftest.ranking_args(name,
   "weighted_by")`` chooses (query/item/score/relevance columns, judgments in ``analytics.qrels``,
   k=10 wherever k exists, similarities in ``analytics.similar_items``, a catalogue of 1000 items),
@@ -73,8 +73,10 @@ COLUMNS = {
 }
 BY = ["country"]
 #: the multi-class metrics from scores: a long table of one row per image and class, weighted
-#: the drift metrics: last month's feature table against this week's, three feature columns, weighted
+#: the drift metrics: last month's feature table against this week's, three numeric feature columns and a
+#: categorical one, weighted
 DRIFT_CALL = {"current": "analytics.features_this_week", "columns": ["age", "basket_value", "sessions"],
+              "categorical": ["device"],
               "weight": "sample_weight"}
 LONG_TABLE_COLUMNS = {"example": "image_id", "class_": "class", "score": "probability", "label": "true_class",
                       "weight": "importance"}

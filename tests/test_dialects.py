@@ -32,7 +32,8 @@ def test_renders_one_select_that_parses(name, dialect):
     elif name in LONG_TABLE:
         params = {"example": "example id", "class_": "class", "score": "Score", "label": "true class"}
     elif name in TWO_WINDOWS:
-        params = {"current": "analytics.current_preds", "columns": ["Score", "amount x"], "weight": "w 1"}
+        params = {"current": "analytics.current_preds", "columns": ["Score", "amount x"], "categorical": ["device type"],
+                  "weight": "w 1"}
     else:
         params = ranking_args(name, "plain")
     params["by"] = ["country", "day"]

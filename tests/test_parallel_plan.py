@@ -128,7 +128,8 @@ def test_the_parallel_plan_equals_the_aggregate_plan(name, extra, weighted, by, 
     con.register("df", df)
     if name in TWO_WINDOWS:  # drift: the current window, other rows moved; a column of infinities and spikes
         con.register("df_current", df.iloc[::2].assign(s=lambda d: d["s"] * 0.9, t=lambda d: d["t"] + 1))
-        params = {"current": "df_current", "columns": ["s", "t"], "by": by} | ({"weight": "w"} if weighted else {})
+        params = {"current": "df_current", "columns": ["s", "t"], "categorical": ["cls"], "by": by} | (
+            {"weight": "w", "binning": "uniform"} if weighted else {})
     else:
         weighted = weighted and "weight" in {p.name for p in METRICS[name].params}
         params = dict(args(name, weight=weighted), by=by, **extra)

@@ -119,7 +119,7 @@ def calls():
                                 params.pop("weight")
                             out.append((f"{name}-{p.name}={choice}", name, "scores", params))
         elif name in TWO_WINDOWS:
-            base = {"current": "current", "columns": ["s", "s2", "t"]}
+            base = {"current": "current", "columns": ["s", "s2", "t"], "categorical": ["cls"]}
             out += [(name, name, "preds", base), (f"{name}-weight-by", name, "preds", dict(base, weight="w", by=["c"]))]
         elif name == "histogram_auc":
             out += [(name, name, "histogram", {}), (f"{name}-by", name, "histogram", {"by": ["c"]})]

@@ -5,6 +5,7 @@ WITH sm_windows AS (
     "age",
     "basket_value",
     "sessions",
+    "device",
     "sample_weight"
   FROM analytics.features_last_month
   UNION ALL
@@ -14,6 +15,7 @@ WITH sm_windows AS (
     "age",
     "basket_value",
     "sessions",
+    "device",
     "sample_weight"
   FROM analytics.features_this_week
 ), sm_columns AS (
@@ -25,6 +27,9 @@ WITH sm_windows AS (
   UNION ALL
   SELECT
     2 AS sm_column
+  UNION ALL
+  SELECT
+    3 AS sm_column
 ), sm_long AS (
   SELECT
     "country",
@@ -38,7 +43,8 @@ WITH sm_windows AS (
       THEN CAST("basket_value" AS DOUBLE PRECISION)
       WHEN 2
       THEN CAST("sessions" AS DOUBLE PRECISION)
-    END AS sm_value
+    END AS sm_value,
+    CASE sm_column WHEN 3 THEN CAST("device" AS TEXT) COLLATE "C" END AS sm_category
   FROM sm_windows
   CROSS JOIN sm_columns
 ), sm_values AS (
@@ -46,7 +52,8 @@ WITH sm_windows AS (
     "country",
     "sm_column",
     sm_value,
-    CASE WHEN sm_value IS NULL THEN 0 ELSE 1 END AS sm_known,
+    sm_category,
+    CASE WHEN NOT sm_value IS NULL THEN 1 WHEN NOT sm_category IS NULL THEN 2 ELSE 0 END AS sm_known,
     SUM(1 - sm_window) AS sm_n_ref,
     SUM(sm_window) AS sm_n_cur,
     SUM(CASE WHEN sm_window = 0 THEN sm_w ELSE 0 END) AS sm_w_ref,
@@ -55,12 +62,14 @@ WITH sm_windows AS (
   GROUP BY
     "country",
     "sm_column",
-    "sm_value"
+    "sm_value",
+    "sm_category"
 ), sm_sorted AS (
   SELECT
     "country",
     "sm_column",
     sm_value,
+    sm_category,
     sm_known,
     sm_n_ref,
     sm_n_cur,
@@ -102,7 +111,15 @@ WITH sm_windows AS (
         CAST(SUM(sm_w_ref) OVER (PARTITION BY "country", "sm_column") AS DOUBLE PRECISION),
         0
       )
-    ) AS sm_ref_mean
+    ) AS sm_ref_mean,
+    SUM(sm_w_ref) OVER (
+      PARTITION BY "country", "sm_column"
+      ORDER BY sm_value
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_ref_upto,
+    SUM(sm_w_ref) OVER (PARTITION BY "country", "sm_column") AS sm_ref_total,
+    MIN(CASE WHEN sm_n_ref > 0 THEN sm_value END) OVER (PARTITION BY "country", "sm_column") AS sm_ref_lo,
+    MAX(CASE WHEN sm_n_ref > 0 THEN sm_value END) OVER (PARTITION BY "country", "sm_column") AS sm_ref_hi
   FROM sm_values
   WHERE
     NOT sm_value IS NULL
@@ -111,11 +128,16 @@ WITH sm_windows AS (
     "country",
     "sm_column",
     sm_value,
+    sm_category,
     sm_known,
     sm_n_ref,
     sm_n_cur,
     sm_w_ref,
     sm_w_cur,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     NULL,
     NULL,
     NULL,
@@ -208,14 +230,211 @@ WITH sm_windows AS (
         ) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(CASE WHEN sm_known = 1 THEN sm_w_ref END) AS DOUBLE PRECISION), 0)
       )
     ) AS reference_std,
-    SUM(CASE WHEN sm_known = 1 THEN sm_n_ref END) AS n_reference,
-    SUM(CASE WHEN sm_known = 1 THEN sm_n_cur END) AS n_current,
+    SUM(CASE WHEN sm_known > 0 THEN sm_n_ref ELSE 0 END) AS n_reference,
+    SUM(CASE WHEN sm_known > 0 THEN sm_n_cur ELSE 0 END) AS n_current,
     SUM(CASE WHEN sm_known = 0 THEN sm_n_ref ELSE 0 END) AS n_missing_reference,
     SUM(CASE WHEN sm_known = 0 THEN sm_n_cur ELSE 0 END) AS n_missing_current
   FROM sm_ranked
   GROUP BY
     "country",
     "sm_column"
+), sm_binned AS (
+  SELECT
+    "country",
+    "sm_column",
+    sm_category,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    CASE
+      WHEN sm_known = 1
+      THEN FLOOR(
+        (
+          CAST(10 * sm_ref_upto AS DOUBLE PRECISION) / NULLIF(CAST(sm_ref_total AS DOUBLE PRECISION), 0)
+        )
+      )
+    END AS sm_floor
+  FROM sm_sorted
+  WHERE
+    sm_known > 0
+), sm_bins AS (
+  SELECT
+    "country",
+    "sm_column",
+    SUM(sm_n_ref) AS sm_n_ref,
+    SUM(sm_n_cur) AS sm_n_cur,
+    SUM(sm_w_ref) AS sm_w_ref,
+    SUM(sm_w_cur) AS sm_w_cur
+  FROM (
+    SELECT
+      sm_binned.*,
+      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
+    FROM sm_binned
+  ) AS sm_capped
+  GROUP BY
+    "country",
+    "sm_column",
+    "sm_bin",
+    "sm_category"
+), sm_shares AS (
+  SELECT
+    "country",
+    "sm_column",
+    sm_n_ref,
+    sm_n_cur,
+    (
+      CAST(sm_w_ref AS DOUBLE PRECISION) / NULLIF(
+        CAST(SUM(sm_w_ref) OVER (PARTITION BY "country", "sm_column") AS DOUBLE PRECISION),
+        0
+      )
+    ) AS sm_p,
+    (
+      CAST(sm_w_cur AS DOUBLE PRECISION) / NULLIF(
+        CAST(SUM(sm_w_cur) OVER (PARTITION BY "country", "sm_column") AS DOUBLE PRECISION),
+        0
+      )
+    ) AS sm_q,
+    (
+      CAST(sm_n_ref + sm_n_cur AS DOUBLE PRECISION) / NULLIF(
+        CAST(SUM(sm_n_ref + sm_n_cur) OVER (PARTITION BY "country", "sm_column") AS DOUBLE PRECISION),
+        0
+      )
+    ) AS sm_pooled,
+    SUM(sm_n_ref) OVER (PARTITION BY "country", "sm_column") AS sm_bins_ref,
+    SUM(sm_n_cur) OVER (PARTITION BY "country", "sm_column") AS sm_bins_cur
+  FROM sm_bins
+), sm_smallest AS (
+  SELECT
+    sm_shares.*,
+    MIN(CASE WHEN sm_p > 0 THEN sm_p END) OVER (PARTITION BY "country", "sm_column") AS sm_p_min,
+    MIN(CASE WHEN sm_q > 0 THEN sm_q END) OVER (PARTITION BY "country", "sm_column") AS sm_q_min
+  FROM sm_shares
+), sm_filled AS (
+  SELECT
+    sm_smallest.*,
+    CASE
+      WHEN sm_p > 0
+      THEN sm_p
+      WHEN sm_p_min <= 0.0001
+      THEN CAST(sm_p_min AS DOUBLE PRECISION) / 1000000
+      ELSE 0.0001
+    END AS sm_pf,
+    CASE
+      WHEN sm_q > 0
+      THEN sm_q
+      WHEN sm_q_min <= 0.0001
+      THEN CAST(sm_q_min AS DOUBLE PRECISION) / 1000000
+      ELSE 0.0001
+    END AS sm_qf,
+    (
+      CAST(sm_n_ref * sm_bins_cur AS DOUBLE PRECISION) / NULLIF(CAST(sm_bins_ref AS DOUBLE PRECISION), 0)
+    ) AS sm_expected
+  FROM sm_smallest
+), sm_binned_statistics AS (
+  SELECT
+    "country",
+    "sm_column",
+    SUM(
+      (
+        sm_pf - sm_qf
+      ) * LN(
+        (
+          CAST(sm_pf AS DOUBLE PRECISION) / NULLIF(CAST(sm_qf AS DOUBLE PRECISION), 0)
+        )
+      )
+    ) AS psi,
+    (
+      CAST(SUM(
+        sm_pf * LN(
+          (
+            CAST(sm_pf AS DOUBLE PRECISION) / NULLIF(CAST(sm_qf AS DOUBLE PRECISION), 0)
+          )
+        )
+      ) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_pf) AS DOUBLE PRECISION), 0)
+    ) + LN(
+      (
+        CAST(SUM(sm_qf) AS DOUBLE PRECISION) / NULLIF(CAST(SUM(sm_pf) AS DOUBLE PRECISION), 0)
+      )
+    ) AS kl_divergence,
+    SUM(
+      CASE
+        WHEN sm_p > 0
+        THEN sm_p * LN(
+          (
+            CAST(2 * sm_p AS DOUBLE PRECISION) / NULLIF(CAST(sm_p + sm_q AS DOUBLE PRECISION), 0)
+          )
+        )
+        ELSE 0
+      END
+    ) + SUM(
+      CASE
+        WHEN sm_q > 0
+        THEN sm_q * LN(
+          (
+            CAST(2 * sm_q AS DOUBLE PRECISION) / NULLIF(CAST(sm_p + sm_q AS DOUBLE PRECISION), 0)
+          )
+        )
+        ELSE 0
+      END
+    ) AS sm_js,
+    SUM(SQRT(sm_p * sm_q)) AS sm_affinity,
+    CAST(SUM(ABS(sm_p - sm_q)) AS DOUBLE PRECISION) / 2 AS total_variation,
+    SUM(
+      CASE
+        WHEN sm_n_ref > 0
+        THEN (
+          CAST((
+            sm_n_cur - sm_expected
+          ) * (
+            sm_n_cur - sm_expected
+          ) AS DOUBLE PRECISION) / NULLIF(CAST(sm_expected AS DOUBLE PRECISION), 0)
+        )
+        ELSE 0
+      END
+    ) AS sm_chisquare,
+    2 * SUM(
+      CASE
+        WHEN sm_n_ref > 0 AND sm_n_cur > 0
+        THEN sm_n_cur * LN(
+          (
+            CAST(sm_n_cur AS DOUBLE PRECISION) / NULLIF(CAST(sm_expected AS DOUBLE PRECISION), 0)
+          )
+        )
+        ELSE 0
+      END
+    ) AS sm_g,
+    SUM(sm_pooled * (
+      1 - sm_pooled
+    )) AS sm_spread,
+    MAX(sm_bins_ref) AS sm_bins_ref,
+    MAX(sm_bins_cur) AS sm_bins_cur,
+    COUNT(*) AS n_bins,
+    SUM(CASE WHEN sm_n_ref = 0 THEN sm_n_cur ELSE 0 END) AS n_new
+  FROM sm_filled
+  GROUP BY
+    "country",
+    "sm_column"
+), sm_all AS (
+  SELECT
+    s.*,
+    b.psi,
+    b.kl_divergence,
+    b.sm_js,
+    b.sm_affinity,
+    b.total_variation,
+    b.sm_chisquare,
+    b.sm_g,
+    b.sm_spread,
+    b.sm_bins_ref,
+    b.sm_bins_cur,
+    b.n_bins,
+    b.n_new
+  FROM sm_statistics AS s
+  LEFT JOIN sm_binned_statistics AS b
+    ON (
+      s."country" IS NOT DISTINCT FROM b."country"
+    ) AND s.sm_column = b.sm_column
 )
 SELECT
   "country",
@@ -227,11 +446,21 @@ SELECT
   CAST(NULL AS DOUBLE PRECISION) AS mannwhitney_u,
   CAST(NULL AS DOUBLE PRECISION) AS tie_term,
   CAST(NULL AS DOUBLE PRECISION) AS cramervonmises,
+  psi,
+  kl_divergence,
+  CASE WHEN sm_js > 0 THEN SQRT(CAST(sm_js AS DOUBLE PRECISION) / 2) ELSE 0 END AS jensenshannon,
+  CASE WHEN sm_affinity < 1 THEN SQRT(1 - sm_affinity) ELSE 0 END AS hellinger,
+  total_variation,
+  CAST(NULL AS DOUBLE PRECISION) AS chisquare,
+  CAST(NULL AS DOUBLE PRECISION) AS g_test,
+  CAST(NULL AS DOUBLE PRECISION) AS two_proportion_z,
+  CAST(n_bins AS BIGINT) AS n_bins,
+  CAST(n_new AS BIGINT) AS n_new,
   CAST(n_reference AS BIGINT) AS n_reference,
   CAST(n_current AS BIGINT) AS n_current,
   CAST(n_missing_reference AS BIGINT) AS n_missing_reference,
   CAST(n_missing_current AS BIGINT) AS n_missing_current
-FROM sm_statistics
+FROM sm_all
 ORDER BY
   "country",
   column_index

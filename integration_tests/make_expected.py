@@ -35,6 +35,7 @@ import pytrec_eval
 import sklift.metrics as sklift
 import sklearn.metrics as skm
 from scipy import stats
+from scipy.spatial import distance
 from MLstatkit import Delong_test
 from sklearn.calibration import calibration_curve
 from sklearn.exceptions import UndefinedMetricWarning
@@ -693,6 +694,54 @@ def uplift(p: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return {"qini_auc_by_country": pd.DataFrame(by_country), "uplift_auc": pd.DataFrame([{"uplift_auc": auuc}])}
 
 
+def make_current_predictions(rng, p: pd.DataFrame) -> pd.DataFrame:
+    """The drift metrics' current window: a sample of the predictions with the scores moved up (ties kept,
+    two decimals), revenue missing in some rows, and no row of the smallest country (an empty bin)."""
+    current = p[p["country"] != "us"].sample(n=300, random_state=rng.integers(2 ** 31)).reset_index(drop=True)
+    current["pctr"] = np.clip(current["pctr"] + rng.choice([0.0, 0.05, 0.1], len(current)), 0, 1).round(2)
+    current.loc[rng.random(len(current)) < 0.05, "revenue"] = None
+    return current
+
+
+def quantile_bins(x: np.ndarray, values: np.ndarray, n_bins: int) -> np.ndarray:
+    """The bin of each value among the reference x's quantile cuts: the smallest value whose share at or
+    below it reaches j / n_bins (numpy.quantile's inverted_cdf, exactly), a bin from its cut on."""
+    ordered = np.sort(x)
+    cuts = np.unique([ordered[-(-j * len(x) // n_bins) - 1] for j in range(1, n_bins)])
+    return np.searchsorted(cuts, values, "right")
+
+
+def drift(p: pd.DataFrame, current: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """scipy.stats' two-sample statistics of the numeric columns, and the binned statistics of them
+    (10 quantile bins of the reference) and of the country by category, from scipy's entropy,
+    jensenshannon, chisquare and power_divergence, with Evidently 0.4.40's empty-bin rule (an empty bin's
+    share: the window's smallest share / 10^6 if at most 10^-4, else 10^-4)."""
+    rows = []
+    for index, column in enumerate(["pctr", "revenue", "country"], start=1):
+        x, y = p[column].dropna().to_numpy(), current[column].dropna().to_numpy()
+        row = {"column_index": index, "n_reference": len(x), "n_current": len(y)}
+        if column != "country":
+            _, ties = np.unique(np.concatenate([x, y]), return_counts=True)
+            row |= {"ks": stats.ks_2samp(x, y).statistic, "wasserstein": stats.wasserstein_distance(x, y),
+                    "energy": stats.energy_distance(x, y), "reference_std": np.std(x),
+                    "mannwhitney_u": stats.mannwhitneyu(x, y).statistic, "tie_term": float(np.sum(ties ** 3 - ties)),
+                    "cramervonmises": stats.cramervonmises_2samp(x, y).statistic}
+            x, y = quantile_bins(x, x, 10), quantile_bins(x, y, 10)
+        keys = sorted(set(x) | set(y))
+        o_x, o_y = np.array([np.sum(x == k) for k in keys]), np.array([np.sum(y == k) for k in keys])
+        sp, sq = o_x / len(x), o_y / len(y)
+        fill = [np.where(s > 0, s, s[s > 0].min() / 1e6 if s[s > 0].min() <= 1e-4 else 1e-4) for s in (sp, sq)]
+        expected = o_x * len(y) / len(x)
+        row |= {"psi": np.sum((fill[0] - fill[1]) * np.log(fill[0] / fill[1])),
+                "kl_divergence": stats.entropy(*fill), "jensenshannon": distance.jensenshannon(sp, sq),
+                "hellinger": np.sqrt(1 - min(1.0, np.sum(np.sqrt(sp * sq)))), "total_variation": np.abs(sp - sq).sum() / 2,
+                "chisquare": stats.chisquare(o_y, expected).statistic,
+                "g_test": stats.power_divergence(o_y, expected, lambda_="log-likelihood").statistic,
+                "n_bins": len(keys)}
+        rows.append(row)
+    return {"drift_statistics_of_the_scores": pd.DataFrame(rows)}
+
+
 def write(seeds: Path = SEEDS) -> None:
     """Write the input and expected-value seeds under `seeds` (replacing stale expected files)."""
     rng = np.random.default_rng(RNG_SEED)
@@ -702,11 +751,12 @@ def write(seeds: Path = SEEDS) -> None:
     classes, class_scores = make_classes(rng)
     interactions, item_similarity = make_interactions(np.random.default_rng(RNG_SEED + 1), run)
     customers = make_survival(np.random.default_rng(RNG_SEED + 2))
+    predictions_current = make_current_predictions(np.random.default_rng(RNG_SEED + 3), predictions)
     expected_dir = seeds / "expected"
     expected_dir.mkdir(parents=True, exist_ok=True)
     inputs = {"predictions": predictions, "run": run, "qrels": qrels, "run_baseline": baseline, "classes": classes,
               "class_scores": class_scores, "interactions": interactions, "item_similarity": item_similarity,
-              "customers": customers}
+              "customers": customers, "predictions_current": predictions_current}
     for name, frame in inputs.items():
         frame.to_csv(seeds / f"{name}.csv", index=False)
     with warnings.catch_warnings():
@@ -714,7 +764,7 @@ def write(seeds: Path = SEEDS) -> None:
         expected = {**classification(predictions), **multiclass(classes, class_scores), **ranking(run, qrels),
                     **comparisons(predictions, run, baseline, qrels),
                     **beyond_accuracy(run, interactions, item_similarity), **fairness(predictions),
-                    **survival(customers), **uplift(predictions)}
+                    **survival(customers), **uplift(predictions), **drift(predictions, predictions_current)}
     models = {p.stem for p in (HERE / "models").rglob("*.sql")}
     assert set(expected) == models, (f"models without expected values: {sorted(models - set(expected))}; "
                                      f"expected values without a model: {sorted(set(expected) - models)}")

@@ -108,6 +108,7 @@
 {%- elif name == 'uplift_at_k' %}{{ sqlmetrics.uplift_at_k(relation, **kwargs) }}
 {%- elif name == 'treatment_balance_curve' %}{{ sqlmetrics.treatment_balance_curve(relation, **kwargs) }}
 {%- elif name == 'drift_statistics' %}{{ sqlmetrics.drift_statistics(relation, **kwargs) }}
+{%- elif name == 'drift_bins' %}{{ sqlmetrics.drift_bins(relation, **kwargs) }}
 {%- else %}{{ sqlmetrics.fail('unknown metric ' ~ name) }}
 {%- endif %}
 {% endmacro %}

@@ -819,8 +819,13 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
         | ({values["query"]} if per_query else set())
     for column in [c for c, dtype in df.dtypes.items() if dtype == object and c not in keys]:
         df[column] = pd.to_numeric(df[column])  # drivers give NULL as None: NaN, as DuckDB gives it
+    for column in [c for c, dtype in df.dtypes.items() if isinstance(dtype, pd.api.extensions.ExtensionDtype)
+                   and dtype.kind in "iu" and c not in keys and df[c].isna().any()]:
+        df[column] = df[column].astype(float)  # DuckDB's NULL integer (pandas' <NA>): NaN, as other drivers give it
     for column in TEXT_OUTPUTS & set(df.columns):  # a missing class is None, whatever the driver's own missing value
         df[column] = df[column].astype(object).where(df[column].notna(), None)
+        # text compared byte by byte is a binary string on MySQL (helpers.sql bytewise): its UTF-8 as text
+        df[column] = df[column].map(lambda v: v.decode("utf-8") if isinstance(v, (bytes, bytearray)) else v)
     if per_query:
         return df
     if m.averaged and values["average"] is None:  # one row per class

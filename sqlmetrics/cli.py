@@ -39,7 +39,7 @@ from .errors import MetricError, MissingColumnError, ParameterError, SourceError
 from .params import LabelText
 from .output import OutputError, emit, records, silence, text, write
 from .params import N_BINS, STRATEGY
-from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_plot
+from .plots import FORMATS as PLOT_FORMATS, check_destination, parse_plot_spec, pyplot, save_drift_plot, save_plot
 from .progress import Steps, interrupter, run
 from .registry import METRICS, RESERVED_COLUMNS, Metric, compare_of, disparity_of, named
 from .systems import CORRECTIONS, paper_table
@@ -143,19 +143,32 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("reference", metavar="REFERENCE", help="the reference window: a Parquet/CSV/JSON file or glob, "
                      "or a table of --database or --url")
     sub.add_argument("current", metavar="CURRENT", help="the current window, with the reference's columns")
-    sub.add_argument("--columns", action="append", required=True, metavar="COLUMNS",
+    sub.add_argument("--columns", action="append", metavar="COLUMNS",
                      help="the numeric columns compared, comma-separated or repeated (one query reads each window "
                           "once, whatever their number)")
+    sub.add_argument("--categorical", action="append", metavar="COLUMNS",
+                     help="the columns compared by category (the binned methods and the tests of counts)")
     sub.add_argument("--method", action="append", metavar="METHOD",
-                     help="comma-separated or repeated, each a row per column (default: ks): "
+                     help="comma-separated or repeated, each a row per column (default: ks; psi with --max-psi): "
                           + ", ".join(DRIFT_METHODS))
-    sub.add_argument("--alpha", type=_bound(0, 1, open_low=True), default=0.05,
-                     help="a test (ks, mannwhitneyu, cramervonmises) finds drift at a p-value below it (default 0.05)")
-    sub.add_argument("--threshold", type=_bound(0, open_low=False),
-                     help="a distance finds drift at or above it (default: 0.1 for wasserstein_normed and energy; "
-                          "wasserstein, in the column's units, needs it)")
+    sub.add_argument("--alpha", type=_bound(0, 1, open_low=True),
+                     help="a test finds drift at a p-value below it (default: each test's Evidently default, 0.05, "
+                          "and 0.1 for cramervonmises and g_test)")
+    sub.add_argument("--threshold", action="append", metavar="[METHOD=]NUMBER",
+                     help="a distance finds drift at or above it: for every distance, or METHOD=NUMBER for one "
+                          "(default: 0.1; wasserstein, in the column's units, and total_variation need one)")
+    sub.add_argument("--max-psi", type=_bound(0), metavar="NUMBER",
+                     help="adds the method psi with this threshold (--method psi --threshold psi=NUMBER)")
+    sub.add_argument("--binning", choices=("quantile", "uniform"), default="quantile",
+                     help="the bins of a numeric column for the binned methods: at the reference's quantiles "
+                          "(default) or of equal width over its range")
+    sub.add_argument("--n-bins", type=int, default=10, metavar="N", help="the number of bins (default 10)")
+    sub.add_argument("--edges", metavar="NUMBERS",
+                     help="comma-separated cuts between the bins, in place of --binning and --n-bins")
     sub.add_argument("--weight", help="optional non-negative weight column of both windows (the distances only)")
     sub.add_argument("--by", action="append", metavar="COLUMN", help="slice by this column (repeat for several)")
+    sub.add_argument("--plot", metavar="FILE", help="save each column's two distributions (its bins' or categories' "
+                     f"shares, as sm.drift_bins gives them: one more query) to FILE: {', '.join(PLOT_FORMATS)}")
     for window in ("reference", "current"):
         sub.add_argument(f"--{window}-where", metavar="CONDITION",
                          help=f"only {window.upper()}'s rows where CONDITION holds, e.g. \"day < 7\" (the same file "
@@ -847,14 +860,31 @@ def _compute_place(args):
 
 def cmd_drift(args) -> int:
     """sm.drift of REFERENCE and CURRENT: a row per (slice, column, method); exit 1 when one finds drift."""
-    columns, methods, by = list(_measure_list(args.columns)), list(_measure_list(args.method or ["ks"])), args.by or []
+    columns, categorical = list(_measure_list(args.columns) or []), list(_measure_list(args.categorical) or [])
+    if not columns and not categorical:
+        raise UsageError("drift: name the columns to compare: --columns (numeric) or --categorical")
+    methods = list(_measure_list(args.method) or ([] if args.max_psi is not None else ["ks"]))
+    threshold = _drift_thresholds(args.threshold or [])
+    if args.max_psi is not None:  # psi's own threshold; a --threshold NUMBER stays every other distance's
+        methods += [] if "psi" in methods else ["psi"]
+        if not isinstance(threshold, dict):
+            threshold = {m: threshold for m in methods if threshold is not None and not DRIFT_METHODS[m].test}
+        threshold["psi"] = args.max_psi
+    by = args.by or []
+    plot = _drift_plot_file(args.plot)
+    binning = {"binning": args.binning, "n_bins": args.n_bins, "edges": _numbers(args.edges, "--edges")}
     with _compute_place(args) as con:
         reference, current = ((where(data, condition, con, args.allow_function) if condition else data)
                               for data, condition in ((args.reference, args.reference_where),
                                                       (args.current, args.current_where)))
         result = run("comparing the windows", lambda: drift(
-            reference, current, columns, method=methods, alpha=args.alpha, threshold=args.threshold,
-            weight=args.weight, by=by or None, con=con), interrupt=interrupter(con))
+            reference, current, columns, categorical=categorical, method=methods, alpha=args.alpha,
+            threshold=threshold, weight=args.weight, by=by or None, con=con, **binning), interrupt=interrupter(con))
+        if plot:
+            bins = run("the bins of the plot", lambda: api.compute_metric(
+                METRICS["drift_bins"], reference, current=current, columns=columns, categorical=categorical, weight=args.weight, by=by or None,
+                con=con, **binning), interrupt=interrupter(con))
+            save_drift_plot(bins, columns + categorical, plot, by)
     rows = records(result)
     emit(rows, args.format, {"rows": rows}, keys=by)
     drifted = [", ".join([*(f"{c}={row[c]!r}" for c in by), row["column"]]) + f" ({row['method']})"
@@ -863,6 +893,42 @@ def cmd_drift(args) -> int:
         say("sqlmetrics: drift in " + "; ".join(drifted))
         return 1
     return 0
+
+
+def _drift_plot_file(spec: str | None) -> Path | None:
+    """--plot FILE, checked before anything is computed."""
+    if spec is None:
+        return None
+    path = Path(spec)
+    if path.suffix.lower() not in PLOT_FORMATS:
+        raise UsageError(f"--plot {spec!r}: the file must end in {', '.join(PLOT_FORMATS)} (its format)")
+    check_destination(path)
+    return path
+
+
+def _drift_thresholds(given: list[str]):
+    """--threshold 0.2 (every distance) or --threshold psi=0.2 --threshold energy=0.05 (one each)."""
+    if not given:
+        return None
+    named = [g.partition("=") for g in given]
+    if all(sep for _, sep, _ in named):
+        return {method.strip(): _numbers(value, f"--threshold {method}=")[0] for method, _, value in named}
+    if len(given) == 1:
+        return _numbers(given[0], "--threshold")[0]
+    raise UsageError("--threshold: give one number for every distance, or METHOD=NUMBER for each")
+
+
+def _numbers(text: str | None, option: str) -> list[float] | None:
+    """Comma-separated finite numbers of an option, or None without it."""
+    if text is None:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{option} takes numbers, comma-separated; got {text!r}") from None
+    if not all(map(math.isfinite, values)):
+        raise UsageError(f"{option} takes finite numbers; got {text!r}")
+    return values
 
 
 def cmd_demo(args) -> int:

@@ -142,3 +142,38 @@ def _save(fig, path: Path) -> None:
                 part.unlink()
     except OSError as e:
         raise ParameterError(f"--plot {str(path)!r} cannot be written: {e.strerror or e}") from None
+
+
+def save_drift_plot(bins: pd.DataFrame, names: list[str], path: Path, by: list[str]) -> None:
+    """Each column's two distributions (sm.drift_bins' shares of every bin or category, reference beside
+    current), a panel per (slice, column), saved to `path`."""
+    plt = pyplot()
+    panels = list(bins.groupby([*by, "column_index"], dropna=False, sort=False))
+    across = min(3, len(panels))
+    down = -(-len(panels) // across)
+    fig, axes = plt.subplots(down, across, figsize=(5 * across, 3.6 * down), dpi=120, squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.set_visible(False)
+    for ax, (key, part) in zip(axes.flat, panels):
+        key = key if isinstance(key, tuple) else (key,)
+        labels = [str(c) if c is not None else f"{_shown(lo)} to {_shown(hi)}"
+                  for c, lo, hi in zip(part["category"], part["low"], part["high"])]
+        at = range(len(part))
+        ax.bar([i - 0.2 for i in at], part["share_reference"], width=0.4, label="reference")
+        ax.bar([i + 0.2 for i in at], part["share_current"], width=0.4, label="current")
+        ax.set_xticks(list(at), labels, rotation=45 if len(part) > 4 else 0, ha="right" if len(part) > 4 else "center",
+                      fontsize=8)
+        where = ", ".join(f"{b}={v}" for b, v in zip(by, key[:-1]))
+        ax.set_title(names[int(key[-1]) - 1] + (f" ({where})" if where else ""))
+        ax.set_ylabel("share of the window's values")
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    try:
+        _save(fig, path)
+    finally:
+        plt.close(fig)
+
+
+def _shown(value: float) -> str:
+    return f"{value:.4g}"

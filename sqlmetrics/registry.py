@@ -51,7 +51,7 @@ for _m in METRICS.values():
     refuse_command_options(_m)
 
 #: output columns that hold classes (of any type) or words, never converted to numbers
-TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average"})
+TEXT_OUTPUTS = frozenset({"class", "true_class", "predicted_class", "average", "category"})
 
 #: other names a metric answers to -> its name
 ALIASES = {alias: m.name for m in METRICS.values() for alias in m.aliases}

@@ -48,7 +48,8 @@ PROJECT = ROOT / "integration_tests"
 TOLERANCE = 1e-9
 #: generic tests of integration_tests/seeds/schema.yml that must fail (severity warn): 1 row each
 MUST_FAIL = {"expect_auc_above_in_every_country_fails", "expect_ndcg_above_0_9_fails",
-             "expect_no_regression_of_the_baseline_score_fails", "expect_no_regression_of_a_loss_fails"}
+             "expect_no_regression_of_the_baseline_score_fails", "expect_no_regression_of_a_loss_fails",
+             "expect_no_drift_of_the_moved_scores_fails"}
 #: macro parameters the Python layer sets itself (api._sql), with defaults right for a dbt call
 #: (plan none: the dispatched default_plan, or 'aggregate' where the macro has no parallel plan); and
 #: multiclass_auc's counts, which the bootstrap's SQL sets (sql/bootstrap.sql resampled_metric)

@@ -75,16 +75,26 @@ def evidently_fill(shares: np.ndarray) -> np.ndarray:
     return np.where(shares > 0, shares, smallest / 1e6 if smallest <= 1e-4 else 1e-4)
 
 
-def oracle(ref: pd.DataFrame, cur: pd.DataFrame, column: str, binning="quantile", n_bins=10, edges=None,
-           weighted=False) -> dict[str, tuple[float, float]]:
-    """method -> (statistic, p-value) from numpy's bins and scipy's and Evidently's formulas."""
+def shares(ref: pd.DataFrame, cur: pd.DataFrame, column: str, binning="quantile", n_bins=10, edges=None,
+           weighted=False) -> pd.DataFrame:
+    """A row per bin either window has, in order: its key (bin or category), each window's count, weight
+    and share."""
     x, y = ref[column].dropna(), cur[column].dropna()
     wx, wy = (ref["w"][x.index], cur["w"][y.index]) if weighted else (pd.Series(1.0, x.index), pd.Series(1.0, y.index))
     bx, by = bins(x, y, binning, n_bins, edges, wx if weighted else None)
     keys = sorted(set(bx) | set(by))
-    mass_x = np.array([wx.to_numpy()[bx == k].sum() for k in keys])
-    mass_y = np.array([wy.to_numpy()[by == k].sum() for k in keys])
-    p, q = mass_x / mass_x.sum(), mass_y / mass_y.sum()
+    out = pd.DataFrame({"key": keys, "n_x": [np.sum(bx == k) for k in keys], "n_y": [np.sum(by == k) for k in keys],
+                        "mass_x": [wx.to_numpy()[bx == k].sum() for k in keys],
+                        "mass_y": [wy.to_numpy()[by == k].sum() for k in keys]})
+    return out.assign(p=out["mass_x"] / out["mass_x"].sum(), q=out["mass_y"] / out["mass_y"].sum())
+
+
+def oracle(ref: pd.DataFrame, cur: pd.DataFrame, column: str, binning="quantile", n_bins=10, edges=None,
+           weighted=False) -> dict[str, tuple[float, float]]:
+    """method -> (statistic, p-value) from numpy's bins and scipy's and Evidently's formulas."""
+    table = shares(ref, cur, column, binning, n_bins, edges, weighted)
+    keys, mass_x, mass_y = table["key"].tolist(), table["mass_x"].to_numpy(), table["mass_y"].to_numpy()
+    p, q = table["p"].to_numpy(), table["q"].to_numpy()
     pf, qf = evidently_fill(p), evidently_fill(q)
     out = {"psi": (np.sum((pf - qf) * np.log(pf / qf)), np.nan),  # Evidently's psi.py
            "kl_divergence": (st.entropy(pf, qf), np.nan),  # Evidently's kl_div.py
@@ -111,7 +121,7 @@ def check(result: pd.DataFrame, ref, cur, **binning):
     assert len(result)
     for _, row in result.iterrows():
         want = oracle(ref, cur, row["column"], **binning)[row["method"]]
-        got = [row["statistic"], row["p_value"]]
+        got = [row["statistic"], np.nan if row["p_value"] is None else row["p_value"]]  # JSON's null
         assert got == pytest.approx(want, rel=1e-9, abs=1e-12, nan_ok=True), (row["column"], row["method"])
         assert (row["n_reference"], row["n_current"]) == (ref[row["column"]].notna().sum(),
                                                           cur[row["column"]].notna().sum())
@@ -236,3 +246,94 @@ def test_what_cannot_be_compared_is_an_error():
         sm.drift(ref, cur.assign(country=None), NUMERIC, categorical=["country"], method="psi")
     with pytest.raises(UndefinedMetricError, match="a column has no value in one of the windows"):
         sm.drift(ref, cur.assign(country=None), categorical=["country"], method="psi")
+
+
+def test_the_command_line_gate(tmp_path, capsys):
+    """sqlmetrics drift --max-psi: psi's rows, exit 1 naming what drifted and 0 without; --threshold by
+    method; --edges; a categorical column; the errors in the command line's words."""
+    from sqlmetrics.cli import main
+    ref, cur = windows(11, 1500, 1000)
+    path = str(tmp_path / "both.parquet")
+    pd.concat([ref.assign(day=1), cur.assign(day=2)]).to_parquet(path)
+    windows_of = [path, path, "--reference-where", "day = 1", "--current-where", "day = 2", "--format", "json"]
+    code = main(["drift", *windows_of, "--columns", "rounded,skewed", "--categorical", "country", "--max-psi", "0.2"])
+    out = capsys.readouterr()
+    rows = pd.DataFrame(__import__("json").loads(out.out)["rows"])
+    check(rows, ref.reset_index(drop=True), cur.reset_index(drop=True))
+    assert rows["method"].tolist() == ["psi"] * 3 and (rows["threshold"] == 0.2).all()
+    assert rows["drift"].tolist() == [False, False, True]  # the new category NZ
+    assert code == 1 and out.err.strip() == "sqlmetrics: drift in country (psi)"
+    assert main(["drift", *windows_of, "--columns", "rounded", "--method", "ks", "--max-psi", "0.2",
+                 "--threshold", "0.01", "--alpha", "1e-12"]) == 0  # ks's alpha; --threshold is nobody's else
+    capsys.readouterr()
+    assert main(["drift", *windows_of, "--columns", "rounded", "--method", "psi,total_variation", "--threshold",
+                 "psi=1", "--threshold", "total_variation=0.001", "--edges", "0.5,-0.5"]) == 1
+    rows = pd.DataFrame(__import__("json").loads(capsys.readouterr().out)["rows"])
+    check(rows, ref.reset_index(drop=True), cur.reset_index(drop=True), edges=[-0.5, 0.5])
+    assert rows["threshold"].tolist() == [1.0, 0.001] and rows["drift"].tolist() == [False, True]
+    for flags, error in ((["--categorical", "country", "--method", "ks"], "method 'ks' compares numbers"),
+                         (["--columns", "rounded", "--method", "total_variation"], "pass --threshold"),
+                         (["--columns", "rounded", "--max-psi", "0.1", "--n-bins", "1"], "--n-bins must be >= 2"),
+                         (["--columns", "rounded", "--edges", "a,1"], "--edges takes numbers"),
+                         (["--method", "psi"], "--columns (numeric) or --categorical")):
+        assert main(["drift", *windows_of, *flags]) == 2
+        assert error in capsys.readouterr().err, flags
+
+
+@pytest.mark.parametrize("binning, weighted", [("quantile", False), ("uniform", True)])
+def test_drift_bins_are_the_oracles_bins(binning, weighted):
+    """drift_bins: each bin's counts and shares, a numeric bin's range (its smallest and largest value of
+    either window), a category by its text; per slice."""
+    ref, cur = windows(12, 900, 700)
+    result = sm.drift_bins(ref, current=cur, columns=NUMERIC, categorical=["country"], binning=binning, n_bins=5,
+                           by="s", weight="w" if weighted else None)
+    for s in ("x", "y", None):
+        pick = (lambda f: f[f["s"].isna()]) if s is None else (lambda f: f[f["s"] == s])
+        for index, column in enumerate(NUMERIC + ["country"], start=1):
+            got = pick(result)[pick(result)["column_index"] == index]
+            want = shares(pick(ref), pick(cur), column, binning, 5, None, weighted)
+            keys = got["category"] if column == "country" else got["bin"]
+            if column != "country":  # bins are numbered from 0 by the cuts below them, as numpy's searchsorted
+                values = pd.concat([pick(ref)[column], pick(cur)[column]]).dropna()
+                x = pick(ref)[column].dropna()
+                _, key_of = bins(x, values, binning, 5, None, pick(ref)["w"][x.index] if weighted else None)
+                values = values.to_numpy()
+                assert got["low"].tolist() == [values[key_of == k].min() for k in want["key"]]
+                assert got["high"].tolist() == [values[key_of == k].max() for k in want["key"]]
+            assert keys.tolist() == want["key"].tolist(), column
+            assert got["n_reference"].tolist() == want["n_x"].tolist()
+            assert got["n_current"].tolist() == want["n_y"].tolist()
+            assert got["share_reference"].to_numpy() == pytest.approx(want["p"].to_numpy(), rel=1e-12, abs=1e-15)
+            assert got["share_current"].to_numpy() == pytest.approx(want["q"].to_numpy(), rel=1e-12, abs=1e-15)
+
+
+def test_the_command_line_plots_the_two_distributions(tmp_path, capsys):
+    """--plot FILE: a panel per column, the two windows' shares of each bin or category (the figure's bars
+    are drift_bins' shares); a file of another format is refused before anything is computed."""
+    pytest.importorskip("matplotlib")
+    from sqlmetrics import plots
+    from sqlmetrics.cli import main
+    ref, cur = windows(13, 600, 500)
+    path = str(tmp_path / "both.parquet")
+    pd.concat([ref.assign(day=1), cur.assign(day=2)]).to_parquet(path)
+    windows_of = [path, path, "--reference-where", "day = 1", "--current-where", "day = 2"]
+    drawn = {}
+    original = plots._save
+    plots._save = lambda fig, to: (drawn.update(fig=fig), original(fig, to))
+    try:
+        assert main(["drift", *windows_of, "--columns", "rounded", "--categorical", "country", "--max-psi", "0.2",
+                     "--n-bins", "4", "--plot", str(tmp_path / "drift.png")]) == 1
+    finally:
+        plots._save = original
+    capsys.readouterr()
+    assert (tmp_path / "drift.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    panels = [ax for ax in drawn["fig"].axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["rounded", "country"]
+    bins = sm.drift_bins(ref, current=cur, columns=["rounded"], categorical=["country"], n_bins=4)
+    for ax, (_, part) in zip(panels, bins.groupby("column_index")):
+        reference, current = ax.containers
+        assert [b.get_height() for b in reference] == part["share_reference"].tolist()
+        assert [b.get_height() for b in current] == part["share_current"].tolist()
+    assert [t.get_text() for t in panels[1].get_xticklabels()] == ["DE", "FR", "IS", "JP", "NZ"]
+    assert main(["drift", *windows_of, "--columns", "rounded", "--plot", str(tmp_path / "drift.txt")]) == 2
+    assert "the file must end in .png, .svg, .pdf" in capsys.readouterr().err

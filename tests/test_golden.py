@@ -199,14 +199,14 @@ NEVER_NULL = {
     "sm_bucket": ("monotone_bucket of a value (parallel plans): a CASE whose every branch is a "
                   "number, over values validated non-NULL",
                   {"auc_parts_from_buckets", "weighted_median", "quantile_bins_in_parallel", "concordance_pairs",
-                   "kaplan_meier_steps", "kaplan_meier_as_of", "auc_replicates", "drift_statistics"}),
+                   "kaplan_meier_steps", "kaplan_meier_as_of", "auc_replicates", "drift_windows"}),
     "sm_key_s": ("auc_replicates' parallel plan: the MIN of a key's scores, which sqlmetrics rejects NULL before "
                  "running", {"auc_replicates"}),
     "sm_kind": ("the literal 0 (data row) or 1 (bin edge)", {"calibration_bins", "quantile_bins_in_parallel"}),
     "sm_value": ("a probability (validated non-NULL) or a bin edge interpolated between two of them; in "
-                 "drift_statistics a column's distinct value, its NULL group set aside (UNION ALL) before the "
+                 "drift_windows a column's distinct value, its NULL group set aside (UNION ALL) before the "
                  "windows sort the values",
-                 {"calibration_bins", "quantile_bins_in_parallel", "drift_statistics"}),
+                 {"calibration_bins", "quantile_bins_in_parallel", "drift_windows"}),
     "sm_p": ("a probability, validated non-NULL (in parallel: the order inside a bucket)",
              {"quantile_bins_in_parallel"}),
     "sm_at": ("a position in the sorted rows, a FLOOR of a number or a COALESCE(running count, 0)",

@@ -256,6 +256,50 @@ WITH sm_windows AS (
   FROM sm_values
   WHERE
     sm_value IS NULL
+), sm_binned AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_category,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    CASE
+      WHEN sm_known = 1
+      THEN FLOOR(
+        (
+          CAST(10 * sm_ref_upto AS FLOAT64) / NULLIF(CAST(sm_ref_total AS FLOAT64), 0)
+        )
+      )
+    END AS sm_floor
+  FROM sm_sorted
+  WHERE
+    sm_known > 0
+), sm_bins AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_bin,
+    sm_category,
+    MIN(sm_value) AS sm_low,
+    MAX(sm_value) AS sm_high,
+    SUM(sm_n_ref) AS sm_n_ref,
+    SUM(sm_n_cur) AS sm_n_cur,
+    SUM(sm_w_ref) AS sm_w_ref,
+    SUM(sm_w_cur) AS sm_w_cur
+  FROM (
+    SELECT
+      sm_binned.*,
+      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
+    FROM sm_binned
+  ) AS sm_capped
+  GROUP BY
+    `country`,
+    `sm_column`,
+    `sm_bin`,
+    `sm_category`
 ), sm_ranked AS (
   SELECT
     sm_sorted.*,
@@ -347,45 +391,6 @@ WITH sm_windows AS (
   GROUP BY
     `country`,
     `sm_column`
-), sm_binned AS (
-  SELECT
-    `country`,
-    `sm_column`,
-    sm_category,
-    sm_n_ref,
-    sm_n_cur,
-    sm_w_ref,
-    sm_w_cur,
-    CASE
-      WHEN sm_known = 1
-      THEN FLOOR(
-        (
-          CAST(10 * sm_ref_upto AS FLOAT64) / NULLIF(CAST(sm_ref_total AS FLOAT64), 0)
-        )
-      )
-    END AS sm_floor
-  FROM sm_sorted
-  WHERE
-    sm_known > 0
-), sm_bins AS (
-  SELECT
-    `country`,
-    `sm_column`,
-    SUM(sm_n_ref) AS sm_n_ref,
-    SUM(sm_n_cur) AS sm_n_cur,
-    SUM(sm_w_ref) AS sm_w_ref,
-    SUM(sm_w_cur) AS sm_w_cur
-  FROM (
-    SELECT
-      sm_binned.*,
-      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
-    FROM sm_binned
-  ) AS sm_capped
-  GROUP BY
-    `country`,
-    `sm_column`,
-    `sm_bin`,
-    `sm_category`
 ), sm_shares AS (
   SELECT
     `country`,

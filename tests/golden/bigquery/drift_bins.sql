@@ -1,0 +1,324 @@
+WITH sm_windows AS (
+  SELECT
+    0 AS sm_window,
+    `country`,
+    `age`,
+    `basket_value`,
+    `sessions`,
+    `device`,
+    `sample_weight`
+  FROM analytics.features_last_month
+  UNION ALL
+  SELECT
+    1 AS sm_window,
+    `country`,
+    `age`,
+    `basket_value`,
+    `sessions`,
+    `device`,
+    `sample_weight`
+  FROM analytics.features_this_week
+), sm_columns AS (
+  SELECT
+    0 AS sm_column
+  UNION ALL
+  SELECT
+    1 AS sm_column
+  UNION ALL
+  SELECT
+    2 AS sm_column
+  UNION ALL
+  SELECT
+    3 AS sm_column
+), sm_long AS (
+  SELECT
+    `country`,
+    sm_window,
+    sm_column,
+    CAST(`sample_weight` AS FLOAT64) AS sm_w,
+    CASE sm_column
+      WHEN 0
+      THEN CAST(`age` AS FLOAT64)
+      WHEN 1
+      THEN CAST(`basket_value` AS FLOAT64)
+      WHEN 2
+      THEN CAST(`sessions` AS FLOAT64)
+    END AS sm_value,
+    CASE sm_column WHEN 3 THEN CAST(`device` AS STRING) END AS sm_category
+  FROM sm_windows
+  CROSS JOIN sm_columns
+), sm_values AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_category,
+    CASE WHEN NOT sm_value IS NULL THEN 1 WHEN NOT sm_category IS NULL THEN 2 ELSE 0 END AS sm_known,
+    SUM(1 - sm_window) AS sm_n_ref,
+    SUM(sm_window) AS sm_n_cur,
+    SUM(CASE WHEN sm_window = 0 THEN sm_w ELSE 0 END) AS sm_w_ref,
+    SUM(CASE WHEN sm_window = 1 THEN sm_w ELSE 0 END) AS sm_w_cur
+  FROM sm_long
+  GROUP BY
+    `country`,
+    `sm_column`,
+    `sm_value`,
+    `sm_category`
+), sm_exponents AS (
+  SELECT
+    sm_values.*,
+    CAST(CASE
+      WHEN NOT (
+        ABS(sm_value) >= 2.2250738585072014e-308
+        AND ABS(sm_value) < CAST('inf' AS FLOAT64)
+      )
+      THEN NULL
+      WHEN ABS(sm_value) >= 8.98846567431158e307
+      THEN 1023
+      ELSE FLOOR((
+        LN(ABS(sm_value)) / LN(2)
+      ))
+    END AS FLOAT64) AS sm_e
+  FROM sm_values
+  WHERE
+    NOT sm_value IS NULL
+), sm_bucketed AS (
+  SELECT
+    sm_exponents.*,
+    CAST(CASE
+      WHEN sm_value = 0
+      THEN 0
+      WHEN NOT (
+        ABS(sm_value) < CAST('inf' AS FLOAT64)
+      )
+      THEN CASE WHEN sm_value > 0 THEN 2100000 ELSE -2100000 END
+      WHEN sm_e IS NULL
+      THEN CASE WHEN sm_value > 0 THEN 1 ELSE -1 END
+      WHEN sm_value > 0
+      THEN (
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_value) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+      ELSE -(
+        (
+          sm_e + 1025
+        ) * 1024 + FLOOR((
+          ABS(sm_value) / POWER(2, sm_e) - 1
+        ) * 1024)
+      )
+    END AS INT64) AS sm_bucket
+  FROM sm_exponents
+), sm_buckets AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_bucket,
+    SUM(sm_n_ref) AS sm_n_ref_in,
+    SUM(sm_n_cur) AS sm_n_cur_in,
+    SUM(sm_w_ref) AS sm_w_ref_in,
+    SUM(sm_w_cur) AS sm_w_cur_in,
+    SUM(sm_w_ref * sm_value) AS sm_sum_ref,
+    MIN(sm_value) AS sm_lowest,
+    MIN(CASE WHEN sm_n_ref > 0 THEN sm_value END) AS sm_ref_lo_in,
+    MAX(CASE WHEN sm_n_ref > 0 THEN sm_value END) AS sm_ref_hi_in
+  FROM sm_bucketed
+  GROUP BY
+    `country`,
+    `sm_column`,
+    `sm_bucket`
+), sm_offsets AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_bucket,
+    SUM(sm_n_ref_in) OVER (
+      PARTITION BY `country`, `sm_column`
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_ref_in AS sm_n_ref_below,
+    SUM(sm_n_cur_in) OVER (
+      PARTITION BY `country`, `sm_column`
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_cur_in AS sm_n_cur_below,
+    SUM(sm_w_ref_in) OVER (
+      PARTITION BY `country`, `sm_column`
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_w_ref_in AS sm_w_ref_below,
+    SUM(sm_w_cur_in) OVER (
+      PARTITION BY `country`, `sm_column`
+      ORDER BY sm_bucket
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_w_cur_in AS sm_w_cur_below,
+    SUM(sm_w_ref_in) OVER (PARTITION BY `country`, `sm_column`) AS sm_total_ref,
+    SUM(sm_w_cur_in) OVER (PARTITION BY `country`, `sm_column`) AS sm_total_cur,
+    (
+      CAST(SUM(sm_sum_ref) OVER (PARTITION BY `country`, `sm_column`) AS FLOAT64) / NULLIF(CAST(SUM(sm_w_ref_in) OVER (PARTITION BY `country`, `sm_column`) AS FLOAT64), 0)
+    ) AS sm_ref_mean,
+    LEAD(sm_lowest) OVER (PARTITION BY `country`, `sm_column` ORDER BY sm_bucket NULLS LAST) AS sm_next_lowest,
+    MIN(sm_ref_lo_in) OVER (PARTITION BY `country`, `sm_column`) AS sm_ref_lo,
+    MAX(sm_ref_hi_in) OVER (PARTITION BY `country`, `sm_column`) AS sm_ref_hi
+  FROM sm_buckets
+), sm_joined AS (
+  SELECT
+    v.*,
+    o.sm_n_ref_below,
+    o.sm_n_cur_below,
+    o.sm_w_ref_below,
+    o.sm_w_cur_below,
+    o.sm_total_ref,
+    o.sm_total_cur,
+    o.sm_ref_mean,
+    o.sm_next_lowest,
+    o.sm_ref_lo,
+    o.sm_ref_hi
+  FROM sm_bucketed AS v
+  JOIN sm_offsets AS o
+    ON (
+      v.`country` IS NOT DISTINCT FROM o.`country`
+    )
+    AND v.sm_column = o.sm_column
+    AND v.sm_bucket = o.sm_bucket
+), sm_sorted AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_category,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    sm_n_ref_below + SUM(sm_n_ref) OVER (
+      PARTITION BY `country`, `sm_column`, `sm_bucket`
+      ORDER BY sm_value
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_ref AS sm_ref_before,
+    sm_n_cur_below + SUM(sm_n_cur) OVER (
+      PARTITION BY `country`, `sm_column`, `sm_bucket`
+      ORDER BY sm_value
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) - sm_n_cur AS sm_cur_before,
+    (
+      CAST(sm_w_ref_below + SUM(sm_w_ref) OVER (
+        PARTITION BY `country`, `sm_column`, `sm_bucket`
+        ORDER BY sm_value
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS FLOAT64) / NULLIF(CAST(sm_total_ref AS FLOAT64), 0)
+    ) AS sm_f_ref,
+    (
+      CAST(sm_w_cur_below + SUM(sm_w_cur) OVER (
+        PARTITION BY `country`, `sm_column`, `sm_bucket`
+        ORDER BY sm_value
+        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+      ) AS FLOAT64) / NULLIF(CAST(sm_total_cur AS FLOAT64), 0)
+    ) AS sm_f_cur,
+    COALESCE(
+      LEAD(sm_value) OVER (PARTITION BY `country`, `sm_column`, `sm_bucket` ORDER BY sm_value NULLS LAST),
+      sm_next_lowest
+    ) - sm_value AS sm_gap,
+    sm_ref_mean,
+    sm_w_ref_below + SUM(sm_w_ref) OVER (
+      PARTITION BY `country`, `sm_column`, `sm_bucket`
+      ORDER BY sm_value
+      ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+    ) AS sm_ref_upto,
+    sm_total_ref AS sm_ref_total,
+    sm_ref_lo,
+    sm_ref_hi
+  FROM sm_joined
+  UNION ALL
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_category,
+    sm_known,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL
+  FROM sm_values
+  WHERE
+    sm_value IS NULL
+), sm_binned AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_value,
+    sm_category,
+    sm_n_ref,
+    sm_n_cur,
+    sm_w_ref,
+    sm_w_cur,
+    CASE
+      WHEN sm_known = 1
+      THEN FLOOR(
+        (
+          CAST(10 * sm_ref_upto AS FLOAT64) / NULLIF(CAST(sm_ref_total AS FLOAT64), 0)
+        )
+      )
+    END AS sm_floor
+  FROM sm_sorted
+  WHERE
+    sm_known > 0
+), sm_bins AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_bin,
+    sm_category,
+    MIN(sm_value) AS sm_low,
+    MAX(sm_value) AS sm_high,
+    SUM(sm_n_ref) AS sm_n_ref,
+    SUM(sm_n_cur) AS sm_n_cur,
+    SUM(sm_w_ref) AS sm_w_ref,
+    SUM(sm_w_cur) AS sm_w_cur
+  FROM (
+    SELECT
+      sm_binned.*,
+      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
+    FROM sm_binned
+  ) AS sm_capped
+  GROUP BY
+    `country`,
+    `sm_column`,
+    `sm_bin`,
+    `sm_category`
+)
+SELECT
+  `country`,
+  sm_column + 1 AS column_index,
+  CAST(sm_bin AS INT64) AS bin,
+  sm_category AS category,
+  sm_low AS low,
+  sm_high AS high,
+  CAST(sm_n_ref AS INT64) AS n_reference,
+  CAST(sm_n_cur AS INT64) AS n_current,
+  (
+    CAST(sm_w_ref AS FLOAT64) / NULLIF(CAST(SUM(sm_w_ref) OVER (PARTITION BY `country`, `sm_column`) AS FLOAT64), 0)
+  ) AS share_reference,
+  (
+    CAST(sm_w_cur AS FLOAT64) / NULLIF(CAST(SUM(sm_w_cur) OVER (PARTITION BY `country`, `sm_column`) AS FLOAT64), 0)
+  ) AS share_current
+FROM sm_bins
+ORDER BY
+  `country` NULLS LAST,
+  column_index NULLS LAST,
+  bin NULLS LAST,
+  category NULLS LAST

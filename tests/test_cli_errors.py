@@ -197,24 +197,33 @@ def test_uplift_and_survival_curves_are_strict_json(tmp_path):
 
 
 def test_drift_statistics_are_strict_json(tmp_path):
-    """Two windows (--current, a file), weighted: the rank tests are null, the rest the Python API's."""
+    """Two windows (--current, a file), weighted: the rank tests are null, the rest the Python API's; a
+    category only the current window has makes chi-square +inf ("Infinity"); drift_bins' categories are
+    text."""
     rng = np.random.default_rng(6)
-    windows = [pd.DataFrame({"a": rng.normal(shift, 1, 300).round(1), "w": rng.random(300)}) for shift in (0, 0.5)]
+    windows = [pd.DataFrame({"a": rng.normal(shift, 1, 300).round(1), "w": rng.random(300),
+                             "g": rng.choice(["x", "y"] + (["z"] if shift else []), 300)}) for shift in (0, 0.5)]
     for name, frame in zip(("reference.csv", "current.csv"), windows):
         frame.to_csv(tmp_path / name, index=False)
-    rows = strict_json(cli("compute", "drift_statistics", str(tmp_path / "reference.csv"), "--current",
-                           str(tmp_path / "current.csv"), "--columns", "a", "--weight", "w", "--format", "json",
-                           ok=0).stdout)["rows"]
+    read = [str(tmp_path / "reference.csv"), "--current", str(tmp_path / "current.csv"), "--columns", "a",
+            "--categorical", "g", "--format", "json"]
+    rows = strict_json(cli("compute", "drift_statistics", *read, "--weight", "w", ok=0).stdout)["rows"]
     assert rows[0]["mannwhitney_u"] is None and rows[0]["cramervonmises"] is None
-    expected = sm.drift_statistics(windows[0], current=windows[1], columns=["a"], weight="w")
+    expected = sm.drift_statistics(windows[0], current=windows[1], columns=["a"], categorical=["g"], weight="w")
     check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in rows]), expected)
+    assert strict_json(cli("compute", "drift_statistics", *read, ok=0).stdout)["rows"][1]["chisquare"] == "Infinity"
+    rows = strict_json(cli("compute", "drift_bins", *read, ok=0).stdout)["rows"]
+    expected = sm.drift_bins(windows[0], current=windows[1], columns=["a"], categorical=["g"])
+    assert [r["category"] for r in rows] == expected["category"].tolist() and rows[-1]["category"] == "z"
+    check_frame(pd.DataFrame([{k: number(v) for k, v in row.items()} for row in rows]).drop(columns="category"),
+                expected.drop(columns="category"))
 
 
 def test_every_curve_metric_is_covered():
     assert set(CURVES) == {"roc_curve", "pr_curve", "calibration_curve", "score_histogram", "det_curve",
                            "gain_curve", "lift_curve", "classification_report", "multiclass_confusion_matrix",
                            "interpolated_precision", "uplift_curve", "qini_curve", "treatment_balance_curve",
-                           "cumulative_dynamic_auc", "drift_statistics"}
+                           "cumulative_dynamic_auc", "drift_statistics", "drift_bins"}
 
 
 @pytest.fixture(scope="module")

@@ -347,7 +347,8 @@ def model_calls(project: Path) -> dict[str, tuple[str, tuple, dict]]:
 def seed_frames(project: Path) -> dict[str, pd.DataFrame]:
     return {name: pd.read_csv(project / "seeds" / f"{name}.csv") for name in ("predictions", "run", "qrels", "run_baseline",
                                                                                  "classes", "class_scores", "interactions",
-                                                                                 "item_similarity", "customers")}
+                                                                                 "item_similarity", "customers",
+                                                                                 "predictions_current")}
 
 
 def python_value(call, frames, calls) -> pd.DataFrame:

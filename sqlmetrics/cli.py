@@ -882,8 +882,8 @@ def cmd_drift(args) -> int:
             threshold=threshold, weight=args.weight, by=by or None, con=con, **binning), interrupt=interrupter(con))
         if plot:
             bins = run("the bins of the plot", lambda: api.compute_metric(
-                METRICS["drift_bins"], reference, current=current, columns=columns, categorical=categorical, weight=args.weight, by=by or None,
-                con=con, **binning), interrupt=interrupter(con))
+                METRICS["drift_bins"], reference, current=current, columns=columns, categorical=categorical,
+                weight=args.weight, by=by or None, con=con, **binning), interrupt=interrupter(con))
             save_drift_plot(bins, columns + categorical, plot, by)
     rows = records(result)
     emit(rows, args.format, {"rows": rows}, keys=by)

@@ -823,9 +823,9 @@ def _shape(m: Metric, df: pd.DataFrame, values: dict, details: bool, per_query: 
                    and dtype.kind in "iu" and c not in keys and df[c].isna().any()]:
         df[column] = df[column].astype(float)  # DuckDB's NULL integer (pandas' <NA>): NaN, as other drivers give it
     for column in TEXT_OUTPUTS & set(df.columns):  # a missing class is None, whatever the driver's own missing value
-        df[column] = df[column].astype(object).where(df[column].notna(), None)
         # text compared byte by byte is a binary string on MySQL (helpers.sql bytewise): its UTF-8 as text
-        df[column] = df[column].map(lambda v: v.decode("utf-8") if isinstance(v, (bytes, bytearray)) else v)
+        text = df[column].map(lambda v: v.decode("utf-8") if isinstance(v, (bytes, bytearray)) else v)
+        df[column] = text.astype(object).where(text.notna(), None)
     if per_query:
         return df
     if m.averaged and values["average"] is None:  # one row per class

@@ -120,6 +120,17 @@ class BucketsWhenRowsMany(RankWhenScoresDistinct):
         return "rank_buckets" if n * BYTES_PER_RANKED_ROW > memory_limit(rows) else plan
 
 
+@dataclass(frozen=True)
+class RowsInProcess(ParallelWhenDistributed):
+    """The drift metrics: 'rank' on DuckDB (every value sorted in one window over the rows, its ties found
+    by peer-aware frames), where a GROUP BY of each column's distinct values first costs more than it
+    saves (benchmarks/drift.py: at 1M rows x 20 columns, TIMING_RANK_PLAN); the dialect's default
+    elsewhere, 'parallel' on the distributed engines."""
+
+    def choose(self, distinct_share: float | None, dialect: str) -> str:
+        return "rank" if dialects.of(dialect).plans_from_data else self.default(dialect)
+
+
 def memory_limit(rows: Callable[[str], list[tuple]]) -> int:
     """DuckDB's memory_limit in bytes (it shows it as '3.7 GiB')."""
     number, unit = rows("SELECT current_setting('memory_limit')")[0][0].split()

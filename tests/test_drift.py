@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,6 +16,9 @@ import scipy.stats as st
 import sqlmetrics as sm
 from conftest import connect_postgres
 from sqlmetrics.errors import ParameterError
+from sqlmetrics.sqltext import finish
+from sqlmetrics.target import Target
+from sqlmetrics.templates import render_macro
 
 COLUMNS = ["rounded", "counts", "skewed"]
 TESTS = ["ks", "mannwhitneyu", "cramervonmises"]
@@ -163,3 +167,25 @@ def test_the_command_line_gate(tmp_path, capsys):
     capsys.readouterr()
     assert main(["drift", path, path, "--columns", "rounded", "--method", "wasserstein"]) == 2
     assert "pass --threshold" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric", ["drift_statistics", "drift_bins"])
+@pytest.mark.parametrize("options", [{}, {"weight": "w"}, {"by": ["s"]}, {"binning": "uniform", "n_bins": 7},
+                                     {"edges": [-1.0, 0.0, 2.5], "weight": "w", "by": ["s"]}])
+def test_the_rank_plan_is_the_aggregate_plans(metric, options):
+    """DuckDB's plan (the rows sorted, ties found by frames of peers) against the plan of the other
+    engines (a GROUP BY of the distinct values first), checked against scipy above: ties, NULLs, weights,
+    slices, a categorical column, each binning."""
+    ref, cur = windows(4, 900, 700)
+    ref["country"], cur["country"] = ref["s"].fillna("z").str.upper(), cur["s"].fillna("q")
+    con = duckdb.connect()
+    con.register("ref", ref)
+    con.register("cur", cur)
+    params = {"current": "cur", "columns": COLUMNS, "categorical": ["country"]} | options
+    got, want = (con.execute(finish(render_macro(metric, Target(), relation="ref", plan=plan, **params), {}, Target()))
+                 .fetchall() for plan in ("rank", "aggregate"))
+    assert len(got) == len(want) > 0
+    for g, w in zip(got, want):
+        numbers = [i for i, v in enumerate(w) if isinstance(v, float)]
+        assert [v for i, v in enumerate(g) if i not in numbers] == [v for i, v in enumerate(w) if i not in numbers]
+        assert [g[i] for i in numbers] == pytest.approx([w[i] for i in numbers], rel=1e-12, abs=1e-12, nan_ok=True)

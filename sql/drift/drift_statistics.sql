@@ -3,7 +3,7 @@
     each window once. The rows of both windows are unpivoted to one value per (row, column): a join with
     the small table of the columns' positions, not a query per column. NULL values are counted per
     window (n_missing_*) and left out of the distributions. A row per (slice, column), the column by its
-    position in `columns` (column_index, from 1), all from one sort of the column's distinct values:
+    position in `columns` (column_index, from 1), all from one sort of the column's values:
       ks              max |F_ref(x) - F_cur(x)|, F the windows' empirical distribution functions, with
                       the rows' weights (scipy.stats.ks_2samp's statistic)
       wasserstein     the integral of |F_ref - F_cur| (scipy.stats.wasserstein_distance)
@@ -44,37 +44,40 @@
 {%- set plan = plan or sqlmetrics.default_plan() %}
 {%- set keys = by + ['sm_column'] %}
 {%- set whole %}OVER ({{ sqlmetrics.partition_by(keys) }}){% endset %}
-{{ sqlmetrics.drift_windows('drift_statistics', relation, current, columns, categorical, binning, n_bins, edges, weight,
-                            by, plan) }},
-sm_ranked AS (
-  SELECT sm_sorted.*,
-         {#- the group's average rank in the pooled sample -#}
-         sm_ref_before + sm_cur_before + (sm_n_ref + sm_n_cur + 1) / 2.0 AS sm_rank
-  FROM sm_sorted
-),
-{%- set known %}CASE WHEN sm_known = 1 THEN {% endset %}
-sm_statistics AS (
-  SELECT {{ sqlmetrics.cols(keys) }}
-         MAX({{ known }}ABS(sm_f_ref - sm_f_cur) END) AS ks,
-         SUM({{ known }}COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0) END) AS wasserstein,
-         SQRT(2 * SUM({{ known }}COALESCE(sm_gap * (sm_f_ref - sm_f_cur) * (sm_f_ref - sm_f_cur), 0) END)) AS energy,
-         SUM({{ known }}sm_n_ref * sm_rank END) AS sm_rank_sum,
-         SUM({{ known }}{{ sqlmetrics.as_double('sm_n_ref + sm_n_cur') }} * (sm_n_ref + sm_n_cur) * (sm_n_ref + sm_n_cur)
-             - (sm_n_ref + sm_n_cur) END) AS sm_ties,
+{#- the sums over a column's values, bin by bin (a single pass over the sorted values); with ties, the
+    Cramér-von Mises term of c values of a window tied at positions a+1 .. a+c of it (a = its before) is
+    c (R - a - (c + 1)/2)^2 + c (c^2 - 1)/12, R their average rank: never a term per row -#}
+{%- set parts %}
+         MAX(ABS(sm_f_ref - sm_f_cur)) AS sm_ks,
+         SUM(COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0)) AS sm_wasserstein,
+         SUM(COALESCE(sm_gap * (sm_f_ref - sm_f_cur) * (sm_f_ref - sm_f_cur), 0)) AS sm_energy,
+         SUM(sm_n_ref * sm_rank) AS sm_rank_sum_in,
+         {#- t^3 - t of a group of t ties: t^2 - 1 from each of its values -#}
+         SUM({{ sqlmetrics.as_double('sm_n_ref + sm_n_cur') }} * ({{ sqlmetrics.as_double('sm_tied') }} * sm_tied - 1)) AS sm_ties_in,
          {%- for side in ('ref', 'cur') %}
          {%- set c = 'sm_n_' ~ side %}
          {%- set offset %}(sm_rank - sm_{{ side }}_before - ({{ c }} + 1) / 2.0){% endset %}
-         SUM({{ known }}{{ c }} END) * SUM({{ known }}{{ c }} * {{ offset }} * {{ offset }}
-                                           + {{ c }} * ({{ sqlmetrics.as_double(c) }} * {{ c }} - 1) / 12.0 END)
-         {{- ' +' if loop.first else ' AS sm_cvm_u,' }}
+         SUM({{ c }} * {{ offset }} * {{ offset }} + {{ c }} * ({{ sqlmetrics.as_double(c) }} * {{ c }} - 1) / 12.0) AS sm_cvm_{{ side }},
          {%- endfor %}
-         SQRT({{ sqlmetrics.fdiv('SUM(' ~ known ~ 'sm_w_ref * (sm_value - sm_ref_mean) * (sm_value - sm_ref_mean) END)',
-                                 'SUM(' ~ known ~ 'sm_w_ref END)') }}) AS reference_std,
-         SUM(CASE WHEN sm_known > 0 THEN sm_n_ref ELSE 0 END) AS n_reference,
-         SUM(CASE WHEN sm_known > 0 THEN sm_n_cur ELSE 0 END) AS n_current,
-         SUM(CASE WHEN sm_known = 0 THEN sm_n_ref ELSE 0 END) AS n_missing_reference,
-         SUM(CASE WHEN sm_known = 0 THEN sm_n_cur ELSE 0 END) AS n_missing_current
-  FROM sm_ranked
+         SUM(sm_w_ref * (sm_value - sm_ref_mean) * (sm_value - sm_ref_mean)) AS sm_squares
+{%- endset %}
+{{ sqlmetrics.drift_windows('drift_statistics', relation, current, columns, categorical, binning, n_bins, edges, weight,
+                            by, plan, parts) }},
+{%- set known %}CASE WHEN sm_known = 1 THEN {% endset %}
+sm_statistics AS (
+  SELECT {{ sqlmetrics.cols(keys) }}
+         MAX({{ known }}sm_ks END) AS ks,
+         SUM({{ known }}sm_wasserstein END) AS wasserstein,
+         SQRT(2 * SUM({{ known }}sm_energy END)) AS energy,
+         SUM({{ known }}sm_rank_sum_in END) AS sm_rank_sum,
+         SUM({{ known }}sm_ties_in END) AS sm_ties,
+         SUM({{ known }}sm_n_ref_in END) * SUM({{ known }}sm_cvm_ref END) + SUM({{ known }}sm_n_cur_in END) * SUM({{ known }}sm_cvm_cur END) AS sm_cvm_u,
+         SQRT({{ sqlmetrics.fdiv('SUM(' ~ known ~ 'sm_squares END)', 'SUM(' ~ known ~ 'sm_w_ref_in END)') }}) AS reference_std,
+         SUM(CASE WHEN sm_known > 0 THEN sm_n_ref_in ELSE 0 END) AS n_reference,
+         SUM(CASE WHEN sm_known > 0 THEN sm_n_cur_in ELSE 0 END) AS n_current,
+         SUM(CASE WHEN sm_known = 0 THEN sm_n_ref_in ELSE 0 END) AS n_missing_reference,
+         SUM(CASE WHEN sm_known = 0 THEN sm_n_cur_in ELSE 0 END) AS n_missing_current
+  FROM sm_parts
   {{ sqlmetrics.group_by(keys) }}
 ),
 {#- each window's share of a bin (p, q), and the pooled share (the z-test's) -#}

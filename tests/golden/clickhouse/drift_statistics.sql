@@ -271,16 +271,9 @@ WITH sm_windows AS (
   FROM sm_values
   WHERE
     sm_value IS NULL
-), sm_binned AS (
+), sm_placed AS (
   SELECT
-    "country",
-    "sm_column",
-    sm_value,
-    sm_category,
-    sm_n_ref,
-    sm_n_cur,
-    sm_w_ref,
-    sm_w_cur,
+    sm_sorted.*,
     CASE
       WHEN sm_known = 1
       THEN FLOOR(
@@ -288,121 +281,116 @@ WITH sm_windows AS (
           CAST(10 * sm_ref_upto AS Nullable(Float64)) / nullIf(CAST(sm_ref_total AS Nullable(Float64)), 0)
         )
       )
-    END AS sm_floor
+    END AS sm_floor,
+    sm_ref_before + sm_cur_before + (
+      sm_n_ref + sm_n_cur + 1
+    ) / 2.0 AS sm_rank,
+    sm_n_ref + sm_n_cur AS sm_tied
   FROM sm_sorted
-  WHERE
-    sm_known > 0
+), sm_parts AS (
+  SELECT
+    "country",
+    "sm_column",
+    sm_known,
+    sm_bin,
+    sm_category,
+    MIN(sm_value) AS sm_low,
+    MAX(sm_value) AS sm_high,
+    SUM(sm_n_ref) AS sm_n_ref_in,
+    SUM(sm_n_cur) AS sm_n_cur_in,
+    SUM(sm_w_ref) AS sm_w_ref_in,
+    SUM(sm_w_cur) AS sm_w_cur_in,
+    MAX(ABS(sm_f_ref - sm_f_cur)) AS sm_ks,
+    SUM(COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0)) AS sm_wasserstein,
+    SUM(COALESCE(sm_gap * (
+      sm_f_ref - sm_f_cur
+    ) * (
+      sm_f_ref - sm_f_cur
+    ), 0)) AS sm_energy,
+    SUM(sm_n_ref * sm_rank) AS sm_rank_sum_in,
+    SUM(
+      CAST(sm_n_ref + sm_n_cur AS Nullable(Float64)) * (
+        CAST(sm_tied AS Nullable(Float64)) * sm_tied - 1
+      )
+    ) AS sm_ties_in,
+    SUM(
+      sm_n_ref * (
+        sm_rank - sm_ref_before - (
+          sm_n_ref + 1
+        ) / 2.0
+      ) * (
+        sm_rank - sm_ref_before - (
+          sm_n_ref + 1
+        ) / 2.0
+      ) + sm_n_ref * (
+        CAST(sm_n_ref AS Nullable(Float64)) * sm_n_ref - 1
+      ) / 12.0
+    ) AS sm_cvm_ref,
+    SUM(
+      sm_n_cur * (
+        sm_rank - sm_cur_before - (
+          sm_n_cur + 1
+        ) / 2.0
+      ) * (
+        sm_rank - sm_cur_before - (
+          sm_n_cur + 1
+        ) / 2.0
+      ) + sm_n_cur * (
+        CAST(sm_n_cur AS Nullable(Float64)) * sm_n_cur - 1
+      ) / 12.0
+    ) AS sm_cvm_cur,
+    SUM(sm_w_ref * (
+      sm_value - sm_ref_mean
+    ) * (
+      sm_value - sm_ref_mean
+    )) AS sm_squares
+  FROM (
+    SELECT
+      sm_placed.*,
+      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
+    FROM sm_placed
+  ) AS sm_capped
+  GROUP BY
+    "country",
+    "sm_column",
+    "sm_known",
+    "sm_bin",
+    "sm_category"
 ), sm_bins AS (
   SELECT
     "country",
     "sm_column",
     sm_bin,
     sm_category,
-    MIN(sm_value) AS sm_low,
-    MAX(sm_value) AS sm_high,
-    SUM(sm_n_ref) AS sm_n_ref,
-    SUM(sm_n_cur) AS sm_n_cur,
-    SUM(sm_w_ref) AS sm_w_ref,
-    SUM(sm_w_cur) AS sm_w_cur
-  FROM (
-    SELECT
-      sm_binned.*,
-      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
-    FROM sm_binned
-  ) AS sm_capped
-  GROUP BY
-    "country",
-    "sm_column",
-    "sm_bin",
-    "sm_category"
-), sm_ranked AS (
-  SELECT
-    sm_sorted.*,
-    sm_ref_before + sm_cur_before + (
-      sm_n_ref + sm_n_cur + 1
-    ) / 2.0 AS sm_rank
-  FROM sm_sorted
+    sm_low,
+    sm_high,
+    sm_n_ref_in AS sm_n_ref,
+    sm_n_cur_in AS sm_n_cur,
+    sm_w_ref_in AS sm_w_ref,
+    sm_w_cur_in AS sm_w_cur
+  FROM sm_parts
+  WHERE
+    sm_known > 0
 ), sm_statistics AS (
   SELECT
     "country",
     "sm_column",
-    MAX(CASE WHEN sm_known = 1 THEN ABS(sm_f_ref - sm_f_cur) END) AS ks,
-    SUM(CASE WHEN sm_known = 1 THEN COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0) END) AS wasserstein,
-    SQRT(
-      2 * SUM(
-        CASE
-          WHEN sm_known = 1
-          THEN COALESCE(sm_gap * (
-            sm_f_ref - sm_f_cur
-          ) * (
-            sm_f_ref - sm_f_cur
-          ), 0)
-        END
-      )
-    ) AS energy,
-    SUM(CASE WHEN sm_known = 1 THEN sm_n_ref * sm_rank END) AS sm_rank_sum,
-    SUM(
-      CASE
-        WHEN sm_known = 1
-        THEN CAST(sm_n_ref + sm_n_cur AS Nullable(Float64)) * (
-          sm_n_ref + sm_n_cur
-        ) * (
-          sm_n_ref + sm_n_cur
-        ) - (
-          sm_n_ref + sm_n_cur
-        )
-      END
-    ) AS sm_ties,
-    SUM(CASE WHEN sm_known = 1 THEN sm_n_ref END) * SUM(
-      CASE
-        WHEN sm_known = 1
-        THEN sm_n_ref * (
-          sm_rank - sm_ref_before - (
-            sm_n_ref + 1
-          ) / 2.0
-        ) * (
-          sm_rank - sm_ref_before - (
-            sm_n_ref + 1
-          ) / 2.0
-        ) + sm_n_ref * (
-          CAST(sm_n_ref AS Nullable(Float64)) * sm_n_ref - 1
-        ) / 12.0
-      END
-    ) + SUM(CASE WHEN sm_known = 1 THEN sm_n_cur END) * SUM(
-      CASE
-        WHEN sm_known = 1
-        THEN sm_n_cur * (
-          sm_rank - sm_cur_before - (
-            sm_n_cur + 1
-          ) / 2.0
-        ) * (
-          sm_rank - sm_cur_before - (
-            sm_n_cur + 1
-          ) / 2.0
-        ) + sm_n_cur * (
-          CAST(sm_n_cur AS Nullable(Float64)) * sm_n_cur - 1
-        ) / 12.0
-      END
-    ) AS sm_cvm_u,
+    MAX(CASE WHEN sm_known = 1 THEN sm_ks END) AS ks,
+    SUM(CASE WHEN sm_known = 1 THEN sm_wasserstein END) AS wasserstein,
+    SQRT(2 * SUM(CASE WHEN sm_known = 1 THEN sm_energy END)) AS energy,
+    SUM(CASE WHEN sm_known = 1 THEN sm_rank_sum_in END) AS sm_rank_sum,
+    SUM(CASE WHEN sm_known = 1 THEN sm_ties_in END) AS sm_ties,
+    SUM(CASE WHEN sm_known = 1 THEN sm_n_ref_in END) * SUM(CASE WHEN sm_known = 1 THEN sm_cvm_ref END) + SUM(CASE WHEN sm_known = 1 THEN sm_n_cur_in END) * SUM(CASE WHEN sm_known = 1 THEN sm_cvm_cur END) AS sm_cvm_u,
     SQRT(
       (
-        CAST(SUM(
-          CASE
-            WHEN sm_known = 1
-            THEN sm_w_ref * (
-              sm_value - sm_ref_mean
-            ) * (
-              sm_value - sm_ref_mean
-            )
-          END
-        ) AS Nullable(Float64)) / nullIf(CAST(SUM(CASE WHEN sm_known = 1 THEN sm_w_ref END) AS Nullable(Float64)), 0)
+        CAST(SUM(CASE WHEN sm_known = 1 THEN sm_squares END) AS Nullable(Float64)) / nullIf(CAST(SUM(CASE WHEN sm_known = 1 THEN sm_w_ref_in END) AS Nullable(Float64)), 0)
       )
     ) AS reference_std,
-    SUM(CASE WHEN sm_known > 0 THEN sm_n_ref ELSE 0 END) AS n_reference,
-    SUM(CASE WHEN sm_known > 0 THEN sm_n_cur ELSE 0 END) AS n_current,
-    SUM(CASE WHEN sm_known = 0 THEN sm_n_ref ELSE 0 END) AS n_missing_reference,
-    SUM(CASE WHEN sm_known = 0 THEN sm_n_cur ELSE 0 END) AS n_missing_current
-  FROM sm_ranked
+    SUM(CASE WHEN sm_known > 0 THEN sm_n_ref_in ELSE 0 END) AS n_reference,
+    SUM(CASE WHEN sm_known > 0 THEN sm_n_cur_in ELSE 0 END) AS n_current,
+    SUM(CASE WHEN sm_known = 0 THEN sm_n_ref_in ELSE 0 END) AS n_missing_reference,
+    SUM(CASE WHEN sm_known = 0 THEN sm_n_cur_in ELSE 0 END) AS n_missing_current
+  FROM sm_parts
   GROUP BY
     "country",
     "sm_column"

@@ -156,16 +156,9 @@ WITH sm_windows AS (
   FROM sm_values
   WHERE
     sm_value IS NULL
-), sm_binned AS (
+), sm_placed AS (
   SELECT
-    `country`,
-    `sm_column`,
-    sm_value,
-    sm_category,
-    sm_n_ref,
-    sm_n_cur,
-    sm_w_ref,
-    sm_w_cur,
+    sm_sorted.*,
     CASE
       WHEN sm_known = 1
       THEN FLOOR((
@@ -173,31 +166,46 @@ WITH sm_windows AS (
       ))
     END AS sm_floor
   FROM sm_sorted
-  WHERE
-    sm_known > 0
+), sm_parts AS (
+  SELECT
+    `country`,
+    `sm_column`,
+    sm_known,
+    sm_bin,
+    sm_category,
+    MIN(sm_value) AS sm_low,
+    MAX(sm_value) AS sm_high,
+    SUM(sm_n_ref) AS sm_n_ref_in,
+    SUM(sm_n_cur) AS sm_n_cur_in,
+    SUM(sm_w_ref) AS sm_w_ref_in,
+    SUM(sm_w_cur) AS sm_w_cur_in
+  FROM (
+    SELECT
+      sm_placed.*,
+      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
+    FROM sm_placed
+  ) AS sm_capped
+  GROUP BY
+    `country`,
+    `sm_column`,
+    `sm_known`,
+    `sm_bin`,
+    `sm_category`
 ), sm_bins AS (
   SELECT
     `country`,
     `sm_column`,
     sm_bin,
     sm_category,
-    MIN(sm_value) AS sm_low,
-    MAX(sm_value) AS sm_high,
-    SUM(sm_n_ref) AS sm_n_ref,
-    SUM(sm_n_cur) AS sm_n_cur,
-    SUM(sm_w_ref) AS sm_w_ref,
-    SUM(sm_w_cur) AS sm_w_cur
-  FROM (
-    SELECT
-      sm_binned.*,
-      CASE WHEN sm_floor >= 9 THEN 9 ELSE sm_floor END AS sm_bin
-    FROM sm_binned
-  ) AS sm_capped
-  GROUP BY
-    `country`,
-    `sm_column`,
-    `sm_bin`,
-    `sm_category`
+    sm_low,
+    sm_high,
+    sm_n_ref_in AS sm_n_ref,
+    sm_n_cur_in AS sm_n_cur,
+    sm_w_ref_in AS sm_w_ref,
+    sm_w_cur_in AS sm_w_cur
+  FROM sm_parts
+  WHERE
+    sm_known > 0
 )
 SELECT
   `country`,

@@ -646,7 +646,7 @@ def _check_source(engine, source: Source, schema, wanted: list, dropna: bool, re
     folded = fold and not guards and not dropna
     name = f"sm_input_{slot}"
     raw = _from_expr(source)
-    read = exp.to_table(name) if folded and caps.input_once else raw
+    read = exp.to_table(name) if folded and (caps.input_once or source.read_once) else raw
     # Only the columns the metric uses leave the source: no other column of the data (one named like
     # an intermediate column of a template, say) can reach the metric's SQL.
     # SQLite: a query's columns have no declared type, but may carry a table column's collation

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .metric import Metric
 from .params import BY, Param
-from .plans import RowsInProcess
+from .plans import RowsWhenValuesDistinct
 
 CURRENT = Param("current", "relation", "the current window's rows, with the reference's columns (a table name, "
                 "sqlmetrics.Query, file path or DataFrame).", like_data=True)
@@ -90,7 +90,7 @@ DRIFT = [
                  "[[0.75, 3.0, 3.0]]\n"),
         undefined="a column has no value in one of the windows (all NULL, or no rows)", better="lower",
         defined_by=("total_variation",),
-        plan=RowsInProcess()),
+        plan=RowsWhenValuesDistinct()),
     Metric(
         name="drift_bins", template="drift/drift_bins.sql", kind="curve", section="drift",
         params=(CURRENT, COLUMNS, CATEGORICAL, BINNING, N_BINS, EDGES, DRIFT_WEIGHT, BY),
@@ -116,5 +116,5 @@ DRIFT = [
                  "[['mon', 0.5, 0.25], ['sun', 0.0, 0.75], ['tue', 0.5, 0.0]]\n"),
         undefined="a column has no value in one of the windows (all NULL, or no rows)", better="neither",
         defined_by=("share_reference",),
-        plan=RowsInProcess()),
+        plan=RowsWhenValuesDistinct()),
 ]

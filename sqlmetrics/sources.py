@@ -90,6 +90,9 @@ class Source:
     description: str  # how error messages name it
     #: a table name given as data, which may be a mistyped file name (see missing_table)
     name: str | None = None
+    #: a file, which costs more to read twice than to copy once: the metric's statement and the screens
+    #: of its checks read it once (api: the input written as a CTE, as Capabilities.input_once does)
+    read_once: bool = False
 
 
 def missing_table(source: Source, otherwise: str) -> SourceError:
@@ -167,7 +170,7 @@ def file_source(path) -> Source:
             raise SourceError(f"no file matches {path!r}" + (f"; did you mean {near!r}?" if near else ""))
     reader = exp.Anonymous(this=_READERS[fmt], expressions=[exp.Literal.string(path)])
     select = exp.select("*").from_(exp.Table(this=reader))
-    return Source(select, repr(path))
+    return Source(select, repr(path), read_once=True)
 
 
 def csv_with_nulls(path, nulls: list[str]) -> Query:

@@ -5,6 +5,7 @@ with ties, missing values and weights, on DuckDB, SQLite and PostgreSQL; Evident
 Wasserstein; the errors."""
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import duckdb
@@ -189,3 +190,39 @@ def test_the_rank_plan_is_the_aggregate_plans(metric, options):
         numbers = [i for i, v in enumerate(w) if isinstance(v, float)]
         assert [v for i, v in enumerate(g) if i not in numbers] == [v for i, v in enumerate(w) if i not in numbers]
         assert [g[i] for i in numbers] == pytest.approx([w[i] for i in numbers], rel=1e-12, abs=1e-12, nan_ok=True)
+
+
+def test_each_window_is_read_once(tmp_path, monkeypatch):
+    """Twenty columns of two Parquet files: one statement of the statistics, which reads each file once
+    (the checks' screens ride in it, over the input written once), counted in DuckDB's own plan of what
+    it ran; before it, the plan's choice reads the reference's row count and a sample of its rows."""
+    from sqlmetrics.engine import DuckDBEngine
+    from sqlmetrics.plans import EXACT_ROWS
+    ref, cur = windows(5, 400, 300)
+    columns = [f"x{i}" for i in range(20)]
+    paths = {}
+    for name, frame in (("reference", ref), ("current", cur)):
+        paths[name] = str(tmp_path / f"{name}.parquet")
+        frame[COLUMNS * 7].set_axis([f"x{i}" for i in range(21)], axis=1).to_parquet(paths[name])
+    sent = []
+    for method in ("rows", "execute", "one_row"):
+        send = getattr(DuckDBEngine, method)
+        monkeypatch.setattr(DuckDBEngine, method, lambda self, sql, send=send: sent.append(sql) or send(self, sql))
+    result = sm.drift(paths["reference"], paths["current"], columns, method=["ks", "psi"])
+    assert len(result) == 40
+
+    def scans(sql: str) -> list[tuple[str, int]]:
+        plan = duckdb.connect().execute("EXPLAIN (ANALYZE, FORMAT json) " + sql).fetchall()[0][1]
+        found = []
+
+        def walk(node):
+            if node.get("extra_info", {}).get("Function") == "READ_PARQUET":
+                found.append((node["extra_info"]["Filename(s)"], node["intermediate_rows"]))
+            for child in node.get("children", []):
+                walk(child)
+        for node in json.loads(plan).get("operator", []):  # none: answered from the files' metadata (COUNT(*))
+            walk(node)
+        return found
+    read = [scans(sql) for sql in dict.fromkeys(sent) if "read_parquet" in sql.lower()]
+    assert sorted(read[-1]) == [(paths["current"], 300), (paths["reference"], 400)]
+    assert all(path == paths["reference"] and rows <= EXACT_ROWS for found in read[:-1] for path, rows in found)

@@ -156,13 +156,10 @@ sm_sorted AS (
          1 - sm_window AS sm_n_ref, sm_window AS sm_n_cur,
          {%- if weight %}
          {{ in_ref }} AS sm_w_ref, {{ in_cur }} AS sm_w_cur,
-         {%- else %}
-         1 - sm_window AS sm_w_ref, sm_window AS sm_w_cur,
-         {%- endif %}
-         {%- if weight %}
-         {#- the rank tests have no weights: no ranks -#}
+         {#- the rank tests have no weights: no places -#}
          NULL AS sm_ref_before, NULL AS sm_cur_before,
          {%- else %}
+         1 - sm_window AS sm_w_ref, sm_window AS sm_w_cur,
          {{ ref_rows_upto }} - (1 - sm_window) AS sm_ref_before,
          ROW_NUMBER() {{ order }} - {{ ref_rows_upto }} - sm_window AS sm_cur_before,
          {%- endif %}

@@ -46,7 +46,8 @@
 {%- set whole %}OVER ({{ sqlmetrics.partition_by(keys) }}){% endset %}
 {#- the sums over a column's values, bin by bin (a single pass over the sorted values); with ties, the
     Cramér-von Mises term of c values of a window tied at positions a+1 .. a+c of it (a = its before) is
-    c (R - a - (c + 1)/2)^2 + c (c^2 - 1)/12, R their average rank: never a term per row -#}
+    c (R - a - (c + 1)/2)^2 + c (c^2 - 1)/12, R their average rank: a term per distinct value (in the rank
+    plan a row is one value, c = 1, and the term is (R - a - 1)^2) -#}
 {%- set parts %}
          MAX(ABS(sm_f_ref - sm_f_cur)) AS sm_ks,
          SUM(COALESCE(sm_gap * ABS(sm_f_ref - sm_f_cur), 0)) AS sm_wasserstein,

@@ -226,3 +226,20 @@ def test_each_window_is_read_once(tmp_path, monkeypatch):
     read = [scans(sql) for sql in dict.fromkeys(sent) if "read_parquet" in sql.lower()]
     assert sorted(read[-1]) == [(paths["current"], 300), (paths["reference"], 400)]
     assert all(path == paths["reference"] and rows <= EXACT_ROWS for found in read[:-1] for path, rows in found)
+
+
+@pytest.mark.parametrize("values, plan", [("distinct", "rank"), ("ten", "aggregate")])
+def test_duckdb_sorts_the_rows_when_the_values_are_mostly_distinct(values, plan, monkeypatch):
+    """The plan's choice (plans.DRIFT_RANK_SHARE): columns of distinct values are sorted row by row,
+    columns of ten values grouped into them first; the same statistics either way (above)."""
+    from sqlmetrics.engine import DuckDBEngine
+    rng = np.random.default_rng(6)
+
+    def window(n):
+        x = rng.normal(size=(n, 3))
+        return pd.DataFrame(x if values == "distinct" else np.floor(x * 2) % 10, columns=["a", "b", "c"])
+    sent = []
+    send = DuckDBEngine.execute
+    monkeypatch.setattr(DuckDBEngine, "execute", lambda self, sql: sent.append(sql) or send(self, sql))
+    sm.drift_statistics(window(2000), current=window(1500), columns=["a", "b", "c"])
+    assert ("sm_rows AS" in sent[-1]) == (plan == "rank")
